@@ -1,0 +1,275 @@
+"""Input checks for ndcg_core: the one exception class and the one place that raises it.
+
+Every error carries a message *key* and its *parameters* besides the English message, so the
+user interface can show the same error in another language (``locales/*/errors.toml`` holds the
+translations, under the same keys as :data:`MESSAGES`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "MESSAGES",
+    "NDCGInputError",
+    "as_relevance",
+    "as_scores",
+    "check_choice",
+    "check_k",
+    "check_labels",
+    "check_same_length",
+    "fail",
+    "parse_labels",
+    "parse_numbers",
+    "parse_relevance",
+]
+
+#: English message of every error key: what was wrong, the rule, and what was received.
+MESSAGES: dict[str, str] = {
+    "empty": "The {what} is empty. Enter at least one number, e.g. 3, 2, 0, 0, 1.",
+    "not_a_number": (
+        "Item {position} of the {what} is {token!r}, which is not a number. "
+        "Use numbers separated by commas, spaces or new lines."
+    ),
+    "not_finite": (
+        "Item {position} of the {what} is {token}. Only finite numbers are allowed "
+        "(no NaN or infinity)."
+    ),
+    "negative": (
+        "Item {position} of the {what} is {value:g}. nDCG needs relevance grades of 0 or more."
+    ),
+    "too_many": "The {what} has {got} items. At most {limit} items are allowed here.",
+    "length_mismatch": (
+        "The {what} must have the same length. Got {left} and {right} items instead."
+    ),
+    "k_invalid": "k must be a positive integer or None. Got {got} instead.",
+    "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
+    "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",
+    "label_duplicate": "The name {label!r} is used more than once. Item names must be unique.",
+    "label_too_long": "The name of item {position} has {got} characters. At most {limit} are allowed.",
+    "pool_missing": (
+        "The judged pool must contain every graded item of the ranking. It has {pool_count} "
+        "item(s) of grade {grade:g} but the ranking has {list_count}."
+    ),
+    "shape": "The {what} must be {rule}. Got {got} instead.",
+    "missing_column": "The column {column!r} is missing. The table has the columns {columns}.",
+    "bad_column": (
+        "Row {row} of the column {column!r} holds {value!r}, which is not {rule}."
+    ),
+    "duplicate_pair": (
+        "The item {item!r} appears more than once for the query {query!r} (rows {rows}). "
+        "Each (query, item) pair must appear once."
+    ),
+    "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
+    "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
+    "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
+}
+
+
+class NDCGInputError(ValueError):
+    """Invalid input to ndcg_core.
+
+    Attributes
+    ----------
+    key : str
+        The message key (a key of :data:`MESSAGES`), for translation.
+    params : dict
+        The values substituted into the message.
+    """
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(MESSAGES[key].format(**params))
+
+
+def fail(key: str, **params: Any) -> NoReturn:
+    """Raise :class:`NDCGInputError` with the message ``key`` filled with ``params``."""
+    raise NDCGInputError(key, **params)
+
+
+# NFKC folds full-width digits and punctuation ("３，２" -> "3,2"); the ideographic comma and
+# the list separators people type in Chinese stay, so they are separators too.
+_SEPARATORS = re.compile(r"[\s,;、|]+")
+
+
+def parse_numbers(
+    text: str,
+    *,
+    what: str = "list",
+    limit: int | None = None,
+    allow_negative: bool = True,
+) -> NDArray[np.float64]:
+    """Parse numbers typed by a person into a float array.
+
+    Separators are commas, semicolons, spaces, tabs, new lines, the full-width comma "，",
+    the ideographic comma "、" and "|"; brackets around the list are ignored.
+
+    >>> parse_numbers("3, 2 0;0\\n1").tolist()
+    [3.0, 2.0, 0.0, 0.0, 1.0]
+    >>> parse_numbers("[0.5，1]").tolist()
+    [0.5, 1.0]
+    """
+    if not isinstance(text, str):
+        fail("shape", what=what, rule="text", got=type(text).__name__)
+    folded = unicodedata.normalize("NFKC", text).strip().strip("[]()").strip()
+    tokens = [token for token in _SEPARATORS.split(folded) if token]
+    if not tokens:
+        fail("empty", what=what)
+    if limit is not None and len(tokens) > limit:
+        fail("too_many", what=what, got=len(tokens), limit=limit)
+    values = np.empty(len(tokens), dtype=np.float64)
+    for index, token in enumerate(tokens):
+        try:
+            value = float(token)
+        except ValueError:
+            fail("not_a_number", what=what, position=index + 1, token=token[:40])
+        if not math.isfinite(value):
+            fail("not_finite", what=what, position=index + 1, token=token)
+        if value < 0 and not allow_negative:
+            fail("negative", what=what, position=index + 1, value=value)
+        values[index] = value
+    return values
+
+
+def parse_relevance(text: str, *, limit: int | None = None) -> NDArray[np.float64]:
+    """Parse relevance grades typed by a person: non-negative finite numbers.
+
+    Parameters
+    ----------
+    text : str
+        The grades in rank order, e.g. ``"3, 2, 0, 0, 1"``, ``"3 2 0 0 1"`` or ``"3，2，0"``.
+    limit : int, optional
+        The most items allowed (the user interface's limit); ``None`` for no limit.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        The grades, position 1 first.
+
+    Raises
+    ------
+    NDCGInputError
+        On empty text, a token that is not a number, NaN or infinity, a negative grade, or
+        more items than ``limit``.
+
+    >>> parse_relevance("3, 2, 0, 0, 1").tolist()
+    [3.0, 2.0, 0.0, 0.0, 1.0]
+    """
+    return parse_numbers(text, what="relevance list", limit=limit, allow_negative=False)
+
+
+def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[str]:
+    """Parse item names typed as one comma- or line-separated list and check them.
+
+    >>> parse_labels("D1, D2, D3")
+    ['D1', 'D2', 'D3']
+    """
+    folded = unicodedata.normalize("NFKC", text) if isinstance(text, str) else ""
+    labels = [part.strip() for part in re.split(r"[,;\n、]", folded)]
+    if labels == [""]:
+        labels = []
+    if n is not None and len(labels) != n:
+        fail("length_mismatch", what="item names and the grades", left=len(labels), right=n)
+    return check_labels(labels, limit=limit)
+
+
+def check_labels(labels: Sequence[Any], *, limit: int = 60) -> list[str]:
+    """Check item names: each non-empty, at most ``limit`` characters, no name twice."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for index, raw in enumerate(labels):
+        label = "" if raw is None or (isinstance(raw, float) and math.isnan(raw)) else str(raw).strip()
+        if not label:
+            fail("label_empty", position=index + 1)
+        if len(label) > limit:
+            fail("label_too_long", position=index + 1, got=len(label), limit=limit)
+        if label in seen:
+            fail("label_duplicate", label=label)
+        seen.add(label)
+        out.append(label)
+    return out
+
+
+def _as_float_vector(values: ArrayLike, what: str) -> NDArray[np.float64]:
+    if isinstance(values, str):
+        return parse_numbers(values, what=what)
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = _first_non_number(values)
+        fail("not_a_number", what=what, position=bad[0], token=str(bad[1])[:40])
+    if array.ndim != 1:
+        fail("shape", what=what, rule="a one-dimensional list", got=f"an array of shape {array.shape}")
+    if array.size == 0:
+        fail("empty", what=what)
+    finite = np.isfinite(array)
+    if not finite.all():
+        position = int(np.argmin(finite))
+        fail("not_finite", what=what, position=position + 1, token=str(array[position]))
+    return array
+
+
+def _first_non_number(values: Any) -> tuple[int, Any]:
+    if isinstance(values, Iterable):
+        for index, value in enumerate(values):
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                return index + 1, value
+    return 1, values
+
+
+def as_relevance(
+    values: ArrayLike, *, allow_negative: bool = False, what: str = "relevance list"
+) -> NDArray[np.float64]:
+    """Relevance grades as a 1-D float array: non-empty, finite, non-negative unless allowed.
+
+    >>> as_relevance([3, 2, 0]).tolist()
+    [3.0, 2.0, 0.0]
+    """
+    array = _as_float_vector(values, what)
+    if not allow_negative and (array < 0).any():
+        position = int(np.argmax(array < 0))
+        fail("negative", what=what, position=position + 1, value=float(array[position]))
+    return array
+
+
+def as_scores(values: ArrayLike, *, what: str = "score list") -> NDArray[np.float64]:
+    """Model scores as a 1-D float array: non-empty and finite (any sign)."""
+    return _as_float_vector(values, what)
+
+
+def check_same_length(left: Sequence[Any], right: Sequence[Any], *, what: str) -> None:
+    """Raise unless ``left`` and ``right`` have the same length."""
+    if len(left) != len(right):
+        fail("length_mismatch", what=what, left=len(left), right=len(right))
+
+
+def check_k(k: Any, n: int) -> int:
+    """The cutoff as an int in 1..n: ``None`` or ``k > n`` mean the whole list.
+
+    >>> check_k(None, 5), check_k(3, 5), check_k(10, 5)
+    (5, 3, 5)
+    """
+    if k is None:
+        return n
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        fail("k_invalid", got=repr(k))
+    return min(int(k), n)
+
+
+def check_choice(value: Any, allowed: Iterable[str], *, option: str) -> str:
+    """Raise unless ``value`` is one of ``allowed``."""
+    allowed = tuple(allowed)
+    if value not in allowed:
+        fail("unknown_option", option=option, allowed=", ".join(allowed), got=value)
+    return value
