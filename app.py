@@ -3,9 +3,9 @@
 import streamlit as st
 
 import ndcg_core as nc
+import ui
 
-st.set_page_config(page_title="nDCG Lab", layout="wide")
-st.title("nDCG Lab")
-example = [3, 2, 0, 0, 1]
-m = nc.metrics(example)
-st.metric("nDCG@5 of [3, 2, 0, 0, 1]", f"{m.ndcg:.4f}")
+frame = ui.frame("calculator")
+st.title(frame.t("nav.calculator"))
+m = nc.metrics(frame.ranking.relevance, **frame.ranking.options())
+st.metric(f"nDCG@{m.k}", f"{m.ndcg:.4f}")

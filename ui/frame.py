@@ -1,0 +1,210 @@
+"""The frame every page calls first: page setup, language, sidebar, navigation, shared state.
+
+The shared state lives in ``st.session_state`` under ``lab.*`` keys (never bound to a widget,
+so it survives page switches) and is mirrored into the URL on every run, so the address bar
+always holds a link that reproduces the view. On the first run of a session the state is read
+from the URL through the core's parsers; a broken link shows translated messages and falls
+back to the example for what was broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from ndcg_core import NDCGInputError
+
+from . import i18n
+from .pages import PAGE_BY_ID, PAGES
+from .state import SHARED_PARAMS, Ranking, ranking_from_params, ranking_to_params
+from .text import md_escape
+
+_RANKING = "lab.ranking"
+_LANG = "lab.lang"
+_PRESENT = "lab.present"
+_EXTRA = "lab.extra"          # page-specific link parameters: name -> str or list of str
+_LINK_ERRORS = "lab.link_errors"
+_INIT = "lab.init"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What a page gets from :func:`frame`."""
+
+    page: str
+    lang: str
+    present: bool
+    ranking: Ranking
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def t(self, key: str, **params: Any) -> str:
+        """The text of ``key`` in the page's language."""
+        return i18n.translate(self.lang, key, **params)
+
+
+def _query_dict() -> dict[str, str | list[str]]:
+    out: dict[str, str | list[str]] = {}
+    for name in st.query_params.keys():
+        values = st.query_params.get_all(name)
+        out[name] = values if len(values) > 1 or name == "item" else values[0]
+    return out
+
+
+def _init_session() -> None:
+    """Read the link once per session."""
+    if st.session_state.get(_INIT):
+        return
+    params = _query_dict()
+    ranking, errors = ranking_from_params(params)
+    st.session_state[_RANKING] = ranking
+    st.session_state[_LINK_ERRORS] = errors
+    st.session_state[_EXTRA] = {k: v for k, v in params.items() if k not in SHARED_PARAMS}
+    lang = i18n.normalize_language(params.get("lang") if isinstance(params.get("lang"), str) else None)
+    if lang is None:
+        try:
+            lang = i18n.normalize_language(st.context.locale)
+        except Exception:  # noqa: BLE001 - no browser context (tests, bare mode)
+            lang = None
+    st.session_state[_LANG] = lang or i18n.DEFAULT_LANGUAGE
+    st.session_state[_PRESENT] = params.get("present") in ("1", "true", "yes")
+    st.session_state[_INIT] = True
+
+
+def get_ranking() -> Ranking:
+    """The shared ranking (the example on a fresh session)."""
+    return st.session_state.get(_RANKING, Ranking())
+
+
+def set_ranking(ranking: Ranking) -> None:
+    """Replace the shared ranking; callers are widget callbacks or run before rendering."""
+    st.session_state[_RANKING] = ranking
+    _write_url(st.session_state.get("lab.page_params", ()))
+
+
+def get_param(name: str, default: Any = None) -> Any:
+    """A page-specific link parameter (a string, or a list for repeated ones)."""
+    return st.session_state.get(_EXTRA, {}).get(name, default)
+
+
+def set_param(name: str, value: str | list[str] | None) -> None:
+    """Set (or with ``None`` remove) a page-specific link parameter, in state and URL."""
+    extra = dict(st.session_state.get(_EXTRA, {}))
+    if value is None:
+        extra.pop(name, None)
+    else:
+        extra[name] = value
+    st.session_state[_EXTRA] = extra
+    _write_url(st.session_state.get("lab.page_params", ()))
+
+
+def shared_params(*, lang: str | None = None) -> dict[str, str | list[str]]:
+    """The link parameters every page carries: the ranking, the language, presenter mode."""
+    params = ranking_to_params(get_ranking())
+    params["lang"] = lang or st.session_state.get(_LANG, i18n.DEFAULT_LANGUAGE)
+    if st.session_state.get(_PRESENT):
+        params["present"] = "1"
+    return params
+
+
+def page_params(names: Iterable[str]) -> dict[str, str | list[str]]:
+    """The shared parameters plus this page's own ones: the link of the current view."""
+    params = shared_params()
+    extra = st.session_state.get(_EXTRA, {})
+    params.update({name: extra[name] for name in names if name in extra})
+    return params
+
+
+def _write_url(names: Iterable[str]) -> None:
+    wanted = page_params(names)
+    if _query_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _on_language() -> None:
+    st.session_state[_LANG] = st.session_state["lab.lang_widget"]
+
+
+def _on_present() -> None:
+    st.session_state[_PRESENT] = st.session_state["lab.present_widget"]
+
+
+def show_error(lang: str, err: NDCGInputError, *, where: Any = st) -> None:
+    """An input error in the page's language; the user's text inside it stays plain text."""
+    where.error(md_escape(i18n.error_text(lang, err)), icon=":material/error:")
+
+
+def _sidebar(current: str, lang: str) -> None:
+    with st.sidebar:
+        st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
+        links = shared_params(lang=lang)
+        for page in PAGES:
+            st.page_link(
+                page.path,
+                label=i18n.translate(lang, f"nav.{page.id}"),
+                icon=page.icon,
+                query_params=links,
+                disabled=page.id == current,
+            )
+        st.divider()
+        st.session_state["lab.lang_widget"] = lang
+        st.selectbox(
+            i18n.translate(lang, "common.language"),
+            options=i18n.LANGUAGES,
+            format_func=lambda code: i18n.translate(code, "common.language_name"),
+            key="lab.lang_widget",
+            on_change=_on_language,
+        )
+        st.session_state["lab.present_widget"] = bool(st.session_state.get(_PRESENT))
+        st.toggle(
+            i18n.translate(lang, "common.presenter_mode"),
+            key="lab.present_widget",
+            on_change=_on_present,
+            help=i18n.translate(lang, "common.presenter_help"),
+        )
+
+
+def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
+    """Set up a page: call first in every page script.
+
+    Parameters
+    ----------
+    page : str
+        The page id (see ``ui.pages.PAGES``), for the title and the navigation.
+    params : iterable of str
+        The page's own link parameters, kept in the URL next to the shared ones.
+    """
+    if page not in PAGE_BY_ID:
+        raise KeyError(page)
+    _init_session()
+    lang = st.session_state[_LANG]
+    present = bool(st.session_state.get(_PRESENT))
+    st.set_page_config(
+        page_title=f"{i18n.translate(lang, f'nav.{page}')} · nDCG Lab",
+        page_icon=":material/leaderboard:",
+        layout="wide",
+        initial_sidebar_state="collapsed" if present else "auto",
+    )
+    names = tuple(params)
+    st.session_state["lab.page_params"] = names
+    _sidebar(page, lang)
+    _write_url(names)
+    errors = st.session_state.get(_LINK_ERRORS) or []
+    if errors:
+        with st.container(key="link_errors"):
+            st.warning(i18n.translate(lang, "common.bad_link"), icon=":material/link_off:")
+            for err in errors:
+                show_error(lang, err)
+        if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
+            st.session_state[_LINK_ERRORS] = []
+            st.rerun()
+    extra = st.session_state.get(_EXTRA, {})
+    return Frame(
+        page=page,
+        lang=lang,
+        present=present,
+        ranking=get_ranking(),
+        params={name: extra[name] for name in names if name in extra},
+    )

@@ -1,0 +1,150 @@
+"""The shared ranking state and its URL form (no streamlit import: pure and testable).
+
+A view is reproduced by its link: ``?rel=3,2,0,0,1&k=3&gain=exponential&disc=jarvelin&lang=zh``
+(item names as repeated ``item=`` parameters, only when they are not the default D1…Dn).
+Links go through the same parsers as typed text, so a broken link gives messages, not a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+
+MAX_ITEMS = 100
+EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
+GAIN_CHOICES: tuple[str, ...] = ("linear", "exponential")
+DISCOUNT_CHOICES: tuple[str, ...] = ("log2", "jarvelin")
+SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "lang", "present")
+
+
+def default_labels(n: int) -> tuple[str, ...]:
+    """D1, D2, …, Dn."""
+    return tuple(f"D{i}" for i in range(1, n + 1))
+
+
+def format_grade(value: float) -> str:
+    """A grade as people write it: 3 not 3.0, 0.5 as 0.5."""
+    return f"{value:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The ranking a learner works on: grades and item names in rank order, and the variant."""
+
+    relevance: tuple[float, ...] = EXAMPLE_RELEVANCE
+    labels: tuple[str, ...] = default_labels(len(EXAMPLE_RELEVANCE))
+    k: int | None = None
+    gain: str = "linear"
+    discount: str = "log2"
+
+    @property
+    def n(self) -> int:
+        return len(self.relevance)
+
+    @property
+    def cutoff(self) -> int:
+        """k as a number of positions (the whole list when k is None or larger)."""
+        return self.n if self.k is None else min(self.k, self.n)
+
+    def options(self) -> dict[str, Any]:
+        """Keyword arguments for the core's ranked-list functions."""
+        return {"k": self.k, "gain": self.gain, "discount": self.discount}
+
+    def with_order(self, order: Sequence[int]) -> Ranking:
+        """The same items in a new order (``order`` lists old positions, 0-based)."""
+        return replace(
+            self,
+            relevance=tuple(self.relevance[i] for i in order),
+            labels=tuple(self.labels[i] for i in order),
+        )
+
+    def with_items(self, relevance: Sequence[float], labels: Sequence[str] | None = None) -> Ranking:
+        """New grades (and names): validated, k kept when it still fits."""
+        rel = nc.validate.as_relevance(list(relevance))
+        if rel.size > MAX_ITEMS:
+            nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
+        names = default_labels(rel.size) if labels is None else tuple(nc.validate.check_labels(list(labels)))
+        nc.validate.check_same_length(names, rel, what="item names and the grades")
+        k = self.k if self.k is None or self.k <= rel.size else None
+        return replace(self, relevance=tuple(float(x) for x in rel), labels=names, k=k)
+
+
+def ranking_to_params(ranking: Ranking) -> dict[str, str | list[str]]:
+    """The link parameters of a ranking (defaults left out, so links stay short)."""
+    params: dict[str, str | list[str]] = {"rel": ",".join(format_grade(x) for x in ranking.relevance)}
+    if ranking.labels != default_labels(ranking.n):
+        params["item"] = list(ranking.labels)
+    if ranking.k is not None:
+        params["k"] = str(ranking.k)
+    if ranking.gain != "linear":
+        params["gain"] = ranking.gain
+    if ranking.discount != "log2":
+        params["disc"] = ranking.discount
+    return params
+
+
+def _one(params: Mapping[str, Any], name: str) -> str | None:
+    value = params.get(name)
+    if isinstance(value, (list, tuple)):
+        return str(value[-1]) if value else None
+    return None if value is None else str(value)
+
+
+def _many(params: Mapping[str, Any], name: str) -> list[str] | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+
+
+def parse_k(text: str) -> int | None:
+    """k from a link or a text box: a positive integer, or "all" / empty for the whole list."""
+    folded = text.strip().lower()
+    if folded in ("", "all", "none"):
+        return None
+    try:
+        value = int(folded)
+    except ValueError:
+        nc.validate.fail("k_invalid", got=repr(text[:20]))
+    return nc.validate.check_k(value, value)
+
+
+def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGInputError]]:
+    """The ranking a link describes, and the problems found in it.
+
+    Each broken parameter falls back to the example's value and adds one error; the rest of
+    the link still applies. ``params`` maps a name to a string or a list of strings.
+    """
+    errors: list[NDCGInputError] = []
+    ranking = Ranking()
+    rel_text = _one(params, "rel")
+    labels = _many(params, "item")
+    if rel_text is not None:
+        try:
+            rel = nc.parse_relevance(rel_text, limit=MAX_ITEMS)
+            ranking = ranking.with_items(rel)
+        except NDCGInputError as err:
+            errors.append(err)
+    if labels is not None:
+        try:
+            ranking = ranking.with_items(ranking.relevance, labels)
+        except NDCGInputError as err:
+            errors.append(err)
+    k_text = _one(params, "k")
+    if k_text is not None:
+        try:
+            ranking = replace(ranking, k=parse_k(k_text))
+        except NDCGInputError as err:
+            errors.append(err)
+    for name, field, choices in (("gain", "gain", GAIN_CHOICES), ("disc", "discount", DISCOUNT_CHOICES)):
+        value = _one(params, name)
+        if value is not None:
+            try:
+                ranking = replace(ranking, **{field: nc.validate.check_choice(value, choices, option=field)})
+            except NDCGInputError as err:
+                errors.append(err)
+    return ranking, errors
