@@ -1,0 +1,22 @@
+"""The shared frame in a real browser: deep links on a fresh server, navigation, language."""
+
+from __future__ import annotations
+
+from browser_helpers import assert_no_exception, open_page, wait_idle
+
+
+def test_deep_link_on_fresh_server_runs_the_page(server, page):
+    """The first request a fresh server gets is a deep link to a page other than the home page."""
+    open_page(page, f"{server}/Scores_and_ties?rel=3,1,2&lang=zh")
+    assert_no_exception(page)
+    assert page.get_by_role("heading", name="分数与并列").first.is_visible()
+    assert "rel=3%2C1%2C2" in page.url or "rel=3,1,2" in page.url
+
+
+def test_navigation_link_keeps_the_ranking(server, page):
+    open_page(page, f"{server}/?rel=2,0,1")
+    page.get_by_role("link", name="Blind spots").click()
+    wait_idle(page)
+    assert "/Blind_spots" in page.url
+    assert "rel=2%2C0%2C1" in page.url or "rel=2,0,1" in page.url
+    assert_no_exception(page)
