@@ -4,8 +4,14 @@ Contents
 --------
 Ranked lists (grades in rank order, position 1 first)
     cg, dcg, idcg, ndcg, metrics, ideal_relevance, step_table
+Explained (steps.py, formulas.py)
+    step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
+    describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
 Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
+Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
+    evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
+    RunSummary; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -13,13 +19,53 @@ Every function validates its input and raises :class:`NDCGInputError` (a ``Value
 with a message that says what was wrong, the rule, and what was received.
 """
 
+from .batch import RunResult, RunSummary, evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
 from .discounts import DISCOUNTS, discounts, log_terms
 from .gains import GAINS, apply_gain
+from .formulas import STEPS, Formula, formula, formulas, general_formula
 from .metrics import Metrics, cg, dcg, ideal_relevance, idcg, metrics, ndcg
+from .steps import (
+    NO_ITEM,
+    STEP_COLUMNS,
+    Change,
+    PermutationDistribution,
+    default_labels,
+    describe_change,
+    ndcg_at_each_k,
+    permutation_distribution,
+    slide_down,
+    step_table,
+    swap_matrix,
+)
+from .samples import sample_run
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = sorted([
+    "RunResult",
+    "RunSummary",
+    "evaluate",
+    "evaluate_run",
+    "mean_ndcg_at_ks",
+    "read_run",
+    "sample_run",
+    "summarize",
+    "Change",
     "DISCOUNTS",
+    "Formula",
+    "NO_ITEM",
+    "PermutationDistribution",
+    "STEPS",
+    "STEP_COLUMNS",
+    "default_labels",
+    "describe_change",
+    "formula",
+    "formulas",
+    "general_formula",
+    "ndcg_at_each_k",
+    "permutation_distribution",
+    "slide_down",
+    "step_table",
+    "swap_matrix",
     "GAINS",
     "MESSAGES",
     "Metrics",

@@ -51,6 +51,7 @@ MESSAGES: dict[str, str] = {
         "The {what} must have the same length. Got {left} and {right} items instead."
     ),
     "k_invalid": "k must be a positive integer or None. Got {got} instead.",
+    "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
     "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",
     "label_duplicate": "The name {label!r} is used more than once. Item names must be unique.",

@@ -1,0 +1,564 @@
+"""The explained part of the core: nDCG built position by position, and what-if views.
+
+Contents
+--------
+step_table
+    One row per position: G, CG, discount, DCG, the ideal ranking, IDCG and nDCG at that position.
+ndcg_at_each_k
+    DCG@k, IDCG@k and nDCG@k for every cutoff k (the "nDCG@k for every k" chart).
+swap_matrix
+    nDCG after swapping every pair of positions (the Explore heatmap).
+slide_down
+    nDCG as one item slides down the list.
+permutation_distribution
+    nDCG over every ordering of the items (or a seeded sample), and where the current one lies.
+describe_change
+    What changed between two rankings (which item moved where) and nDCG before and after,
+    as data: the user interface builds the sentence from a translated template.
+
+Conventions (the same as :mod:`ndcg_core.metrics`): positions are 1-based; ``k=None`` or
+``k > n`` means the whole list; with ``pool`` the ideal ranking is built from every judged item,
+and ``k=None`` then means the whole pool; IDCG = 0 gives nDCG = 0.0. Every function here is
+vectorised over positions (no Python loop over orderings or cutoffs).
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from .discounts import DISCOUNTS, Discount, discounts, log_terms
+from .gains import GAINS, Gain, apply_gain
+from .metrics import ideal_relevance, metrics
+from .validate import as_relevance, check_choice, check_k, check_labels, check_same_length, fail
+
+__all__ = [
+    "NO_ITEM",
+    "STEP_COLUMNS",
+    "Change",
+    "PermutationDistribution",
+    "describe_change",
+    "default_labels",
+    "ndcg_at_each_k",
+    "permutation_distribution",
+    "slide_down",
+    "step_table",
+    "swap_matrix",
+]
+
+#: Shown in ``item`` for positions beyond the ranked list, and in ``ideal_item`` for ideal
+#: positions held by a judged item the system did not return (or beyond the judged pool).
+NO_ITEM = "—"
+
+#: The columns of :func:`step_table`, in order.
+STEP_COLUMNS: tuple[str, ...] = (
+    "position", "item", "relevance", "gain", "cg", "log_term", "discount", "discounted_gain",
+    "dcg", "ideal_item", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg",
+    "ndcg", "in_cutoff",
+)
+
+
+def default_labels(n: int) -> list[str]:
+    """The item names used when none are given: D1, D2, ..., Dn.
+
+    >>> default_labels(3)
+    ['D1', 'D2', 'D3']
+    """
+    return [f"D{i}" for i in range(1, n + 1)]
+
+
+def _labels(labels: Sequence[Any] | None, n: int) -> list[str]:
+    if labels is None:
+        return default_labels(n)
+    labels = list(labels)
+    check_same_length(labels, range(n), what="item names and the grades")
+    return check_labels(labels)
+
+
+def _options(gain: str, discount: str) -> None:
+    check_choice(gain, GAINS, option="gain")
+    check_choice(discount, DISCOUNTS, option="discount")
+
+
+def _ratio(num: NDArray[np.float64], den: NDArray[np.float64]) -> NDArray[np.float64]:
+    """num / den, and 0 where den = 0 (nothing relevant)."""
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=np.broadcast_to(den > 0, out.shape))
+    return out
+
+
+def _ideal_items(rel: NDArray[np.float64], ideal: NDArray[np.float64], labels: list[str]) -> list[str]:
+    """The label of the item at each ideal position, NO_ITEM for judged items not returned.
+
+    Items of the list take the first ideal slots of their grade, in list order.
+    """
+    order = np.argsort(-rel, kind="stable")
+    sorted_rel = rel[order]
+    # occurrence number of each value within its run of equal grades (both arrays are sorted)
+    list_occ = np.arange(rel.size) - np.searchsorted(-sorted_rel, -sorted_rel, side="left")
+    ideal_occ = np.arange(ideal.size) - np.searchsorted(-ideal, -ideal, side="left")
+    slot = {(g, int(o)): labels[i] for g, o, i in zip(sorted_rel.tolist(), list_occ, order)}
+    return [slot.get((g, int(o)), NO_ITEM) for g, o in zip(ideal.tolist(), ideal_occ)]
+
+
+def _padded(values: NDArray[np.float64], rows: int, fill: float) -> NDArray[np.float64]:
+    out = np.full(rows, fill)
+    out[: values.size] = values[:rows]
+    return out
+
+
+def _cumulative(
+    rel: NDArray[np.float64], cutoff: int, rows: int, gain: str, discount: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(gain * discount within the cutoff, 0 elsewhere; its running sum), over ``rows`` rows."""
+    contrib = np.zeros(rows)
+    contrib[:cutoff] = apply_gain(rel[:cutoff], gain) * discounts(cutoff, discount)
+    return contrib, np.cumsum(contrib)
+
+
+def step_table(
+    relevance: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+    labels: Sequence[Any] | None = None,
+) -> pd.DataFrame:
+    """G → CG → DCG → IDCG → nDCG, one row per position.
+
+    Row i holds CG@i, DCG@i, IDCG@i and nDCG@i (nDCG@i = 0 where IDCG@i = 0), so the last
+    row equals ``ndcg(relevance, k=k, ...)``. Positions beyond ``k`` are shown with
+    ``in_cutoff`` False and contribute nothing: their ``discounted_gain`` and
+    ``ideal_discounted_gain`` are 0 and the cumulative columns keep their value at k.
+
+    Parameters
+    ----------
+    relevance : array-like of float
+        Grades in rank order, position 1 first.
+    k : int, optional
+        Cutoff; ``None`` or a value above the length means the whole list (and the whole pool).
+    gain : {"linear", "exponential"}
+    discount : {"log2", "jarvelin"}
+    pool : array-like of float, optional
+        Grades of every judged item of the query; the ideal ranking is built from them.
+    labels : sequence of str, optional
+        Item names, one per grade; default D1, D2, ...
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`STEP_COLUMNS`: ``position`` (1-based), ``item``, ``relevance``,
+        ``gain``, ``cg``, ``log_term`` (the divisor: log2(i + 1), or max(1, log2 i) for
+        Järvelin), ``discount`` (1 / log_term), ``discounted_gain``, ``dcg``, ``ideal_item``,
+        ``ideal_relevance``, ``ideal_gain``, ``ideal_discounted_gain``, ``idcg``, ``ndcg``,
+        ``in_cutoff``. CG is the sum of the grades, whatever the gain (as :func:`cg`).
+
+        With a ``pool`` longer than the list, the table continues past the list up to the
+        ideal's cutoff: those rows have ``item`` :data:`NO_ITEM`, ``relevance`` and ``gain``
+        NaN (no item was returned there) and carry DCG forward while IDCG still grows.
+        ``ideal_item`` is :data:`NO_ITEM` where the ideal position holds a judged item the
+        system did not return; ideal positions beyond the pool have NaN grades.
+
+    Raises
+    ------
+    NDCGInputError
+        On invalid grades, ``k``, options, labels (wrong count, empty, duplicate, too long) or
+        a pool that lacks a graded item of the list.
+
+    >>> t = step_table([3, 2, 0, 0, 1])
+    >>> t[["position", "item", "relevance", "cg", "ideal_relevance"]].to_numpy().tolist()[:2]
+    [[1, 'D1', 3.0, 3.0, 3.0], [2, 'D2', 2.0, 5.0, 2.0]]
+    >>> t[["dcg", "idcg", "ndcg"]].iloc[-1].round(4).tolist()
+    [4.6487, 4.7619, 0.9762]
+    >>> t3 = step_table([3, 2, 0, 0, 1], k=3)
+    >>> t3["in_cutoff"].tolist(), round(float(t3["ndcg"].iloc[-1]), 4)
+    ([True, True, True, False, False], 0.895)
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    n = rel.size
+    items = _labels(labels, n)
+    ideal = ideal_relevance(rel, pool=pool)
+    k_list, k_ideal = check_k(k, n), check_k(k, ideal.size)
+    rows = max(n, k_ideal)
+
+    contrib, dcg = _cumulative(rel, k_list, rows, gain, discount)
+    ideal_contrib, idcg = _cumulative(ideal, k_ideal, rows, gain, discount)
+    within = np.arange(rows) < k_list
+    position = np.arange(1, rows + 1)
+    ideal_items = _ideal_items(rel, ideal, items)
+    return pd.DataFrame({
+        "position": position,
+        "item": (items + [NO_ITEM] * rows)[:rows],
+        "relevance": _padded(rel, rows, np.nan),
+        "gain": _padded(apply_gain(rel, gain), rows, np.nan),
+        "cg": np.cumsum(np.where(within, _padded(rel, rows, 0.0), 0.0)),
+        "log_term": log_terms(rows, discount),
+        "discount": discounts(rows, discount),
+        "discounted_gain": contrib,
+        "dcg": dcg,
+        "ideal_item": (ideal_items + [NO_ITEM] * rows)[:rows],
+        "ideal_relevance": _padded(ideal, rows, np.nan),
+        "ideal_gain": _padded(apply_gain(ideal, gain), rows, np.nan),
+        "ideal_discounted_gain": ideal_contrib,
+        "idcg": idcg,
+        "ndcg": _ratio(dcg, idcg),
+        "in_cutoff": position <= (rows if k is None else k),
+    })
+
+
+def ndcg_at_each_k(
+    relevance: ArrayLike,
+    *,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> pd.DataFrame:
+    """DCG@k, IDCG@k and nDCG@k for every cutoff k = 1, 2, ... (the "nDCG@k for every k" chart).
+
+    k runs to the length of the list, or of the pool if that is longer, so the last row
+    equals ``ndcg(relevance, pool=pool)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``k``, ``dcg``, ``idcg``, ``ndcg``.
+
+    >>> ndcg_at_each_k([3, 2, 0, 0, 1])["ndcg"].round(4).tolist()
+    [1.0, 1.0, 0.895, 0.895, 0.9762]
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    ideal = ideal_relevance(rel, pool=pool)
+    rows = max(rel.size, ideal.size)
+    _, dcg = _cumulative(rel, rel.size, rows, gain, discount)
+    _, idcg = _cumulative(ideal, ideal.size, rows, gain, discount)
+    return pd.DataFrame({"k": np.arange(1, rows + 1), "dcg": dcg, "idcg": idcg, "ndcg": _ratio(dcg, idcg)})
+
+
+def _weights(rel: NDArray[np.float64], k: int | None, gain: str, discount: str) -> tuple[
+    NDArray[np.float64], NDArray[np.float64]
+]:
+    """(gain of each item, discount of each position with 0 beyond the cutoff)."""
+    n = rel.size
+    cutoff = check_k(k, n)
+    weight = np.zeros(n)
+    weight[:cutoff] = discounts(cutoff, discount)
+    return apply_gain(rel, gain), weight
+
+
+def swap_matrix(
+    relevance: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+    labels: Sequence[Any] | None = None,
+) -> pd.DataFrame:
+    """nDCG@k after swapping the items at positions i and j, for every pair (the Explore heatmap).
+
+    Swapping does not change the ideal, so
+    nDCG_ij = (DCG + (G_i - G_j) * (d_j - d_i)) / IDCG, with d = 0 beyond k.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long format, n * n rows: ``i``, ``j`` (1-based positions), ``item_i``, ``item_j``,
+        ``ndcg`` (after the swap; i = j is the current ranking) and ``delta`` (change from the
+        current nDCG).
+
+    >>> s = swap_matrix([3, 2, 0, 0, 1])
+    >>> round(s.query("i == 1 and j == 5")["ndcg"].item(), 4)
+    0.7187
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    items = _labels(labels, rel.size)
+    m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
+    g, d = _weights(rel, k, gain, discount)
+    after = m.dcg + np.subtract.outer(g, g) * np.subtract.outer(d, d).T
+    ndcg = _ratio(after, np.asarray(m.idcg))
+    n = rel.size
+    i, j = np.divmod(np.arange(n * n), n)
+    names = np.asarray(items, dtype=object)
+    return pd.DataFrame({
+        "i": i + 1,
+        "j": j + 1,
+        "item_i": names[i],
+        "item_j": names[j],
+        "ndcg": ndcg.ravel(),
+        "delta": ndcg.ravel() - m.ndcg,
+    })
+
+
+def _position(position: Any, n: int) -> int:
+    if isinstance(position, bool) or not isinstance(position, numbers.Integral) or not 1 <= position <= n:
+        fail("position_invalid", n=n, got=repr(position))
+    return int(position)
+
+
+def slide_down(
+    relevance: ArrayLike,
+    *,
+    position: int = 1,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> pd.DataFrame:
+    """nDCG@k as the item at ``position`` moves down by d = 0, 1, ..., n - position places.
+
+    The items it passes move up one place each.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``d``, ``to_position`` (position + d), ``dcg``, ``ndcg``; d = 0 is the current
+        ranking.
+
+    >>> slide_down([3, 2, 0, 0, 1])["ndcg"].round(4).tolist()
+    [0.9762, 0.8987, 0.8162, 0.7726, 0.7542]
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    n = rel.size
+    p = _position(position, n) - 1
+    m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
+    g, d = _weights(rel, k, gain, discount)
+    # moving down by t: positions p..p+t lose their old terms, the moved item lands at p+t and
+    # each passed item takes the discount of the place above it
+    lost = np.cumsum(g[p:] * d[p:])
+    passed = np.concatenate(([0.0], np.cumsum(g[p + 1:] * d[p:n - 1])))
+    dcg = m.dcg - lost + g[p] * d[p:] + passed
+    return pd.DataFrame({
+        "d": np.arange(n - p),
+        "to_position": np.arange(p + 1, n + 1),
+        "dcg": dcg,
+        "ndcg": _ratio(dcg, np.asarray(m.idcg)),
+    })
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PermutationDistribution:
+    """nDCG@k over orderings of the same items, and the current ranking's place among them.
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        nDCG@k of every ordering (exact) or of ``samples`` random orderings (not exact),
+        read-only. Every ordering of the items counts once, so orderings that only exchange
+        items of equal grade repeat a value: this is the distribution of a random shuffle.
+    exact : bool
+        True when every ordering was enumerated (n <= max_exact).
+    current : float
+        nDCG@k of the ranking as given.
+    percentile : float
+        Percent of the orderings whose nDCG@k is at most ``current`` (100 for an ideal ranking).
+    mean : float
+        The mean of ``values`` (the expected nDCG@k of a random shuffle, estimated if not exact).
+    k : int
+        The cutoff used on the list.
+    """
+
+    values: NDArray[np.float64]
+    exact: bool
+    current: float
+    percentile: float
+    mean: float
+    k: int
+
+
+def _positive_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        fail("shape", what=what, rule="a positive integer", got=repr(value))
+    return int(value)
+
+
+def permutation_distribution(
+    relevance: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+    max_exact: int = 8,
+    samples: int = 20000,
+    seed: int = 0,
+) -> PermutationDistribution:
+    """nDCG@k over every ordering of the items (n <= max_exact), else over a seeded sample.
+
+    All orderings go into one integer array, then one matrix product with the discounts gives
+    every DCG at once (8 items: 40320 orderings).
+
+    >>> dist = permutation_distribution([3, 2, 0, 0, 1])
+    >>> dist.exact, dist.values.size, round(dist.percentile, 2)
+    (True, 120, 96.67)
+    >>> round(float(dist.values.max()), 4), round(float(dist.values.min()), 4)
+    (1.0, 0.5296)
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    max_exact = _positive_int(max_exact, "largest list enumerated exactly")
+    samples = _positive_int(samples, "number of samples")
+    m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
+    n, cutoff = rel.size, m.k
+    g = apply_gain(rel, gain)
+    d = discounts(cutoff, discount)
+    exact = n <= max_exact
+    if exact:
+        orders = np.fromiter(
+            itertools.chain.from_iterable(itertools.permutations(range(n))), dtype=np.int16
+        ).reshape(-1, n)[:, :cutoff]
+        dcg = g[orders] @ d
+    else:
+        rng = np.random.default_rng(seed)
+        chunk = max(1, 2_000_000 // n)
+        parts = []
+        for start in range(0, samples, chunk):  # chunks bound the memory, not a per-order loop
+            keys = rng.random((min(chunk, samples - start), n))
+            top = np.argsort(keys, axis=1)[:, :cutoff]
+            parts.append(g[top] @ d)
+        dcg = np.concatenate(parts)
+    values = _ratio(dcg, np.asarray(m.idcg))
+    values.setflags(write=False)
+    tolerance = 1e-12 * max(1.0, m.ndcg)
+    return PermutationDistribution(
+        values=values,
+        exact=exact,
+        current=m.ndcg,
+        percentile=float(np.mean(values <= m.ndcg + tolerance) * 100.0),
+        mean=float(values.mean()),
+        k=cutoff,
+    )
+
+
+ChangeKind = Literal["unchanged", "moved", "swapped", "reordered", "regraded", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What changed between two rankings, and nDCG@k before and after.
+
+    Attributes
+    ----------
+    kind : str
+        ``"unchanged"``; ``"moved"`` (one item moved from ``from_position`` to ``to_position``,
+        the items between shifted by one); ``"swapped"`` (``item`` and ``other_item`` exchanged
+        places); ``"reordered"`` (any other new order of the same items and grades);
+        ``"regraded"`` (same order, grades changed; ``item`` and the grades are set when
+        exactly one changed); ``"other"`` (items added, removed or renamed, or order and
+        grades both changed).
+    item, other_item : str or None
+        The item that moved (for an exchange of two neighbours, the one that moved up).
+    from_position, to_position : int or None
+        1-based positions of ``item`` before and after.
+    grade_before, grade_after : float or None
+        For ``"regraded"`` with one changed item.
+    k : int
+        The cutoff to name in a sentence: ``k``, or the whole list (or pool) when ``k`` is None.
+    ndcg_before, ndcg_after, delta : float
+        nDCG@k of both rankings and the difference (after - before).
+    effect : {"raised", "lowered", "unchanged"}
+        The sign of ``delta``, ignoring rounding noise below 1e-12.
+    """
+
+    kind: ChangeKind
+    item: str | None
+    other_item: str | None
+    from_position: int | None
+    to_position: int | None
+    grade_before: float | None
+    grade_after: float | None
+    k: int
+    ndcg_before: float
+    ndcg_after: float
+    delta: float
+    effect: Literal["raised", "lowered", "unchanged"]
+
+
+def _classify(before: list[str], after: list[str], rel_b: NDArray[np.float64],
+              rel_a: NDArray[np.float64]) -> dict[str, Any]:
+    none: dict[str, Any] = dict(item=None, other_item=None, from_position=None, to_position=None,
+                                grade_before=None, grade_after=None)
+    if sorted(before) != sorted(after):
+        return {**none, "kind": "other"}
+    grade_b = dict(zip(before, rel_b.tolist()))
+    grade_a = dict(zip(after, rel_a.tolist()))
+    regraded = [name for name in after if grade_a[name] != grade_b[name]]
+    if regraded:
+        if before != after:
+            return {**none, "kind": "other"}
+        if len(regraded) > 1:
+            return {**none, "kind": "regraded"}
+        name = regraded[0]
+        at = after.index(name) + 1
+        return {**none, "kind": "regraded", "item": name, "from_position": at, "to_position": at,
+                "grade_before": grade_b[name], "grade_after": grade_a[name]}
+    if before == after:
+        return {**none, "kind": "unchanged"}
+    differ = [i for i, (x, y) in enumerate(zip(before, after)) if x != y]
+    a, b = differ[0], differ[-1]
+    if after[a] == before[b] and after[a + 1:b + 1] == before[a:b]:
+        return {**none, "kind": "moved", "item": before[b], "from_position": b + 1, "to_position": a + 1}
+    if after[b] == before[a] and after[a:b] == before[a + 1:b + 1]:
+        return {**none, "kind": "moved", "item": before[a], "from_position": a + 1, "to_position": b + 1}
+    if after[a] == before[b] and after[b] == before[a] and after[a + 1:b] == before[a + 1:b]:
+        return {**none, "kind": "swapped", "item": before[a], "other_item": before[b],
+                "from_position": a + 1, "to_position": b + 1}
+    return {**none, "kind": "reordered"}
+
+
+def describe_change(
+    before_relevance: ArrayLike,
+    after_relevance: ArrayLike,
+    labels_before: Sequence[Any] | None = None,
+    labels_after: Sequence[Any] | None = None,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> Change:
+    """Which item moved from which position to which, and nDCG@k before and after.
+
+    Returns data, not text: the user interface fills a translated template such as
+    "moving {item} from {from_position} to {to_position} {effect} nDCG@{k} from ... to ...".
+    Labels default to D1, D2, ... for each list.
+
+    >>> c = describe_change([3, 2, 0, 0, 1], [3, 2, 1, 0, 0],
+    ...                     ["D1", "D2", "D3", "D4", "D5"], ["D1", "D2", "D5", "D3", "D4"])
+    >>> c.kind, c.item, c.from_position, c.to_position, c.effect
+    ('moved', 'D5', 5, 3, 'raised')
+    >>> round(c.ndcg_before, 4), round(c.ndcg_after, 4)
+    (0.9762, 1.0)
+    """
+    rel_b = as_relevance(before_relevance)
+    rel_a = as_relevance(after_relevance)
+    _options(gain, discount)
+    before = _labels(labels_before, rel_b.size)
+    after = _labels(labels_after, rel_a.size)
+    m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool)
+    m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool)
+    delta = m_a.ndcg - m_b.ndcg
+    noise = 1e-12
+    effect: Literal["raised", "lowered", "unchanged"] = (
+        "raised" if delta > noise else "lowered" if delta < -noise else "unchanged"
+    )
+    whole = max(rel_a.size, ideal_relevance(rel_a, pool=pool).size)
+    return Change(
+        **_classify(before, after, rel_b, rel_a),
+        k=whole if k is None else int(k),
+        ndcg_before=m_b.ndcg,
+        ndcg_after=m_a.ndcg,
+        delta=delta,
+        effect=effect,
+    )
