@@ -1,0 +1,639 @@
+"""Batch evaluation of a run in long format: one row per (query, item), nDCG per query.
+
+A *run* is a table with a query id, the item's relevance grade and the system's score for
+each retrieved item. :func:`evaluate` ranks every query's items by score, computes DCG@k,
+IDCG@k and nDCG@k per query, and returns one row per query; the mean of the ``ndcg`` column
+is the system's score. Rules, written once:
+
+- Ranking: score descending. Tied scores follow ``ties``:
+
+  * ``"average"`` (default; McSherry & Najork 2008, scikit-learn's ``ndcg_score``): every
+    item of a tie group gets the group's mean gain, so the result is the mean over all orders
+    of the tie.
+  * ``"optimistic"`` / ``"pessimistic"``: ties broken by relevance, best / worst first.
+  * ``"ignore"``: one plain descending sort; within a tie, the *later row of the input comes
+    first* (what a stable ascending sort, reversed, gives; scikit-learn's ``ignore_ties=True``
+    on short lists).
+
+- The ideal ranking is the query's own grades, sorted descending (scikit-learn's ideal).
+- ``k=None`` or ``k`` above a query's length means the whole list of that query.
+- A query with nothing relevant has IDCG = 0. ``no_relevant="zero"`` (default, like
+  scikit-learn) reports nDCG = 0 and counts it in the mean; ``no_relevant="drop"`` reports
+  nDCG = NaN (undefined) and leaves it out of the mean. The count is always reported by
+  :func:`summarize` and :func:`evaluate_run`.
+- Nothing is silently dropped: a missing column, a missing or non-numeric value, an infinite
+  value, a negative grade or a repeated (query, item) pair raises :class:`NDCGInputError`
+  naming the row (1 = the first data row) and the column.
+
+The kernel is vectorised: the rows are sorted once by (query, -score) with ``np.lexsort``, a
+row's position is its index minus its query's first index, tie groups are runs of equal
+(query, score), and per-query sums are ``np.bincount`` with weights. Lists of any length mix
+without padding; memory grows with the number of rows.
+
+>>> run = pd.DataFrame({"query": ["a"] * 5, "relevance": [3, 2, 0, 0, 1],
+...                     "score": [5, 4, 3, 2, 1]})
+>>> evaluate(run).round(4).to_dict("records")
+[{'query': 'a', 'n_items': 5, 'dcg': 4.6487, 'idcg': 4.7619, 'ndcg': 0.9762}]
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from .discounts import Discount, discounts
+from .gains import Gain, apply_gain
+from .validate import check_choice, check_k, fail
+
+__all__ = [
+    "NO_RELEVANT",
+    "TIES",
+    "RunResult",
+    "RunSummary",
+    "evaluate",
+    "evaluate_run",
+    "mean_ndcg_at_ks",
+    "read_run",
+    "summarize",
+]
+
+Ties = Literal["average", "optimistic", "pessimistic", "ignore"]
+NoRelevant = Literal["zero", "drop"]
+#: Tie policies, the same names as :mod:`ndcg_core.ties`.
+TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "ignore")
+#: Policies for queries with nothing relevant (IDCG = 0).
+NO_RELEVANT: tuple[str, ...] = ("zero", "drop")
+#: The per-query columns, in order.
+COLUMNS: tuple[str, ...] = ("query", "n_items", "dcg", "idcg", "ndcg")
+
+Source = str | os.PathLike[str] | IO[bytes] | IO[str] | bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """The system's score over a run's queries.
+
+    Attributes
+    ----------
+    mean : float
+        Mean nDCG over the queries in the mean (NaN if there are none).
+    n_queries : int
+        Queries in the run.
+    n_no_relevant : int
+        Queries with nothing relevant (IDCG = 0).
+    n_in_mean : int
+        Queries the mean is taken over: all of them, or those with something relevant when
+        ``no_relevant="drop"``.
+    """
+
+    mean: float
+    n_queries: int
+    n_no_relevant: int
+    n_in_mean: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RunResult:
+    """A whole evaluation: the per-query table, its summary and the options that made it."""
+
+    per_query: pd.DataFrame
+    mean: float
+    n_queries: int
+    n_no_relevant: int
+    n_in_mean: int
+    k: int | None
+    gain: str
+    discount: str
+    ties: str
+    no_relevant: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """A validated run: query codes 0..n_queries-1 and float grades and scores, row order."""
+
+    codes: NDArray[np.intp]
+    queries: pd.Index
+    relevance: NDArray[np.float64]
+    score: NDArray[np.float64]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _source_name(source: Any, name: str | None) -> str:
+    if name is not None:
+        return str(name)
+    if isinstance(source, (str, os.PathLike)):
+        return Path(source).name
+    return str(getattr(source, "name", "upload"))
+
+
+def _is_parquet(source: Any) -> bool:
+    """True when the data starts with Parquet's magic bytes ``PAR1``."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as handle:
+            head = handle.read(4)
+    elif isinstance(source, bytes):
+        head = source[:4]
+    else:
+        position = source.tell()
+        head = source.read(4)
+        source.seek(position)
+    return head in (b"PAR1", "PAR1")
+
+
+def read_run(
+    source: Source,
+    *,
+    name: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """Read a run from a CSV or Parquet file, a file-like object (an upload) or bytes.
+
+    Parquet is recognised by its magic bytes, anything else is read as CSV (with a header
+    row; compression is inferred from a path's extension).
+
+    Parameters
+    ----------
+    source : path, file-like object or bytes
+        The file.
+    name : str, optional
+        The name used in messages; defaults to the file's name.
+    on_progress : callable, optional
+        Called as ``on_progress(done, total)`` while reading in chunks (bytes for CSV, rows
+        for Parquet); the command line draws its progress bar with it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table as read; :func:`evaluate` validates it.
+
+    Raises
+    ------
+    NDCGInputError
+        ``unreadable`` if the file cannot be opened or parsed, ``empty_table`` if it has no
+        data rows.
+
+    >>> read_run(io.BytesIO(b"query,relevance,score\\nq1,3,0.9\\n")).shape
+    (1, 3)
+    """
+    label = _source_name(source, name)
+    if isinstance(source, bytes):
+        source = io.BytesIO(source)
+    kind = "CSV"
+    try:
+        if _is_parquet(source):
+            kind = "Parquet"
+            frame = _read_parquet(source, on_progress)
+        else:
+            frame = _read_csv(source, on_progress)
+    except pd.errors.EmptyDataError:
+        fail("empty_table", what=f"file {label!r}")
+    except FileNotFoundError:
+        fail("unreadable", name=label, kind=kind, reason="there is no such file.")
+    except (OSError, ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        reason = " ".join(str(error).split())[:300] or type(error).__name__
+        fail("unreadable", name=label, kind=kind, reason=reason)
+    if len(frame) == 0:
+        fail("empty_table", what=f"file {label!r}")
+    return frame
+
+
+def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+    if on_progress is None:
+        return pd.read_csv(source)
+    # Chunks let the caller show how far reading has got; tell() counts the bytes consumed.
+    owned = isinstance(source, (str, os.PathLike))
+    handle = open(source, "rb") if owned else source
+    try:
+        total = _size(handle)
+        chunks = []
+        for chunk in pd.read_csv(handle, chunksize=250_000):
+            chunks.append(chunk)
+            on_progress(min(handle.tell(), total), total)
+        on_progress(total, total)
+    finally:
+        if owned:
+            handle.close()
+    if not chunks:
+        raise pd.errors.EmptyDataError("No columns to parse from file")
+    return pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+
+
+def _size(handle: Any) -> int:
+    position = handle.tell()
+    handle.seek(0, os.SEEK_END)
+    size = handle.tell()
+    handle.seek(position)
+    return max(size, 1)
+
+
+def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(source)
+        if on_progress is None:
+            table = parquet.read()
+        else:
+            total = max(parquet.metadata.num_rows, 1)
+            groups, done = [], 0
+            for index in range(parquet.num_row_groups):
+                groups.append(parquet.read_row_group(index))
+                done += groups[-1].num_rows
+                on_progress(done, total)
+            table = pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
+    except pa.ArrowException as error:
+        raise ValueError(str(error)) from None
+    return table.to_pandas()
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_columns(frame: pd.DataFrame, names: Iterable[str]) -> None:
+    for column in names:
+        if column not in frame.columns:
+            shown = ", ".join(repr(str(c)) for c in list(frame.columns)[:20])
+            if len(frame.columns) > 20:
+                shown += ", ..."
+            fail("missing_column", column=column, columns=shown or "(none)")
+
+
+def _shown(value: Any) -> Any:
+    """A cell as a plain Python value for a message (numpy scalars repr as np.float64(...))."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, str) and len(value) > 40:
+        value = value[:40] + "..."
+    if value is None or value is pd.NA or value is pd.NaT:
+        return "a missing value"
+    return value
+
+
+def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.float64]:
+    """A column as finite floats (and >= 0 for grades), or an error naming the first bad row."""
+    series = frame[column]
+    if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        coerced = pd.to_numeric(series, errors="coerce")
+        bad = coerced.isna().to_numpy() & series.notna().to_numpy()
+        if bad.any():
+            row = int(np.argmax(bad))
+            fail("bad_column", row=row + 1, column=column, value=_shown(series.iloc[row]),
+                 rule="a number")
+        values = coerced.to_numpy(dtype=np.float64, na_value=np.nan)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.argmin(finite))
+        raw = series.iloc[row]
+        value = _shown(raw) if pd.isna(raw) else float(values[row])
+        fail("bad_column", row=row + 1, column=column, value=value,
+             rule="a finite number (no missing values, NaN or infinity)")
+    if grade:
+        negative = values < 0
+        if negative.any():
+            row = int(np.argmax(negative))
+            fail("bad_column", row=row + 1, column=column, value=float(values[row]),
+                 rule="a relevance grade of 0 or more")
+    return values
+
+
+def _ids(frame: pd.DataFrame, column: str) -> tuple[NDArray[np.intp], pd.Index]:
+    codes, uniques = pd.factorize(frame[column], sort=False)
+    missing = codes < 0
+    if missing.any():
+        row = int(np.argmax(missing))
+        fail("bad_column", row=row + 1, column=column, value="a missing value",
+             rule="an id (every row needs one)")
+    return codes.astype(np.intp, copy=False), pd.Index(uniques)
+
+
+def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str) -> None:
+    items, _ = _ids(frame, item)
+    pair = codes.astype(np.int64) * (int(items.max()) + 1) + items
+    duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
+    if duplicated.any():
+        first = int(np.argmax(duplicated))
+        rows = np.flatnonzero(pair == pair[first])[:5] + 1
+        fail("duplicate_pair", item=_shown(frame[item].iloc[first]),
+             query=_shown(frame[query].iloc[first]), rows=", ".join(map(str, rows)))
+
+
+def _prepare(
+    frame: pd.DataFrame | Source,
+    *,
+    query: str,
+    relevance: str,
+    score: str,
+    item: str | None,
+) -> _Run:
+    """Validate a run and turn it into arrays (the one place the batch path raises)."""
+    if not isinstance(frame, pd.DataFrame):
+        frame = read_run(frame)
+    if len(frame) == 0:
+        fail("empty_table", what="run")
+    _check_columns(frame, (query, relevance, score))
+    # The default item column is checked when present; a named one must exist.
+    if item is not None and item not in frame.columns:
+        if item != "item":
+            _check_columns(frame, (item,))
+        item = None
+    codes, queries = _ids(frame, query)
+    rel = _numeric(frame, relevance, grade=True)
+    scores = _numeric(frame, score, grade=False)
+    if item is not None:
+        _check_pairs(frame, codes, item, query)
+    return _Run(codes=codes, queries=queries, relevance=rel, score=scores)
+
+
+def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:
+    check_k(k, 1)
+    check_choice(gain, ("linear", "exponential"), option="gain")
+    check_choice(discount, ("log2", "jarvelin"), option="discount")
+    check_choice(ties, TIES, option="ties")
+    check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
+
+
+# --------------------------------------------------------------------------- kernel
+
+
+def _order(run: _Run, ties: str) -> NDArray[np.intp]:
+    """Row order of the ranking: by query, then score descending, ties as ``ties`` says."""
+    codes, rel, score = run.codes, run.relevance, run.score
+    if ties == "ignore":
+        # lexsort is stable; sorting the reversed rows puts the later input row first in a tie.
+        backwards = np.lexsort((-score[::-1], codes[::-1]))
+        return (codes.size - 1) - backwards
+    if ties == "optimistic":
+        return np.lexsort((-rel, -score, codes))
+    if ties == "pessimistic":
+        return np.lexsort((rel, -score, codes))
+    return np.lexsort((-score, codes))  # "average": the order inside a tie does not matter
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """Rows in ranked order: query code, 0-based position, DCG and IDCG term of each row."""
+
+    counts: NDArray[np.intp]
+    starts: NDArray[np.intp]
+    codes: NDArray[np.intp]
+    position: NDArray[np.intp]
+    dcg: NDArray[np.float64]
+    idcg: NDArray[np.float64]
+
+
+def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Terms:
+    """Each row's discounted gain in the ranking and in the ideal ranking, zero from ``depth``.
+
+    With ``ties="average"`` a tie group (a run of equal (query, score)) gives each of its rows
+    the group's mean gain; summed over the group, mean gain * the group's discounts is the
+    average DCG over all orders of the tie (McSherry & Najork 2008), also when ``depth`` cuts
+    through the group.
+    """
+    codes = run.codes
+    n_rows, n_queries = codes.size, run.queries.size
+    counts = np.bincount(codes, minlength=n_queries)
+    starts = np.cumsum(counts) - counts
+    order = _order(run, ties)
+    ranked_codes = codes[order]
+    position = np.arange(n_rows) - starts[ranked_codes]
+    longest = int(counts.max())
+    table = np.zeros(longest)
+    cut = min(depth, longest)
+    table[:cut] = discounts(cut, discount)
+    weight = table[position]
+    del table
+    gains = apply_gain(run.relevance, gain)
+    ranked = gains[order]
+    if ties == "average":
+        ranked_scores = run.score[order]
+        new = np.empty(n_rows, dtype=bool)
+        new[0] = True
+        np.not_equal(ranked_scores[1:], ranked_scores[:-1], out=new[1:])
+        del ranked_scores
+        new[1:] |= ranked_codes[1:] != ranked_codes[:-1]
+        if not new.all():
+            first = np.flatnonzero(new)
+            sizes = np.diff(np.append(first, n_rows))
+            ranked = np.repeat(np.add.reduceat(ranked, first) / sizes, sizes)
+        del new
+    del order
+    ranked *= weight
+    ideal = np.lexsort((-run.relevance, codes))
+    ideal_gains = gains[ideal]
+    del ideal, gains
+    ideal_gains *= weight
+    return _Terms(counts=counts, starts=starts, codes=ranked_codes, position=position,
+                  dcg=ranked, idcg=ideal_gains)
+
+
+def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64], no_relevant: str) -> NDArray[np.float64]:
+    fill = 0.0 if no_relevant == "zero" else np.nan
+    out = np.full(dcg.shape, fill)
+    np.divide(dcg, idcg, out=out, where=idcg > 0)
+    return out
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def evaluate(
+    frame: pd.DataFrame | Source,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    no_relevant: NoRelevant = "zero",
+    query: str = "query",
+    relevance: str = "relevance",
+    score: str = "score",
+    item: str | None = "item",
+) -> pd.DataFrame:
+    """nDCG@k of every query of a run in long format (one row per (query, item)).
+
+    For each query, items are ranked by score descending; DCG@k = sum over positions
+    i = 1..k of gain(rel_i) * discount(i); IDCG@k is the DCG@k of the query's grades sorted
+    descending; nDCG@k = DCG@k / IDCG@k. With the defaults the numbers equal scikit-learn's
+    ``ndcg_score([rel], [score], k=k)`` on each query's own list.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame, or a path / file-like object of a CSV or Parquet file
+        One row per retrieved item: query id, relevance grade (graded or 0/1), score.
+    k : int, optional
+        Cutoff; ``None`` or a value above a query's length means that query's whole list.
+    gain : {"linear", "exponential"}
+        ``rel`` or ``2**rel - 1``.
+    discount : {"log2", "jarvelin"}
+        ``1 / log2(i + 1)``, or Järvelin & Kekäläinen's (no discount before position 2).
+    ties : {"average", "optimistic", "pessimistic", "ignore"}
+        How tied scores are ranked (see the module's docstring); ``"ignore"`` puts the later
+        input row of a tie first.
+    no_relevant : {"zero", "drop"}
+        nDCG of a query with nothing relevant: 0 (counted in the mean) or NaN (left out).
+    query, relevance, score : str
+        Column names.
+    item : str or None
+        Item id column: when present, a (query, item) pair may appear only once. The default
+        ``"item"`` is used only if the table has it; another name must exist. ``None`` skips
+        the check.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per query, in order of first appearance, with the columns
+        ``query, n_items, dcg, idcg, ndcg``. ``ndcg.mean()`` is the system's score.
+
+    Raises
+    ------
+    NDCGInputError
+        On an unknown option or invalid ``k``; a missing column; an empty table; a missing,
+        non-numeric or infinite relevance or score, or a negative grade (naming the row); a
+        repeated (query, item) pair; an unreadable file.
+
+    >>> run = pd.DataFrame({"query": ["a"] * 5 + ["b"] * 2,
+    ...                     "relevance": [3, 2, 0, 0, 1, 0, 1],
+    ...                     "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.3, 0.3]})
+    >>> evaluate(run)[["query", "n_items", "ndcg"]].round(4).to_dict("list")
+    {'query': ['a', 'b'], 'n_items': [5, 2], 'ndcg': [0.9762, 0.8155]}
+    """
+    _check_options(k, gain, discount, ties, no_relevant)
+    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item)
+    return _per_query(run, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
+
+
+def _per_query(run: _Run, *, k: int | None, gain: str, discount: str, ties: str,
+               no_relevant: str) -> pd.DataFrame:
+    depth = run.codes.size if k is None else int(k)
+    terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
+    # Rows are grouped by query in ranked order, so a query's sum is one reduceat segment.
+    dcg = np.add.reduceat(terms.dcg, terms.starts)
+    idcg = np.add.reduceat(terms.idcg, terms.starts)
+    return pd.DataFrame({
+        "query": run.queries,
+        "n_items": terms.counts.astype(np.int64),
+        "dcg": dcg,
+        "idcg": idcg,
+        "ndcg": _ratio(dcg, idcg, no_relevant),
+    })
+
+
+def summarize(per_query: pd.DataFrame, *, no_relevant: NoRelevant = "zero") -> RunSummary:
+    """Mean nDCG of a per-query table and the count of queries with nothing relevant.
+
+    >>> table = pd.DataFrame({"query": ["a", "b"], "n_items": [2, 2], "dcg": [1.0, 0.0],
+    ...                       "idcg": [1.0, 0.0], "ndcg": [1.0, 0.0]})
+    >>> summarize(table)
+    RunSummary(mean=0.5, n_queries=2, n_no_relevant=1, n_in_mean=2)
+    >>> summarize(table, no_relevant="drop")
+    RunSummary(mean=1.0, n_queries=2, n_no_relevant=1, n_in_mean=1)
+    """
+    check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
+    _check_columns(per_query, ("idcg", "ndcg"))
+    relevant = per_query["idcg"].to_numpy(dtype=np.float64) > 0
+    values = np.where(relevant, per_query["ndcg"].to_numpy(dtype=np.float64), 0.0)
+    if no_relevant == "drop":
+        values = values[relevant]
+    mean = float(values.mean()) if values.size else float("nan")
+    return RunSummary(mean=mean, n_queries=int(relevant.size),
+                      n_no_relevant=int(relevant.size - relevant.sum()), n_in_mean=int(values.size))
+
+
+def evaluate_run(
+    frame: pd.DataFrame | Source,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    no_relevant: NoRelevant = "zero",
+    query: str = "query",
+    relevance: str = "relevance",
+    score: str = "score",
+    item: str | None = "item",
+) -> RunResult:
+    """:func:`evaluate` and :func:`summarize` at once: the per-query table and the mean.
+
+    >>> run = pd.DataFrame({"query": ["a", "a", "b", "b"], "relevance": [1, 0, 0, 0],
+    ...                     "score": [2, 1, 2, 1]})
+    >>> result = evaluate_run(run, no_relevant="drop")
+    >>> result.mean, result.n_queries, result.n_no_relevant, result.n_in_mean
+    (1.0, 2, 1, 1)
+    """
+    per_query = evaluate(frame, k=k, gain=gain, discount=discount, ties=ties,
+                         no_relevant=no_relevant, query=query, relevance=relevance,
+                         score=score, item=item)
+    summary = summarize(per_query, no_relevant=no_relevant)
+    return RunResult(per_query=per_query, mean=summary.mean, n_queries=summary.n_queries,
+                     n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,
+                     k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
+
+
+def mean_ndcg_at_ks(
+    frame: pd.DataFrame | Source,
+    *,
+    ks: Iterable[int] = range(1, 21),
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    no_relevant: NoRelevant = "zero",
+    query: str = "query",
+    relevance: str = "relevance",
+    score: str = "score",
+    item: str | None = "item",
+) -> pd.DataFrame:
+    """Mean nDCG@k of a run for several cutoffs, from one ranking of the rows.
+
+    Each row's discounted gain is added into a (query, position) table of ``max(ks)``
+    columns; its cumulative sums along the positions are DCG@1, DCG@2, ... of every query
+    (the same for IDCG), so every cutoff costs one column. Memory: the rows plus
+    ``n_queries * max(ks)`` floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``k`` and ``ndcg`` (the mean over the queries, as :func:`summarize` takes it),
+        one row per cutoff in the order given.
+
+    >>> run = pd.DataFrame({"query": ["a"] * 5, "relevance": [3, 2, 0, 0, 1],
+    ...                     "score": [5, 4, 3, 2, 1]})
+    >>> mean_ndcg_at_ks(run, ks=[1, 5]).round(4).to_dict("list")
+    {'k': [1, 5], 'ndcg': [1.0, 0.9762]}
+    """
+    cutoffs = [check_k(value, 1) and int(value) for value in ks]
+    if not cutoffs:
+        fail("k_invalid", got="an empty list of cutoffs")
+    _check_options(cutoffs[0], gain, discount, ties, no_relevant)
+    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item)
+    depth = max(cutoffs)
+    terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
+    n_queries = run.queries.size
+    kept = terms.position < depth
+    cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
+    size = n_queries * depth
+    dcg = np.bincount(cell, weights=terms.dcg[kept], minlength=size).reshape(n_queries, depth)
+    idcg = np.bincount(cell, weights=terms.idcg[kept], minlength=size).reshape(n_queries, depth)
+    del cell, kept, terms
+    np.cumsum(dcg, axis=1, out=dcg)
+    np.cumsum(idcg, axis=1, out=idcg)
+    relevant = idcg[:, -1] > 0
+    values = _ratio(dcg, idcg, "zero")
+    if no_relevant == "drop":
+        values = values[relevant]
+    means = values.mean(axis=0) if values.shape[0] else np.full(depth, np.nan)
+    return pd.DataFrame({"k": np.asarray(cutoffs, dtype=np.int64),
+                         "ndcg": means[np.asarray(cutoffs) - 1]})

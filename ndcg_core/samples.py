@@ -1,0 +1,115 @@
+"""Seeded synthetic runs: realistic-looking test data for the Evaluate page and benchmarks.
+
+A sample run is a long-format table (one row per (query, item)) whose scores follow the
+grades with noise, like a decent but imperfect ranking system. It has what real runs have:
+lists of different lengths, tied scores in some queries, and a few queries with nothing
+relevant. The same arguments always give the same table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .validate import check_choice, fail
+
+__all__ = ["sample_run"]
+
+#: Chance of each grade 0, 1, 2, 3: most retrieved items are not relevant.
+GRADE_WEIGHTS = (0.55, 0.25, 0.13, 0.07)
+
+
+def sample_run(
+    n_queries: int = 200,
+    *,
+    seed: int = 0,
+    min_items: int = 1,
+    max_items: int = 50,
+    relevance: str = "graded",
+    tie_fraction: float = 0.2,
+    no_relevant_fraction: float = 0.05,
+    noise: float = 1.0,
+    ids: str = "text",
+) -> pd.DataFrame:
+    """A synthetic run with columns ``query, item, relevance, score``.
+
+    Every query gets between ``min_items`` and ``max_items`` items (uniformly); grades are
+    0-3 (``relevance="graded"``) or 0/1 (``"binary"``); a score is grade + normal noise of
+    standard deviation ``noise``, rounded to 3 decimals, and to steps of 0.5 in a
+    ``tie_fraction`` share of the queries (so those have ties); a ``no_relevant_fraction``
+    share of the queries has every grade 0. Rows are grouped by query, items in id order
+    (not in score order).
+
+    Parameters
+    ----------
+    n_queries : int
+        Number of queries.
+    seed : int
+        Seed of the random generator.
+    min_items, max_items : int
+        Shortest and longest list.
+    relevance : {"graded", "binary"}
+        Grades 0-3 or 0/1.
+    tie_fraction, no_relevant_fraction : float
+        Shares of the queries with coarse scores and with nothing relevant.
+    noise : float
+        Standard deviation of the score noise; 0 gives an ideal system.
+    ids : {"text", "int"}
+        Query and item ids as text (``"q0001"``, ``"d01"``) or as integers.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    >>> run = sample_run(3, seed=1, max_items=5)
+    >>> list(run.columns), run["query"].nunique()
+    (['query', 'item', 'relevance', 'score'], 3)
+    >>> sample_run(3, seed=1, max_items=5).equals(run)
+    True
+    """
+    check_choice(relevance, ("graded", "binary"), option="relevance")
+    check_choice(ids, ("text", "int"), option="ids")
+    for name, value in (("n_queries", n_queries), ("min_items", min_items),
+                        ("max_items", max_items)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            fail("shape", what=name, rule="a positive integer", got=repr(value))
+    if max_items < min_items:
+        fail("shape", what="max_items", rule=f"at least min_items ({min_items})", got=max_items)
+    for name, share in (("tie_fraction", tie_fraction),
+                        ("no_relevant_fraction", no_relevant_fraction)):
+        if not 0.0 <= share <= 1.0:
+            fail("shape", what=name, rule="a share between 0 and 1", got=share)
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(min_items, max_items + 1, size=n_queries)
+    codes = np.repeat(np.arange(n_queries), lengths)
+    n_rows = int(lengths.sum())
+    starts = np.cumsum(lengths) - lengths
+    position = np.arange(n_rows) - starts[codes]
+
+    if relevance == "graded":
+        grades = rng.choice(len(GRADE_WEIGHTS), size=n_rows, p=GRADE_WEIGHTS)
+    else:
+        grades = (rng.random(n_rows) < 0.3).astype(np.int64)
+    nothing = rng.random(n_queries) < no_relevant_fraction
+    grades[nothing[codes]] = 0
+
+    scores = grades + rng.normal(0.0, noise, size=n_rows)
+    coarse = (rng.random(n_queries) < tie_fraction)[codes]
+    scores = np.where(coarse, np.round(scores * 2.0) / 2.0, np.round(scores, 3))
+
+    if ids == "text":
+        width = len(str(n_queries))
+        query_names = np.array([f"q{i:0{width}d}" for i in range(1, n_queries + 1)], dtype=object)
+        item_width = len(str(max_items))
+        item_names = np.array([f"d{i:0{item_width}d}" for i in range(1, max_items + 1)],
+                              dtype=object)
+        query_ids, item_ids = query_names[codes], item_names[position]
+    else:
+        query_ids, item_ids = codes + 1, position + 1
+    return pd.DataFrame({
+        "query": query_ids,
+        "item": item_ids,
+        "relevance": grades.astype(np.int64),
+        "score": scores + 0.0,  # + 0.0 turns a rounded -0.0 into 0.0
+    })
