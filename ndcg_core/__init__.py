@@ -12,9 +12,6 @@ Gains and discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
     RunSummary; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
-Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
-    evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
-    RunSummary; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -22,7 +19,6 @@ Every function validates its input and raises :class:`NDCGInputError` (a ``Value
 with a message that says what was wrong, the rule, and what was received.
 """
 
-from .batch import RunResult, RunSummary, evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
 from .batch import RunResult, RunSummary, evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
 from .discounts import DISCOUNTS, discounts, log_terms
 from .gains import GAINS, apply_gain
@@ -42,18 +38,9 @@ from .steps import (
     swap_matrix,
 )
 from .samples import sample_run
-from .samples import sample_run
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = sorted([
-    "RunResult",
-    "RunSummary",
-    "evaluate",
-    "evaluate_run",
-    "mean_ndcg_at_ks",
-    "read_run",
-    "sample_run",
-    "summarize",
     "RunResult",
     "RunSummary",
     "evaluate",
