@@ -48,15 +48,17 @@ def ideal_relevance(
     [3.0, 2.0, 1.0, 0.0, 0.0]
     """
     rel = as_relevance(relevance)
+    # a contiguous copy, not a reversed view: numpy's dot product sums a negative-stride view
+    # in another order, so an ideal list could score 1.0000000000000002 against its own ideal
     if pool is None:
-        return np.sort(rel)[::-1]
+        return np.ascontiguousarray(np.sort(rel)[::-1])
     judged = as_relevance(pool, what="judged pool")
     grades, list_counts = np.unique(rel[rel > 0], return_counts=True)
     for grade, list_count in zip(grades, list_counts):
         pool_count = int(np.count_nonzero(judged == grade))
         if pool_count < list_count:
             fail("pool_missing", grade=float(grade), pool_count=pool_count, list_count=int(list_count))
-    return np.sort(judged)[::-1]
+    return np.ascontiguousarray(np.sort(judged)[::-1])
 
 
 def cg(relevance: ArrayLike, *, k: int | None = None) -> float:
