@@ -1,0 +1,115 @@
+"""Every error the single-list path can raise (key, parameters, message) and the text parser."""
+
+import re
+
+import numpy as np
+import pytest
+
+import ndcg_core as nc
+from ndcg_core.validate import MESSAGES, NDCGInputError, parse_labels, parse_relevance
+
+EXAMPLE = [3, 2, 0, 0, 1]
+LIST = "relevance list"
+
+# (id, call, key, params that must be set, a piece of the English message)
+ERRORS = [
+    ("empty text", lambda: parse_relevance(""), "empty", {"what": LIST}, "is empty"),
+    ("only separators", lambda: parse_relevance(" , ;\n"), "empty", {"what": LIST}, "is empty"),
+    ("empty list", lambda: nc.ndcg([]), "empty", {"what": LIST}, "is empty"),
+    ("word in text", lambda: parse_relevance("3, x, 1"), "not_a_number",
+     {"what": LIST, "position": 2, "token": "x"}, "Item 2 of the relevance list is 'x'"),
+    ("word in list", lambda: nc.ndcg([3, "a"]), "not_a_number",
+     {"position": 2, "token": "a"}, "which is not a number"),
+    ("nan text", lambda: parse_relevance("3, nan"), "not_finite",
+     {"position": 2, "token": "nan"}, "no NaN or infinity"),
+    ("inf text", lambda: parse_relevance("inf 1"), "not_finite",
+     {"position": 1, "token": "inf"}, "Item 1 of the relevance list is inf"),
+    ("nan array", lambda: nc.ndcg(np.array([1.0, 2.0, np.nan])), "not_finite",
+     {"position": 3, "token": "nan"}, "Only finite numbers"),
+    ("inf array", lambda: nc.dcg([np.inf]), "not_finite", {"position": 1, "token": "inf"},
+     "Only finite numbers"),
+    ("negative text", lambda: parse_relevance("3, -1"), "negative",
+     {"position": 2, "value": -1.0}, "is -1. nDCG needs relevance grades of 0 or more"),
+    ("negative list", lambda: nc.ndcg([3, 0, -0.5]), "negative",
+     {"position": 3, "value": -0.5}, "is -0.5"),
+    ("negative pool", lambda: nc.ndcg([3], pool=[3, -1]), "negative",
+     {"what": "judged pool", "position": 2}, "judged pool"),
+    ("too many", lambda: parse_relevance("1 2 3", limit=2), "too_many",
+     {"got": 3, "limit": 2}, "has 3 items. At most 2"),
+    ("labels vs grades", lambda: nc.step_table([3, 2], labels=["a"]), "length_mismatch",
+     {"left": 1, "right": 2}, "Got 1 and 2 items"),
+    ("typed labels vs grades", lambda: parse_labels("a, b", 3), "length_mismatch",
+     {"left": 2, "right": 3}, "same length"),
+    ("k zero", lambda: nc.ndcg(EXAMPLE, k=0), "k_invalid", {"got": "0"},
+     "k must be a positive integer or None. Got 0 instead."),
+    ("k negative", lambda: nc.dcg(EXAMPLE, k=-2), "k_invalid", {"got": "-2"}, "Got -2"),
+    ("k float", lambda: nc.ndcg(EXAMPLE, k=2.5), "k_invalid", {"got": "2.5"}, "Got 2.5"),
+    ("k bool", lambda: nc.ndcg(EXAMPLE, k=True), "k_invalid", {"got": "True"}, "Got True"),
+    ("k text", lambda: nc.step_table(EXAMPLE, k="3"), "k_invalid", {"got": "'3'"}, "Got '3'"),
+    ("unknown gain", lambda: nc.ndcg(EXAMPLE, gain="exp"), "unknown_option",
+     {"option": "gain", "got": "exp"}, "gain must be one of linear, exponential. Got 'exp'"),
+    ("unknown discount", lambda: nc.ndcg(EXAMPLE, discount="ln"), "unknown_option",
+     {"option": "discount", "got": "ln"}, "discount must be one of log2, jarvelin"),
+    ("unknown gain in table", lambda: nc.step_table(EXAMPLE, gain="burges"), "unknown_option",
+     {"option": "gain"}, "Got 'burges'"),
+    ("empty label", lambda: nc.step_table([1, 2], labels=["a", " "]), "label_empty",
+     {"position": 2}, "Item 2 has an empty name"),
+    ("duplicate label", lambda: nc.step_table([1, 2], labels=["a", "a"]), "label_duplicate",
+     {"label": "a"}, "The name 'a' is used more than once"),
+    ("long label", lambda: nc.step_table([1], labels=["x" * 61]), "label_too_long",
+     {"position": 1, "got": 61, "limit": 60}, "has 61 characters. At most 60"),
+    ("pool missing", lambda: nc.ndcg([3, 3, 1], pool=[3, 1]), "pool_missing",
+     {"grade": 3.0, "pool_count": 1, "list_count": 2}, "It has 1 item(s) of grade 3"),
+    ("two-dimensional", lambda: nc.ndcg([[1, 2], [3, 4]]), "shape",
+     {"what": LIST, "rule": "a one-dimensional list"}, "must be a one-dimensional list"),
+    ("not text", lambda: parse_relevance(3), "shape", {"rule": "text"}, "must be text"),
+    ("slide position", lambda: nc.slide_down(EXAMPLE, position=6), "position_invalid",
+     {"n": 5, "got": "6"}, "an integer from 1 to 5. Got 6"),
+    ("slide position zero", lambda: nc.slide_down(EXAMPLE, position=0), "position_invalid",
+     {"got": "0"}, "Got 0"),
+]
+
+
+@pytest.mark.parametrize(("call", "key", "params", "text"), [case[1:] for case in ERRORS],
+                         ids=[case[0] for case in ERRORS])
+def test_errors_key_params_and_message(call, key, params, text):
+    with pytest.raises(NDCGInputError, match=re.escape(text)) as info:
+        call()
+    assert info.value.key == key
+    assert params.items() <= info.value.params.items()
+    assert str(info.value) == MESSAGES[key].format(**info.value.params)
+    assert isinstance(info.value, ValueError)
+
+
+def test_errors_cover_the_single_list_keys():
+    """Every key the single-list path can raise has a case above."""
+    single_list = {"empty", "not_a_number", "not_finite", "negative", "too_many",
+                   "length_mismatch", "k_invalid", "unknown_option", "label_empty",
+                   "label_duplicate", "label_too_long", "pool_missing", "shape",
+                   "position_invalid"}
+    assert single_list <= MESSAGES.keys()
+    assert single_list == {case[2] for case in ERRORS}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("3, 2, 0, 0, 1", [3, 2, 0, 0, 1]),
+    ("3 2 0 0 1", [3, 2, 0, 0, 1]),
+    ("3，2，0", [3, 2, 0]),
+    ("3;2\n0", [3, 2, 0]),
+    ("0.5, 1.25", [0.5, 1.25]),
+    ("３，２，０", [3, 2, 0]),
+    ("３ ２ １", [3, 2, 1]),
+    ("3、2、1", [3, 2, 1]),
+    ("[3, 2, 1]", [3, 2, 1]),
+    ("  3\t2  ", [3, 2]),
+])
+def test_parse_relevance_accepts_common_typing(text, expected):
+    assert parse_relevance(text).tolist() == expected
+
+
+def test_parse_relevance_limit_allows_exactly_the_limit():
+    assert parse_relevance("1 2", limit=2).tolist() == [1, 2]
+
+
+def test_parse_labels_splits_and_trims():
+    assert parse_labels("D1, D2 ,D3", 3) == ["D1", "D2", "D3"]
