@@ -1,0 +1,184 @@
+"""step_table and the what-if helpers of ndcg_core.steps, against hand arithmetic and brute force."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import ndcg_core as nc
+
+L2 = np.log2
+EXAMPLE = [3, 2, 0, 0, 1]
+POOL = [3, 3, 2, 2, 1, 0, 0]
+
+
+def brute_ndcg(order, *, k=None, ideal_from=None):
+    """nDCG@k by the textbook loop, independent of the core."""
+    def dcg(grades):
+        top = grades[: len(grades) if k is None else k]
+        return sum(g / math.log2(i + 2) for i, g in enumerate(top))
+    best = dcg(sorted(order if ideal_from is None else ideal_from, reverse=True))
+    return dcg(list(order)) / best if best > 0 else 0.0
+
+
+def test_step_table_has_the_documented_columns_in_order():
+    table = nc.step_table(EXAMPLE)
+    assert tuple(table.columns) == nc.STEP_COLUMNS
+    assert nc.STEP_COLUMNS[:4] == ("position", "item", "relevance", "gain")
+
+
+def test_step_table_worked_example_row_by_row():
+    t = nc.step_table(EXAMPLE)
+    assert t["position"].tolist() == [1, 2, 3, 4, 5]
+    assert t["item"].tolist() == ["D1", "D2", "D3", "D4", "D5"]
+    assert t["cg"].tolist() == [3, 3 + 2, 5, 5, 5 + 1]
+    assert t["log_term"].tolist() == pytest.approx([1, L2(3), 2, L2(5), L2(6)], abs=1e-12)
+    assert t["discounted_gain"].tolist() == pytest.approx([3, 2 / L2(3), 0, 0, 1 / L2(6)], abs=1e-12)
+    assert t["dcg"].iloc[-1] == pytest.approx(3 + 2 / L2(3) + 1 / L2(6), abs=1e-12)
+    assert t["ideal_item"].tolist() == ["D1", "D2", "D5", "D3", "D4"]
+    assert t["ideal_relevance"].tolist() == [3, 2, 1, 0, 0]
+    assert t["idcg"].iloc[-1] == pytest.approx(3 + 2 / L2(3) + 1 / 2, abs=1e-12)
+    assert t["ndcg"].iloc[2] == pytest.approx((3 + 2 / L2(3)) / (3 + 2 / L2(3) + 1 / 2), abs=1e-12)
+    assert t["in_cutoff"].all()
+
+
+def test_step_table_beyond_k_contributes_nothing():
+    t = nc.step_table(EXAMPLE, k=2)
+    assert t["in_cutoff"].tolist() == [True, True, False, False, False]
+    assert t["discounted_gain"].tolist()[2:] == [0, 0, 0]
+    assert t["ideal_discounted_gain"].tolist()[2:] == [0, 0, 0]
+    assert t["cg"].tolist() == [3, 5, 5, 5, 5]
+    assert t["ndcg"].iloc[-1] == pytest.approx(nc.ndcg(EXAMPLE, k=2), abs=1e-12)
+    assert t["relevance"].tolist() == EXAMPLE  # still shown
+
+
+def test_step_table_pool_continues_past_the_list():
+    t = nc.step_table(EXAMPLE, pool=POOL)
+    assert len(t) == len(POOL)
+    assert t["item"].tolist()[5:] == [nc.NO_ITEM, nc.NO_ITEM]
+    assert t["relevance"].iloc[5:].isna().all()
+    assert t["ideal_item"].tolist() == ["D1", nc.NO_ITEM, "D2", nc.NO_ITEM, "D5", "D3", "D4"]
+    assert t["dcg"].iloc[-1] == t["dcg"].iloc[4]
+    assert t["ndcg"].iloc[-1] == pytest.approx(nc.ndcg(EXAMPLE, pool=POOL), abs=1e-12)
+    assert round(t["ndcg"].iloc[-1], 4) == 0.6510
+
+
+def test_step_table_pool_with_k_stops_at_the_list():
+    t = nc.step_table([3, 3, 3], pool=[3, 3, 3, 3], k=3)
+    assert len(t) == 3
+    assert t["ndcg"].iloc[-1] == 1.0
+
+
+def test_step_table_ideal_shorter_than_list_has_nan_ideal_grades():
+    t = nc.step_table([3, 0, 0], pool=[3])
+    assert t["ideal_relevance"].iloc[1:].isna().all()
+    assert t["idcg"].tolist() == [3, 3, 3]
+
+
+def test_step_table_uses_given_labels():
+    t = nc.step_table([1, 3], labels=["apple", " pear "])
+    assert t["item"].tolist() == ["apple", "pear"]
+    assert t["ideal_item"].tolist() == ["pear", "apple"]
+
+
+def test_step_table_nothing_relevant_gives_zero_ndcg_rows():
+    t = nc.step_table([0, 0, 0])
+    assert t["ndcg"].tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("pool", [None, POOL])
+def test_ndcg_at_each_k_matches_ndcg_for_every_k(pool):
+    frame = nc.ndcg_at_each_k(EXAMPLE, pool=pool)
+    assert frame.columns.tolist() == ["k", "dcg", "idcg", "ndcg"]
+    expected = [nc.ndcg(EXAMPLE, k=k, pool=pool) for k in frame["k"]]
+    assert frame["ndcg"].tolist() == pytest.approx(expected, abs=1e-12)
+    assert frame["ndcg"].iloc[-1] == pytest.approx(nc.ndcg(EXAMPLE, pool=pool), abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [None, 3])
+def test_swap_matrix_matches_swapping_by_hand(k):
+    frame = nc.swap_matrix(EXAMPLE, k=k)
+    assert len(frame) == 5 * 5
+    for row in frame.itertuples():
+        order = list(EXAMPLE)
+        order[row.i - 1], order[row.j - 1] = order[row.j - 1], order[row.i - 1]
+        assert row.ndcg == pytest.approx(brute_ndcg(order, k=k, ideal_from=EXAMPLE), abs=1e-12)
+        assert row.delta == pytest.approx(row.ndcg - nc.ndcg(EXAMPLE, k=k), abs=1e-12)
+    assert frame.query("i == 1 and j == 5")[["item_i", "item_j"]].values.tolist() == [["D1", "D5"]]
+
+
+@pytest.mark.parametrize(("position", "k"), [(1, None), (2, None), (1, 3), (4, 2), (5, None)])
+def test_slide_down_matches_moving_by_hand(position, k):
+    frame = nc.slide_down(EXAMPLE, position=position, k=k)
+    assert frame["d"].tolist() == list(range(len(EXAMPLE) - position + 1))
+    for row in frame.itertuples():
+        order = list(EXAMPLE)
+        order.insert(position - 1 + row.d, order.pop(position - 1))
+        assert row.to_position == position + row.d
+        assert row.ndcg == pytest.approx(brute_ndcg(order, k=k), abs=1e-12)
+
+
+@pytest.mark.parametrize(("relevance", "k"), [(EXAMPLE, None), (EXAMPLE, 2), ([2, 0, 1, 3, 0, 1], 4)])
+def test_permutation_distribution_exact_is_every_ordering(relevance, k):
+    dist = nc.permutation_distribution(relevance, k=k)
+    expected = sorted(brute_ndcg([relevance[i] for i in p], k=k, ideal_from=relevance)
+                      for p in itertools.permutations(range(len(relevance))))
+    assert dist.exact
+    assert np.sort(dist.values).tolist() == pytest.approx(expected, abs=1e-12)
+    current = brute_ndcg(relevance, k=k)
+    share = sum(v <= current + 1e-12 for v in expected) / len(expected)
+    assert dist.percentile == pytest.approx(100 * share)
+    assert dist.mean == pytest.approx(np.mean(expected), abs=1e-12)
+
+
+def test_permutation_distribution_ideal_order_is_100th_percentile():
+    assert nc.permutation_distribution([3, 2, 1, 0]).percentile == 100.0
+
+
+def test_permutation_distribution_sample_is_seeded_and_close_to_exact():
+    rel = [3, 2, 2, 1, 1, 0, 0, 0, 1]
+    exact = nc.permutation_distribution(rel, k=5, max_exact=9)
+    first = nc.permutation_distribution(rel, k=5, max_exact=8, samples=5000, seed=7)
+    again = nc.permutation_distribution(rel, k=5, max_exact=8, samples=5000, seed=7)
+    assert exact.exact and exact.values.size == math.factorial(9)
+    assert not first.exact and first.values.size == 5000
+    assert np.array_equal(first.values, again.values)
+    assert first.mean == pytest.approx(exact.mean, abs=0.02)
+    assert exact.values.min() <= first.values.min() and first.values.max() <= exact.values.max()
+
+
+def test_permutation_distribution_values_are_read_only():
+    with pytest.raises(ValueError):
+        nc.permutation_distribution([1, 0]).values[0] = 0.5
+
+
+@pytest.mark.parametrize(("after", "labels_after", "expected"), [
+    ([3, 2, 1, 0, 0], ["D1", "D2", "D5", "D3", "D4"], ("moved", "D5", None, 5, 3, "raised")),
+    ([2, 0, 0, 3, 1], ["D2", "D3", "D4", "D1", "D5"], ("moved", "D1", None, 1, 4, "lowered")),
+    ([2, 3, 0, 0, 1], ["D2", "D1", "D3", "D4", "D5"], ("moved", "D2", None, 2, 1, "lowered")),
+    ([1, 2, 0, 0, 3], ["D5", "D2", "D3", "D4", "D1"], ("swapped", "D1", "D5", 1, 5, "lowered")),
+    ([0, 0, 1, 3, 2], ["D3", "D4", "D5", "D1", "D2"], ("reordered", None, None, None, None, "lowered")),
+    ([3, 2, 0, 0, 1], None, ("unchanged", None, None, None, None, "unchanged")),
+    ([3, 2, 0, 0, 0], ["D1", "D2", "D3", "D4", "D5"], ("regraded", "D5", None, 5, 5, "raised")),
+    ([3, 2, 0, 2, 0], None, ("regraded", None, None, None, None, "lowered")),
+    ([3, 2, 0, 0], None, ("other", None, None, None, None, "raised")),
+])
+def test_describe_change_names_the_move(after, labels_after, expected):
+    c = nc.describe_change(EXAMPLE, after, None, labels_after)
+    assert (c.kind, c.item, c.other_item, c.from_position, c.to_position, c.effect) == expected
+    assert c.ndcg_before == nc.ndcg(EXAMPLE)
+    assert c.ndcg_after == nc.ndcg(after)
+    assert c.delta == c.ndcg_after - c.ndcg_before
+
+
+def test_describe_change_regraded_reports_the_grades_and_cutoff():
+    c = nc.describe_change(EXAMPLE, [3, 2, 2, 0, 1], k=3)
+    assert (c.item, c.grade_before, c.grade_after, c.k) == ("D3", 0.0, 2.0, 3)
+    assert c.ndcg_after == nc.ndcg([3, 2, 2, 0, 1], k=3)
+
+
+def test_describe_change_checks_labels():
+    with pytest.raises(nc.NDCGInputError) as info:
+        nc.describe_change(EXAMPLE, EXAMPLE, ["a"] * 5, None)
+    assert info.value.key == "label_duplicate"
