@@ -72,6 +72,7 @@ MESSAGES: dict[str, str] = {
     "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
+    "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
     "duplicate_pairs": (
         "The item {item!r} appears {count} times for the query {query!r}. "
