@@ -1,8 +1,16 @@
-"""Placeholder: the blind_spots page (its issue replaces this script)."""
+"""Blind spots of nDCG (TEACHING.md §4): padding, unretrieved items, nothing relevant, list lengths."""
 
 import streamlit as st
 
 import ui
+from ui import blind_spots
 
 frame = ui.frame("blind_spots")
 st.title(frame.t("nav.blind_spots"))
+st.markdown(frame.t("blind_spots.intro"))
+blind_spots.variant_caption(frame)
+
+tabs = st.tabs([frame.t(f"blind_spots.{name}.tab") for name, _ in blind_spots.CASES])
+for tab, (name, body) in zip(tabs, blind_spots.CASES):
+    with tab:
+        blind_spots.case(frame, name, body)

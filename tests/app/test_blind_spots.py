@@ -1,0 +1,101 @@
+"""The Blind spots page (AppTest): predict first, then numbers equal to the core's."""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core as nc
+
+PAGE = "pages/4_Blind_spots.py"
+PREDICTS = ("blind.padding.predict", "blind.unretrieved.predict", "blind.nothing.predict",
+            "blind.lengths.predict")
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _answer(at, **choices):
+    for name, value in choices.items():
+        at.radio(key=f"blind.{name}.predict").set_value(value)
+    return at.run()
+
+
+def test_blind_spots_runs_on_defaults_with_nothing_revealed(app):
+    at = app(page=PAGE)
+    assert not at.exception
+    assert at.title[0].value == "Blind spots"
+    assert all(at.radio(key=key).value is None for key in PREDICTS)
+    assert len(at.metric) == 0
+
+
+def test_blind_spots_runs_on_the_shared_example_in_chinese(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", lang="zh")
+    at = _answer(at, padding="same", unretrieved="same", nothing="zero", lengths="B")
+    assert not at.exception
+    assert at.title[0].value == "盲点"
+
+
+def test_blind_spots_malformed_link_falls_back_and_still_works(app):
+    at = app(page=PAGE, rel="3,x,<b>", gain="cubic")
+    assert not at.exception
+    assert len(at.error) >= 2  # one translated message per broken parameter
+    at = _answer(at, padding="same")
+    assert not at.exception
+
+
+def test_padding_reveal_shows_core_numbers(app):
+    at = _answer(app(page=PAGE), padding="same")
+    assert at.success[0].value.startswith("Right")
+    shown = _metrics(at)
+    assert shown["nDCG · List A"] == f"{nc.ndcg([3]):.4f}"
+    assert shown["nDCG · List B"] == f"{nc.ndcg([3, 0, 0]):.4f}"
+
+
+def test_padding_wrong_prediction_says_not_quite(app):
+    at = _answer(app(page=PAGE), padding="A")
+    assert at.warning[0].value.startswith("Not quite")
+
+
+def test_padding_zeros_control_changes_list_b(app):
+    at = _answer(app(page=PAGE), padding="same")
+    at.slider(key="blind.padding.zeros").set_value(5).run()
+    table = at.dataframe[0].value
+    assert table.iloc[1, 1] == "[3, 0, 0, 0, 0, 0]"
+    assert table.iloc[1, -1] == pytest.approx(nc.ndcg([3, 0, 0, 0, 0, 0]))
+
+
+def test_padding_can_start_from_the_shared_ranking(app):
+    at = _answer(app(page=PAGE, rel="2,0,1"), padding="same")
+    at.radio(key="blind.padding.base").set_value("mine").run()
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 1]) == ["[2, 0, 1]", "[2, 0, 1, 0, 0]"]
+    assert _metrics(at)["nDCG · List A"] == f"{nc.ndcg([2, 0, 1]):.4f}"
+
+
+def test_unretrieved_pool_ideal_lowers_list_a(app):
+    at = _answer(app(page=PAGE), unretrieved="same")
+    assert _metrics(at)["nDCG · List A"] == "1.0000"
+    at.radio(key="blind.unretrieved.ideal").set_value("pool").run()
+    assert _metrics(at)["nDCG · List A"] == f"{nc.ndcg([3, 3, 3], pool=[3, 3, 3, 3]):.4f}"
+    at.slider(key="blind.unretrieved.judged").set_value(6).run()
+    shown = _metrics(at)
+    assert shown["nDCG · List A"] == f"{nc.ndcg([3, 3, 3], pool=[3] * 6):.4f}"
+    assert shown["nDCG · List B"] == f"{nc.ndcg([3, 3, 3, 3], pool=[3] * 6):.4f}"
+
+
+def test_nothing_relevant_reports_zero_and_says_why(app):
+    at = _answer(app(page=PAGE), nothing="undefined")
+    shown = _metrics(at)
+    assert shown["nDCG · List A"] == f"{nc.ndcg([0, 0, 0]):.4f}" == "0.0000"
+    assert shown["nDCG · List B"] == f"{nc.ndcg([0, 0, 1]):.4f}"
+    assert any("IDCG of list List A is 0" in c.value for c in at.caption)
+
+
+def test_lengths_shows_dcg_of_both_lists_from_the_core(app):
+    at = _answer(app(page=PAGE, gain="exponential"), lengths="B")
+    at.slider(key="blind.lengths.n").set_value(12).run()
+    long = [1, 0, 2, 1, 3, 1, 2, 1, 1, 2, 1, 1]
+    shown = _metrics(at)
+    assert shown["DCG · List A"] == f"{nc.dcg([3, 2, 1], gain='exponential'):.4f}"
+    assert shown["DCG · List B"] == f"{nc.dcg(long, gain='exponential'):.4f}"

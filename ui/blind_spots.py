@@ -1,0 +1,324 @@
+"""The Blind spots page: four cases of TEACHING.md §4, each two lists side by side.
+
+Every case follows one pattern (:func:`case`): a story, a predict-first question (a radio with
+no default), and once answered the reveal: the control that changes the lists, the numbers
+(nDCG of both lists as big metrics, and a table of CG, DCG, IDCG, nDCG from
+:func:`ndcg_core.metrics`), a chart of nDCG@k (or DCG@k) for every k from
+:func:`ndcg_core.steps.ndcg_at_each_k`, and the step tables. The lists are built here (appending
+zeros, a pool of judged items); every number comes from the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core.steps import ndcg_at_each_k, step_table
+
+from .frame import Frame
+from .state import format_grade
+
+BLUE, ORANGE, BLACK = "#0072B2", "#E69F00", "#000000"
+
+#: The lists of the cases (TEACHING.md §4).
+PADDING_BASE: tuple[float, ...] = (3.0,)
+RETURNED_A: tuple[float, ...] = (3.0, 3.0, 3.0)
+RETURNED_B: tuple[float, ...] = (3.0, 3.0, 3.0, 3.0)
+NOTHING_A: tuple[float, ...] = (0.0, 0.0, 0.0)
+SHORT_PERFECT: tuple[float, ...] = (3.0, 2.0, 1.0)
+LONG_MIXED: tuple[float, ...] = (1.0, 0.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One list of a case: its name, grades and (optionally) the judged pool of its query."""
+
+    name: str
+    relevance: tuple[float, ...]
+    pool: tuple[float, ...] | None = None
+
+
+def padded(base: Sequence[float], zeros: int) -> tuple[float, ...]:
+    """``base`` followed by ``zeros`` irrelevant items.
+
+    >>> padded([3], 2)
+    (3.0, 0.0, 0.0)
+    """
+    return tuple(float(x) for x in base) + (0.0,) * zeros
+
+
+def judged_pool(grade: float, count: int) -> tuple[float, ...]:
+    """The judged items of a query: ``count`` items of ``grade``."""
+    return (float(grade),) * count
+
+
+def grades_text(relevance: Sequence[float]) -> str:
+    """"[3, 0, 0]"."""
+    return "[" + ", ".join(format_grade(x) for x in relevance) + "]"
+
+
+def _options(frame: Frame) -> dict[str, str]:
+    return {"gain": frame.ranking.gain, "discount": frame.ranking.discount}
+
+
+def variant_caption(frame: Frame) -> None:
+    """Which gain and discount the cases use (the Calculator's)."""
+    t = frame.t
+    st.caption(t("blind_spots.variant",
+                 gain=t(f"blind_spots.variant_names.{frame.ranking.gain}"),
+                 discount=t(f"blind_spots.variant_names.{frame.ranking.discount}")))
+
+
+def predict(frame: Frame, key: str, question: str, options: dict[str, str], correct: str,
+            feedback: dict[str, str] | None = None) -> bool:
+    """A predict-first question; returns whether it was answered (then the reveal follows)."""
+    t = frame.t
+    st.markdown(f"**{t('blind_spots.predict_prompt')}** {question}")
+    choice = st.radio(question, list(options), index=None, format_func=options.__getitem__,
+                      key=key, label_visibility="collapsed")
+    if choice is None:
+        st.caption(t("blind_spots.reveal_hint"))
+        return False
+    note = (feedback or {}).get(choice, "")
+    if choice == correct:
+        st.success(f"{t('blind_spots.right')} {note}".strip(), icon=":material/check_circle:")
+    else:
+        st.warning(f"{t('blind_spots.not_quite')} {note}".strip(), icon=":material/help:")
+    return True
+
+
+def which_higher(first: float, second: float, *, tol: float = 1e-12) -> str:
+    """"A", "B" or "same": which of two metric values (from the core) is higher."""
+    if abs(first - second) <= tol:
+        return "same"
+    return "A" if first > second else "B"
+
+
+def metrics_of(side: Side, frame: Frame) -> nc.Metrics:
+    """The core's CG, DCG, IDCG, nDCG of one side (whole list, the Calculator's variant)."""
+    return nc.metrics(list(side.relevance), pool=None if side.pool is None else list(side.pool),
+                      **_options(frame))
+
+
+def summary_frame(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
+    """One row per list: its grades, CG, DCG, IDCG and nDCG (numbers from the core)."""
+    t = frame.t
+    rows = []
+    for side in sides:
+        m = metrics_of(side, frame)
+        rows.append({
+            t("blind_spots.col_list"): side.name,
+            t("blind_spots.col_grades"): grades_text(side.relevance),
+            t("blind_spots.col_ideal"): t("blind_spots.ideal_list") if side.pool is None
+            else f"{t('blind_spots.ideal_pool')} {grades_text(side.pool)}",
+            t("blind_spots.col_cg"): m.cg,
+            t("blind_spots.col_dcg"): m.dcg,
+            t("blind_spots.col_idcg"): m.idcg,
+            t("blind_spots.col_ndcg"): m.ndcg,
+        })
+    return pd.DataFrame(rows)
+
+
+def numbers(sides: Sequence[Side], frame: Frame, *, key: str, headline: str = "ndcg") -> None:
+    """The reveal's numbers: big metrics of both lists and the comparison table."""
+    t = frame.t
+    cols = st.columns(len(sides))
+    for col, side in zip(cols, sides):
+        m = metrics_of(side, frame)
+        label = f"{t('blind_spots.col_' + headline)} · {side.name}"
+        col.metric(label, f"{getattr(m, headline):.4f}", border=True)
+        if m.idcg == 0:
+            col.caption(t("blind_spots.nothing.idcg_zero", name=side.name))
+    summary = summary_frame(sides, frame)
+    fmt = {c: "{:.4f}" for c in summary.columns[-3:]}
+    fmt[summary.columns[3]] = lambda x: format_grade(float(x))
+    st.dataframe(summary.style.format(fmt), hide_index=True, width="stretch", key=f"{key}_table")
+
+
+def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
+    """nDCG@k, DCG@k and IDCG@k for every k of every list, in long form (one row per list and k)."""
+    parts = []
+    for side in sides:
+        by_k = ndcg_at_each_k(list(side.relevance), pool=None if side.pool is None else list(side.pool),
+                              **_options(frame))
+        parts.append(by_k.assign(list=side.name))
+    return pd.concat(parts, ignore_index=True)
+
+
+def curve_chart(data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Sequence[str] = (),
+                height: int = 260) -> alt.LayerChart:
+    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
+    t = frame.t
+    names = list(names) or list(dict.fromkeys(data["list"]))
+    palette = [BLUE, ORANGE][: len(names)]
+    y_title = t(f"blind_spots.chart_{y}")
+    scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
+    x = alt.X("k:Q", title=t("blind_spots.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
+              scale=alt.Scale(domainMin=1))
+    enc = dict(
+        x=x,
+        y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
+        color=alt.Color("list:N", scale=alt.Scale(domain=names, range=palette),
+                        title=t("blind_spots.chart_list"), legend=alt.Legend(orient="top")),
+        tooltip=[
+            alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
+            alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
+            alt.Tooltip("dcg:Q", title=t("blind_spots.chart_dcg"), format=".4f"),
+            alt.Tooltip("idcg:Q", title=t("blind_spots.chart_idcg"), format=".4f"),
+            alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
+        ],
+    )
+    line = alt.Chart(data).mark_line(strokeWidth=2.5).encode(
+        strokeDash=alt.StrokeDash("list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]),
+                                  legend=None),
+        **enc,
+    )
+    points = alt.Chart(data).mark_point(filled=True, size=70).encode(
+        shape=alt.Shape("list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]),
+                        legend=None),
+        **enc,
+    )
+    title = t(f"blind_spots.chart_{y}_title")
+    return alt.layer(line, points).properties(height=height, title=title)
+
+
+def charts(sides: Sequence[Side], frame: Frame, *, ys: Sequence[str] = ("ndcg",)) -> None:
+    """One chart per y (side by side on a wide screen)."""
+    data = curves(sides, frame)
+    cols = st.columns(len(ys))
+    for col, y in zip(cols, ys):
+        col.altair_chart(curve_chart(data, frame, y=y, names=[s.name for s in sides]), width="stretch")
+
+
+_STEP_COLUMNS = ("position", "item", "relevance", "discount", "discounted_gain", "dcg",
+                 "ideal_relevance", "idcg", "ndcg")
+
+
+def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
+    """The core's step table of each list (in an expander, to keep the case short)."""
+    with st.expander(frame.t("blind_spots.steps_title")):
+        for side in sides:
+            table = step_table(list(side.relevance), pool=None if side.pool is None else list(side.pool),
+                               **_options(frame))
+            shown = table[list(_STEP_COLUMNS)]
+            st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
+            st.dataframe(
+                shown.style.format({c: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
+                                   | {c: lambda x: "" if pd.isna(x) else format_grade(float(x))
+                                      for c in ("relevance", "ideal_relevance")}),
+                hide_index=True, width="stretch", key=f"{key}_steps_{side.name}",
+            )
+
+
+def case(frame: Frame, name: str, body: Callable[[Frame], None]) -> None:
+    """A case's frame: title and story, then its own body."""
+    t = frame.t
+    st.subheader(t(f"blind_spots.{name}.title"))
+    st.markdown(t(f"blind_spots.{name}.story"))
+    body(frame)
+
+
+def _choices(frame: Frame) -> dict[str, str]:
+    t = frame.t
+    return {"A": t("blind_spots.answer_a"), "B": t("blind_spots.answer_b"),
+            "same": t("blind_spots.answer_same")}
+
+
+def padding(frame: Frame) -> None:
+    """[3] vs [3, 0, 0]: irrelevant padding is not punished."""
+    t = frame.t
+    a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
+    default = [Side(a, PADDING_BASE), Side(b, padded(PADDING_BASE, 2))]
+    correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
+    st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
+    if not predict(frame, "blind.padding.predict", t("blind_spots.padding.question"), _choices(frame), correct):
+        return
+    c1, c2 = st.columns(2)
+    base_choice = c1.radio(t("blind_spots.padding.base"), ["example", "mine"], horizontal=True,
+                           format_func=lambda x: t(f"blind_spots.padding.base_{x}" if x == "example"
+                                                   else "blind_spots.padding.base_mine"),
+                           key="blind.padding.base")
+    zeros = c2.slider(t("blind_spots.padding.zeros"), 0, 10, 2, key="blind.padding.zeros")
+    base = PADDING_BASE if base_choice == "example" else frame.ranking.relevance
+    sides = [Side(a, tuple(base)), Side(b, padded(base, zeros))]
+    numbers(sides, frame, key="blind_padding")
+    charts(sides, frame)
+    st.info(t("blind_spots.padding.why"), icon=":material/lightbulb:")
+    step_tables(sides, frame, key="blind_padding")
+
+
+def unretrieved(frame: Frame) -> None:
+    """[3, 3, 3] vs [3, 3, 3, 3]: unretrieved relevant items, and the pooled ideal."""
+    t = frame.t
+    a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
+    default = [Side(a, RETURNED_A), Side(b, RETURNED_B)]
+    correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
+    st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
+    if not predict(frame, "blind.unretrieved.predict", t("blind_spots.unretrieved.question"),
+                   _choices(frame), correct):
+        return
+    c1, c2 = st.columns(2)
+    source = c1.radio(t("blind_spots.unretrieved.ideal"), ["list", "pool"], horizontal=True,
+                      format_func=lambda x: t(f"blind_spots.ideal_{x}"), key="blind.unretrieved.ideal")
+    judged = c2.slider(t("blind_spots.unretrieved.judged"), len(RETURNED_B), 8, len(RETURNED_B),
+                       key="blind.unretrieved.judged")
+    pool = judged_pool(3.0, judged) if source == "pool" else None
+    sides = [Side(a, RETURNED_A, pool), Side(b, RETURNED_B, pool)]
+    numbers(sides, frame, key="blind_unretrieved")
+    charts(sides, frame)
+    st.info(t("blind_spots.unretrieved.why"), icon=":material/lightbulb:")
+    step_tables(sides, frame, key="blind_unretrieved")
+
+
+def nothing_relevant(frame: Frame) -> None:
+    """[0, 0, 0]: IDCG = 0, nDCG reported as 0."""
+    t = frame.t
+    a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
+    st.markdown(f"{a}: `{grades_text(NOTHING_A)}`")
+    options = {"one": t("blind_spots.nothing.answer_one"), "zero": t("blind_spots.nothing.answer_zero"),
+               "undefined": t("blind_spots.nothing.answer_undefined")}
+    m = metrics_of(Side(a, NOTHING_A), frame)
+    correct = "zero" if m.ndcg == 0 else "one"
+    feedback = {key: t(f"blind_spots.nothing.feedback_{key}") for key in options}
+    answered = predict(frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options,
+                       correct, feedback)
+    if not answered:
+        return
+    grade = st.slider(t("blind_spots.nothing.grade"), 0, 3, 1, key="blind.nothing.grade")
+    sides = [Side(a, NOTHING_A), Side(b, NOTHING_A[:-1] + (float(grade),))]
+    numbers(sides, frame, key="blind_nothing")
+    charts(sides, frame)
+    st.info(t("blind_spots.nothing.why"), icon=":material/lightbulb:")
+    step_tables(sides, frame, key="blind_nothing")
+
+
+def lengths(frame: Frame) -> None:
+    """A short perfect list vs a long mixed one: DCG grows with length, nDCG does not."""
+    t = frame.t
+    a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
+    default_n = 8
+    default = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:default_n])]
+    correct = which_higher(metrics_of(default[0], frame).dcg, metrics_of(default[1], frame).dcg)
+    st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
+    if not predict(frame, "blind.lengths.predict", t("blind_spots.lengths.question"), _choices(frame), correct):
+        return
+    n = st.slider(t("blind_spots.lengths.length"), len(SHORT_PERFECT), len(LONG_MIXED), default_n,
+                  key="blind.lengths.n")
+    sides = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:n])]
+    numbers(sides, frame, key="blind_lengths", headline="dcg")
+    charts(sides, frame, ys=("dcg", "ndcg"))
+    st.info(t("blind_spots.lengths.why"), icon=":material/lightbulb:")
+    step_tables(sides, frame, key="blind_lengths")
+
+
+CASES: tuple[tuple[str, Callable[[Frame], None]], ...] = (
+    ("padding", padding),
+    ("unretrieved", unretrieved),
+    ("nothing", nothing_relevant),
+    ("lengths", lengths),
+)
