@@ -1,0 +1,113 @@
+"""Hypothesis properties of the ranked-list metrics and the step table (STYLE.md)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ndcg_core as nc
+
+# per test, not a global profile: other test modules keep their own settings
+quick = settings(max_examples=80, deadline=None)
+
+integer_grades = st.lists(st.integers(0, 3).map(float), min_size=1, max_size=25)
+real_grades = st.lists(st.floats(0, 10, allow_nan=False, allow_infinity=False), min_size=1, max_size=25)
+grades = st.one_of(integer_grades, real_grades)
+cutoffs = st.one_of(st.none(), st.integers(1, 30))
+options = st.fixed_dictionaries({
+    "gain": st.sampled_from(["linear", "exponential"]),
+    "discount": st.sampled_from(["log2", "jarvelin"]),
+})
+
+
+@st.composite
+def ranked_with_pool(draw):
+    """A list and a judged pool that holds every item of it plus some unretrieved ones."""
+    rel = draw(integer_grades)
+    extra = draw(st.lists(st.integers(0, 3).map(float), max_size=10))
+    return rel, rel + extra
+
+
+@quick
+@given(grades, cutoffs, options)
+def test_ndcg_between_zero_and_one(rel, k, opts):
+    assert 0.0 <= nc.ndcg(rel, k=k, **opts) <= 1.0
+
+
+@quick
+@given(ranked_with_pool(), cutoffs, options)
+def test_ndcg_with_pool_between_zero_and_one(rel_pool, k, opts):
+    rel, pool = rel_pool
+    assert 0.0 <= nc.ndcg(rel, k=k, pool=pool, **opts) <= 1.0
+
+
+@quick
+@given(grades, cutoffs, options)
+def test_ideal_order_gives_one_when_anything_is_relevant(rel, k, opts):
+    ideal = sorted(rel, reverse=True)
+    expected = 1.0 if nc.idcg(rel, k=k, **opts) > 0 else 0.0
+    assert nc.ndcg(ideal, k=k, **opts) == expected
+
+
+@quick
+@given(grades, cutoffs, options, st.randoms(use_true_random=False))
+def test_idcg_ignores_order(rel, k, opts, random):
+    shuffled = list(rel)
+    random.shuffle(shuffled)
+    assert nc.idcg(shuffled, k=k, **opts) == nc.idcg(rel, k=k, **opts)
+
+
+@quick
+@given(grades, cutoffs, options)
+def test_dcg_at_most_idcg(rel, k, opts):
+    assert nc.dcg(rel, k=k, **opts) <= nc.idcg(rel, k=k, **opts) * (1 + 1e-12)
+
+
+@quick
+@given(ranked_with_pool(), cutoffs, options, st.booleans())
+def test_last_step_row_equals_ndcg(rel_pool, k, opts, use_pool):
+    rel, pool = rel_pool
+    pool = pool if use_pool else None
+    last = nc.step_table(rel, k=k, pool=pool, **opts).iloc[-1]
+    m = nc.metrics(rel, k=k, pool=pool, **opts)
+    assert (last["dcg"], last["idcg"], last["ndcg"]) == pytest.approx((m.dcg, m.idcg, m.ndcg), abs=1e-9)
+    assert last["cg"] == pytest.approx(m.cg, abs=1e-9)
+
+
+@quick
+@given(grades, cutoffs, options)
+def test_step_table_columns_are_consistent(rel, k, opts):
+    t = nc.step_table(rel, k=k, **opts)
+    n = len(rel)
+    within = np.arange(1, n + 1) <= (n if k is None else k)
+    r = np.asarray(rel)
+    gains = nc.apply_gain(r, opts["gain"])
+    assert t["in_cutoff"].tolist() == within.tolist()
+    assert t["relevance"].tolist() == rel
+    assert np.allclose(t["gain"], gains, rtol=1e-12)
+    assert np.allclose(t["cg"], np.cumsum(np.where(within, r, 0.0)), rtol=1e-12, atol=1e-12)
+    assert np.allclose(t["log_term"] * t["discount"], 1.0, rtol=1e-12)
+    assert np.allclose(t["discounted_gain"], np.where(within, gains * t["discount"], 0.0), rtol=1e-12)
+    assert np.allclose(t["dcg"], np.cumsum(t["discounted_gain"]), rtol=1e-12)
+    assert t["ideal_relevance"].tolist() == sorted(rel, reverse=True)
+    assert sorted(t["ideal_item"]) == sorted(t["item"])
+    assert np.allclose(t["idcg"], np.cumsum(t["ideal_discounted_gain"]), rtol=1e-12)
+    expected = np.divide(t["dcg"], t["idcg"], out=np.zeros(n), where=t["idcg"].to_numpy() > 0)
+    assert np.allclose(t["ndcg"], expected, rtol=1e-12)
+    assert (t["ndcg"] <= 1.0).all()
+
+
+@quick
+@given(grades.filter(lambda rel: len(rel) <= 12), cutoffs, options)
+def test_each_k_and_what_if_views_agree_with_ndcg(rel, k, opts):
+    at_k = nc.ndcg_at_each_k(rel, **opts)
+    expected = [nc.ndcg(rel, k=i, **opts) for i in at_k["k"]]
+    assert np.allclose(at_k["ndcg"], expected, atol=1e-12)
+    swaps = nc.swap_matrix(rel, k=k, **opts)
+    n = len(rel)
+    matrix = swaps["ndcg"].to_numpy().reshape(n, n)
+    assert np.allclose(matrix, matrix.T, atol=1e-12)
+    assert np.allclose(np.diag(matrix), nc.ndcg(rel, k=k, **opts), atol=1e-12)
+    slide = nc.slide_down(rel, k=k, **opts)
+    assert slide["ndcg"].iloc[0] == pytest.approx(nc.ndcg(rel, k=k, **opts), abs=1e-12)
+    assert slide["ndcg"].iloc[-1] == pytest.approx(nc.ndcg(rel[1:] + rel[:1], k=k, **opts), abs=1e-12)
