@@ -1,8 +1,67 @@
-"""Placeholder: the lesson page (its issue replaces this script)."""
+"""Lesson: G → CG → DCG → IDCG → nDCG on the learner's ranking, one step at a time."""
 
 import streamlit as st
 
+import ndcg_core as nc
 import ui
+from ui import charts, lesson, ties_view, widgets
 
-frame = ui.frame("lesson")
-st.title(frame.t("nav.lesson"))
+frame = ui.frame("lesson", params=("step",))
+t = frame.t
+widgets.apply_drag("lesson")
+ranking = ui.get_ranking()
+options = ranking.options()
+
+st.title(t("nav.lesson"))
+st.caption(t("lesson.intro"))
+step = lesson.current_step(frame.lang, ui.show_error)
+name = lesson.STEPS[step - 1]
+
+st.progress(step / len(lesson.STEPS),
+            text=t("lesson.step_of", step=step, total=len(lesson.STEPS), name=t(f"lesson.names.{name}")))
+lesson.nav_buttons(step, t)
+
+table = nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **options)
+m = nc.metrics(list(ranking.relevance), **options)
+
+st.subheader(t(f"lesson.names.{name}"))
+st.markdown(t(f"lesson.{name}.explain"))
+
+if name == "play":
+    widgets.drag_cards(ranking, prefix="lesson")
+    widgets.order_buttons(t, prefix="lesson")
+    widgets.metric_row(m, t, key="lesson_metrics")
+    columns = lesson.shown_columns(len(lesson.STEPS), revealed=True)
+    lesson.show_table(table, columns, t, discount=ranking.discount, key="lesson.table")
+    for step_name in nc.STEPS:
+        f = nc.formula(step_name, list(ranking.relevance), **options)
+        st.latex(f.substituted)
+    st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")
+    st.divider()
+    ties_view.slip_panel(t, ns="lesson")
+else:
+    st.caption(t("lesson.ranking_caption",
+                 items=ui.md_escape(", ".join(f"{label} · {ui.state.format_grade(g)}"
+                                               for label, g in zip(ranking.labels, ranking.relevance)))))
+    f = nc.formula(name, list(ranking.relevance), **options)
+    left, right = st.columns([1, 1])
+    with left:
+        st.markdown(f"**{t('lesson.formula_general')}**")
+        st.latex(f.general)
+        st.markdown(f"**{t('lesson.predict')}**")
+        q = lesson.question(name, ranking, m, t)
+        revealed = lesson.ask(name, q, t)
+    with right:
+        if revealed:
+            st.markdown(f"**{t('lesson.formula_yours')}**")
+            st.latex(f.substituted)
+            if name in ("gain", "cg"):
+                st.altair_chart(lesson.gain_chart(table, t, with_cg=name == "cg"), width="stretch")
+            else:
+                st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount),
+                                width="stretch")
+    st.caption(t("lesson.table_caption"))
+    lesson.show_table(table, lesson.shown_columns(step, revealed=revealed), t,
+                      discount=ranking.discount, key="lesson.table")
+    if ranking.k is not None and ranking.k < ranking.n:
+        st.caption(t("lesson.k_note", k=ranking.k))

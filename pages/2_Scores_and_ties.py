@@ -1,8 +1,61 @@
-"""Placeholder: the ties page (its issue replaces this script)."""
+"""From scores to a ranking: tied scores, and nDCG under every way of breaking them."""
 
 import streamlit as st
 
+import ndcg_core as nc
 import ui
+from ndcg_core import ties
+from ui import ties_view
 
-frame = ui.frame("ties")
-st.title(frame.t("nav.ties"))
+frame = ui.frame("ties", params=("scores", "dec"))
+t = frame.t
+ties_view.ensure_scores()
+ranking = ui.get_ranking()
+
+st.title(t("nav.ties"))
+st.markdown(t("ties.intro"))
+st.button(t("ties.load_example"), key="ties.load", on_click=ties_view.load_practitioner,
+          icon=":material/restart_alt:", type="tertiary")
+ties_view.grades_and_scores(ranking, t, frame.lang)
+
+decimals = None
+try:
+    decimals = ties_view.parse_decimals(ui.get_param("dec", ""))
+except nc.NDCGInputError as err:
+    ui.show_error(frame.lang, err)
+ties_view.decimals_control(t, decimals)
+
+view = None
+try:
+    scores = ties_view.parse_scores(ui.get_param("scores", ""))
+    if decimals is not None:
+        scores = ties.round_scores(scores, decimals)
+    view = ties.tie_view(list(ranking.relevance), scores, **ranking.options())
+except nc.NDCGInputError as err:
+    ui.show_error(frame.lang, err)
+
+if view is not None:
+    st.subheader(t("ties.ranking_title"))
+    if view.n_tied_items:
+        st.markdown(t("ties.summary", tied=view.n_tied_items, groups=view.n_groups))
+    else:
+        st.info(t("ties.no_ties"), icon=":material/info:")
+    ties_view.show_ranking(view, ranking.labels, t)
+    st.caption(t("ties.ranking_caption"))
+
+    k = ranking.cutoff
+    st.subheader(t("ties.band_title", k=k))
+    st.markdown(f"**{t('ties.predict')}**")
+    if ties_view.predict_band(view, t):
+        ties_view.metrics(view, t)
+        st.altair_chart(ties_view.band_chart(view, t), width="stretch")
+
+    st.subheader(t("ties.why_title"))
+    st.code("ranked = sorted(zip(scores, grades), reverse=True)   # equal scores: larger grade first\n"
+            "ndcg_score([grades], [scores])                       # equal scores: averaged",
+            language="python")
+    st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
+
+st.divider()
+st.subheader(t("ties.mistake_title"))
+ties_view.slip_panel(t, ns="ties")

@@ -1,8 +1,68 @@
-"""Placeholder: the variants page (its issue replaces this script)."""
+"""Variants and libraries: the choices inside "nDCG", and what well-known tools compute by default."""
 
 import streamlit as st
 
+import ndcg_core as nc
 import ui
+from ndcg_core.tools import tool_scores
+from ui import lesson, variants, widgets
 
-frame = ui.frame("variants")
-st.title(frame.t("nav.variants"))
+frame = ui.frame("variants", params=("judged", "scores", "by_score"))
+t = frame.t
+widgets.apply_drag("variants")
+ranking = ui.get_ranking()
+
+st.title(t("nav.variants"))
+st.markdown(t("variants.intro"))
+
+left, right = st.columns([3, 2])
+with left:
+    widgets.grades_input(ranking, t, frame.lang, prefix="variants")
+with right:
+    widgets.cutoff_slider(ranking, t, prefix="variants")
+
+
+def _on_judged() -> None:
+    ui.set_param("judged", st.session_state["variants.judged"].strip() or None)
+
+
+judged_raw = ui.get_param("judged")
+st.session_state.setdefault("variants.judged", "" if judged_raw is None else str(judged_raw))
+st.text_input(t("variants.judged_label"), key="variants.judged", on_change=_on_judged,
+              help=t("variants.judged_help"), placeholder="3, 2")
+pool = None
+try:
+    pool = variants.pool_of(ranking, variants.judged_extra())
+except nc.NDCGInputError as err:
+    ui.show_error(frame.lang, err)
+
+k = ranking.cutoff
+st.subheader(t("variants.side_title"))
+side = variants.variants_frame(ranking, pool)
+st.markdown(f"**{t('variants.predict')}**")
+if lesson.ask("guess", variants.gain_question(side, t), t, ns="variants", text_ns="variants"):
+    st.caption(t("variants.side_caption", k=k))
+    variants.show_variants(side, t)
+    st.markdown(f"**{t('variants.by_k_title')}**")
+    st.altair_chart(variants.by_k_chart(variants.by_k_frame(ranking, pool, t), t), width="stretch")
+
+st.subheader(t("variants.tools_title"))
+scores = None
+try:
+    scores = variants.scores_controls(ranking, t, frame.lang)
+except nc.NDCGInputError as err:
+    ui.show_error(frame.lang, err)
+try:
+    tools = tool_scores(list(ranking.relevance), scores, k=ranking.k, pool=pool,
+                        labels=list(ranking.labels))
+except nc.NDCGInputError as err:
+    ui.show_error(frame.lang, err)
+else:
+    st.caption(t("variants.tools_caption", k=k))
+    st.dataframe(variants.tools_table(tools, t), key="variants.tools", hide_index=True,
+                 width="stretch")
+    st.altair_chart(variants.tools_chart(tools, t), width="stretch")
+st.markdown(f"**{t('variants.why_title')}**")
+st.markdown(t("variants.why"))
+with st.expander(t("variants.sources_title")):
+    st.markdown(t("variants.sources"))

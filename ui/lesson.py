@@ -1,0 +1,238 @@
+"""Rendering helpers of the lesson page: G → CG → DCG → IDCG → nDCG, one step at a time.
+
+The page is a walk of :data:`STEPS` steps (the fifth core step names plus "play"). The step is
+a link parameter (``?step=3``), so a teacher's link opens the same step. Each step shows its
+explanation and formula, asks a prediction (a radio with no default), and reveals the core's
+numbers once the learner answered. Answers are judged from the core's numbers, never typed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+
+from .frame import get_param, set_param
+from .state import Ranking, format_grade
+
+Translate = Callable[..., str]
+
+#: The lesson's steps, in order (the first five are the core's formula steps).
+STEPS: tuple[str, ...] = ("gain", "cg", "dcg", "idcg", "ndcg", "play")
+
+#: The step table's columns each step shows (cumulative: a step adds its own).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "gain": ("position", "item", "relevance", "gain"),
+    "cg": ("cg",),
+    "dcg": ("log_term", "discount", "discounted_gain", "dcg"),
+    "idcg": ("ideal_relevance", "ideal_discounted_gain", "idcg"),
+    "ndcg": ("ndcg",),
+    "play": (),
+}
+
+_NUMBER_COLUMNS = {"log_term", "discount", "discounted_gain", "dcg", "ideal_discounted_gain",
+                   "idcg", "ndcg"}
+_GRADE_COLUMNS = {"relevance", "gain", "cg", "ideal_relevance"}
+_TOLERANCE = 1e-9
+
+
+def parse_step(text: Any) -> int:
+    """The lesson step of a link: a whole number from 1 to len(STEPS).
+
+    Raises ``NDCGInputError("step_invalid")`` on anything else (the page shows it translated
+    and opens step 1).
+
+    >>> parse_step("3"), parse_step(" 6 ")
+    (3, 6)
+    """
+    raw = str(text)
+    try:
+        step = int(raw.strip())
+    except ValueError:
+        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+    if not 1 <= step <= len(STEPS):
+        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+    return step
+
+
+def shown_columns(step: int, *, revealed: bool) -> list[str]:
+    """The step table's columns at ``step`` (1-based): earlier steps', plus this one's once revealed.
+
+    >>> shown_columns(2, revealed=False)
+    ['position', 'item', 'relevance', 'gain']
+    >>> shown_columns(2, revealed=True)[-1]
+    'cg'
+    """
+    upto = step if revealed else step - 1
+    names = STEPS[: max(upto, 1)]
+    return [column for name in names for column in COLUMNS[name]]
+
+
+def _set_step(step: int) -> None:
+    set_param("step", str(step))
+
+
+def current_step(lang: str, show_error: Callable[..., None]) -> int:
+    """The step from the link (1 when absent); a broken value shows a message and gives 1."""
+    raw = get_param("step")
+    if raw is None:
+        return 1
+    try:
+        return parse_step(raw[-1] if isinstance(raw, list) else raw)
+    except nc.NDCGInputError as err:
+        show_error(lang, err)
+        return 1
+
+
+def nav_buttons(step: int, t: Translate) -> None:
+    """Back and Next (Back disabled at the first step, Next at the last)."""
+    back, _, forward = st.columns([1, 3, 1])
+    back.button(t("lesson.back"), key="lesson.back", icon=":material/arrow_back:",
+                on_click=_set_step, args=(step - 1,), disabled=step <= 1, width="stretch")
+    forward.button(t("lesson.next"), key="lesson.next", icon=":material/arrow_forward:",
+                   on_click=_set_step, args=(step + 1,), disabled=step >= len(STEPS),
+                   width="stretch")
+
+
+# --- predictions -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A prediction: its text, the option keys, the right option and the reveal sentence."""
+
+    text: str
+    options: tuple[str, ...]
+    correct: str
+    reveal: str
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= _TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
+    """The prediction of a step, judged from the core's numbers (None for "play")."""
+    k = m.k
+    if name == "gain":
+        gains = nc.apply_gain(nc.validate.as_relevance(list(ranking.relevance)), ranking.gain)
+        shown = ", ".join(format_grade(float(g)) for g in gains)
+        return Question(t("lesson.gain.question"), ("grade", "position", "both"), "grade",
+                        t("lesson.gain.reveal", gains=f"({shown})"))
+    if name == "cg":
+        if ranking.n < 2:
+            return Question(t("lesson.cg.question_single"), ("yes", "no"), "no",
+                            t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)))
+        order = [ranking.n - 1, *range(1, ranking.n - 1), 0]
+        swapped = ranking.with_order(order)
+        after = nc.cg(list(swapped.relevance), k=ranking.k)
+        return Question(
+            t("lesson.cg.question", first=ranking.labels[0], last=ranking.labels[-1], k=k),
+            ("yes", "no"), "no" if _close(after, m.cg) else "yes",
+            t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
+        )
+    if name == "dcg":
+        correct = "equal" if _close(m.cg, m.dcg) else ("cg" if m.cg > m.dcg else "dcg")
+        key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
+        return Question(t("lesson.dcg.question", k=k), ("cg", "dcg", "equal"), correct,
+                        t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)))
+    if name == "idcg":
+        correct = "yes" if m.dcg > m.idcg and not _close(m.dcg, m.idcg) else "no"
+        return Question(t("lesson.idcg.question", k=k), ("yes", "no"), correct,
+                        t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)))
+    if name == "ndcg":
+        correct = "low" if m.ndcg < 0.5 else ("mid" if m.ndcg <= 0.9 else "high")
+        return Question(t("lesson.ndcg.question", k=k), ("low", "mid", "high"), correct,
+                        t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)))
+    return None
+
+
+def _on_show(key: str) -> None:
+    st.session_state[key] = True
+
+
+def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: str = "lesson") -> bool:
+    """The prediction radio (no default) and, once answered, the verdict; True when revealed.
+
+    ``ns`` prefixes the widget keys (``<ns>.predict.<name>``), ``text_ns`` the option texts
+    (``<text_ns>.<name>.<option>``).
+    """
+    key = f"{ns}.predict.{name}"
+    shown_key = f"{ns}.shown.{name}"
+    st.radio(q.text, options=q.options, index=None, key=key,
+             format_func=lambda option: t(f"{text_ns}.{name}.{option}"))
+    answer = st.session_state.get(key)
+    if answer is None and not st.session_state.get(shown_key):
+        st.button(t("lesson.show_me"), key=f"{ns}.show.{name}", on_click=_on_show,
+                  args=(shown_key,), type="tertiary", icon=":material/visibility:")
+        return False
+    with st.container(key=f"{ns}_verdict_{name}"):
+        if answer is None:
+            st.info(q.reveal, icon=":material/lightbulb:")
+        elif answer == q.correct:
+            st.success(f"{t('lesson.right')} {q.reveal}", icon=":material/check_circle:")
+        else:
+            st.warning(f"{t('lesson.not_quite')} {q.reveal}", icon=":material/help:")
+    return True
+
+
+# --- table and chart ---------------------------------------------------------------------
+
+def table_frame(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str) -> pd.DataFrame:
+    """The step table's chosen columns with translated headers, numbers formatted as text."""
+    out = {}
+    for column in columns:
+        header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
+        values = table[column]
+        if column in _NUMBER_COLUMNS:
+            out[header] = ["" if pd.isna(x) else f"{float(x):.4f}" for x in values]
+        elif column in _GRADE_COLUMNS:
+            out[header] = ["" if pd.isna(x) else format_grade(float(x)) for x in values]
+        else:
+            out[header] = values.tolist()
+    return pd.DataFrame(out)
+
+
+def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str) -> None:
+    """The table so far; rows past k are marked by the core's ``in_cutoff``."""
+    shown = table_frame(table, columns, t, discount=discount)
+    within = table["in_cutoff"].to_numpy()
+    grey = "color: #767676; background-color: #F4F4F4;"
+    styler = shown.style.apply(lambda row: ["" if within[row.name] else grey] * len(row), axis=1)
+    st.dataframe(styler, key=key, hide_index=True, width="stretch",
+                 height="auto" if len(shown) <= 12 else 420)
+
+
+def gain_chart(table: pd.DataFrame, t: Translate, *, with_cg: bool, height: int = 260) -> alt.LayerChart:
+    """Gain per position (bars) and, from the CG step on, the running CG (line with points)."""
+    base = pd.DataFrame({
+        "position": table["position"].to_numpy(),
+        "item": table["item"].to_numpy(),
+        "gain": table["gain"].to_numpy(),
+        "cg": table["cg"].to_numpy(),
+    })
+    x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
+    tooltip = [alt.Tooltip("position:O", title=t("table.position")),
+               alt.Tooltip("item:N", title=t("table.item")),
+               alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
+               alt.Tooltip("cg:Q", title=t("table.cg"), format=".4~f")]
+    bars = alt.Chart(base).mark_bar(color="#0072B2", opacity=0.85).encode(
+        x=x, y=alt.Y("gain:Q", title=t("table.gain")), tooltip=tooltip,
+    )
+    layers = [bars]
+    if with_cg:
+        line = alt.Chart(base).mark_line(color="#E69F00", strokeDash=[6, 3], point=alt.OverlayMarkDef(
+            shape="diamond", size=70, color="#E69F00")).encode(
+            x=x, y=alt.Y("cg:Q", title=f"{t('table.gain')} / {t('table.cg')}"), tooltip=tooltip,
+        )
+        layers.append(line)
+    return alt.layer(*layers).properties(height=height)

@@ -1,0 +1,312 @@
+"""Rendering helpers of the "scores and ties" page, and the tutorial's slip (shared with the lesson).
+
+The page's own link parameters are ``scores`` (one per item, in the items' order) and ``dec``
+(round the scores to that many decimals; absent = no rounding). Both go through the core's
+parsers, so a broken link shows a translated message instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+from ndcg_core.sklearn_compat import dcg_score, ndcg_score
+from ndcg_core.ties import TieView, rank_by_score
+
+from .frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .lesson import Question, ask
+from .state import MAX_ITEMS, Ranking, format_grade
+
+Translate = Callable[..., str]
+
+#: The practitioner's example of TEACHING.md §3: three items tie at 0.9.
+PRACTITIONER_GRADES: tuple[float, ...] = (7.0, 4.0, 1.0, 0.0, 0.0)
+PRACTITIONER_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
+#: Decimals offered by the rounding control (the core accepts 0 to 15).
+DECIMALS: tuple[int, ...] = (0, 1, 2, 3, 4, 6)
+MAX_DECIMALS = 15
+
+#: The tutorial's slip (TEACHING.md §2): true grades, the grades passed as scores, right scores.
+SLIP_GRADES = (3, 2, 0, 0, 1)
+SLIP_WRONG_TRUE = (3, 2, 1, 0, 0)
+SLIP_RIGHT_SCORES = (5, 4, 3, 2, 1)
+
+_SHADE = "background-color: #FCEBD0;"  # light Okabe-Ito orange: tied rows (also said in text)
+
+
+def format_scores(values: Sequence[float]) -> str:
+    """Scores as a link and a text box show them: "0.9, 0.5" (up to 15 significant digits)."""
+    return ", ".join(format(float(x), ".15g") for x in values)
+
+
+def parse_scores(text: Any) -> np.ndarray:
+    """Scores typed or linked: finite numbers, at most MAX_ITEMS."""
+    return nc.parse_numbers(str(text), what="score list", limit=MAX_ITEMS)
+
+
+def parse_decimals(text: Any) -> int | None:
+    """The ``dec`` link parameter: empty or "none" for no rounding, else 0 to 15.
+
+    >>> parse_decimals("2"), parse_decimals(""), parse_decimals("none")
+    (2, None, None)
+    """
+    raw = str(text).strip()
+    if raw.lower() in ("", "none"):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        nc.validate.fail("decimals_invalid", got=repr(raw[:20]), limit=MAX_DECIMALS)
+    if not 0 <= value <= MAX_DECIMALS:
+        nc.validate.fail("decimals_invalid", got=repr(raw[:20]), limit=MAX_DECIMALS)
+    return value
+
+
+def _one(value: Any) -> Any:
+    return value[-1] if isinstance(value, list) and value else value
+
+
+def load_practitioner() -> None:
+    """Put the practitioner's example in place: its grades (shared) and scores (link)."""
+    ranking = get_ranking()
+    set_ranking(ranking.with_items(PRACTITIONER_GRADES))
+    set_param("scores", format_scores(PRACTITIONER_SCORES))
+    set_param("dec", None)
+    st.session_state.pop("ties.error.scores", None)
+    st.session_state.pop("ties.error.grades", None)
+
+
+def ensure_scores() -> None:
+    """A first visit without scores: the practitioner's example if the ranking is untouched,
+    else one score per item in rank order (n, n - 1, ..., 1: no ties)."""
+    if get_param("scores") is not None:
+        return
+    ranking = get_ranking()
+    untouched = Ranking()
+    if ranking.relevance == untouched.relevance and ranking.labels == untouched.labels:
+        load_practitioner()
+    else:
+        set_param("scores", format_scores(range(ranking.n, 0, -1)))
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+def _on_grades() -> None:
+    ranking = get_ranking()
+    try:
+        rel = nc.parse_relevance(st.session_state["ties.grades"], limit=MAX_ITEMS)
+        labels = ranking.labels if rel.size == ranking.n else None
+        new = ranking.with_items(rel.tolist(), labels)
+    except NDCGInputError as err:
+        st.session_state["ties.error.grades"] = err
+        return
+    st.session_state.pop("ties.error.grades", None)
+    set_ranking(new)
+
+
+def _on_scores() -> None:
+    try:
+        scores = parse_scores(st.session_state["ties.scores"])
+    except NDCGInputError as err:
+        st.session_state["ties.error.scores"] = err
+        return
+    st.session_state.pop("ties.error.scores", None)
+    set_param("scores", format_scores(scores))
+
+
+def _on_decimals() -> None:
+    value = st.session_state["ties.dec"]
+    set_param("dec", None if value is None or value == "none" else str(value))
+
+
+def _sync(key: str, value: str) -> None:
+    """Show ``value`` in the text box ``key`` when its source changed (not while it has an error)."""
+    if st.session_state.get(f"{key}_for") != value and f"{key.replace('.', '.error.', 1)}" not in st.session_state:
+        st.session_state[key] = value
+        st.session_state[f"{key}_for"] = value
+
+
+def grades_and_scores(ranking: Ranking, t: Translate, lang: str) -> None:
+    """The two text boxes (grades write the shared ranking, scores the link); messages below."""
+    _sync("ties.grades", ", ".join(format_grade(x) for x in ranking.relevance))
+    raw = _one(get_param("scores"))
+    _sync("ties.scores", "" if raw is None else str(raw))
+    left, right = st.columns(2)
+    with left:
+        st.text_input(t("ties.grades_label"), key="ties.grades", on_change=_on_grades,
+                      help=t("ties.grades_help"), placeholder="7, 4, 1, 0, 0")
+        if (err := st.session_state.get("ties.error.grades")) is not None:
+            show_error(lang, err)
+    with right:
+        st.text_input(t("ties.scores_label"), key="ties.scores", on_change=_on_scores,
+                      help=t("ties.scores_help"), placeholder="0.9, 0.5, 0.6, 0.9, 0.9")
+        if (err := st.session_state.get("ties.error.scores")) is not None:
+            show_error(lang, err)
+
+
+def decimals_control(t: Translate, current: int | None) -> None:
+    """Round the scores to n decimals (or not at all)."""
+    options: list[Any] = ["none", *DECIMALS]
+    if current is not None and current not in DECIMALS:
+        options.append(current)
+    st.session_state["ties.dec"] = "none" if current is None else current
+    st.segmented_control(
+        t("ties.decimals_label"), options=options, key="ties.dec", required=True,
+        format_func=lambda v: t("ties.decimals_none") if v == "none" else t("ties.decimals_n", n=v),
+        on_change=_on_decimals, help=t("ties.decimals_help"),
+    )
+
+
+# --- results ------------------------------------------------------------------------------
+
+def ranking_frame(view: TieView, labels: Sequence[str], t: Translate) -> pd.DataFrame:
+    """The induced ranking with tie groups, translated headers, values as text."""
+    r = view.ranking
+    return pd.DataFrame({
+        t("ties.position"): np.arange(1, r.order.size + 1),
+        t("ties.item"): [labels[i] for i in r.order],
+        t("ties.grade"): [format_grade(float(x)) for x in r.relevance],
+        t("ties.score"): [format(float(x), ".15g") for x in r.scores],
+        t("ties.group"): r.group.tolist(),
+        t("ties.tied"): [t("ties.tied_yes", n=int(s)) if s > 1 else t("ties.tied_no")
+                         for s in r.group_size],
+    })
+
+
+def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
+    shown = ranking_frame(view, labels, t)
+    tied = view.ranking.group_size > 1
+    styler = shown.style.apply(lambda row: [_SHADE if tied[row.name] else ""] * len(row), axis=1)
+    st.dataframe(styler, key="ties.ranking", hide_index=True, width="stretch",
+                 height="auto" if len(shown) <= 12 else 420)
+
+
+TREATMENTS: tuple[str, ...] = ("pessimistic", "ignore", "average", "optimistic")
+_SHAPES = {"pessimistic": "triangle-down", "ignore": "square", "average": "circle",
+           "optimistic": "triangle-up"}
+_COLOURS = {"pessimistic": "#D55E00", "ignore": "#CC79A7", "average": "#0072B2",
+            "optimistic": "#009E73"}
+
+
+def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
+    """One row per tie treatment: its key, translated name and nDCG (from the core's view)."""
+    return pd.DataFrame({
+        "treatment": list(TREATMENTS),
+        "name": [t(f"ties.{x}") for x in TREATMENTS],
+        "ndcg": [getattr(view, x) for x in TREATMENTS],
+    })
+
+
+def band_chart(view: TieView, t: Translate, *, height: int = 190) -> alt.LayerChart:
+    """The band pessimistic..optimistic on a 0..1 axis, each treatment a marked point."""
+    points = treatments_frame(view, t)
+    band = pd.DataFrame({"low": [view.pessimistic], "high": [view.optimistic],
+                         "label": [t("ties.chart_band")]})
+    x_title = t("ties.chart_value")
+    rule = alt.Chart(band).mark_bar(height=26, color="#56B4E9", opacity=0.45).encode(
+        x=alt.X("low:Q", title=x_title, scale=alt.Scale(domain=[0, 1])), x2="high:Q",
+        tooltip=[alt.Tooltip("label:N", title=t("ties.chart_treatment")),
+                 alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
+                 alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f")],
+    )
+    names = points["name"].tolist()
+    marks = alt.Chart(points).mark_point(filled=True, size=220, opacity=1).encode(
+        x=alt.X("ndcg:Q", title=x_title, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("name:N", title=t("ties.chart_treatment"), sort=names,
+                        scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS]),
+                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
+        shape=alt.Shape("name:N", sort=names,
+                        scale=alt.Scale(domain=names, range=[_SHAPES[x] for x in TREATMENTS])),
+        tooltip=[alt.Tooltip("name:N", title=t("ties.chart_treatment")),
+                 alt.Tooltip("ndcg:Q", title=x_title, format=".4f")],
+    )
+    return alt.layer(rule, marks).properties(height=height)
+
+
+def metrics(view: TieView, t: Translate) -> None:
+    """The four numbers side by side, each with what it means."""
+    with st.container(key="ties_metrics"):
+        cols = st.columns(4)
+        for col, name in zip(cols, TREATMENTS):
+            col.metric(t(f"ties.{name}"), f"{getattr(view, name):.4f}",
+                       help=t(f"ties.{name}_help"), border=True)
+
+
+def band_question(view: TieView, t: Translate) -> Question:
+    """Predict where scikit-learn's default lands; judged from the core's view."""
+    if view.n_tied_items == 0:
+        return Question(t("ties.question"), ("worst", "between", "best"), "between",
+                        t("ties.reveal_none"))
+    if view.average == view.optimistic:
+        correct = "best"
+    elif view.average == view.pessimistic:
+        correct = "worst"
+    else:
+        correct = "between"
+    return Question(t("ties.question"), ("worst", "between", "best"), correct,
+                    t("ties.reveal_between"))
+
+
+def predict_band(view: TieView, t: Translate) -> bool:
+    return ask("guess", band_question(view, t), t, ns="ties", text_ns="ties")
+
+
+# --- the tutorial's slip (TEACHING.md §2) ------------------------------------------------
+
+def slip_numbers() -> dict[str, float]:
+    """The slip's numbers, all from the core: by hand, the tutorial's calls, the right call."""
+    return {
+        "dcg": nc.dcg(list(SLIP_GRADES)),
+        "wrong_dcg": dcg_score([list(SLIP_WRONG_TRUE)], [list(SLIP_GRADES)]),
+        "wrong_ndcg": ndcg_score([list(SLIP_WRONG_TRUE)], [list(SLIP_GRADES)]),
+        "right": ndcg_score([list(SLIP_GRADES)], [list(SLIP_RIGHT_SCORES)]),
+    }
+
+
+def slip_ranking(t: Translate) -> pd.DataFrame:
+    """How scikit-learn ranks the tutorial's call: by score, tie groups marked."""
+    r = rank_by_score(list(SLIP_WRONG_TRUE), list(SLIP_GRADES), ties="average")
+    return pd.DataFrame({
+        t("ties.position"): np.arange(1, r.order.size + 1),
+        t("ties.item"): [f"D{i + 1}" for i in r.order],
+        t("lesson.slip.score"): [format_grade(float(x)) for x in r.scores],
+        t("lesson.slip.true_grade"): [format_grade(float(x)) for x in r.relevance],
+        t("lesson.slip.tied"): [t("lesson.slip.tied_n", n=int(s)) if s > 1 else t("lesson.slip.tied_none")
+                                for s in r.group_size],
+    })
+
+
+def slip_panel(t: Translate, *, ns: str) -> None:
+    """The tutorial's DCG 4.67 vs 4.6487 and its scikit-learn call, predicted then explained."""
+    st.subheader(t("lesson.slip.title"))
+    st.markdown(t("lesson.slip.intro"))
+    numbers = slip_numbers()
+    shown = {name: f"{value:.4f}" for name, value in numbers.items()}
+    shown["wrong_ndcg"] = f"{numbers['wrong_ndcg']:.5f}"
+    q = Question(t("lesson.slip.question"), ("yes", "no"), "no", t("lesson.slip.reveal", **shown))
+    if not ask("slip", q, t, ns=ns, text_ns="lesson"):
+        return
+    hand, wrong, right = st.columns(3)
+    with hand:
+        st.markdown(f"**{t('lesson.slip.by_hand')}**")
+        st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)
+    with wrong:
+        st.markdown(f"**{t('lesson.slip.tutorial_call')}**")
+        st.code("dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]])\n"
+                "ndcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]])", language="python")
+        st.metric("dcg_score", shown["wrong_dcg"], border=True)
+        st.metric("ndcg_score", shown["wrong_ndcg"], border=True)
+    with right:
+        st.markdown(f"**{t('lesson.slip.right_call')}**")
+        st.code("ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])", language="python")
+        st.metric("ndcg_score", shown["right"], border=True)
+    st.markdown(t("lesson.slip.why", right=shown["right"]))
+    st.caption(t("lesson.slip.tie_table"))
+    st.dataframe(slip_ranking(t), key=f"{ns}.slip_table", hide_index=True, width="stretch")

@@ -1,0 +1,222 @@
+"""Rendering helpers of the "variants and libraries" page.
+
+Link parameters of the page: ``judged`` (grades of judged items the system did not return),
+``scores`` (shared with the ties page) and ``by_score=1`` (tools rank the items by those scores).
+Every number comes from the core: :func:`ndcg_core.metrics` for the variants,
+:func:`ndcg_core.ndcg_at_each_k` for the chart, :func:`ndcg_core.tools.tool_scores` for the tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+
+from .frame import get_param, set_param, show_error
+from .lesson import Question
+from .state import MAX_ITEMS, Ranking, format_grade
+
+Translate = Callable[..., str]
+
+#: The variants compared side by side: (gain, discount).
+VARIANTS: tuple[tuple[str, str], ...] = (
+    ("linear", "log2"), ("exponential", "log2"), ("linear", "jarvelin"), ("exponential", "jarvelin"),
+)
+_GAIN_COLOURS = {"linear": "#0072B2", "exponential": "#D55E00"}
+_DISCOUNT_DASH = {"log2": [1, 0], "jarvelin": [6, 4]}
+
+
+def _one(value: Any) -> Any:
+    return value[-1] if isinstance(value, list) and value else value
+
+
+def judged_extra() -> np.ndarray | None:
+    """Grades of judged items not returned, from the link (None when absent or empty)."""
+    raw = _one(get_param("judged"))
+    if raw is None or not str(raw).strip():
+        return None
+    return nc.parse_numbers(str(raw), what="judged pool", limit=MAX_ITEMS, allow_negative=False)
+
+
+def pool_of(ranking: Ranking, extra: np.ndarray | None) -> list[float] | None:
+    """The judged pool: the list's own grades plus the judged items it missed."""
+    if extra is None:
+        return None
+    return [*ranking.relevance, *extra.tolist()]
+
+
+def variants_frame(ranking: Ranking, pool: Sequence[float] | None) -> pd.DataFrame:
+    """DCG@k, IDCG@k, nDCG@k of the ranking under each variant (and each ideal, with a pool)."""
+    rows = []
+    ideals = ("list",) if pool is None else ("list", "pool")
+    for ideal in ideals:
+        for gain, discount in VARIANTS:
+            m = nc.metrics(list(ranking.relevance), k=ranking.k, gain=gain, discount=discount,
+                           pool=None if ideal == "list" else list(pool))
+            rows.append({"gain": gain, "discount": discount, "ideal": ideal, "k": m.k,
+                         "dcg": m.dcg, "idcg": m.idcg, "ndcg": m.ndcg,
+                         "yours": gain == ranking.gain and discount == ranking.discount
+                         and ideal == ("list" if pool is None else "pool")})
+    return pd.DataFrame(rows)
+
+
+def variants_table(frame: pd.DataFrame, t: Translate) -> pd.DataFrame:
+    """The variants with translated headers and values as text."""
+    return pd.DataFrame({
+        t("variants.gain"): [t(f"variants.gain_{g}") for g in frame["gain"]],
+        t("variants.discount"): [t(f"variants.discount_{d}") for d in frame["discount"]],
+        t("variants.ideal"): [t(f"variants.ideal_{i}") for i in frame["ideal"]],
+        "DCG@k": [f"{x:.4f}" for x in frame["dcg"]],
+        "IDCG@k": [f"{x:.4f}" for x in frame["idcg"]],
+        "nDCG@k": [f"{x:.4f}" for x in frame["ndcg"]],
+        t("variants.yours"): [t("variants.yours_mark") if y else "" for y in frame["yours"]],
+    })
+
+
+def show_variants(frame: pd.DataFrame, t: Translate) -> None:
+    shown = variants_table(frame, t)
+    yours = frame["yours"].to_numpy()
+    styler = shown.style.apply(
+        lambda row: ["font-weight: 700; background-color: #DCEBF5;" if yours[row.name] else ""] * len(row),
+        axis=1)
+    st.dataframe(styler, key="variants.table", hide_index=True, width="stretch")
+
+
+def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:
+    """nDCG@k for every k under each variant, long format (for the chart)."""
+    parts = []
+    for gain, discount in VARIANTS:
+        by_k = nc.ndcg_at_each_k(list(ranking.relevance), gain=gain, discount=discount,
+                                 pool=None if pool is None else list(pool))
+        parts.append(by_k.assign(
+            gain=t(f"variants.gain_{gain}"), discount=t(f"variants.discount_{discount}"),
+            variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
+        ))
+    return pd.concat(parts, ignore_index=True)
+
+
+def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
+    """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
+    gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
+    discounts = [t(f"variants.discount_{d}") for d in _DISCOUNT_DASH]
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("k:Q", title=t("variants.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=1)),
+        y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("gain:N", title=t("variants.chart_gain"),
+                        scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
+                        legend=alt.Legend(orient="bottom")),
+        strokeDash=alt.StrokeDash("discount:N", title=t("variants.chart_discount"),
+                                  scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
+                                  legend=alt.Legend(orient="bottom")),
+        shape=alt.Shape("discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]),
+                        legend=None),
+        detail="variant:N",
+        tooltip=[alt.Tooltip("variant:N", title=t("variants.chart_variant")),
+                 alt.Tooltip("k:Q", title=t("variants.chart_k")),
+                 alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
+    ).properties(height=height)
+
+
+def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
+    """Predict exponential vs linear gain (log2 discount, ideal from the list), from the core's rows."""
+    rows = frame[(frame["discount"] == "log2") & (frame["ideal"] == "list")].set_index("gain")["ndcg"]
+    linear, exponential = float(rows["linear"]), float(rows["exponential"])
+    if abs(linear - exponential) <= 1e-12:
+        correct = "same"
+    else:
+        correct = "higher" if exponential > linear else "lower"
+    k = int(frame["k"].iloc[0])
+    return Question(t("variants.guess.question", k=k), ("higher", "lower", "same"), correct,
+                    t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"))
+
+
+# --- tools ---------------------------------------------------------------------------------
+
+def use_scores() -> bool:
+    return _one(get_param("by_score")) in ("1", "true", "yes")
+
+
+def _on_use_scores() -> None:
+    set_param("by_score", "1" if st.session_state["variants.use_scores"] else None)
+
+
+def _on_scores() -> None:
+    try:
+        scores = nc.parse_numbers(st.session_state["variants.scores"], what="score list", limit=MAX_ITEMS)
+    except NDCGInputError as err:
+        st.session_state["variants.error.scores"] = err
+        return
+    st.session_state.pop("variants.error.scores", None)
+    set_param("scores", ", ".join(format(float(x), ".15g") for x in scores))
+
+
+def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | None:
+    """The "rank by scores" toggle and the scores box; the scores to use (None: the ranking's order)."""
+    st.session_state["variants.use_scores"] = use_scores()
+    st.toggle(t("variants.use_scores"), key="variants.use_scores", on_change=_on_use_scores,
+              help=t("variants.use_scores_help"))
+    if not use_scores():
+        return None
+    raw = _one(get_param("scores"))
+    if raw is None:
+        raw = ", ".join(str(i) for i in range(ranking.n, 0, -1))
+        set_param("scores", raw)
+    if st.session_state.get("variants.scores_for") != raw and "variants.error.scores" not in st.session_state:
+        st.session_state["variants.scores"] = raw
+        st.session_state["variants.scores_for"] = raw
+    st.text_input(t("variants.scores_label"), key="variants.scores", on_change=_on_scores,
+                  help=t("variants.scores_help"))
+    if (err := st.session_state.get("variants.error.scores")) is not None:
+        show_error(lang, err)
+    return nc.parse_numbers(str(raw), what="score list", limit=MAX_ITEMS)
+
+
+def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
+    """The core's tool table with translated settings; refused inputs say so instead of a number."""
+    def note(row: Any) -> str:
+        status = row["status"]
+        if status == "empty":
+            return t("variants.status_empty", value=format_grade(float(row["empty"])))
+        if status == "rejects_large":
+            return t("variants.status_rejects_large", limit=int(row["max_grade"]))
+        return t(f"variants.status_{status}")
+
+    return pd.DataFrame({
+        t("variants.tool"): table["tool"].tolist(),
+        t("variants.call"): table["call"].tolist(),
+        t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
+        t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
+        t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
+        t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+        t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
+        t("variants.note"): [note(row) for _, row in table.iterrows()],
+    })
+
+
+def tools_chart(table: pd.DataFrame, t: Translate, *, height: int = 320) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis."""
+    data = table.loc[table["ndcg"].notna(), ["tool", "call", "ndcg", "gain"]].assign(
+        row=lambda d: d["tool"] + " · " + d["call"],
+        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+    )
+    gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
+    return alt.Chart(data).mark_point(filled=True, size=140).encode(
+        x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=360)),
+        color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
+                        scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
+                        legend=alt.Legend(orient="bottom")),
+        shape=alt.Shape("gain_name:N", scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
+                        legend=None),
+        tooltip=[alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+                 alt.Tooltip("call:N", title=t("variants.chart_call")),
+                 alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
+    ).properties(height=height)
