@@ -5,7 +5,23 @@ so it survives page switches) and is mirrored into the URL on every run, so the 
 always holds a link that reproduces the view. On the first run of a session the state is read
 from the URL through the core's parsers; a broken link shows translated messages and falls
 back to the example for what was broken.
+
+What every page gets from the frame, without page code (issue 5, the classroom):
+
+- **Language**: ``lang=`` in the link, else the browser's ``st.context.locale``, else English;
+  the sidebar's language switch keeps the ranking (it lives in session state, not in widgets).
+- **Share this view**: a sidebar popover with the link of the current view
+  (:func:`page_params` of the page's own parameters, on top of ``st.context.url``), a QR code of
+  it, and a button that shows the QR code full size for a projector.
+- **Export**: a sidebar popover with the step table as CSV and a printable one-page handout.
+  Pages put :func:`ui.classroom.chart_downloads` under a chart for PNG/SVG.
+- **Presenter mode** (``present=1`` in the link, or the sidebar toggle): static CSS with large
+  numbers, tables and formulas, the sidebar collapsed, and every container whose key starts
+  with ``lab-secondary-`` hidden. The convention for pages: wrap controls a teacher does not
+  need in front of a class in ``st.container(key="lab-secondary-<name>")`` (or use
+  ``with frame.secondary("<name>"):``); pages may also read ``frame.present`` to skip them.
 """
+
 
 from __future__ import annotations
 
@@ -17,7 +33,7 @@ import streamlit as st
 
 from ndcg_core import NDCGInputError
 
-from . import i18n
+from . import classroom, i18n
 from .pages import PAGE_BY_ID, PAGES
 from .state import SHARED_PARAMS, Ranking, ranking_from_params, ranking_to_params
 from .text import md_escape
@@ -43,6 +59,10 @@ class Frame:
     def t(self, key: str, **params: Any) -> str:
         """The text of ``key`` in the page's language."""
         return i18n.translate(self.lang, key, **params)
+
+    def secondary(self, name: str) -> Any:
+        """A container hidden in presenter mode (key ``lab-secondary-<name>``), for ``with``."""
+        return st.container(key=f"{classroom.SECONDARY_PREFIX}{name}")
 
 
 def _query_dict() -> dict[str, str | list[str]]:
@@ -136,7 +156,14 @@ def show_error(lang: str, err: NDCGInputError, *, where: Any = st) -> None:
     where.error(md_escape(i18n.error_text(lang, err)), icon=":material/error:")
 
 
-def _sidebar(current: str, lang: str) -> None:
+def _base_url() -> str | None:
+    try:
+        return st.context.url
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
+        return None
+
+
+def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
         links = shared_params(lang=lang)
@@ -164,6 +191,9 @@ def _sidebar(current: str, lang: str) -> None:
             on_change=_on_present,
             help=i18n.translate(lang, "common.presenter_help"),
         )
+        link = classroom.share_link(_base_url() or "", page_params(names))
+        classroom.share_control(lang, link)
+        classroom.export_control(lang, get_ranking(), link)
 
 
 def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
@@ -189,7 +219,9 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    _sidebar(page, lang)
+    if present:
+        st.html(classroom.PRESENTER_CSS)
+    _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []
     if errors:

@@ -1,0 +1,210 @@
+"""The classroom helpers: share links and QR codes, exports, and the palette's contrast."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from html.parser import HTMLParser
+from urllib.parse import parse_qs, urlsplit
+
+import altair as alt
+import pandas as pd
+import pytest
+import segno
+
+import ndcg_core as nc
+from ui import classroom, i18n
+from ui.state import Ranking, ranking_from_params, ranking_to_params
+
+BASE = "http://192.168.1.20:8501/Lesson"
+
+
+def _params_of(link: str) -> dict[str, str | list[str]]:
+    query = parse_qs(urlsplit(link).query, keep_blank_values=True)
+    return {name: values if name == "item" else values[-1] for name, values in query.items()}
+
+
+# --------------------------------------------------------------------------- share link and QR
+
+
+def test_share_link_round_trips_ranking_labels_and_variants():
+    ranking = Ranking().with_items([3, 2, 0, 0, 1], ["A&B", "文档", "x=y", "D4", "#5"])
+    ranking = Ranking(ranking.relevance, ranking.labels, k=3, gain="exponential", discount="jarvelin")
+    link = classroom.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "seed": "42"})
+    back, errors = ranking_from_params(_params_of(link))
+    assert errors == []
+    assert back == ranking
+    assert _params_of(link)["lang"] == "zh" and _params_of(link)["seed"] == "42"
+    assert link.startswith(BASE + "?")
+
+
+def test_share_link_keeps_commas_readable():
+    link = classroom.share_link(BASE, {"rel": "3,2,0,0,1"})
+    assert link == BASE + "?rel=3,2,0,0,1"
+
+
+def test_share_link_stays_short_for_twenty_items():
+    """20 graded items, k, both variants, language, presenter mode and a seed: at most 120 characters."""
+    ranking = Ranking().with_items([3, 2, 0, 1, 0.5] * 4)
+    ranking = Ranking(ranking.relevance, ranking.labels, k=10, gain="exponential", discount="jarvelin")
+    params = {**ranking_to_params(ranking), "lang": "zh", "present": "1", "seed": "12345"}
+    query = urlsplit(classroom.share_link(BASE, params)).query
+    assert "item=" not in query, "default labels must be left out"
+    assert len(query) <= 120
+    assert "rel=3,2,0,1,0.5,3" in query
+
+
+def test_qr_code_of_a_twenty_item_link_is_small_enough_to_scan_from_afar():
+    ranking = Ranking().with_items([3, 2, 0, 1, 0.5] * 4)
+    link = classroom.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "k": "10"})
+    code = segno.make(link, error="m", micro=False, boost_error=False)
+    assert code.version <= 6  # at most 41×41 modules
+    png = classroom.qr_png(link, scale=12, border=4)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width == (code.symbol_size(scale=1, border=4)[0]) * 12
+
+
+# --------------------------------------------------------------------------- exports
+
+
+def test_step_table_csv_is_the_core_step_table():
+    ranking = Ranking().with_items([3, 2, 0, 0, 1], ["甲", "B", "C", "D", "E"])
+    ranking = Ranking(ranking.relevance, ranking.labels, k=3)
+    data = classroom.step_table_csv(ranking)
+    assert data.startswith("\ufeff".encode())
+    read = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False, na_values=[""])
+    expected = nc.step_table([3, 2, 0, 0, 1], k=3, labels=["甲", "B", "C", "D", "E"])
+    assert list(read.columns) == list(expected.columns)
+    assert read["item"].tolist() == ["甲", "B", "C", "D", "E"]
+    assert read["ndcg"].to_numpy() == pytest.approx(expected["ndcg"].to_numpy(), abs=1e-12)
+    assert read["ndcg"].iloc[-1] == pytest.approx(nc.ndcg([3, 2, 0, 0, 1], k=3), abs=1e-12)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_handout_escapes_item_names():
+    ranking = Ranking().with_items([1, 0], ["<script>alert(1)</script>", "a&b"])
+    page = classroom.handout_html(ranking, "en", link="http://x/?a=1&b=<2>")
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    parser = _Text()
+    parser.feed(page)
+    assert "script" not in parser.tags
+
+
+def test_handout_shows_the_core_metrics_and_formulas():
+    ranking = Ranking(k=3, gain="exponential")
+    page = classroom.handout_html(ranking, "en")
+    m = nc.metrics([3, 2, 0, 0, 1], k=3, gain="exponential")
+    assert f"nDCG@3 = <b>{m.ndcg:.4f}</b>" in page
+    assert f"DCG@3 = <b>{m.dcg:.4f}</b>" in page
+    assert page.count("<math") == 5  # one per step: G, CG, DCG, IDCG, nDCG
+    assert page.count("<tr") == 1 + 5  # header and one row per position
+
+
+def test_handout_in_chinese_uses_the_chinese_strings():
+    page = classroom.handout_html(Ranking(), "zh")
+    zh = i18n.catalog("zh")
+    assert zh["classroom.handout.title"] in page
+    assert zh["classroom.columns.discounted_gain"] in page
+    assert 'lang="zh-Hans"' in page
+    assert "classroom." not in page  # no untranslated key
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_chart_image_renders_offline(fmt):
+    chart = alt.Chart(pd.DataFrame({"position": [1, 2], "ndcg": [0.5, 0.9]})).mark_bar().encode(
+        x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
+    data = classroom.chart_image(chart, fmt)
+    if fmt == "png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    else:
+        assert data.lstrip().startswith(b"<svg") and b"</svg>" in data
+
+
+def test_chart_image_rejects_unknown_format():
+    with pytest.raises(ValueError, match="png"):
+        classroom.chart_image({}, "gif")
+
+
+# --------------------------------------------------------------------------- presenter CSS
+
+
+def test_presenter_css_is_static_and_hides_secondary_containers():
+    css = classroom.PRESENTER_CSS
+    assert css.startswith("<style>") and css.endswith("</style>")
+    assert css.count("<") == 2  # nothing but the style element
+    assert f'[class*="st-key-{classroom.SECONDARY_PREFIX}"]' in css
+    assert re.search(r"stMetricValue\"\]\s*\{\s*font-size:\s*4", css)
+
+
+# --------------------------------------------------------------------------- contrast
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    ("#000000", "#FFFFFF", 21.0),
+    ("#FFFFFF", "#FFFFFF", 1.0),
+    # #777777: channel 0x77/255 = 0.4667 -> ((0.4667 + 0.055) / 1.055) ** 2.4 = 0.1845
+    ("#777777", "#FFFFFF", 1.05 / (0.18447 + 0.05)),
+])
+def test_contrast_ratio_matches_wcag_arithmetic(first, second, expected):
+    assert classroom.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
+
+
+@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+def test_theme_text_meets_wcag_aa(theme):
+    colours = classroom.THEMES[theme]
+    assert classroom.contrast_ratio(colours["text"], colours["background"]) >= classroom.TEXT_CONTRAST
+
+
+@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+def test_primary_colour_stands_out_in_both_themes(theme):
+    colours = classroom.THEMES[theme]
+    assert classroom.contrast_ratio(colours["primary"], colours["background"]) >= classroom.MARK_CONTRAST
+
+
+@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+def test_series_colours_stand_out_on_both_themes(theme):
+    background = classroom.THEMES[theme]["background"]
+    assert len(classroom.SERIES_COLOURS) >= 3
+    assert all(classroom.contrast_ratio(c, background) >= classroom.MARK_CONTRAST
+               for c in classroom.SERIES_COLOURS)
+
+
+def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
+    assert classroom.OKABE_ITO["yellow"] not in classroom.mark_colours("light")
+    assert classroom.OKABE_ITO["black"] not in classroom.mark_colours("dark")
+
+
+_PAIR = re.compile(r"(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})[^{}]*?background-color:\s*(#[0-9A-Fa-f]{6})"
+                   r"|background-color:\s*(#[0-9A-Fa-f]{6})[^{}]*?(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})")
+
+
+def _css_pairs() -> list[tuple[str, str, str]]:
+    """(file, text colour, background) of every CSS rule in ui/ that sets both."""
+    pairs = []
+    for path in sorted(Path(classroom.__file__).parent.glob("*.py")):
+        for match in _PAIR.finditer(path.read_text(encoding="utf-8")):
+            fg, bg = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+            pairs.append((path.name, fg, bg))
+    return pairs
+
+
+def test_css_text_colours_in_ui_meet_wcag_aa():
+    """Text drawn on a fixed background (cards, greyed rows) is readable in both themes: 4.5:1."""
+    low = [(name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2)) for name, fg, bg in _css_pairs()
+           if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST]
+    assert low == []

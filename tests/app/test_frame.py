@@ -1,0 +1,105 @@
+"""The frame on every page: language from the link, the language switch, share, export, presenter mode."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from ui import classroom, i18n
+from ui.pages import PAGES
+
+PRESENTER_MARK = "nDCG Lab presenter mode"
+
+
+def _share_link(at) -> str:
+    codes = [c.value for c in at.sidebar.code]
+    assert len(codes) == 1
+    return codes[0]
+
+
+def _q(at, name: str) -> str | list[str] | None:
+    """A link parameter after the run (AppTest keeps single values as strings)."""
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+def _presenter_css_present(at) -> bool:
+    return any(PRESENTER_MARK in str(getattr(e, "proto", "")) for e in at.get("html"))
+
+
+def test_frame_language_comes_from_the_link(app):
+    at = app(lang="zh")
+    assert at.sidebar.selectbox(key="lab.lang_widget").value == "zh"
+    assert at.sidebar.selectbox(key="lab.lang_widget").label == i18n.catalog("zh")["common.language"]
+
+
+def test_frame_language_defaults_to_english(app):
+    at = app()
+    assert at.sidebar.selectbox(key="lab.lang_widget").value == "en"
+
+
+def test_frame_language_switch_keeps_the_ranking(app):
+    at = app(rel="2,0,1", k="2")
+    at.sidebar.selectbox(key="lab.lang_widget").select("zh").run()
+    assert not at.exception
+    assert _q(at, "lang") == "zh"
+    assert _q(at, "rel") == "2,0,1"
+    assert _q(at, "k") == "2"
+    assert at.sidebar.toggle(key="lab.present_widget").label == i18n.catalog("zh")["common.presenter_mode"]
+
+
+def test_frame_share_link_reproduces_the_view(app):
+    at = app(page="pages/1_Lesson.py", rel="3,1,2", k="2", gain="exponential", lang="zh")
+    query = parse_qs(urlsplit(_share_link(at)).query)
+    assert query["rel"] == ["3,1,2"]
+    assert query["k"] == ["2"]
+    assert query["gain"] == ["exponential"]
+    assert query["lang"] == ["zh"]
+
+
+def test_frame_share_link_carries_custom_labels(app):
+    at = app(rel="1,0", item=["猫", "a&b"])
+    assert parse_qs(urlsplit(_share_link(at)).query)["item"] == ["猫", "a&b"]
+
+
+def test_frame_share_popover_shows_a_qr_code(app):
+    at = app(lang="zh")
+    images = at.sidebar.get("image")
+    assert len(images) == 1
+    assert i18n.catalog("zh")["classroom.qr_caption"] in str(images[0].proto)
+
+
+def test_frame_export_offers_step_table_and_handout(app):
+    at = app(lang="zh")
+    labels = {b.key: b.label for b in at.get("download_button")}
+    assert labels["lab.download_csv"] == i18n.catalog("zh")["classroom.step_csv"]
+    assert labels["lab.download_handout"] == i18n.catalog("zh")["classroom.handout_download"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
+def test_frame_presenter_mode_from_the_link_styles_every_page(app, page):
+    at = app(page=page.path, present="1", timeout=60)
+    assert not at.exception
+    assert _presenter_css_present(at)
+    assert at.sidebar.toggle(key="lab.present_widget").value is True
+
+
+def test_frame_without_presenter_mode_adds_no_style(app):
+    at = app()
+    assert not _presenter_css_present(at)
+
+
+def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
+    at = app(rel="3,2")
+    at.sidebar.toggle(key="lab.present_widget").set_value(True).run()
+    assert _presenter_css_present(at)
+    assert _q(at, "present") == "1"
+    assert "present=1" in _share_link(at)
+
+
+def test_secondary_container_key_matches_presenter_css():
+    from ui.frame import Frame
+
+    assert hasattr(Frame, "secondary")
+    assert f'st-key-{classroom.SECONDARY_PREFIX}' in classroom.PRESENTER_CSS

@@ -1,0 +1,361 @@
+"""What a classroom needs on every page: a share link with its QR code, presenter mode, exports,
+and colours that stay readable for everyone.
+
+Contents
+--------
+share_link(base, params)
+    The link of the current view, short (commas kept, defaults left out by the frame).
+qr_png(text, *, scale)
+    A QR code of a link as PNG bytes (segno), big enough to scan from the back of a room.
+PRESENTER_CSS, SECONDARY_PREFIX
+    The static style sheet of presenter mode, and the container key prefix it hides.
+step_table_csv(ranking), handout_html(ranking, lang)
+    Exports of the current example, built from the core (user text escaped, never rendered).
+chart_image(chart, fmt), chart_downloads(chart, name)
+    A chart as PNG or SVG, offline (vl-convert), and the download buttons pages put under charts.
+OKABE_ITO, relative_luminance, contrast_ratio, mark_colours
+    The colour-blind-safe palette and the WCAG 2.x contrast arithmetic that checks it.
+
+Only :func:`chart_downloads`, :func:`share_control` and :func:`export_control` touch
+streamlit; everything else is pure and tested in ``tests/app/test_classroom.py``.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+import ndcg_core as nc
+
+from . import i18n
+from .state import Ranking, format_grade
+
+# ----------------------------------------------------------------------------- colours
+
+#: Okabe & Ito's colour-blind-safe palette (the theme's primary colour is its blue).
+OKABE_ITO: dict[str, str] = {
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "green": "#009E73",
+    "pink": "#CC79A7",
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "yellow": "#F0E442",
+    "black": "#000000",
+}
+
+#: Streamlit's built-in themes: page background and body text.
+THEMES: dict[str, dict[str, str]] = {
+    "light": {"background": "#FFFFFF", "text": "#31333F", "primary": OKABE_ITO["blue"]},
+    "dark": {"background": "#0E1117", "text": "#FAFAFA", "primary": OKABE_ITO["blue"]},
+}
+
+#: WCAG 2.x thresholds: body text 4.5:1, large text and graphical objects (marks, borders) 3:1.
+TEXT_CONTRAST = 4.5
+MARK_CONTRAST = 3.0
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#RRGGBB`` colour (0 for black, 1 for white).
+
+    >>> relative_luminance("#FFFFFF"), relative_luminance("#000000")
+    (1.0, 0.0)
+    """
+    code = colour.lstrip("#")
+    if len(code) != 6:
+        raise ValueError(f"expected #RRGGBB, got {colour!r}")
+    channels = [int(code[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """WCAG contrast ratio of two colours, from 1 (same) to 21 (black on white).
+
+    >>> round(contrast_ratio("#000000", "#FFFFFF"), 1)
+    21.0
+    """
+    high, low = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def mark_colours(theme: str) -> tuple[str, ...]:
+    """The palette colours that stand out 3:1 from the theme's background, in palette order.
+
+    Charts draw tie groups, positions past k and actual-versus-ideal with these colours *and*
+    a second carrier (shape, dash, opacity or a text label), never with colour alone.
+    """
+    background = THEMES[theme]["background"]
+    return tuple(c for c in OKABE_ITO.values() if contrast_ratio(c, background) >= MARK_CONTRAST)
+
+
+#: Series colours that pass 3:1 on both themes (blue, vermillion, green, pink).
+SERIES_COLOURS: tuple[str, ...] = tuple(c for c in mark_colours("light") if c in mark_colours("dark"))
+
+# ----------------------------------------------------------------------------- share
+
+
+def share_link(base: str, params: Mapping[str, str | list[str]]) -> str:
+    """The link that reproduces a view: ``base`` plus the parameters, commas left readable.
+
+    >>> share_link("http://host/Lesson", {"rel": "3,2,0", "k": "2", "lang": "zh"})
+    'http://host/Lesson?rel=3,2,0&k=2&lang=zh'
+    """
+    query = urlencode(
+        [(name, value) for name, values in params.items()
+         for value in (values if isinstance(values, list) else [values])],
+        safe=",",
+    )
+    return f"{base.rstrip('?')}?{query}" if query else base
+
+
+def qr_png(text: str, *, scale: int = 12, border: int = 4) -> bytes:
+    """A QR code of ``text`` as PNG bytes; error correction M, dark modules on white.
+
+    ``scale`` is pixels per module: a link to a 20-item list is a 41-module symbol, so the
+    default makes it ~590 px wide, about a metre on a classroom projection.
+    """
+    import segno
+
+    code = segno.make(text, error="m", micro=False, boost_error=False)
+    out = io.BytesIO()
+    code.save(out, kind="png", scale=scale, border=border, dark="#000000", light="#FFFFFF")
+    return out.getvalue()
+
+
+# ----------------------------------------------------------------------------- presenter mode
+
+#: Containers whose key starts with this are hidden in presenter mode: a page wraps controls a
+#: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
+SECONDARY_PREFIX = "lab-secondary-"
+
+#: Static CSS (no user text). Sizes were checked on a 1920×1080 screenshot for reading at 8 m:
+#: about 1/25 of the screen height for key numbers, body and table text ~28 px.
+PRESENTER_CSS = f"""<style>
+/* nDCG Lab presenter mode */
+[class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 2.5rem 3rem 3rem !important; }}
+[data-testid="stMain"] h1 {{ font-size: 3.4rem !important; }}
+[data-testid="stMain"] h2 {{ font-size: 2.6rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 2.1rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.75rem !important; line-height: 1.45; }}
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"] {{ font-size: 1.35rem !important; }}
+[data-testid="stMetricValue"] {{ font-size: 4.2rem !important; line-height: 1.15 !important; }}
+[data-testid="stMetricLabel"] p {{ font-size: 1.6rem !important; }}
+[data-testid="stMetricDelta"] {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] .katex {{ font-size: 2.1em !important; }}
+[data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.4em 0; }}
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stDataFrame"] {{ zoom: 1.6; }}
+[data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.25; }}
+[data-testid="stMain"] button p {{ font-size: 1.35rem !important; }}
+</style>"""
+
+
+# ----------------------------------------------------------------------------- exports
+
+
+def step_table(ranking: Ranking) -> Any:
+    """The core's step table of the shared ranking (item names included)."""
+    return nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **ranking.options())
+
+
+def step_table_csv(ranking: Ranking) -> bytes:
+    """The step table as UTF-8 CSV (with a byte-order mark, so spreadsheets read Chinese names).
+
+    Columns keep the core's names (``position, item, relevance, gain, cg, ...``), the same as
+    the command line's output, so a file reads the same in both languages.
+    """
+    return step_table(ranking).to_csv(index=False).encode("utf-8-sig")
+
+
+def _column_title(lang: str, column: str) -> str:
+    key = f"classroom.columns.{column}"
+    return i18n.translate(lang, key) if key in i18n.catalog(lang) else column
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "—"
+    if isinstance(value, float):
+        return "" if value != value else f"{value:.4f}".rstrip("0").rstrip(".") if value % 1 else f"{value:g}"
+    return str(value)
+
+
+HANDOUT_COLUMNS: tuple[str, ...] = (
+    "position", "item", "relevance", "gain", "cg", "discount", "discounted_gain", "dcg",
+    "ideal_item", "ideal_relevance", "idcg", "ndcg", "in_cutoff",
+)
+
+_HANDOUT_CSS = """
+body { font-family: "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif;
+       color: #111; margin: 1.5cm; font-size: 11pt; }
+h1 { font-size: 18pt; margin: 0 0 .3em; } h2 { font-size: 13pt; margin: 1em 0 .3em; }
+table { border-collapse: collapse; width: 100%; font-size: 9.5pt; }
+th, td { border: 1px solid #666; padding: 2px 5px; text-align: right; }
+th { background: #eee; } td.text { text-align: left; }
+tr.past-k td { color: #555; font-style: italic; }
+.metrics { display: flex; gap: 2em; font-size: 13pt; } .metrics b { font-size: 16pt; }
+.formula { margin: .25em 0; font-size: 12pt; } .note { color: #444; font-size: 9pt; }
+@page { size: A4; margin: 1cm; } @media print { body { margin: 0; } }
+"""
+
+
+def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str:
+    """A printable one-page summary of the example: ranking, metrics, formulas, step table.
+
+    Everything numeric comes from the core (metrics, step table, formulas as MathML); item
+    names and the link are escaped with :func:`html.escape`. The file is downloaded, never
+    rendered in the app.
+    """
+    from latex2mathml.converter import convert
+
+    from ndcg_core.formulas import formulas
+
+    def t(key: str, **params: Any) -> str:
+        return html.escape(i18n.translate(lang, f"classroom.{key}", **params))
+
+    m = nc.metrics(list(ranking.relevance), **ranking.options())
+    table = step_table(ranking)
+    variant = t("handout.variant",
+                gain=i18n.translate(lang, f"classroom.gain.{ranking.gain}"),
+                discount=i18n.translate(lang, f"classroom.discount.{ranking.discount}"))
+    items = ", ".join(f"{html.escape(label)} ({format_grade(grade)})"
+                      for label, grade in zip(ranking.labels, ranking.relevance, strict=True))
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{"zh-Hans" if lang == "zh" else "en"}"><head><meta charset="utf-8">',
+        f"<title>{t('handout.title')}</title><style>{_HANDOUT_CSS}</style></head><body>",
+        f"<h1>{t('handout.title')}</h1>",
+        f"<p>{variant}</p>",
+        f"<h2>{t('handout.ranking')}</h2><p>{items}</p>",
+        '<div class="metrics">',
+        f"<span>DCG@{m.k} = <b>{m.dcg:.4f}</b></span>",
+        f"<span>IDCG@{m.k} = <b>{m.idcg:.4f}</b></span>",
+        f"<span>nDCG@{m.k} = <b>{m.ndcg:.4f}</b></span>",
+        "</div>",
+        f"<h2>{t('handout.formulas')}</h2>",
+    ]
+    for f in formulas(list(ranking.relevance), **ranking.options()):
+        parts.append(f'<div class="formula">{convert(f.substituted, display="block")}</div>')
+    headers = "".join(f"<th>{html.escape(_column_title(lang, c))}</th>" for c in HANDOUT_COLUMNS)
+    parts.append(f"<h2>{t('handout.steps')}</h2><table><thead><tr>{headers}</tr></thead><tbody>")
+    for row in table[list(HANDOUT_COLUMNS)].itertuples(index=False):
+        values = row._asdict()
+        css = "" if values["in_cutoff"] else ' class="past-k"'
+        cells = "".join(
+            f'<td class="text">{html.escape(_cell(v))}</td>' if c in ("item", "ideal_item")
+            else f"<td>{html.escape(_cell(v))}</td>"
+            for c, v in values.items()
+        )
+        parts.append(f"<tr{css}>{cells}</tr>")
+    parts.append("</tbody></table>")
+    parts.append(f'<p class="note">{t("handout.past_k_note")}</p>')
+    if link:
+        parts.append(f'<p class="note">{t("handout.link")} {html.escape(link)}</p>')
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
+    """An Altair chart as ``"png"`` or ``"svg"`` bytes, rendered offline by vl-convert."""
+    import vl_convert as vlc
+
+    spec = chart.to_dict() if hasattr(chart, "to_dict") else chart
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, scale=scale)
+    if fmt == "svg":
+        return vlc.vegalite_to_svg(spec).encode("utf-8")
+    raise ValueError(f"fmt must be 'png' or 'svg', got {fmt!r}")
+
+
+# ----------------------------------------------------------------------------- streamlit parts
+
+
+def _lang() -> str:
+    import streamlit as st
+
+    return st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+
+
+def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
+    """PNG and SVG download buttons for ``chart``; call right under ``st.altair_chart``.
+
+    The images are made only when a button is clicked (deferred), so a rerun costs nothing.
+    ``name`` is the file name stem and the widget key suffix, so it must be unique on the page.
+    """
+    import streamlit as st
+
+    lang = lang or _lang()
+    with st.container(key=f"lab-secondary-chart-{name}", horizontal=True):
+        for fmt, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
+            st.download_button(
+                i18n.translate(lang, f"classroom.chart_{fmt}"),
+                data=lambda fmt=fmt: chart_image(chart, fmt),
+                file_name=f"{name}.{fmt}",
+                mime=mime,
+                key=f"lab.chart_{fmt}.{name}",
+                on_click="ignore",
+                icon=":material/download:",
+                type="tertiary",
+            )
+
+
+def share_control(lang: str, link: str) -> None:
+    """The "share this view" popover: the link to copy and a QR code of it, and a big QR dialog."""
+    import streamlit as st
+
+    with st.popover(i18n.translate(lang, "classroom.share"), icon=":material/qr_code_2:",
+                    width="stretch", key="lab.share"):
+        st.caption(i18n.translate(lang, "classroom.share_help"))
+        st.code(link, language=None, wrap_lines=True)
+        st.image(qr_png(link, scale=6), caption=i18n.translate(lang, "classroom.qr_caption"),
+                 width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
+        if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
+                     icon=":material/fullscreen:", width="stretch"):
+            _qr_dialog(lang, link)
+
+
+def _qr_dialog(lang: str, link: str) -> None:
+    import streamlit as st
+
+    @st.dialog(i18n.translate(lang, "classroom.qr_title"), width="large")
+    def show() -> None:
+        st.image(qr_png(link, scale=16), width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
+        st.caption(i18n.translate(lang, "classroom.qr_caption"))
+
+    show()
+
+
+def export_control(lang: str, ranking: Ranking, link: str) -> None:
+    """Downloads of the current example: the step table as CSV and a printable handout."""
+    import streamlit as st
+
+    with st.popover(i18n.translate(lang, "classroom.export"), icon=":material/download:",
+                    width="stretch", key="lab.export"):
+        st.download_button(
+            i18n.translate(lang, "classroom.step_csv"),
+            data=lambda: step_table_csv(ranking),
+            file_name="ndcg_steps.csv",
+            mime="text/csv",
+            key="lab.download_csv",
+            on_click="ignore",
+            icon=":material/table_view:",
+            width="stretch",
+        )
+        st.download_button(
+            i18n.translate(lang, "classroom.handout_download"),
+            data=lambda: handout_html(ranking, lang, link=link),
+            file_name="ndcg_handout.html",
+            mime="text/html",
+            key="lab.download_handout",
+            on_click="ignore",
+            icon=":material/print:",
+            width="stretch",
+            help=i18n.translate(lang, "classroom.handout_help"),
+        )
