@@ -1,0 +1,585 @@
+"""The "Evaluate a run" page's helpers: loading, cached evaluation, widgets, links, charts.
+
+Every number comes from the core: :func:`ndcg_core.evaluate_run` (per-query nDCG@k and the
+mean), :func:`ndcg_core.mean_ndcg_at_ks` (the k = 1…20 curve) and
+:func:`ndcg_core.ties.rank_by_score` (a query's ranking for the Calculator link). This module
+loads files, caches, picks rows, formats and draws; it does no metric arithmetic.
+
+Caching: a file is identified by the SHA-256 of its bytes. The parsed table is kept in a small
+process-wide store (not ``st.cache_data``, because reading draws a progress bar, and element
+calls inside a cached function would be replayed); the evaluation and the curve are
+``st.cache_data`` keyed on that digest, the chosen columns and the options.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+from ndcg_core.batch import NO_RELEVANT, TIES
+from ndcg_core.ties import rank_by_score
+
+from .frame import get_param, set_param, set_ranking, show_error
+from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
+from .text import md_escape
+
+SAMPLE_QUERIES = 200
+SAMPLE_SEED = 0
+DEFAULT_K = 10
+K_CHOICES: tuple[int | None, ...] = (*range(1, 21), 50, 100, None)
+CURVE_KS = range(1, 21)
+WORST = 10
+TABLE_ROWS = 10_000
+LARGE_BYTES = 1_000_000
+ROLES: tuple[str, ...] = ("query", "item", "relevance", "score")
+REQUIRED: tuple[str, ...] = ("query", "relevance", "score")
+#: Page link parameters of the options (the shared ``k``/``gain`` belong to the Calculator).
+PARAMS: dict[str, str] = {"k": "eval_k", "gain": "eval_gain", "ties": "eval_ties",
+                          "no_relevant": "eval_norel"}
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "query": ("query", "qid", "query_id", "queryid", "topic"),
+    "item": ("item", "item_id", "itemid", "doc", "docid", "doc_id", "docno", "document"),
+    "relevance": ("relevance", "rel", "grade", "label", "judgment", "judgement", "y_true"),
+    "score": ("score", "prediction", "pred", "y_score", "y_pred"),
+}
+BLUE, ORANGE, VERMILLION = "#0072B2", "#E69F00", "#D55E00"
+
+Translate = Callable[..., str]
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Which column of the table plays which role (``item`` may be absent)."""
+
+    query: str
+    relevance: str
+    score: str
+    item: str | None = None
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of the core's batch functions."""
+        return {"query": self.query, "relevance": self.relevance, "score": self.score,
+                "item": self.item}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The evaluation options the page offers."""
+
+    k: int | None = DEFAULT_K
+    gain: str = "linear"
+    ties: str = "average"
+    no_relevant: str = "zero"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A run to evaluate: the table, a cache key (digest of the bytes) and a name."""
+
+    frame: pd.DataFrame
+    key: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Evaluation:
+    """What the page shows: the core's result for the options and the k = 1…20 curve."""
+
+    result: nc.RunResult
+    curve: pd.DataFrame
+
+
+@dataclass(frozen=True, slots=True)
+class QueryLink:
+    """One query of the run as a Calculator ranking, and what was changed to make it fit."""
+
+    query: Any
+    ranking: Ranking
+    n_items: int
+    truncated: bool
+    default_labels: bool
+    tied: bool
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def fmt(value: float | None) -> str:
+    """A metric value with 4 decimals, or a dash when it is undefined (NaN)."""
+    if value is None or pd.isna(value):
+        return "—"
+    return f"{value:.4f}"
+
+
+def k_text(k: int | None, t: Translate) -> str:
+    """k as shown in labels: the number, or "whole list"."""
+    return t("evaluate.k_all") if k is None else str(k)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def file_digest(data: bytes) -> str:
+    """The cache key of an uploaded file: SHA-256 of its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Store:
+    """The last few parsed uploads (or their errors), by digest; shared by all sessions."""
+
+    def __init__(self, size: int = 2) -> None:
+        self._items: OrderedDict[str, pd.DataFrame | NDCGInputError] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: str) -> pd.DataFrame | NDCGInputError | None:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+            return self._items.get(key)
+
+    def put(self, key: str, value: pd.DataFrame | NDCGInputError) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _store() -> _Store:
+    return _Store()
+
+
+def load_upload(data: bytes, *, name: str, digest: str,
+                on_progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Parse an uploaded file with the core's reader, once per (bytes, name).
+
+    The table is never modified by the page. Raises the reader's :class:`NDCGInputError`
+    (also when the same bad file is seen again).
+    """
+    key = f"{digest}:{name}"
+    hit = _store().get(key)
+    if hit is None:
+        try:
+            hit = nc.read_run(data, name=name, on_progress=on_progress)
+        except NDCGInputError as err:
+            hit = err
+        _store().put(key, hit)
+    if isinstance(hit, NDCGInputError):
+        raise hit.with_traceback(None)
+    return hit
+
+
+@st.cache_data(show_spinner=False)
+def load_sample() -> pd.DataFrame:
+    """The built-in sample run (seeded, so every session sees the same one)."""
+    return nc.sample_run(SAMPLE_QUERIES, seed=SAMPLE_SEED)
+
+
+@st.cache_data(show_spinner=False)
+def sample_csv() -> bytes:
+    """The sample run as a CSV file, for people to see the format."""
+    return load_sample().to_csv(index=False).encode("utf-8")
+
+
+def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
+    """The default column of each role: its usual name or a common synonym, case-insensitive.
+
+    Each column is used for one role at most; a role without a match gets ``None``.
+
+    >>> guess_columns(["QID", "docno", "label", "score", "x"])
+    {'query': 'QID', 'item': 'docno', 'relevance': 'label', 'score': 'score'}
+    >>> guess_columns(["a", "b"])["query"] is None
+    True
+    """
+    folded = {str(column).strip().lower(): column for column in reversed(list(columns))}
+    taken: set[str] = set()
+    out: dict[str, Any] = {}
+    for role in ROLES:
+        out[role] = None
+        for name in _SYNONYMS[role]:
+            if name in folded and name not in taken:
+                out[role] = folded[name]
+                taken.add(name)
+                break
+    return out
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _evaluate(key: str, columns: tuple[Any, ...], k: int | None, gain: str, ties: str,
+              no_relevant: str, _frame: pd.DataFrame) -> nc.RunResult:
+    query, relevance, score, item = columns
+    return nc.evaluate_run(_frame, k=k, gain=gain, ties=ties, no_relevant=no_relevant,
+                           query=query, relevance=relevance, score=score, item=item)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _curve(key: str, columns: tuple[Any, ...], gain: str, ties: str, no_relevant: str,
+           _frame: pd.DataFrame) -> pd.DataFrame:
+    query, relevance, score, item = columns
+    return nc.mean_ndcg_at_ks(_frame, ks=CURVE_KS, gain=gain, ties=ties, no_relevant=no_relevant,
+                              query=query, relevance=relevance, score=score, item=item)
+
+
+def evaluate(source: Source, columns: Columns, options: Options, *,
+             on_step: Callable[[str], None] | None = None) -> Evaluation:
+    """The run evaluated by the core (cached by file digest, columns and options).
+
+    ``on_step("curve")`` is called between the two computations, for a progress bar.
+    Raises :class:`NDCGInputError` when the table does not fit the columns.
+    """
+    cols = (columns.query, columns.relevance, columns.score, columns.item)
+    result = _evaluate(source.key, cols, options.k, options.gain, options.ties,
+                       options.no_relevant, _frame=source.frame)
+    if on_step is not None:
+        on_step("curve")
+    curve = _curve(source.key, cols, options.gain, options.ties, options.no_relevant,
+                   _frame=source.frame)
+    return Evaluation(result=result, curve=curve)
+
+
+def worst_queries(per_query: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
+    """The ``n`` queries with something relevant (IDCG > 0) and the lowest nDCG, lowest first.
+
+    Queries with nothing relevant are left out: no order of their items can do better, and the
+    page counts them separately. Ties keep the file's order.
+    """
+    relevant = per_query.loc[per_query["idcg"].gt(0)]
+    return relevant.sort_values("ndcg", kind="stable").head(n)
+
+
+def per_query_csv(per_query: pd.DataFrame) -> Callable[[], bytes]:
+    """The per-query table as CSV, made only when the download button is pressed."""
+    return lambda: per_query.to_csv(index=False).encode("utf-8")
+
+
+def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Options) -> QueryLink:
+    """One query's rows as the Calculator's ranking: grades in the order of the system's scores.
+
+    The order comes from :func:`ndcg_core.ties.rank_by_score` with the page's tie policy
+    (``"average"`` keeps tied items in file order). Queries longer than the Calculator's limit
+    keep their top :data:`ui.state.MAX_ITEMS`; item ids that are not valid names (empty,
+    repeated, too long) are replaced by D1, D2, ….
+    """
+    rows = frame.loc[frame[columns.query] == query]
+    ranked = rank_by_score(pd.to_numeric(rows[columns.relevance]).to_numpy(dtype=float),
+                           pd.to_numeric(rows[columns.score]).to_numpy(dtype=float),
+                           ties=options.ties)
+    top = ranked.order[:MAX_ITEMS]
+    grades = ranked.relevance[:MAX_ITEMS]
+    base = Ranking(k=None, gain=options.gain, discount="log2")
+    fallback = columns.item is None
+    ranking = base.with_items(grades)
+    if columns.item is not None:
+        names = [str(value) for value in rows[columns.item].to_numpy()[top]]
+        try:
+            ranking = base.with_items(grades, names)
+        except NDCGInputError:
+            fallback = True
+    k = options.k if options.k is not None and options.k <= ranking.n else None
+    return QueryLink(
+        query=query,
+        ranking=replace(ranking, k=k),
+        n_items=len(rows),
+        truncated=len(rows) > MAX_ITEMS,
+        default_labels=fallback and columns.item is not None,
+        tied=bool((ranked.group_size[:MAX_ITEMS] > 1).any()),
+    )
+
+
+# --------------------------------------------------------------------------- widgets
+
+
+def _choice_widget(name: str, choices: Sequence[Any], default: Any,
+                   parse: Callable[[str], Any]) -> tuple[str, list[Any], NDCGInputError | None]:
+    """Seed an option's widget state from its link parameter (once); return key and options."""
+    key = f"evaluate.{name}"
+    error = None
+    if key not in st.session_state:
+        value = default
+        raw = get_param(PARAMS[name])
+        if isinstance(raw, list):
+            raw = raw[-1] if raw else None
+        if raw is not None:
+            try:
+                value = parse(str(raw))
+            except NDCGInputError as err:
+                error = err
+                set_param(PARAMS[name], None)
+        st.session_state[key] = value
+    options = list(choices)
+    if st.session_state[key] not in options:
+        options.append(st.session_state[key])
+    return key, options, error
+
+
+def _param_text(value: Any) -> str:
+    return "all" if value is None else str(value)
+
+
+def _store_param(name: str) -> None:
+    set_param(PARAMS[name], _param_text(st.session_state[f"evaluate.{name}"]))
+
+
+def option_widgets(lang: str, t: Translate) -> Options:
+    """The k, gain, ties and no-relevant selectors (kept in the link), with their explanations."""
+    specs = (
+        ("k", K_CHOICES, DEFAULT_K, parse_k, lambda v: k_text(v, t)),
+        ("gain", GAIN_CHOICES, "linear",
+         lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
+         lambda v: t(f"evaluate.gain_{v}")),
+        ("ties", TIES, "average",
+         lambda raw: nc.validate.check_choice(raw, TIES, option="ties"),
+         lambda v: t(f"evaluate.ties_{v}")),
+        ("no_relevant", NO_RELEVANT, "zero",
+         lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option="no_relevant"),
+         lambda v: t(f"evaluate.no_relevant_{v}")),
+    )
+    values: dict[str, Any] = {}
+    for column, (name, choices, default, parse, label) in zip(st.columns(4), specs, strict=True):
+        key, options, error = _choice_widget(name, choices, default, parse)
+        with column:
+            values[name] = st.selectbox(t(f"evaluate.{name}"), options, key=key,
+                                        format_func=label, on_change=_store_param, args=(name,))
+            if error is not None:
+                show_error(lang, error)
+    st.caption(t("evaluate.ties_note"))
+    st.caption(t("evaluate.sklearn_note"))
+    st.caption(t("evaluate.no_relevant_note"))
+    return Options(**values)
+
+
+def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
+    """Selectboxes choosing each role's column; ``None`` until query, relevance and score are set."""
+    guess = guess_columns(columns)
+    chosen: dict[str, Any] = {}
+    for box, role in zip(st.columns(4), ROLES, strict=True):
+        key = f"evaluate.col_{role}"
+        options: list[Any] = ([None] if role == "item" else []) + list(columns)
+        if key in st.session_state and st.session_state[key] not in options:
+            del st.session_state[key]  # a new file without the previous choice
+        default = guess[role]
+        with box:
+            chosen[role] = st.selectbox(
+                t(f"evaluate.col_{role}"), options, key=key,
+                index=options.index(default) if default in options else None,
+                format_func=lambda c: t("evaluate.no_column") if c is None else str(c),
+                placeholder=t("evaluate.no_column"),
+            )
+    if any(chosen[role] is None for role in REQUIRED):
+        st.info(t("evaluate.choose_columns"), icon=":material/view_column:")
+        return None
+    return Columns(query=chosen["query"], relevance=chosen["relevance"],
+                   score=chosen["score"], item=chosen["item"])
+
+
+class Progress:
+    """A progress bar for long work: shown only for large files, removed when done."""
+
+    def __init__(self, show: bool) -> None:
+        self._bar = st.progress(0.0) if show else None
+
+    def update(self, fraction: float, text: str) -> None:
+        if self._bar is not None:
+            self._bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+    def reader(self, text: str, share: float) -> Callable[[int, int], None]:
+        """An ``on_progress(done, total)`` callback filling the bar up to ``share``."""
+        return lambda done, total: self.update(share * done / max(total, 1), text)
+
+    def done(self) -> None:
+        if self._bar is not None:
+            self._bar.empty()
+
+
+# --------------------------------------------------------------------------- charts
+
+
+def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
+    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line."""
+    data = per_query.loc[per_query["ndcg"].notna(), ["ndcg"]]
+    band = alt.Bin(extent=[0, 1], step=0.05)
+    bars = alt.Chart(data).mark_bar(color=BLUE, stroke="white", strokeWidth=0.5).encode(
+        x=alt.X("ndcg:Q", bin=band, title=t("evaluate.hist_x", k=k),
+                scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("count():Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=[alt.Tooltip("ndcg:Q", bin=band, title=t("evaluate.hist_x", k=k), format=".2f"),
+                 alt.Tooltip("count():Q", title=t("evaluate.hist_y"))],
+    )
+    if pd.isna(mean):
+        return alt.layer(bars)
+    label = t("evaluate.hist_mean", value=fmt(mean))
+    marker = pd.DataFrame({"mean": [mean], "label": [label]})
+    rule = alt.Chart(marker).mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2).encode(
+        x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    # The label sits on the side of the line with more room, so it is never cut off.
+    right_half = mean > 0.5
+    text = alt.Chart(marker).mark_text(color=VERMILLION, align="right" if right_half else "left",
+                                       dx=-5 if right_half else 5, dy=-4, baseline="bottom",
+                                       fontWeight="bold").encode(
+        x="mean:Q", y=alt.value(0), text="label:N",
+        tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    return alt.layer(bars, rule, text)
+
+
+def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart:
+    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
+    line = alt.Chart(table).mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40)).encode(
+        x=alt.X("k:Q", title=t("evaluate.curve_x"), scale=alt.Scale(domain=[1, max(CURVE_KS)]),
+                axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
+                 alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f")],
+    )
+    if k is None or k not in CURVE_KS:
+        return alt.layer(line)
+    label = t("evaluate.curve_chosen", k=k)
+    marker = pd.DataFrame({"k": [k], "label": [label]})
+    rule = alt.Chart(marker).mark_rule(color=ORANGE, strokeDash=[6, 4], size=2).encode(
+        x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    text = alt.Chart(marker).mark_text(color="#000000", align="left", dx=4, baseline="bottom",
+                                       dy=-4).encode(
+        x="k:Q", y=alt.value(0), text="label:N",
+        tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    return alt.layer(line, rule, text)
+
+
+def table_config(k: str, t: Translate) -> dict[str, Any]:
+    """Translated headers and 4-decimal formats for the core's per-query columns."""
+    number = "%.4f"
+    return {
+        "query": st.column_config.TextColumn(t("evaluate.th_query")),
+        "n_items": st.column_config.NumberColumn(t("evaluate.th_items"), format="%d"),
+        "dcg": st.column_config.NumberColumn(t("evaluate.th_dcg", k=k), format=number),
+        "idcg": st.column_config.NumberColumn(t("evaluate.th_idcg", k=k), format=number),
+        "ndcg": st.column_config.NumberColumn(t("evaluate.th_ndcg", k=k), format=number),
+        "note": st.column_config.TextColumn(t("evaluate.th_note")),
+    }
+
+
+def with_notes(per_query: pd.DataFrame, t: Translate) -> pd.DataFrame:
+    """The rows with a text note on queries with nothing relevant (IDCG = 0), so it is not colour alone."""
+    notes = per_query["idcg"].gt(0).map({True: "", False: t("evaluate.nothing_relevant")})
+    return per_query.assign(query=per_query["query"].astype(str), note=notes)
+
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _choose_query(worst: pd.DataFrame, k: str, t: Translate) -> Any:
+    key = "evaluate.open_query"
+    options = list(worst["query"])
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]  # other options or another file: back to the worst query
+    shown = dict(zip(options, worst["ndcg"], strict=True))
+    return st.selectbox(
+        t("evaluate.open_choice"), options, key=key,
+        format_func=lambda q: t("evaluate.open_option", query=q, ndcg=fmt(shown[q])),
+    )
+
+
+def open_in_calculator(link: QueryLink, t: Translate) -> None:
+    """Notes on what the Calculator gets, and the button that opens the query there."""
+    if link.tied:
+        st.caption(t("evaluate.open_note_ties"))
+    if link.truncated:
+        st.caption(t("evaluate.open_note_truncated", n=link.n_items, limit=MAX_ITEMS))
+    if link.default_labels:
+        st.caption(t("evaluate.open_note_labels"))
+    if st.button(t("evaluate.open_button"), key="evaluate.open", icon=":material/calculate:",
+                 on_click=set_ranking, args=(link.ranking,), type="primary"):
+        st.switch_page("app.py")
+
+
+def results(evaluation: Evaluation, source: Source, columns: Columns, options: Options, *,
+            t: Translate) -> None:
+    """The mean and counts, the two charts, the worst queries, the download."""
+    run = evaluation.result
+    k = k_text(options.k, t)
+    st.header(t("evaluate.results_header"))
+    mean_box, count_box, empty_box = st.columns(3)
+    mean_box.metric(t("evaluate.mean", k=k), fmt(run.mean), border=True,
+                    help=t("evaluate.mean_help", n_in_mean=run.n_in_mean, n_queries=run.n_queries))
+    count_box.metric(t("evaluate.n_queries"), f"{run.n_queries:,}", border=True)
+    empty_box.metric(t("evaluate.n_no_relevant"), f"{run.n_no_relevant:,}", border=True,
+                     help=t("evaluate.n_no_relevant_help"))
+    if pd.isna(run.mean):
+        st.warning(t("evaluate.mean_undefined"), icon=":material/warning:")
+
+    left, right = st.columns(2)
+    with left:
+        st.subheader(t("evaluate.hist_header", k=k))
+        st.caption(t("evaluate.hist_caption", k=k))
+        st.altair_chart(histogram(run.per_query, run.mean, k=k, t=t), key="evaluate.histogram",
+                        alt=t("evaluate.hist_caption", k=k))
+        if options.no_relevant == "drop" and run.n_no_relevant:
+            st.caption(t("evaluate.hist_left_out", n=run.n_no_relevant))
+    with right:
+        st.subheader(t("evaluate.curve_header"))
+        st.caption(t("evaluate.curve_caption"))
+        st.altair_chart(curve(evaluation.curve, options.k, t=t), key="evaluate.curve",
+                        alt=t("evaluate.curve_caption"))
+
+    worst = worst_queries(run.per_query)
+    config = table_config(k, t)
+    if len(worst):
+        st.subheader(t("evaluate.worst_header"))
+        st.caption(t("evaluate.worst_caption", n=len(worst), k=k))
+        st.dataframe(worst.assign(query=worst["query"].astype(str)), hide_index=True,
+                     column_config=config, key="evaluate.worst")
+        query = _choose_query(worst, k, t)
+        if query is not None:
+            open_in_calculator(query_link(source.frame, query, columns, options), t)
+
+    st.download_button(t("evaluate.download"), per_query_csv(run.per_query),
+                       file_name=f"ndcg_at_{_param_text(options.k)}_per_query.csv",
+                       mime="text/csv", key="evaluate.download", on_click="ignore",
+                       icon=":material/download:")
+    with st.expander(t("evaluate.all_queries", n=f"{run.n_queries:,}")):
+        if run.n_queries > TABLE_ROWS:
+            st.caption(t("evaluate.all_queries_capped", shown=f"{TABLE_ROWS:,}",
+                         n=f"{run.n_queries:,}"))
+        st.dataframe(with_notes(run.per_query.head(TABLE_ROWS), t), hide_index=True,
+                     column_config=config, key="evaluate.all")
+
+__all__ = [
+    "Columns",
+    "Evaluation",
+    "Options",
+    "Progress",
+    "QueryLink",
+    "Source",
+    "column_widgets",
+    "curve",
+    "evaluate",
+    "file_digest",
+    "fmt",
+    "guess_columns",
+    "histogram",
+    "k_text",
+    "load_sample",
+    "load_upload",
+    "option_widgets",
+    "per_query_csv",
+    "open_in_calculator",
+    "query_link",
+    "results",
+    "sample_csv",
+    "table_config",
+    "with_notes",
+    "worst_queries",
+]
