@@ -36,7 +36,8 @@ from .text import md_escape
 SAMPLE_QUERIES = 200
 SAMPLE_SEED = 0
 DEFAULT_K = 10
-K_CHOICES: tuple[int | None, ...] = (*range(1, 21), 50, 100, None)
+#: The k selector's choices; "all" (the whole list) is a string so the widget never holds None.
+K_CHOICES: tuple[int | str, ...] = (*range(1, 21), 50, 100, "all")
 CURVE_KS = range(1, 21)
 WORST = 10
 TABLE_ROWS = 10_000
@@ -337,7 +338,8 @@ def _store_param(name: str) -> None:
 def option_widgets(lang: str, t: Translate) -> Options:
     """The k, gain, ties and no-relevant selectors (kept in the link), with their explanations."""
     specs = (
-        ("k", K_CHOICES, DEFAULT_K, parse_k, lambda v: k_text(v, t)),
+        ("k", K_CHOICES, DEFAULT_K, lambda raw: parse_k(raw) or "all",
+         lambda v: k_text(None if v == "all" else v, t)),
         ("gain", GAIN_CHOICES, "linear",
          lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
          lambda v: t(f"evaluate.gain_{v}")),
@@ -359,6 +361,7 @@ def option_widgets(lang: str, t: Translate) -> Options:
     st.caption(t("evaluate.ties_note"))
     st.caption(t("evaluate.sklearn_note"))
     st.caption(t("evaluate.no_relevant_note"))
+    values["k"] = None if values["k"] == "all" else values["k"]
     return Options(**values)
 
 
