@@ -25,6 +25,7 @@ from __future__ import annotations
 import html
 import io
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -112,6 +113,7 @@ def share_link(base: str, params: Mapping[str, str | list[str]]) -> str:
     return f"{base.rstrip('?')}?{query}" if query else base
 
 
+@lru_cache(maxsize=512)
 def qr_png(text: str, *, scale: int = 12, border: int = 4) -> bytes:
     """A QR code of ``text`` as PNG bytes; error correction M, dark modules on white.
 
@@ -307,11 +309,18 @@ def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
 
 
 def share_control(lang: str, link: str) -> None:
-    """The "share this view" popover: the link to copy and a QR code of it, and a big QR dialog."""
+    """The "share this view" popover: the link to copy and a QR code of it, and a big QR dialog.
+
+    The popover tracks its state, so its content (and the QR code) is made only while it is
+    open: a rerun of a class of 60 does not pay for QR codes nobody is looking at.
+    """
     import streamlit as st
 
-    with st.popover(i18n.translate(lang, "classroom.share"), icon=":material/qr_code_2:",
-                    width="stretch", key="lab.share"):
+    popover = st.popover(i18n.translate(lang, "classroom.share"), icon=":material/qr_code_2:",
+                         width="stretch", key="lab.share", on_change="rerun")
+    if not popover.open:
+        return
+    with popover:
         st.caption(i18n.translate(lang, "classroom.share_help"))
         st.code(link, language=None, wrap_lines=True)
         st.image(qr_png(link, scale=6), caption=i18n.translate(lang, "classroom.qr_caption"),

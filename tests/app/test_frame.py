@@ -12,7 +12,15 @@ from ui.pages import PAGES
 PRESENTER_MARK = "nDCG Lab presenter mode"
 
 
+def _open_share(at):
+    """Open the share popover (it tracks its state and draws its content only when open)."""
+    at.session_state["lab.share"] = True
+    return at.run()
+
+
 def _share_link(at) -> str:
+    if not at.sidebar.code:
+        _open_share(at)
     codes = [c.value for c in at.sidebar.code]
     assert len(codes) == 1
     return codes[0]
@@ -63,8 +71,14 @@ def test_frame_share_link_carries_custom_labels(app):
     assert parse_qs(urlsplit(_share_link(at)).query)["item"] == ["猫", "a&b"]
 
 
+def test_frame_share_popover_makes_no_qr_code_while_closed(app):
+    at = app()
+    assert len(at.sidebar.get("image")) == 0
+    assert len(at.sidebar.code) == 0
+
+
 def test_frame_share_popover_shows_a_qr_code(app):
-    at = app(lang="zh")
+    at = _open_share(app(lang="zh"))
     images = at.sidebar.get("image")
     assert len(images) == 1
     assert i18n.catalog("zh")["classroom.qr_caption"] in str(images[0].proto)
