@@ -1,11 +1,69 @@
-"""nDCG Lab home page: the Calculator (placeholder until the Calculator issue lands)."""
+"""nDCG Lab home page: the Calculator.
+
+Read the shared ranking, let the learner change it (typed grades, a table, drag cards,
+buttons), call the core, render: metrics, what changed, the step table, the formulas with the
+learner's numbers, and two charts. No arithmetic here: numbers come from ndcg_core.
+"""
 
 import streamlit as st
 
 import ndcg_core as nc
 import ui
+from ui import calculator as calc
+from ui import charts, widgets
+from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
-frame = ui.frame("calculator")
-st.title(frame.t("nav.calculator"))
-m = nc.metrics(frame.ranking.relevance, **frame.ranking.options())
-st.metric(f"nDCG@{m.k}", f"{m.ndcg:.4f}")
+frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
+t, lang = frame.t, frame.lang
+widgets.apply_drag(calc.PREFIX)           # a drag arrives on the next run: take it over first
+ranking = ui.get_ranking()
+scale, scale_problem = calc.current_scale(ranking)
+
+st.title(t("calculator.title"))
+st.caption(t("calculator.intro"))
+
+m = nc.metrics(ranking.relevance, **ranking.options())
+table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())
+note = calc.change_note(t, ranking)
+widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics")
+if note:
+    with st.container(key="calc_note"):
+        st.info(note[0], icon=":material/swap_vert:")
+if m.idcg == 0:
+    st.warning(t("calculator.idcg_zero"), icon=":material/info:")
+
+edit, settings = st.columns([3, 2], gap="large")
+with edit:
+    widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
+    st.markdown(f"**{t('calculator.drag_label')}**")
+    widgets.drag_cards(ranking, prefix=calc.PREFIX)
+    widgets.order_buttons(t, prefix=calc.PREFIX)
+    widgets.move_buttons(ranking, t, prefix=calc.PREFIX)
+    with st.expander(t("calculator.table_label"), icon=":material/table_edit:"):
+        widgets.items_table(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
+with settings, st.container(key="calc_settings", border=True):
+    calc.preset_picker(t)
+    calc.scale_choice(scale, t, lang, problem=scale_problem)
+    widgets.variant_choice(ranking, t, "gain", GAIN_CHOICES, prefix=calc.PREFIX)
+    widgets.variant_choice(ranking, t, "discount", DISCOUNT_CHOICES, prefix=calc.PREFIX)
+    widgets.cutoff_slider(ranking, t, prefix=calc.PREFIX)
+
+st.subheader(t("calculator.pair_title"))
+pair, bars = st.columns([2, 3], gap="large")
+with pair:
+    widgets.ranking_pair(table, t, key="calc_pair")
+with bars:
+    st.caption(t("charts.discount_title"))
+    st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")
+
+st.subheader(t("calculator.steps_title"))
+st.caption(t("calculator.steps_caption"))
+widgets.step_table(table, t, discount=ranking.discount, key="calc_steps")
+
+st.subheader(t("calculator.formulas_title"))
+calc.formula_block(nc.formulas(ranking.relevance, **ranking.options()), t)
+
+st.subheader(t("calculator.by_k_title"))
+st.caption(t("charts.ndcg_title"))
+by_k = nc.ndcg_at_each_k(ranking.relevance, gain=ranking.gain, discount=ranking.discount)
+st.altair_chart(charts.ndcg_by_k_chart(by_k, t, current_k=m.k), width="stretch")

@@ -1,0 +1,201 @@
+"""Rendering helpers of the Calculator (the home page): presets, scale, the change note, formulas.
+
+The page (``app.py``) stays a list of calls: frame, editor, core, these helpers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+from ndcg_core.scales import SCALES, check_scale, infer_scale
+
+from .frame import get_param, get_ranking, set_param, show_error
+from .state import Ranking, default_labels, format_grade
+from .text import md_escape
+from .widgets import change_ranking, last_change, number
+
+Translate = Callable[..., str]
+
+PREFIX = "calc"
+_LONG_SUM = 4  # sums of more terms are set in a smaller font, so they fit beside the general form
+SCALE_PARAM = "scale"
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A ranking from TEACHING.md to start from."""
+
+    id: str
+    relevance: tuple[float, ...]
+    labels: tuple[str, ...] | None = None
+    k: int | None = None
+    scale: str = "graded"
+
+    def ranking(self, current: Ranking) -> Ranking:
+        """The preset's ranking, keeping the current gain and discount."""
+        labels = self.labels or default_labels(len(self.relevance))
+        return Ranking(relevance=tuple(float(x) for x in self.relevance), labels=labels, k=self.k,
+                       gain=current.gain, discount=current.discount)
+
+
+#: The presets, in the order offered: the worked example, a binary recommendation list, the
+#: trio that CG cannot tell apart (the same three items D1=3, D2=3, D3=2 in three orders), and
+#: the blind-spot pairs (padding with irrelevant items; relevant items never returned).
+PRESETS: tuple[Preset, ...] = (
+    Preset("example", (3, 2, 0, 0, 1)),
+    Preset("binary", (1, 0, 1, 1, 0, 0, 1, 0), k=5, scale="binary"),
+    Preset("cg_332", (3, 3, 2), ("D1", "D2", "D3")),
+    Preset("cg_323", (3, 2, 3), ("D1", "D3", "D2")),
+    Preset("cg_233", (2, 3, 3), ("D3", "D1", "D2")),
+    Preset("padding_short", (3,)),
+    Preset("padding_long", (3, 0, 0)),
+    Preset("missing_3", (3, 3, 3)),
+    Preset("missing_4", (3, 3, 3, 3)),
+)
+PRESET_BY_ID: dict[str, Preset] = {preset.id: preset for preset in PRESETS}
+
+
+# --- presets and scale ---------------------------------------------------------------------
+
+def _on_preset() -> None:
+    key = f"{PREFIX}.preset"
+    preset = PRESET_BY_ID.get(st.session_state.get(key))
+    st.session_state[key] = None  # the picker acts like a button: the same preset can be reloaded
+    if preset is None:
+        return
+    set_param(SCALE_PARAM, preset.scale)
+    change_ranking(preset.ranking(get_ranking()), cause=f"preset:{preset.id}")
+
+
+def preset_picker(t: Translate) -> None:
+    """A select box of the presets; choosing one loads it."""
+    st.selectbox(
+        t("calculator.preset_label"), options=[preset.id for preset in PRESETS], index=None,
+        key=f"{PREFIX}.preset", placeholder=t("calculator.preset_placeholder"),
+        format_func=lambda pid: t(f"calculator.preset_{pid}"), on_change=_on_preset,
+    )
+
+
+def current_scale(ranking: Ranking) -> tuple[str, NDCGInputError | None]:
+    """The relevance scale of the view, from the link; a scale the grades do not fit is replaced.
+
+    Returns the scale and the problem found (to show next to the scale control), if any. A
+    missing scale is inferred from the grades (graded when they are whole numbers 0-3).
+    """
+    value = get_param(SCALE_PARAM)
+    problem: NDCGInputError | None = None
+    try:
+        if value is None:
+            raise LookupError
+        check_scale(ranking.relevance, nc.validate.check_choice(value, SCALES, option="scale"))
+        return value, None
+    except NDCGInputError as err:
+        problem = err
+    except LookupError:
+        pass
+    inferred = infer_scale(ranking.relevance)
+    set_param(SCALE_PARAM, inferred)
+    return inferred, problem
+
+
+def _on_scale() -> None:
+    key = f"{PREFIX}.scale"
+    value = st.session_state.get(key)
+    ranking = get_ranking()
+    try:
+        check_scale(ranking.relevance, value)
+    except NDCGInputError as err:
+        st.session_state[f"{PREFIX}.scale_error"] = (ranking, err)
+        st.session_state[key] = get_param(SCALE_PARAM)
+        return
+    st.session_state.pop(f"{PREFIX}.scale_error", None)
+    set_param(SCALE_PARAM, value)
+
+
+def scale_choice(scale: str, t: Translate, lang: str, *, problem: NDCGInputError | None = None) -> None:
+    """The relevance scale; grades that do not fit a newly chosen scale keep the old one."""
+    key = f"{PREFIX}.scale"
+    st.session_state[key] = scale
+    st.segmented_control(
+        t("calculator.scale_label"), options=list(SCALES), key=key, required=True,
+        format_func=lambda s: t(f"calculator.scale_{s}"), on_change=_on_scale,
+        help=t("calculator.scale_help"),
+    )
+    stored = st.session_state.get(f"{PREFIX}.scale_error")
+    if stored is not None and stored[0] == get_ranking():
+        problem = stored[1]
+    if problem is not None:
+        with st.container(key=f"{PREFIX}_error_scale"):
+            show_error(lang, problem)
+
+
+# --- what changed ---------------------------------------------------------------------------
+
+def _result(t: Translate, effect: str, metric: str, before: float, after: float) -> str:
+    return t(f"calculator.result_{effect}", metric=metric, before=number(before), after=number(after))
+
+
+def _option_text(t: Translate, field: str, ranking: Ranking) -> str:
+    if field == "k":
+        return str(ranking.cutoff)
+    return t(f"calculator.{field}_{getattr(ranking, field)}")
+
+
+def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | None:
+    """The sentence saying what the last change did (Markdown, item names escaped) and nDCG's delta."""
+    change = last_change(current)
+    if change is None:
+        return None
+    before, after, cause = change
+    if cause.startswith("preset:"):
+        m = nc.metrics(after.relevance, **after.options())
+        text = t("calculator.note_preset", preset=t(f"calculator.preset_{cause[7:]}"),
+                 metric=f"nDCG@{m.k}", value=number(m.ndcg))
+        return text, None
+    if cause in ("k", "gain", "discount"):
+        old = nc.metrics(before.relevance, **before.options())
+        new = nc.metrics(after.relevance, **after.options())
+        effect = ("raised" if new.ndcg > old.ndcg + 1e-12 else
+                  "lowered" if new.ndcg < old.ndcg - 1e-12 else "unchanged")
+        action = t("calculator.action_option", option=t(f"calculator.option_{cause}"),
+                   old=_option_text(t, cause, before), new=_option_text(t, cause, after))
+        metric = "nDCG" if cause == "k" else f"nDCG@{new.k}"
+        text = t("calculator.note", action=action, result=_result(t, effect, metric, old.ndcg, new.ndcg))
+        return text, None
+    c = nc.describe_change(before.relevance, after.relevance, before.labels, after.labels,
+                           **after.options())
+    metric = f"nDCG@{c.k}"
+    if c.kind == "unchanged":
+        return t("calculator.note_unchanged", metric=metric, value=number(c.ndcg_after)), None
+    params = {
+        "item": md_escape(c.item), "other_item": md_escape(c.other_item),
+        "from_position": c.from_position, "to_position": c.to_position,
+        "grade_before": format_grade(c.grade_before) if c.grade_before is not None else "",
+        "grade_after": format_grade(c.grade_after) if c.grade_after is not None else "",
+    }
+    kind = "regraded_one" if c.kind == "regraded" and c.item is not None else c.kind
+    action = t(f"calculator.action_{kind}", **params)
+    text = t("calculator.note", action=action,
+             result=_result(t, c.effect, metric, c.ndcg_before, c.ndcg_after))
+    return text, c.delta
+
+
+# --- formulas -------------------------------------------------------------------------------
+
+def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
+    """Each step's formula: the general form, then the learner's numbers substituted."""
+    for f in formulas:
+        left, right = st.columns([1, 2], vertical_alignment="center")
+        with left:
+            st.markdown(f"**{t(f'calculator.step_{f.step}')}**")
+            st.latex(f.general)
+        with right:
+            # long sums get a smaller font so they fit beside the general form
+            st.latex(("\\small " if len(f.terms) > _LONG_SUM else "") + f.substituted)
+            if f.hidden:
+                st.caption(t("calculator.hidden_terms", hidden=f.hidden))

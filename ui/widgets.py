@@ -1,0 +1,454 @@
+"""Shared widgets: the ranking editor, the metric row and the step table.
+
+The ranking editor offers four ways to change the shared ranking that stay in sync, because
+each one writes the shared ranking (``ui.set_ranking``) and each one is drawn from it:
+
+- :func:`grades_input`: the grades typed as a list ("3, 2, 0, 0, 1", "3 2 0 0 1", "3，2，0");
+- :func:`items_table`: a table of item names and grades (rows can be added and deleted);
+- :func:`drag_cards`: cards "D1 · 3" to drag into a new order (streamlit-sortables);
+- :func:`order_buttons` and :func:`move_buttons`: ideal order, reverse, shuffle, and one item
+  up or down (for keyboard and touch users).
+
+A page calls :func:`apply_drag` before drawing any of them (a drag arrives as the sortable's
+value on the next run, and every input must show the new order in that same run), then draws
+the ones it wants. Inputs that fail validation keep what the person typed and show the
+translated message right below; the rest of the page keeps working on the last valid ranking.
+Every change made here is recorded (:func:`last_change`) so a page can say what changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from streamlit_sortables import sort_items
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+from ndcg_core.scales import check_scale, grade_cells
+
+from . import i18n
+from .frame import get_ranking, set_ranking, show_error
+from .state import MAX_ITEMS, Ranking, default_labels, format_grade
+
+_CHANGE = "lab.change"   # (before, after, cause) of the last change made through these widgets
+_CARD_SEP = " · "
+
+Translate = Callable[..., str]
+
+
+# --- recording changes ------------------------------------------------------------------
+
+def change_ranking(new: Ranking, *, cause: str = "edit") -> None:
+    """Replace the shared ranking and remember the change (for "what changed" notes).
+
+    ``cause`` names what changed it: ``"edit"`` (grades, names, order), ``"k"``, ``"gain"``,
+    ``"discount"`` or ``"preset:<id>"``.
+    """
+    old = get_ranking()
+    st.session_state[_CHANGE] = (old, new, cause)
+    if new != old:
+        set_ranking(new)
+
+
+def last_change(current: Ranking) -> tuple[Ranking, Ranking, str] | None:
+    """The last recorded change, if it led to the ranking shown now."""
+    change = st.session_state.get(_CHANGE)
+    if change is None or change[1] != current:
+        return None
+    return change
+
+
+def _set_error(prefix: str, name: str, err: NDCGInputError | None) -> None:
+    key = f"{prefix}.error.{name}"
+    if err is None:
+        st.session_state.pop(key, None)
+    else:
+        st.session_state[key] = (get_ranking(), err)
+
+
+def _show_error(prefix: str, name: str, lang: str, ranking: Ranking) -> bool:
+    """Show the input's error while the ranking it was made against is still the current one."""
+    stored = st.session_state.get(f"{prefix}.error.{name}")
+    if stored is None or stored[0] != ranking:
+        return False
+    with st.container(key=f"{prefix}_error_{name}"):
+        show_error(lang, stored[1])
+    return True
+
+
+# --- helpers on rankings (orders, labels) ------------------------------------------------
+
+def grades_text(ranking: Ranking) -> str:
+    """The grades as the text box shows them: "3, 2, 0, 0, 1"."""
+    return ", ".join(format_grade(x) for x in ranking.relevance)
+
+
+def labels_for(ranking: Ranking, n: int) -> tuple[str, ...]:
+    """Item names for a list of ``n`` grades typed over ``ranking``: the names kept, new ones added.
+
+    Default names stay default (D1…Dn); custom names are kept for the first positions and the
+    new positions get the first free "D<i>" names.
+    """
+    if ranking.labels == default_labels(ranking.n):
+        return default_labels(n)
+    kept = list(ranking.labels[:n])
+    taken = set(kept)
+    i = 1
+    while len(kept) < n:
+        name = f"D{i}"
+        if name not in taken:
+            kept.append(name)
+            taken.add(name)
+        i += 1
+    return tuple(kept)
+
+
+def ideal_order(ranking: Ranking) -> list[int]:
+    """Old positions (0-based) in the ideal order: grades descending, ties kept in list order."""
+    return sorted(range(ranking.n), key=lambda i: -ranking.relevance[i])
+
+
+def moved(ranking: Ranking, index: int, step: int) -> Ranking:
+    """The ranking with the item at ``index`` (0-based) moved by ``step`` places (-1 up, +1 down)."""
+    target = min(max(index + step, 0), ranking.n - 1)
+    order = list(range(ranking.n))
+    order.insert(target, order.pop(index))
+    return ranking.with_order(order)
+
+
+def _digest(parts: Sequence[Any]) -> str:
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:12]
+
+
+# --- typed grades ------------------------------------------------------------------------
+
+def _on_text(prefix: str, scale: str) -> None:
+    key = f"{prefix}.text"
+    ranking = get_ranking()
+    try:
+        rel = nc.parse_relevance(st.session_state[key], limit=MAX_ITEMS)
+        check_scale(rel, scale)
+        new = ranking.with_items(rel.tolist(), labels_for(ranking, rel.size))
+    except NDCGInputError as err:
+        _set_error(prefix, "text", err)
+        return
+    _set_error(prefix, "text", None)
+    change_ranking(new)
+    st.session_state[key] = grades_text(new)
+    st.session_state[f"{prefix}.text_for"] = new.relevance
+
+
+def grades_input(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale: str = "free") -> None:
+    """A text box with the grades in rank order; its message (if any) right below it."""
+    key = f"{prefix}.text"
+    has_error = (st.session_state.get(f"{prefix}.error.text") or (None,))[0] == ranking
+    if not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance:
+        st.session_state[key] = grades_text(ranking)
+        st.session_state[f"{prefix}.text_for"] = ranking.relevance
+    st.text_input(
+        t("calculator.grades_label"),
+        key=key,
+        on_change=_on_text,
+        args=(prefix, scale),
+        help=t(f"calculator.grades_help_{scale}"),
+        placeholder="3, 2, 0, 0, 1",
+    )
+    _show_error(prefix, "text", lang, ranking)
+
+
+# --- the table of names and grades ---------------------------------------------------------
+
+def _table_rows(ranking: Ranking) -> list[dict[str, Any]]:
+    return [{"item": label, "grade": grade} for label, grade in zip(ranking.labels, ranking.relevance)]
+
+
+def table_key(ranking: Ranking, prefix: str) -> str:
+    """The data editor's key: a new key (a fresh table) whenever the ranking changes."""
+    return f"{prefix}.table.{_digest([*ranking.labels, *ranking.relevance])}"
+
+
+def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Names and grades after a data editor's edits (edited, deleted and added rows).
+
+    Added rows without a name get the first free "D<i>", without a grade 0, so a new row is
+    usable at once; cells a person emptied stay empty and fail validation.
+    """
+    rows = _table_rows(ranking)
+    for index, change in (edits.get("edited_rows") or {}).items():
+        rows[int(index)].update(change)
+    deleted = {int(i) for i in edits.get("deleted_rows") or []}
+    rows = [row for i, row in enumerate(rows) if i not in deleted]
+    taken = {str(row["item"]) for row in rows}
+    free = (f"D{i}" for i in range(1, 10 * MAX_ITEMS) if f"D{i}" not in taken)
+    for added in edits.get("added_rows") or []:
+        name = added.get("item")
+        grade = added.get("grade")
+        rows.append({
+            "item": name if name not in (None, "") else next(free),
+            "grade": 0.0 if grade is None else grade,
+        })
+    return [row["item"] for row in rows], [row["grade"] for row in rows]
+
+
+def _on_table(prefix: str, key: str, scale: str) -> None:
+    ranking = get_ranking()
+    labels, grades = apply_table_edits(ranking, st.session_state.get(key) or {})
+    try:
+        if not grades:
+            nc.validate.fail("empty", what="relevance list")
+        rel = grade_cells(grades)
+        if rel.size > MAX_ITEMS:
+            nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
+        check_scale(rel, scale)
+        new = ranking.with_items(rel.tolist(), labels)
+    except NDCGInputError as err:
+        _set_error(prefix, "table", err)
+        return
+    _set_error(prefix, "table", None)
+    change_ranking(new)
+
+
+def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale: str = "free") -> None:
+    """A table of item names and grades, rows can be added and deleted; its message below."""
+    key = table_key(ranking, prefix)
+    st.data_editor(
+        pd.DataFrame(_table_rows(ranking)),
+        key=key,
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "item": st.column_config.TextColumn(t("table.item"), max_chars=60),
+            "grade": st.column_config.NumberColumn(t("table.relevance"), format="%g",
+                                                   help=t(f"calculator.grades_help_{scale}")),
+        },
+        on_change=_on_table,
+        args=(prefix, key, scale),
+    )
+    _show_error(prefix, "table", lang, ranking)
+
+
+# --- drag to reorder ---------------------------------------------------------------------
+
+def cards(ranking: Ranking) -> list[str]:
+    """The drag cards' texts, "D1 · 3" (unique because item names are unique)."""
+    return [f"{label}{_CARD_SEP}{format_grade(grade)}" for label, grade in zip(ranking.labels, ranking.relevance)]
+
+
+def sortable_key(ranking: Ranking, prefix: str) -> str:
+    """The sortable's key: a hash of its cards, so it never keeps a stale order."""
+    return f"{prefix}.drag.{_digest(cards(ranking))}"
+
+
+def _dragged(value: Any) -> list[str] | None:
+    """The card order in the sortable's value ([{"header": ..., "items": [...]}] or a list)."""
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        value = value[0].get("items")
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return None
+
+
+def apply_drag(prefix: str) -> None:
+    """Take over a drag made since the last run; call before drawing any editor input."""
+    ranking = get_ranking()
+    key = sortable_key(ranking, prefix)
+    order = _dragged(st.session_state.get(key))
+    current = cards(ranking)
+    if order is None or order == current or sorted(order) != sorted(current):
+        return
+    index = {card: i for i, card in enumerate(current)}
+    del st.session_state[key]
+    change_ranking(ranking.with_order([index[card] for card in order]))
+
+
+_CARD_STYLE = """
+.sortable-component { border: 0; padding: 0; }
+.sortable-container-body { background-color: #F0F2F6; border-radius: 8px; padding: 4px; }
+.sortable-item, .sortable-item:hover {
+    background-color: #0072B2; color: #FFFFFF; font-weight: 600; border-radius: 6px;
+    padding: 4px 10px; margin: 4px; font-size: 1rem;
+}
+.sortable-item.active { opacity: 0.4; }
+"""
+
+
+def drag_cards(ranking: Ranking, *, prefix: str) -> None:
+    """Cards in rank order, to drag into a new order (left to right, wrapping)."""
+    sort_items(cards(ranking), direction="horizontal", custom_style=_CARD_STYLE,
+               key=sortable_key(ranking, prefix))
+
+
+# --- buttons ------------------------------------------------------------------------------
+
+def _on_order(how: str) -> None:
+    ranking = get_ranking()
+    if how == "ideal":
+        order = ideal_order(ranking)
+    elif how == "reverse":
+        order = list(range(ranking.n))[::-1]
+    else:
+        order = list(range(ranking.n))
+        shuffled = order[:]
+        rng = random.Random()
+        for _ in range(10):  # a shuffle that changes nothing would look like a broken button
+            rng.shuffle(shuffled)
+            if ranking.with_order(shuffled) != ranking:
+                break
+        order = shuffled
+    change_ranking(ranking.with_order(order))
+
+
+def order_buttons(t: Translate, *, prefix: str) -> None:
+    """Ideal order, reverse, shuffle."""
+    with st.container(horizontal=True, wrap=True, gap="small"):
+        for how, icon in zip(("ideal", "reverse", "shuffle"),
+                             (":material/sort:", ":material/swap_vert:", ":material/shuffle:")):
+            st.button(t(f"calculator.{how}"), key=f"{prefix}.{how}", icon=icon, on_click=_on_order,
+                      args=(how,), help=t(f"calculator.{how}_help"))
+
+
+def _on_move(prefix: str, step: int) -> None:
+    ranking = get_ranking()
+    label = st.session_state.get(f"{prefix}.move_item")
+    if label not in ranking.labels:
+        return
+    change_ranking(moved(ranking, ranking.labels.index(label), step))
+
+
+def move_buttons(ranking: Ranking, t: Translate, *, prefix: str) -> None:
+    """Choose an item, move it one place up or down (works with the keyboard and touch)."""
+    key = f"{prefix}.move_item"
+    if st.session_state.get(key) not in ranking.labels:
+        st.session_state[key] = ranking.labels[0]
+    with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="bottom"):
+        st.selectbox(t("calculator.move_item"), options=ranking.labels, key=key, width=170,
+                     format_func=lambda label: f"{ranking.labels.index(label) + 1}. {label}")
+        index = ranking.labels.index(st.session_state[key])
+        st.button(t("calculator.up"), key=f"{prefix}.up", icon=":material/arrow_upward:",
+                  on_click=_on_move, args=(prefix, -1), disabled=index == 0)
+        st.button(t("calculator.down"), key=f"{prefix}.down", icon=":material/arrow_downward:",
+                  on_click=_on_move, args=(prefix, 1), disabled=index == ranking.n - 1)
+
+
+# --- variant choices ----------------------------------------------------------------------
+
+def _on_option(prefix: str, field: str) -> None:
+    value = st.session_state[f"{prefix}.{field}"]
+    ranking = get_ranking()
+    if field == "k":
+        value = None if value is None or value >= ranking.n else int(value)
+    elif value is None:
+        return
+    change_ranking(replace(ranking, **{field: value}), cause=field)
+
+
+def cutoff_slider(ranking: Ranking, t: Translate, *, prefix: str) -> None:
+    """k from 1 to n (n means the whole list)."""
+    key = f"{prefix}.k"
+    if ranking.n < 2:
+        st.caption(t("calculator.k_single"))
+        return
+    st.session_state[key] = ranking.cutoff
+    st.slider(t("calculator.k_label"), min_value=1, max_value=ranking.n, step=1, key=key,
+              on_change=_on_option, args=(prefix, "k"), help=t("calculator.k_help"))
+
+
+def variant_choice(ranking: Ranking, t: Translate, field: str, choices: Sequence[str], *, prefix: str) -> None:
+    """Gain or discount, as a segmented control that cannot be emptied."""
+    key = f"{prefix}.{field}"
+    st.session_state[key] = getattr(ranking, field)
+    st.segmented_control(
+        t(f"calculator.{field}_label"), options=list(choices), key=key, required=True,
+        format_func=lambda choice: t(f"calculator.{field}_{choice}"),
+        on_change=_on_option, args=(prefix, field), help=t(f"calculator.{field}_help"),
+    )
+
+
+# --- results ------------------------------------------------------------------------------
+
+def number(value: float) -> str:
+    """A metric value as shown everywhere on the page: four decimals."""
+    return f"{value:.4f}"
+
+
+def metric_row(m: nc.Metrics, t: Translate, *, delta: float | None = None, key: str = "metrics") -> None:
+    """CG@k, DCG@k, IDCG@k and nDCG@k side by side; ``delta`` (from the core) on nDCG."""
+    with st.container(key=key, horizontal=True, wrap=True, gap="small"):
+        box = {"border": True, "width": "stretch"}
+        st.metric(f"CG@{m.k}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
+        st.metric(f"DCG@{m.k}", number(m.dcg), help=t("calculator.dcg_help"), **box)
+        st.metric(f"IDCG@{m.k}", number(m.idcg), help=t("calculator.idcg_help"), **box)
+        st.metric(
+            f"nDCG@{m.k}", number(m.ndcg), help=t("calculator.ndcg_help"), **box,
+            delta=None if delta is None or abs(delta) < 5e-5 else f"{delta:+.4f}",
+        )
+
+
+#: The step table's columns as shown (core column -> number format); ``in_cutoff`` comes first.
+_SHOWN: tuple[tuple[str, str | None], ...] = (
+    ("position", None), ("item", None), ("relevance", "grade"), ("gain", "grade"),
+    ("cg", "grade"), ("log_term", "4"), ("discount", "4"), ("discounted_gain", "4"),
+    ("dcg", "4"), ("ideal_relevance", "grade"), ("idcg", "4"), ("ndcg", "4"),
+)
+_GREY = "color: #767676; background-color: #F4F4F4;"
+
+
+def step_table_frame(table: pd.DataFrame, t: Translate, *, discount: str) -> pd.DataFrame:
+    """The step table with translated headers (the data shown, without styling)."""
+    out = pd.DataFrame({t("table.in_cutoff"): table["in_cutoff"].to_numpy()})
+    for column, _ in _SHOWN:
+        header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
+        out[header] = table[column].to_numpy()
+    return out
+
+
+def _fmt(kind: str | None) -> Callable[[Any], str] | None:
+    if kind == "grade":
+        return lambda x: "" if pd.isna(x) else format_grade(float(x))
+    if kind == "4":
+        return lambda x: "" if pd.isna(x) else f"{float(x):.4f}"
+    return None
+
+
+def step_table(table: pd.DataFrame, t: Translate, *, discount: str, key: str = "step_table") -> None:
+    """The core's step table; positions beyond k greyed (and marked in the first column)."""
+    shown = step_table_frame(table, t, discount=discount)
+    within = table["in_cutoff"].to_numpy()
+    headers = list(shown.columns)
+    formats = {headers[i + 1]: f for i, (_, kind) in enumerate(_SHOWN) if (f := _fmt(kind))}
+    styler = shown.style.format(formats).apply(
+        lambda row: ["" if within[row.name] else _GREY] * len(row), axis=1
+    )
+    st.dataframe(
+        styler, key=key, hide_index=True, width="stretch",
+        column_config={headers[0]: st.column_config.CheckboxColumn(headers[0], help=t("table.in_cutoff_help"))},
+        height="auto" if len(shown) <= 12 else 420,
+    )
+
+
+def ranking_pair(table: pd.DataFrame, t: Translate, *, key: str = "ranking_pair") -> None:
+    """The actual ranking and the ideal one side by side (item · grade per position)."""
+    def card(item: Any, grade: Any) -> str:
+        if item == nc.NO_ITEM or pd.isna(grade):
+            return nc.NO_ITEM
+        return f"{item}{_CARD_SEP}{format_grade(float(grade))}"
+
+    frame = pd.DataFrame({
+        t("table.position"): table["position"].to_numpy(),
+        t("calculator.actual"): [card(i, g) for i, g in zip(table["item"], table["relevance"])],
+        t("calculator.ideal_ranking"): [card(i, g) for i, g in zip(table["ideal_item"], table["ideal_relevance"])],
+    })
+    st.dataframe(frame, key=key, hide_index=True, width="stretch",
+                 height="auto" if len(frame) <= 10 else 390)
+
+
+def error_text(lang: str, err: NDCGInputError) -> str:
+    """Re-exported for pages that show an error inline (plain text, translated)."""
+    return i18n.error_text(lang, err)
