@@ -1,8 +1,23 @@
-"""Placeholder: the explore page (its issue replaces this script)."""
+"""Explore: what-if views of the shared ranking (swaps, all orderings, sliding an item down)."""
 
 import streamlit as st
 
 import ui
+from ui import explore
 
 frame = ui.frame("explore")
 st.title(frame.t("nav.explore"))
+st.markdown(frame.t("explore.intro"))
+
+if frame.ranking.n < 2:
+    st.info(frame.t("explore.too_short"), icon=":material/info:")
+    st.stop()
+
+views = explore.compute(frame)
+explore.header(frame, views)
+st.divider()
+explore.swap_section(frame, views)
+st.divider()
+explore.distribution_section(frame, views)
+st.divider()
+explore.slide_section(frame)

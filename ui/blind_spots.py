@@ -173,12 +173,15 @@ def curve_chart(data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Seq
             alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
         ],
     )
-    line = alt.Chart(data).mark_line(strokeWidth=2.5).encode(
+    line = alt.Chart(data).mark_line().encode(
+        strokeWidth=alt.StrokeWidth("list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]),
+                                    legend=None),
         strokeDash=alt.StrokeDash("list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]),
                                   legend=None),
         **enc,
     )
-    points = alt.Chart(data).mark_point(filled=True, size=70).encode(
+    points = alt.Chart(data).mark_point(filled=True).encode(
+        size=alt.Size("list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None),
         shape=alt.Shape("list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]),
                         legend=None),
         **enc,
@@ -192,7 +195,8 @@ def charts(sides: Sequence[Side], frame: Frame, *, ys: Sequence[str] = ("ndcg",)
     data = curves(sides, frame)
     cols = st.columns(len(ys))
     for col, y in zip(cols, ys):
-        col.altair_chart(curve_chart(data, frame, y=y, names=[s.name for s in sides]), width="stretch")
+        col.altair_chart(curve_chart(data, frame, y=y, names=[s.name for s in sides]), width="stretch",
+                        height=340)
 
 
 _STEP_COLUMNS = ("position", "item", "relevance", "discount", "discounted_gain", "dcg",

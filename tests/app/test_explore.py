@@ -1,0 +1,122 @@
+"""The Explore page (AppTest): swap heatmap, all orderings, slide-down; numbers equal the core's."""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core as nc
+from ndcg_core.steps import permutation_distribution, slide_down, swap_matrix
+
+PAGE = "pages/5_Explore.py"
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _table_with(at, column: str):
+    """The first table shown with ``column`` (tables carry no key in AppTest)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def _unescape(text: str) -> str:
+    return text.replace("\\", "")
+
+
+def test_explore_runs_on_defaults_and_shows_current_ndcg(app):
+    at = app(page=PAGE)
+    assert not at.exception
+    assert _metrics(at)["nDCG@5 now"] == f"{nc.ndcg([3, 2, 0, 0, 1]):.4f}"
+
+
+def test_explore_runs_in_chinese_with_a_cutoff(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", k="3", lang="zh")
+    assert not at.exception
+    assert at.title[0].value == "探索"
+    assert _metrics(at)["当前 nDCG@3"] == f"{nc.ndcg([3, 2, 0, 0, 1], k=3):.4f}"
+
+
+def test_explore_malformed_link_falls_back_to_the_example(app):
+    at = app(page=PAGE, rel="3;;-1", k="zero")
+    assert not at.exception
+    assert len(at.error) == 2
+    assert _metrics(at)["nDCG@5 now"] == f"{nc.ndcg([3, 2, 0, 0, 1]):.4f}"
+
+
+def test_explore_single_item_says_views_need_two(app):
+    at = app(page=PAGE, rel="3")
+    assert not at.exception
+    assert "at least two items" in at.info[0].value
+
+
+def test_swap_metric_equals_swap_matrix(app):
+    at = app(page=PAGE, rel="1,3,0,2")
+    at.selectbox(key="explore.swap_i").set_value(1)
+    at.selectbox(key="explore.swap_j").set_value(4).run()
+    row = swap_matrix([1, 3, 0, 2]).query("i == 1 and j == 4").iloc[0]
+    metric = next(m for m in at.metric if m.label.endswith("after the swap"))
+    assert metric.value == f"{row['ndcg']:.4f}"
+    assert metric.delta == f"{row['delta']:+.4f}"
+
+
+def test_apply_swap_changes_the_shared_ranking(app):
+    at = app(page=PAGE, rel="1,3,0,2")
+    at.selectbox(key="explore.swap_i").set_value(1)
+    at.selectbox(key="explore.swap_j").set_value(2).run()
+    at.button(key="explore.apply_swap").click().run()
+    assert not at.exception
+    assert at.query_params["rel"] in ("3,1,0,2", ["3,1,0,2"])
+    assert _metrics(at)["nDCG@4 now"] == f"{nc.ndcg([3, 1, 0, 2]):.4f}"
+
+
+def test_best_swap_table_lists_the_most_helpful_swap_first(app):
+    at = app(page=PAGE, rel="0,1,3")
+    best = _table_with(at, "Swap (positions)")
+    assert best.iloc[0, 0] == "D1 (1) ↔ D3 (3)"
+    assert best.iloc[0, 1] == pytest.approx(swap_matrix([0, 1, 3]).query("i == 1 and j == 3")["ndcg"].item())
+
+
+def test_distribution_hidden_until_a_guess(app):
+    at = app(page=PAGE)
+    assert at.radio(key="explore.guess").value is None
+    assert not any(m.label.startswith("Percentile") for m in at.metric)
+
+
+def test_distribution_numbers_equal_the_core(app):
+    at = app(page=PAGE)
+    at.radio(key="explore.guess").set_value("high").run()
+    dist = permutation_distribution([3, 2, 0, 0, 1])
+    shown = _metrics(at)
+    assert shown["Percentile of your ranking"] == f"{dist.percentile:.1f} %"
+    assert shown["Mean nDCG@5 of a random ordering"] == f"{dist.mean:.4f}"
+    assert at.success[0].value.startswith("Right")  # 96.7 % is "more than 90 %"
+    assert any("all 120 orderings" in c.value for c in at.caption)
+
+
+def test_distribution_wrong_guess_gives_the_answer(app):
+    at = app(page=PAGE)
+    at.radio(key="explore.guess").set_value("low").run()
+    assert at.info[0].value.startswith("The answer: 96.7 %")
+
+
+def test_distribution_of_a_long_list_is_a_seeded_sample(app):
+    rel = [3, 2, 1, 0, 3, 2, 1, 0, 2, 1]
+    at = app(page=PAGE, rel=",".join(map(str, rel)), k="5")
+    at.radio(key="explore.guess").set_value("skip").run()
+    assert not at.exception
+    dist = permutation_distribution(rel, k=5, samples=20_000, seed=0)
+    assert _metrics(at)["Percentile of your ranking"] == f"{dist.percentile:.1f} %"
+    assert any("seeded sample of 20,000" in c.value for c in at.caption)
+
+
+def test_slide_sentence_and_table_equal_the_core(app):
+    at = app(page=PAGE, rel="3,2,0,0,1")
+    at.selectbox(key="explore.slide_from").set_value(2).run()
+    at.slider(key="explore.slide_d.2.5").set_value(3).run()
+    data = slide_down([3, 2, 0, 0, 1], position=2)
+    sentence = _unescape(next(m.value for m in at.markdown if m.value.startswith("Moving")))
+    expected_after = data.query("d == 3")["ndcg"].item()
+    assert sentence == (f"Moving D2 from position 2 to 5 lowers nDCG@5 from {nc.ndcg([3, 2, 0, 0, 1]):.4f} "
+                        f"to {expected_after:.4f} ({expected_after - nc.ndcg([3, 2, 0, 0, 1]):+.4f}).")
+    table = _table_with(at, "New position")
+    assert list(table.iloc[:, 3]) == pytest.approx(list(data["ndcg"]))

@@ -1,0 +1,342 @@
+"""The Explore page: what-if views of the shared ranking, computed by the core and cached.
+
+- :func:`swap_section`: a heatmap of nDCG@k after swapping positions i and j
+  (:func:`ndcg_core.steps.swap_matrix`), a chosen swap with its number, and "apply it";
+- :func:`distribution_section`: nDCG@k over every ordering of the items (exact up to
+  ``EXACT_LIMIT`` items, a seeded sample above; :func:`ndcg_core.steps.permutation_distribution`)
+  with the current ranking marked and its percentile, after a predict-first guess;
+- :func:`slide_section`: nDCG@k as one item slides down by d places
+  (:func:`ndcg_core.steps.slide_down`), and the sentence of :func:`ndcg_core.steps.describe_change`.
+
+The expensive calls are cached with ``st.cache_data`` on pure inputs (the ranking as tuples), and
+a progress bar shows while a large list is computed. No metric arithmetic here: filtering,
+sorting and formatting the core's frames only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core.steps import PermutationDistribution, describe_change, permutation_distribution, slide_down, swap_matrix
+
+from .frame import Frame, get_ranking, set_ranking
+from .state import Ranking, format_grade
+from .text import md_escape
+
+BLUE, ORANGE, SKY, VERMILLION, BLACK = "#0072B2", "#E69F00", "#56B4E9", "#D55E00", "#000000"
+#: Every ordering is enumerated up to this many items; above, a seeded sample is drawn.
+EXACT_LIMIT = 8
+SAMPLES = 20_000
+SAMPLE_SEED = 0
+#: Cell values are written in the heatmap up to this many items.
+TEXT_LIMIT = 10
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def swaps(relevance: tuple[float, ...], labels: tuple[str, ...], k: int | None, gain: str,
+          discount: str) -> pd.DataFrame:
+    """:func:`ndcg_core.steps.swap_matrix`, cached on the ranking."""
+    return swap_matrix(list(relevance), k=k, gain=gain, discount=discount, labels=list(labels))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def distribution(relevance: tuple[float, ...], k: int | None, gain: str, discount: str) -> PermutationDistribution:
+    """:func:`ndcg_core.steps.permutation_distribution`, cached on the ranking."""
+    return permutation_distribution(list(relevance), k=k, gain=gain, discount=discount,
+                                    max_exact=EXACT_LIMIT, samples=SAMPLES, seed=SAMPLE_SEED)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def slides(relevance: tuple[float, ...], position: int, k: int | None, gain: str, discount: str) -> pd.DataFrame:
+    """:func:`ndcg_core.steps.slide_down`, cached on the ranking and the position."""
+    return slide_down(list(relevance), position=position, k=k, gain=gain, discount=discount)
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """The core's what-if frames of one ranking."""
+
+    metrics: nc.Metrics
+    swaps: pd.DataFrame
+    distribution: PermutationDistribution
+
+
+def compute(frame: Frame) -> Views:
+    """Every view of the ranking, with a progress bar when the list is long (sampled)."""
+    r = frame.ranking
+    opts = (r.k, r.gain, r.discount)
+    bar = st.progress(0, text=frame.t("explore.computing", n=r.n)) if r.n > EXACT_LIMIT else None
+    m = nc.metrics(list(r.relevance), **r.options())
+    sw = swaps(r.relevance, r.labels, *opts)
+    if bar is not None:
+        bar.progress(40, text=frame.t("explore.computing", n=r.n))
+    dist = distribution(r.relevance, *opts)
+    if bar is not None:
+        bar.progress(100, text=frame.t("explore.computing", n=r.n))
+        bar.empty()
+    return Views(m, sw, dist)
+
+
+def card(label: str, grade: float) -> str:
+    """"D1 · 3"."""
+    return f"{label} · {format_grade(grade)}"
+
+
+def ranking_line(ranking: Ranking) -> str:
+    """The ranking as one line of cards (user text: escape before Markdown)."""
+    return "  ›  ".join(card(x, g) for x, g in zip(ranking.labels, ranking.relevance))
+
+
+def header(frame: Frame, views: Views) -> None:
+    """The current ranking and its nDCG@k."""
+    t = frame.t
+    c1, c2 = st.columns([3, 1])
+    c1.markdown(t("explore.current", ranking=md_escape(ranking_line(frame.ranking))))
+    c2.metric(t("explore.current_metric", k=views.metrics.k), f"{views.metrics.ndcg:.4f}", border=True)
+
+
+# --- swaps --------------------------------------------------------------------------------
+
+def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int] | None,
+            n: int) -> alt.LayerChart:
+    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
+    written in the cells for small lists, the chosen swap outlined."""
+    t = frame.t
+    x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
+    y = alt.Y("i:O", title=t("explore.swap.axis_i"))
+    tooltip = [
+        alt.Tooltip("i:O", title=t("explore.swap.row_i")),
+        alt.Tooltip("item_i:N", title=t("explore.swap.row_item_i")),
+        alt.Tooltip("j:O", title=t("explore.swap.row_j")),
+        alt.Tooltip("item_j:N", title=t("explore.swap.row_item_j")),
+        alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
+        alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
+    ]
+    cells = alt.Chart(data).mark_rect(stroke="#BBBBBB", strokeWidth=0.5).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.Color("delta:Q", title=t("explore.swap.legend"),
+                        scale=alt.Scale(domainMid=0, range=[VERMILLION, "#FFFFFF", BLUE], interpolate="rgb"),
+                        legend=alt.Legend(orient="bottom", format="+.2f")),
+    )
+    layers: list[alt.Chart] = [cells]
+    if n <= TEXT_LIMIT:
+        layers.append(alt.Chart(data).mark_text(fontSize=11 if n > 6 else 13).encode(
+            x=x, y=y, color=alt.condition("abs(datum.delta) > 0.2", alt.value("#FFFFFF"), alt.value(BLACK)), text=alt.Text("ndcg:Q", format=".2f"), tooltip=tooltip))
+    if chosen is not None:
+        i, j = chosen
+        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
+        layers.append(alt.Chart(picked).mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3).encode(
+            x=x, y=y, tooltip=tooltip))
+    side = min(560, 56 * n + 40)
+    return alt.layer(*layers).properties(width=side, height=side)
+
+
+def _swap_order(n: int, i: int, j: int) -> list[int]:
+    order = list(range(n))
+    order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
+    return order
+
+
+def _apply_swap(i: int, j: int) -> None:
+    ranking = get_ranking()
+    if 1 <= i <= ranking.n and 1 <= j <= ranking.n:
+        set_ranking(ranking.with_order(_swap_order(ranking.n, i, j)))
+
+
+def _swap_table(rows: pd.DataFrame, frame: Frame) -> pd.DataFrame:
+    t = frame.t
+    return pd.DataFrame({
+        t("explore.swap.row_swap"): [f"{a} ({i}) ↔ {b} ({j})" for a, i, b, j in
+                                     zip(rows["item_i"], rows["i"], rows["item_j"], rows["j"])],
+        t("explore.swap.row_ndcg"): rows["ndcg"].to_numpy(),
+        t("explore.swap.row_delta"): rows["delta"].to_numpy(),
+    })
+
+
+def _style(table: pd.DataFrame) -> object:
+    cols = list(table.columns)
+    return table.style.format({cols[1]: "{:.4f}", cols[2]: "{:+.4f}"})
+
+
+def swap_section(frame: Frame, views: Views) -> None:
+    """The swap heatmap, one chosen swap (number + outline + apply), best and worst swaps."""
+    t = frame.t
+    r = frame.ranking
+    k = views.metrics.k
+    st.subheader(t("explore.swap.title"))
+    st.markdown(t("explore.swap.how", k=k))
+    positions = list(range(1, r.n + 1))
+    fmt = {p: f"{p} · {card(r.labels[p - 1], r.relevance[p - 1])}" for p in positions}
+    for key, default in (("explore.swap_i", 1), ("explore.swap_j", min(2, r.n))):
+        if st.session_state.get(key) not in positions:
+            st.session_state[key] = default
+    c1, c2, c3 = st.columns([1, 1, 1])
+    i = c1.selectbox(t("explore.swap.first"), positions, format_func=fmt.__getitem__, key="explore.swap_i")
+    j = c2.selectbox(t("explore.swap.second"), positions, format_func=fmt.__getitem__, key="explore.swap_j")
+    data = views.swaps
+    if i == j:
+        c3.info(t("explore.swap.same"))
+    else:
+        row = data[(data["i"] == i) & (data["j"] == j)].iloc[0]
+        c3.metric(t("explore.swap.after", k=k), f"{row['ndcg']:.4f}", delta=f"{row['delta']:+.4f}",
+                  delta_color="normal" if abs(row["delta"]) >= 5e-5 else "off", border=True)
+        c3.button(t("explore.swap.apply"), key="explore.apply_swap", on_click=_apply_swap, args=(i, j),
+                  icon=":material/swap_vert:")
+    st.altair_chart(heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n), width="content")
+    if r.n > TEXT_LIMIT:
+        st.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
+    pairs = data[data["i"] < data["j"]]
+    c1, c2 = st.columns(2)
+    with c1:
+        st.markdown(f"**{t('explore.swap.best')}**")
+        best = pairs.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
+        st.dataframe(_style(_swap_table(best, frame)), hide_index=True, width="stretch", key="explore.best_table")
+    with c2:
+        st.markdown(f"**{t('explore.swap.worst')}**")
+        worst = pairs.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
+        st.dataframe(_style(_swap_table(worst, frame)), hide_index=True, width="stretch", key="explore.worst_table")
+
+
+# --- distribution ---------------------------------------------------------------------------
+
+GUESSES: tuple[str, ...] = ("low", "mid", "high", "skip")
+
+
+def guess_bucket(percentile: float) -> str:
+    """Which guess a percentile (from the core) falls in: "low" < 50 <= "mid" <= 90 < "high"."""
+    if percentile < 50:
+        return "low"
+    return "mid" if percentile <= 90 else "high"
+
+
+def histogram(dist: PermutationDistribution, frame: Frame) -> alt.LayerChart:
+    """Histogram of nDCG@k over orderings, the current ranking as a labelled vermillion rule."""
+    t = frame.t
+    k = dist.k
+    data = pd.DataFrame({"ndcg": dist.values})
+    x_title = t("explore.dist.axis_ndcg", k=k)
+    bars = (
+        alt.Chart(data)
+        .transform_bin(["lo", "hi"], field="ndcg", bin=alt.Bin(maxbins=40))
+        .transform_aggregate(count="count()", groupby=["lo", "hi"])
+        .mark_bar(color=SKY, stroke=BLUE, strokeWidth=0.5)
+        .encode(
+            x=alt.X("lo:Q", bin="binned", title=x_title, scale=alt.Scale(domain=[0, 1])),
+            x2="hi:Q",
+            y=alt.Y("count:Q", title=t("explore.dist.axis_count")),
+            tooltip=[alt.Tooltip("lo:Q", title="≥", format=".4f"), alt.Tooltip("hi:Q", title="<", format=".4f"),
+                     alt.Tooltip("count:Q", title=t("explore.dist.axis_count"))],
+        )
+    )
+    mark = pd.DataFrame({"ndcg": [dist.current], "label": [t("explore.dist.marker")],
+                         "percentile": [dist.percentile]})
+    tip = [alt.Tooltip("label:N", title=" "), alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+           alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f")]
+    rule = alt.Chart(mark).mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3]).encode(
+        x="ndcg:Q", tooltip=tip)
+    text = alt.Chart(mark).mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION,
+                                     fontWeight="bold", y=0).encode(x="ndcg:Q", text="label:N", tooltip=tip)
+    return alt.layer(bars, rule, text).properties(height=280, title=t("explore.dist.chart_title", k=k))
+
+
+def distribution_section(frame: Frame, views: Views) -> None:
+    """Predict the percentile, then see the distribution, the percentile and the mean."""
+    t = frame.t
+    dist = views.distribution
+    st.subheader(t("explore.dist.title"))
+    st.markdown(f"**{t('blind_spots.predict_prompt')}** {t('explore.dist.question')}")
+    guess = st.radio(t("explore.dist.question"), GUESSES, index=None, horizontal=True,
+                     format_func=lambda g: t(f"explore.dist.guess_{g}"), key="explore.guess",
+                     label_visibility="collapsed")
+    if guess is None:
+        st.caption(t("blind_spots.reveal_hint"))
+        return
+    value = f"{dist.percentile:.1f}"
+    if guess == guess_bucket(dist.percentile):
+        st.success(t("explore.dist.right", value=value), icon=":material/check_circle:")
+    else:
+        st.info(t("explore.dist.off", value=value), icon=":material/lightbulb:")
+    if dist.exact:
+        st.caption(t("explore.dist.exact", count=f"{dist.values.size:,}", n=frame.ranking.n))
+    else:
+        st.caption(t("explore.dist.sampled", count=f"{dist.values.size:,}", seed=SAMPLE_SEED, n=frame.ranking.n))
+    c1, c2 = st.columns(2)
+    c1.metric(t("explore.dist.percentile"), f"{value} %", help=t("explore.dist.percentile_help"), border=True)
+    c2.metric(t("explore.dist.mean", k=dist.k), f"{dist.mean:.4f}", border=True)
+    st.altair_chart(histogram(dist, frame), width="stretch", height=340)
+
+
+# --- slide down -----------------------------------------------------------------------------
+
+def _slide_order(n: int, position: int, d: int) -> list[int]:
+    order = list(range(n))
+    order.insert(position - 1 + d, order.pop(position - 1))
+    return order
+
+
+def slide_chart(data: pd.DataFrame, frame: Frame, *, item: str, k: int, chosen: int) -> alt.LayerChart:
+    """nDCG@k against d, the chosen d as a large vermillion diamond."""
+    t = frame.t
+    c, o = t("explore.slide.chosen"), t("explore.slide.other")
+    data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
+    x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
+    tip = [alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
+           alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
+           alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
+           alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f")]
+    line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tip)
+    pts = alt.Chart(data).mark_point(filled=True).encode(
+        x=x, y=y, tooltip=tip,
+        color=alt.Color("mark:N", scale=alt.Scale(domain=[c, o], range=[VERMILLION, BLUE]), title=None,
+                        legend=alt.Legend(orient="top")),
+        shape=alt.Shape("mark:N", scale=alt.Scale(domain=[c, o], range=["diamond", "circle"]), legend=None),
+        size=alt.Size("mark:N", scale=alt.Scale(domain=[c, o], range=[220, 60]), legend=None),
+    )
+    return alt.layer(line, pts).properties(height=260, title=t("explore.slide.chart_title", item=item, k=k))
+
+
+def slide_section(frame: Frame) -> None:
+    """Choose an item and a distance; the chart, the table and the sentence follow."""
+    t = frame.t
+    r = frame.ranking
+    st.subheader(t("explore.slide.title"))
+    st.markdown(t("explore.slide.how"))
+    positions = list(range(1, r.n))
+    if st.session_state.get("explore.slide_from") not in positions:
+        st.session_state["explore.slide_from"] = 1
+    c1, c2 = st.columns(2)
+    p = c1.selectbox(t("explore.slide.from"), positions, key="explore.slide_from",
+                     format_func=lambda q: f"{q} · {card(r.labels[q - 1], r.relevance[q - 1])}")
+    most = r.n - p
+    d_key = f"explore.slide_d.{p}.{r.n}"
+    d = c2.slider(t("explore.slide.distance"), 0, most, min(2, most), key=d_key)
+    data = slides(r.relevance, p, r.k, r.gain, r.discount)
+    moved = r.with_order(_slide_order(r.n, p, d))
+    change = describe_change(list(r.relevance), list(moved.relevance), list(r.labels), list(moved.labels),
+                             **r.options())
+    before, after = f"{change.ndcg_before:.4f}", f"{change.ndcg_after:.4f}"
+    if d == 0:
+        st.markdown(t("explore.slide.stay", k=change.k, before=before))
+    else:
+        st.markdown(t(f"explore.slide.effect_{change.effect}", item=md_escape(r.labels[p - 1]),
+                      from_position=change.from_position or p, to_position=change.to_position or p + d,
+                      k=change.k, before=md_escape(before), after=md_escape(after),
+                      delta=md_escape(f"{change.delta:+.4f}")))
+    c1, c2 = st.columns([3, 2])
+    c1.altair_chart(slide_chart(data, frame, item=r.labels[p - 1], k=change.k, chosen=d), width="stretch",
+                   height=320)
+    table = pd.DataFrame({
+        t("explore.slide.row_d"): data["d"].to_numpy(),
+        t("explore.slide.row_to"): data["to_position"].to_numpy(),
+        t("explore.slide.row_dcg"): data["dcg"].to_numpy(),
+        t("explore.slide.row_ndcg"): data["ndcg"].to_numpy(),
+    })
+    cols = list(table.columns)
+    c2.dataframe(table.style.format({cols[2]: "{:.4f}", cols[3]: "{:.4f}"}), hide_index=True,
+                 width="stretch", key="explore.slide_table")
