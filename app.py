@@ -15,9 +15,10 @@ from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
 frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
 t, lang = frame.t, frame.lang
-widgets.apply_drag(calc.PREFIX)           # a drag arrives on the next run: take it over first
+widgets.apply_drag(calc.PREFIX)           # a drag or a table edit arrives on the next run:
+scale, scale_problem = calc.current_scale(ui.get_ranking())
+widgets.apply_table(calc.PREFIX, scale=scale)   # take them over before drawing any input
 ranking = ui.get_ranking()
-scale, scale_problem = calc.current_scale(ranking)
 
 st.title(t("calculator.title"))
 st.caption(t("calculator.intro"))

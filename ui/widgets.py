@@ -9,9 +9,9 @@ each one writes the shared ranking (``ui.set_ranking``) and each one is drawn fr
 - :func:`order_buttons` and :func:`move_buttons`: ideal order, reverse, shuffle, and one item
   up or down (for keyboard and touch users).
 
-A page calls :func:`apply_drag` before drawing any of them (a drag arrives as the sortable's
-value on the next run, and every input must show the new order in that same run), then draws
-the ones it wants. Inputs that fail validation keep what the person typed and show the
+A page calls :func:`apply_drag` and :func:`apply_table` before drawing any of them (a drag or
+a table edit arrives as the widget's value on the next run, and every input must show the new
+ranking in that same run), then draws the ones it wants. Inputs that fail validation keep what the person typed and show the
 translated message right below; the rest of the page keeps working on the last valid ranking.
 Every change made here is recorded (:func:`last_change`) so a page can say what changed.
 """
@@ -196,26 +196,46 @@ def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any
     return [row["item"] for row in rows], [row["grade"] for row in rows]
 
 
-def _on_table(prefix: str, key: str, scale: str) -> None:
+def table_ranking(ranking: Ranking, edits: dict[str, Any], *, scale: str = "free") -> Ranking:
+    """The ranking after a data editor's edits, validated (raises :class:`NDCGInputError`)."""
+    labels, grades = apply_table_edits(ranking, edits)
+    if not grades:
+        nc.validate.fail("empty", what="relevance list")
+    rel = grade_cells(grades)
+    if rel.size > MAX_ITEMS:
+        nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
+    check_scale(rel, scale)
+    return ranking.with_items(rel.tolist(), labels)
+
+
+def apply_table(prefix: str, *, scale: str = "free") -> None:
+    """Take over the table's edits since the last run; call before drawing any editor input.
+
+    Valid edits become the shared ranking (and a fresh table); invalid ones stay in the table
+    with their message until they are fixed or the ranking changes another way.
+    """
     ranking = get_ranking()
-    labels, grades = apply_table_edits(ranking, st.session_state.get(key) or {})
+    key = table_key(ranking, prefix)
+    edits = st.session_state.get(key)
+    if not isinstance(edits, dict) or not any(edits.get(part) for part in
+                                               ("edited_rows", "added_rows", "deleted_rows")):
+        _set_error(prefix, "table", None)
+        return
     try:
-        if not grades:
-            nc.validate.fail("empty", what="relevance list")
-        rel = grade_cells(grades)
-        if rel.size > MAX_ITEMS:
-            nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
-        check_scale(rel, scale)
-        new = ranking.with_items(rel.tolist(), labels)
+        new = table_ranking(ranking, edits, scale=scale)
     except NDCGInputError as err:
         _set_error(prefix, "table", err)
         return
     _set_error(prefix, "table", None)
+    del st.session_state[key]
     change_ranking(new)
 
 
 def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale: str = "free") -> None:
-    """A table of item names and grades, rows can be added and deleted; its message below."""
+    """A table of item names and grades, rows can be added and deleted; its message below.
+
+    Edits are taken over by :func:`apply_table` at the start of the next run.
+    """
     key = table_key(ranking, prefix)
     st.data_editor(
         pd.DataFrame(_table_rows(ranking)),
@@ -228,8 +248,6 @@ def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale
             "grade": st.column_config.NumberColumn(t("table.relevance"), format="%g",
                                                    help=t(f"calculator.grades_help_{scale}")),
         },
-        on_change=_on_table,
-        args=(prefix, key, scale),
     )
     _show_error(prefix, "table", lang, ranking)
 

@@ -1,0 +1,326 @@
+"""The Calculator (app.py) in AppTest: shown numbers equal the core's after every kind of input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
+from ui import i18n
+from ui import widgets as w
+from ui.calculator import PRESETS
+from ui.state import Ranking
+
+EXAMPLE = [3, 2, 0, 0, 1]
+
+
+def _unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def shown(at, name: str = "nDCG") -> tuple[int, str]:
+    """(k, value) of the metric named ``name`` ("CG", "DCG", "IDCG", "nDCG")."""
+    for metric in at.metric:
+        found = re.fullmatch(rf"{name}@(\d+)", metric.label)
+        if found:
+            return int(found.group(1)), metric.value
+    raise AssertionError(f"no {name}@k metric on the page")
+
+
+def expected(relevance, **options) -> str:
+    return f"{nc.ndcg(relevance, **options):.4f}"
+
+
+def ranking(at) -> Ranking:
+    return at.session_state["lab.ranking"]
+
+
+def errors(at) -> list[str]:
+    return [_unescape(e.value) for e in at.error]
+
+
+def message(err_key: str, **params) -> str:
+    return i18n.error_text("en", NDCGInputError(err_key, **params))
+
+
+def test_page_shows_the_example_with_the_core_numbers(app):
+    at = app()
+    assert not at.exception
+    m = nc.metrics(EXAMPLE)
+    assert shown(at, "CG") == (5, "6")
+    assert shown(at, "DCG") == (5, f"{m.dcg:.4f}")
+    assert shown(at, "IDCG") == (5, f"{m.idcg:.4f}")
+    assert shown(at) == (5, f"{m.ndcg:.4f}") == (5, "0.9762")
+    assert at.text_input(key="calc.text").value == "3, 2, 0, 0, 1"
+
+
+@pytest.mark.parametrize(("text", "grades"), [
+    ("1, 0, 0, 2, 3", [1, 0, 0, 2, 3]),
+    ("3 2 0 0 1 2", [3, 2, 0, 0, 1, 2]),
+    ("3，2，0", [3, 2, 0]),
+])
+def test_typed_grades_update_the_numbers(app, text, grades):
+    at = app()
+    at.text_input(key="calc.text").set_value(text).run()
+    assert not at.exception
+    assert shown(at) == (len(grades), expected(grades))
+    assert ranking(at).relevance == tuple(float(g) for g in grades)
+    assert at.text_input(key="calc.text").value == ", ".join(str(g) for g in grades)
+
+
+@pytest.mark.parametrize(("text", "err_key", "params"), [
+    ("", "empty", {"what": "relevance list"}),
+    ("3, two, 1", "not_a_number", {"what": "relevance list", "position": 2, "token": "two"}),
+    ("3, nan", "not_finite", {"what": "relevance list", "position": 2, "token": "nan"}),
+    ("inf 1", "not_finite", {"what": "relevance list", "position": 1, "token": "inf"}),
+    ("3, -1", "negative", {"what": "relevance list", "position": 2, "value": -1.0}),
+    (", ".join(["1"] * 101), "too_many", {"what": "relevance list", "got": 101, "limit": 100}),
+    ("3, 5", "not_graded", {"what": "relevance list", "position": 2, "value": 5.0}),
+])
+def test_malformed_text_shows_the_message_and_keeps_the_page(app, text, err_key, params):
+    at = app()
+    at.text_input(key="calc.text").set_value(text).run()
+    assert not at.exception
+    assert errors(at) == [message(err_key, **params)]
+    assert shown(at) == (5, expected(EXAMPLE))            # the last valid ranking still shows
+    assert at.text_input(key="calc.text").value == text  # what was typed stays, to be fixed
+
+
+def test_fixing_the_text_removes_the_message(app):
+    at = app()
+    at.text_input(key="calc.text").set_value("3, x").run()
+    at.text_input(key="calc.text").set_value("3, 1").run()
+    assert errors(at) == []
+    assert shown(at) == (2, expected([3, 1]))
+
+
+def test_binary_scale_rejects_a_grade_of_two(app):
+    at = app(rel="1,0,1", scale="binary")
+    at.text_input(key="calc.text").set_value("1, 2").run()
+    assert errors(at) == [message("not_binary", what="relevance list", position=2, value=2.0)]
+    assert ranking(at).relevance == (1.0, 0.0, 1.0)
+
+
+def test_switching_to_binary_with_graded_grades_keeps_the_scale(app):
+    at = app()
+    at.segmented_control(key="calc.scale").set_value("binary").run()
+    assert not at.exception
+    assert errors(at) == [message("not_binary", what="relevance list", position=1, value=3.0)]
+    assert at.segmented_control(key="calc.scale").value == "graded"
+    assert at.query_params["scale"] == "graded"
+
+
+def test_free_scale_accepts_decimal_grades(app):
+    at = app()
+    at.segmented_control(key="calc.scale").set_value("free").run()
+    at.text_input(key="calc.text").set_value("2.5, 0, 7").run()
+    assert errors(at) == []
+    assert shown(at) == (3, expected([2.5, 0, 7]))
+
+
+def test_drag_reorders_and_says_what_changed(app):
+    """The sortable's value (what streamlit-sortables sends after a drop) becomes the ranking."""
+    at = app()
+    start = Ranking()
+    cards = w.cards(start)
+    dropped = [cards[0], cards[1], cards[4], cards[2], cards[3]]   # D5 dragged to position 3
+    at.session_state[w.sortable_key(start, "calc")] = [{"header": None, "items": dropped}]
+    at.run()
+    assert not at.exception
+    assert ranking(at).labels == ("D1", "D2", "D5", "D3", "D4")
+    assert shown(at) == (5, expected([3, 2, 1, 0, 0])) == (5, "1.0000")
+    note = _unescape(at.info[0].value)
+    assert note == f"Moving D5 from position 5 to 3 raised nDCG@5 from {expected(EXAMPLE)} to 1.0000."
+    assert at.text_input(key="calc.text").value == "3, 2, 1, 0, 0"   # the other inputs follow
+
+
+def test_drag_that_lowers_nDCG_says_so(app):
+    """D5 (grade 1) dragged above D2 (grade 2): nDCG@5 goes down, and the note says lowered."""
+    at = app()
+    cards = w.cards(Ranking())
+    dropped = [cards[0], cards[4], cards[1], cards[2], cards[3]]
+    at.session_state[w.sortable_key(Ranking(), "calc")] = [{"header": None, "items": dropped}]
+    at.run()
+    assert nc.ndcg([3, 1, 2, 0, 0]) < nc.ndcg(EXAMPLE)
+    assert _unescape(at.info[0].value) == (
+        f"Moving D5 from position 5 to 2 lowered nDCG@5 from {expected(EXAMPLE)} "
+        f"to {expected([3, 1, 2, 0, 0])}.")
+
+
+def test_up_and_down_buttons_move_the_chosen_item(app):
+    at = app()
+    at.selectbox(key="calc.move_item").set_value("D5").run()
+    at.button(key="calc.up").click().run()
+    assert ranking(at).labels == ("D1", "D2", "D3", "D5", "D4")
+    at.button(key="calc.up").click().run()
+    at.button(key="calc.down").click().run()
+    at.button(key="calc.up").click().run()
+    assert ranking(at).labels == ("D1", "D2", "D5", "D3", "D4")
+    assert shown(at) == (5, expected([3, 2, 1, 0, 0])) == (5, "1.0000")
+
+
+@pytest.mark.parametrize(("button", "order"), [
+    ("calc.ideal", [0, 1, 4, 2, 3]),
+    ("calc.reverse", [4, 3, 2, 1, 0]),
+])
+def test_order_buttons(app, button, order):
+    at = app()
+    at.button(key=button).click().run()
+    grades = [EXAMPLE[i] for i in order]
+    assert ranking(at).labels == tuple(f"D{i + 1}" for i in order)
+    assert shown(at) == (5, expected(grades))
+
+
+def test_shuffle_keeps_the_items_and_shows_their_numbers(app):
+    at = app()
+    at.button(key="calc.shuffle").click().run()
+    r = ranking(at)
+    assert sorted(r.labels) == ["D1", "D2", "D3", "D4", "D5"]
+    assert r != Ranking()
+    assert shown(at) == (5, expected(list(r.relevance)))
+
+
+@pytest.mark.parametrize(("key", "value", "options"), [
+    ("calc.k", 3, {"k": 3}),
+    ("calc.gain", "exponential", {"gain": "exponential"}),
+    ("calc.discount", "jarvelin", {"discount": "jarvelin"}),
+])
+def test_variant_controls_change_the_numbers(app, key, value, options):
+    at = app(rel="3,2,3,0,1")
+    widget = at.slider(key=key) if key == "calc.k" else at.segmented_control(key=key)
+    widget.set_value(value).run()
+    assert not at.exception
+    k = options.get("k", 5)
+    assert shown(at) == (k, expected([3, 2, 3, 0, 1], **options))
+
+
+def test_variants_combine_and_reach_the_link(app):
+    at = app()
+    at.slider(key="calc.k").set_value(3).run()
+    at.segmented_control(key="calc.gain").set_value("exponential").run()
+    at.segmented_control(key="calc.discount").set_value("jarvelin").run()
+    assert shown(at) == (3, expected(EXAMPLE, k=3, gain="exponential", discount="jarvelin"))
+    params = {name: at.query_params[name] for name in ("rel", "k", "gain", "disc")}
+    assert params == {"rel": "3,2,0,0,1", "k": "3", "gain": "exponential", "disc": "jarvelin"}
+
+
+def test_exponential_gain_matches_the_teaching_number(app):
+    at = app(gain="exponential")
+    assert shown(at) == (5, "0.9880")   # TEACHING.md: 0.98795
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
+def test_every_preset_shows_the_core_numbers(app, preset):
+    at = app(rel="1,1")
+    at.selectbox(key="calc.preset").set_value(preset.id).run()
+    assert not at.exception
+    k = len(preset.relevance) if preset.k is None else preset.k
+    assert shown(at) == (k, expected(list(preset.relevance), k=preset.k))
+    assert at.query_params["scale"] == preset.scale
+    assert at.selectbox(key="calc.preset").value is None   # ready to load a preset again
+
+
+def test_table_edit_changes_a_grade(app):
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {4: {"grade": 3}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert shown(at) == (5, expected([3, 2, 0, 0, 3]))
+    # a better grade at the bottom raises IDCG more than DCG: nDCG goes down
+    assert nc.ndcg([3, 2, 0, 0, 3]) < nc.ndcg(EXAMPLE)
+    assert _unescape(at.info[0].value) == (
+        f"Changing the grade of D5 from 1 to 3 lowered nDCG@5 from {expected(EXAMPLE)} "
+        f"to {expected([3, 2, 0, 0, 3])}.")
+
+
+def test_table_adds_and_deletes_rows(app):
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {}, "added_rows": [{"item": "New", "grade": 2}], "deleted_rows": [0]}
+    at.run()
+    assert ranking(at).labels == ("D2", "D3", "D4", "D5", "New")
+    assert shown(at) == (5, expected([2, 0, 0, 1, 2]))
+
+
+@pytest.mark.parametrize(("edits", "err_key", "params"), [
+    ({"edited_rows": {1: {"item": ""}}}, "label_empty", {"position": 2}),
+    ({"edited_rows": {1: {"item": "D1"}}}, "label_duplicate", {"label": "D1"}),
+    ({"edited_rows": {1: {"grade": None}}}, "grade_missing", {"position": 2}),
+    ({"edited_rows": {1: {"grade": -2}}}, "negative", {"what": "relevance list", "position": 2, "value": -2.0}),
+    ({"deleted_rows": [0, 1, 2, 3, 4]}, "empty", {"what": "relevance list"}),
+    ({"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(96)]}, "too_many",
+     {"what": "relevance list", "got": 101, "limit": 100}),
+])
+def test_malformed_table_shows_the_message(app, edits, err_key, params):
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+    at.run()
+    assert not at.exception
+    assert errors(at) == [message(err_key, **params)]
+    assert shown(at) == (5, expected(EXAMPLE))
+
+
+def test_html_label_is_shown_as_text(app):
+    label = "<img src=x onerror=alert(1)>"
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {0: {"item": label}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert ranking(at).labels[0] == label
+    steps = next(df.value for df in at.dataframe if "Discounted gain" in df.value.columns)
+    assert steps["Item"].tolist()[0] == label
+    assert all(label not in e.value for e in [*at.markdown, *at.info])   # never raw in Markdown
+
+
+@pytest.mark.parametrize("params", [
+    {"rel": "abc"},
+    {"rel": "3,nan"},
+    {"rel": "3,-1"},
+    {"rel": ",".join(["1"] * 101)},
+    {"rel": ""},
+    {"k": "0"},
+    {"k": "two"},
+    {"gain": "cubic"},
+    {"disc": "ln"},
+    {"item": ["A", "A", "B", "C", "D"]},
+    {"item": ["A", ""]},
+    {"scale": "ordinal"},
+    {"rel": "3,2", "scale": "binary"},
+])
+def test_malformed_link_shows_a_message_and_falls_back(app, params):
+    at = app(**params)
+    assert not at.exception
+    assert at.error or at.warning
+    r = ranking(at)
+    assert shown(at) == (r.cutoff, expected(list(r.relevance), **r.options()))
+
+
+def test_link_reproduces_the_view(app):
+    at = app(rel="3,1,2", item=["a", "b", "c"], k="2", gain="exponential", disc="jarvelin")
+    assert not at.exception and not at.error
+    assert ranking(at).labels == ("a", "b", "c")
+    assert shown(at) == (2, expected([3, 1, 2], k=2, gain="exponential", discount="jarvelin"))
+
+
+def test_nothing_relevant_explains_the_zero(app):
+    at = app(rel="0,0,0")
+    assert shown(at) == (3, "0.0000")
+    assert any("IDCG = 0" in warning.value for warning in at.warning)
+
+
+def test_chinese_page_runs(app):
+    at = app(lang="zh")
+    assert not at.exception
+    assert at.title[0].value == "nDCG 计算器"
+    assert shown(at) == (5, expected(EXAMPLE))
+
+
+def test_one_item_list_has_no_slider(app):
+    at = app(rel="2")
+    assert not at.exception
+    assert shown(at) == (1, "1.0000")
+    assert not [s for s in at.slider if s.key == "calc.k"]
