@@ -87,6 +87,36 @@ MESSAGES: dict[str, str] = {
         "The item {item!r} appears {count} times for the query {query!r}. "
         "Each (query, item) pair must appear once."
     ),
+    "decimals_invalid": "decimals must be an integer from 0 to {limit}. Got {got} instead.",
+    # scikit-learn's own wording (ndcg_core.sklearn_compat raises exactly what it raises).
+    "sk_param": "The {param!r} parameter of {function} must be {rule}. Got {got} instead.",
+    "sk_conversion": "{reason}",
+    "sk_complex": "Complex data not supported\n{array}\n",
+    "sk_strings": (
+        "dtype='numeric' is not compatible with arrays of bytes/strings."
+        "Convert your data to numeric values explicitly instead."
+    ),
+    "sk_dim": "Found array with dim {got}, while dim <= 2 is required.",
+    "sk_nan": "Input contains NaN.",
+    "sk_infinity": "Input contains infinity or a value too large for {dtype}.",
+    "sk_scalar": (
+        "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, "
+        "got scalar `{got}` instead."
+    ),
+    "sk_samples": (
+        "Found array with {got} sample(s) (shape={shape}) while a minimum of 1 is required."
+    ),
+    "sk_features": (
+        "Found array with {got} feature(s) (shape={shape}) while a minimum of 1 is required."
+    ),
+    "sk_lengths": "Found input variables with inconsistent numbers of samples: {lengths}",
+    "sk_negative": "ndcg_score should not be used on negative y_true values.",
+    "sk_one_document": (
+        "Computing NDCG is only meaningful when there is more than 1 document. "
+        "Got {got} instead."
+    ),
+    "sk_target_type": "Only {supported} formats are supported. Got {got} instead",
+    "sk_weights_zero": "Weights sum to zero, can't be normalized",
 }
 
 

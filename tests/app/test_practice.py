@@ -1,0 +1,166 @@
+"""The Practice page (AppTest): seeded exercises from the link, answers checked, hints, solution."""
+
+from __future__ import annotations
+
+import pytest
+
+import ndcg_core as nc
+from ndcg_core.exercises import MAX_SEED, hints, make_exercises
+
+PAGE = "pages/6_Practice.py"
+SEED = 42
+SET = make_exercises(SEED, n=10)
+
+
+def _param(at, name: str) -> str:
+    value = at.query_params[name]
+    return value[-1] if isinstance(value, list) else value
+
+
+def _open(app, number: int = 1, **params):
+    return app(page=PAGE, seed=str(SEED), ex=str(number), **params)
+
+
+def _shown_list(at, index: int = 0) -> tuple[list[str], list[float]]:
+    table = at.table[index].value
+    return list(table.iloc[0]), [float(x) for x in table.iloc[1]]
+
+
+def _score(at) -> str:
+    return next(m.value for m in at.metric if m.label == "Score")
+
+
+def _type_and_check(at, number: int, text: str):
+    at.text_input(key=f"practice.answer.{SEED}.{number}").input(text)
+    at.button(key=f"practice.check.{SEED}.{number}").click()
+    return at.run()
+
+
+def test_practice_runs_on_defaults_and_puts_a_seed_in_the_link(app):
+    at = app(page=PAGE)
+    assert not at.exception
+    seed = int(_param(at, "seed"))
+    assert 0 <= seed <= MAX_SEED
+    assert _param(at, "ex") == "1"
+
+
+def test_practice_runs_on_the_shared_example_in_chinese(app):
+    at = _open(app, rel="3,2,0,0,1", lang="zh")
+    assert not at.exception
+    assert at.title[0].value == "练习"
+
+
+def test_same_seed_shows_the_same_exercise(app):
+    first, second = _open(app, 4), _open(app, 4)
+    assert _shown_list(first) == _shown_list(second)
+    e = SET[3]
+    assert _shown_list(first) == (list(e.labels), list(e.relevance))
+    assert any(f"nDCG@{e.cutoff}" in m.value for m in first.markdown)
+
+
+def test_junk_in_the_link_gives_messages_and_falls_back(app):
+    at = app(page=PAGE, seed="<script>", ex="eleven")
+    assert not at.exception
+    texts = [w.value for w in at.warning]
+    assert any("is not a whole number from 0 to 999999" in w for w in texts)
+    assert any("exercise number" in w for w in texts)
+    assert 0 <= int(_param(at, "seed")) <= MAX_SEED
+    assert _param(at, "ex") == "1"
+
+
+def test_right_answer_is_accepted_and_scored(app):
+    e = SET[0]
+    at = _type_and_check(_open(app, 1), 1, f"{e.answer:.2f}")
+    assert not at.exception
+    assert at.success[0].value.startswith("Right")
+    assert _score(at) == "1 / 1"
+
+
+def test_wrong_answer_is_rejected_and_scored(app):
+    e = SET[2]
+    at = _type_and_check(_open(app, 3), 3, f"{e.answer + 0.05:.4f}")
+    assert at.error[0].value.startswith("Not yet")
+    assert _score(at) == "0 / 1"
+
+
+def test_right_answer_after_a_wrong_one_counts_as_right(app):
+    e = SET[2]
+    at = _type_and_check(_open(app, 3), 3, "1")
+    at = _type_and_check(at, 3, f"{e.answer:.3f}")
+    assert _score(at) == "1 / 1"
+
+
+def test_malformed_answer_shows_a_message(app):
+    at = _type_and_check(_open(app, 3), 3, "six")
+    assert not at.exception
+    assert "is 'six', which is not a number" in at.error[0].value
+    assert _score(at) == "0 / 0"
+
+
+def test_hints_reveal_one_step_at_a_time(app):
+    e = SET[1]  # a DCG exercise
+    at = _open(app, 2)
+    key = f"practice.hint.{SEED}.2"
+    at.button(key=key).click().run()
+    shown = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    assert len(shown) == 1 and "2. " not in shown[0]
+    at.button(key=key).click().run()
+    shown = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    gains = ", ".join(f"{g:g}" for g in hints(e)[1].params["values"])
+    assert f"2. The gains of positions 1 to {e.cutoff}: {gains}" in shown[0].replace("\\", "")
+
+
+def test_show_solution_uses_the_step_table(app):
+    e = SET[3]  # nDCG@3
+    at = _open(app, 4)
+    at.toggle(key=f"practice.solution.{SEED}.4").set_value(True).run()
+    assert at.info[0].value.replace("\\", "") == f"nDCG@{e.cutoff} = {e.answer:.4f}"
+    table = at.dataframe[0].value
+    assert table["nDCG"].iloc[-1] == pytest.approx(nc.ndcg(list(e.relevance), k=e.k))
+    assert _score(at) == "0 / 1"
+
+
+def test_compare_exercise_checks_the_prediction(app):
+    e = SET[5]
+    assert e.kind == "compare"
+    at = _open(app, 6)
+    at.radio(key=f"practice.choice.{SEED}.6").set_value(e.answer)
+    at.button(key=f"practice.check.{SEED}.6").click().run()
+    assert at.success[0].value.startswith("Right")
+
+
+def test_compare_without_a_choice_asks_for_one(app):
+    at = _open(app, 6)
+    at.button(key=f"practice.check.{SEED}.6").click().run()
+    assert at.info[0].value == "Choose an answer first."
+
+
+def test_ideal_order_exercise_checks_the_dragged_order(app):
+    from ui.practice import cards, sort_key
+
+    e = SET[4]
+    at = _open(app, 5)
+    place_key = sort_key(type("P", (), {"exercise": e, "seed": SEED, "number": 5})())
+    at.button(key=f"practice.check.{SEED}.5").click().run()
+    assert at.error[0].value.startswith("Not yet")  # the shuffled order as shown
+    grade = dict(zip(e.labels, e.relevance))
+    order = [c for x in e.answer for c in cards(e) if c.startswith(f"{x} ")]
+    assert [grade[c.split(" ")[0]] for c in order] == sorted(e.relevance, reverse=True)
+    at.session_state[place_key] = [{"header": None, "items": order}]
+    at.button(key=f"practice.check.{SEED}.5").click().run()
+    assert at.success[0].value.startswith("Right")
+
+
+def test_next_moves_to_the_next_exercise_in_the_link(app):
+    at = _open(app, 1)
+    at.button(key="practice.next").click().run()
+    assert _param(at, "ex") == "2"
+    assert _shown_list(at) == (list(SET[1].labels), list(SET[1].relevance))
+
+
+def test_changing_the_seed_starts_its_set(app):
+    at = _open(app, 3)
+    at.number_input(key="practice.seed_box").set_value(7).run()
+    assert (_param(at, "seed"), _param(at, "ex")) == ("7", "1")
+    first = make_exercises(7, n=1)[0]
+    assert _shown_list(at) == (list(first.labels), list(first.relevance))
