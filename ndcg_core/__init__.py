@@ -7,6 +7,11 @@ Ranked lists (grades in rank order, position 1 first)
 Explained (steps.py, formulas.py)
     step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
     describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
+From scores: tie groups and tie treatments (ties.py)
+    rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
+    Ranking, TieView, TIES ("average", "optimistic", "pessimistic", "ignore")
+scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
+    dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
 Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
@@ -38,9 +43,32 @@ from .steps import (
     swap_matrix,
 )
 from .samples import sample_run
+from .sklearn_compat import dcg_score, ndcg_score
+from .ties import (
+    TIES,
+    Ranking,
+    TieView,
+    dcg_from_scores,
+    ndcg_from_scores,
+    rank_by_score,
+    round_scores,
+    tie_groups,
+    tie_view,
+)
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = sorted([
+    "TIES",
+    "Ranking",
+    "TieView",
+    "dcg_from_scores",
+    "dcg_score",
+    "ndcg_from_scores",
+    "ndcg_score",
+    "rank_by_score",
+    "round_scores",
+    "tie_groups",
+    "tie_view",
     "RunResult",
     "RunSummary",
     "evaluate",

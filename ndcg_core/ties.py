@@ -1,0 +1,352 @@
+"""From scores to a ranking: tie groups and the four ways to treat tied scores.
+
+A system outputs scores; the ranking is the items sorted by score, highest first. Equal scores
+(ties) leave the order open, and nDCG depends on it. The four answers, for one list:
+
+- ``"average"``: McSherry & Najork (2008), scikit-learn's default. Each tie group's positions
+  get the group's mean gain, which equals the mean DCG over every order of the tied items.
+- ``"optimistic"``: ties broken best grade first (what ``sorted(zip(scores, grades),
+  reverse=True)`` does), the highest value any order of the ties can give.
+- ``"pessimistic"``: ties broken worst grade first, the lowest.
+- ``"ignore"``: one plain descending sort, later input index first among ties: scikit-learn's
+  ``ignore_ties=True`` (``np.argsort(scores)[::-1]``) and trec_eval's order.
+
+The ideal (IDCG) never depends on the scores, so only DCG changes between the four.
+These functions serve single lists (pages, small n); the batch path is in
+:mod:`ndcg_core.sklearn_compat`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .discounts import Discount, discounts
+from .gains import Gain, apply_gain
+from .metrics import dcg, idcg
+from .validate import as_relevance, as_scores, check_choice, check_k, check_same_length, fail
+
+__all__ = [
+    "TIES",
+    "Ranking",
+    "Ties",
+    "TieView",
+    "dcg_from_scores",
+    "ndcg_from_scores",
+    "rank_by_score",
+    "round_scores",
+    "tie_groups",
+    "tie_view",
+]
+
+Ties = Literal["average", "optimistic", "pessimistic", "ignore"]
+TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "ignore")
+_DISCOUNTS = ("log2", "jarvelin")
+_MAX_DECIMALS = 15
+
+
+# eq=False: the fields are arrays, whose == is elementwise, so a generated __eq__ would raise.
+@dataclass(frozen=True, slots=True, eq=False)
+class Ranking:
+    """Items sorted by score, position 1 first (all arrays read-only, one entry per position).
+
+    Attributes
+    ----------
+    order : numpy.ndarray of int
+        Index into the input of the item at each position.
+    relevance, scores : numpy.ndarray of float
+        The items' grades and scores in rank order.
+    group : numpy.ndarray of int
+        The tie group of each position, 1 = the highest score.
+    group_size : numpy.ndarray of int
+        How many items share the position's score (1 = not tied).
+    """
+
+    order: NDArray[np.intp]
+    relevance: NDArray[np.float64]
+    scores: NDArray[np.float64]
+    group: NDArray[np.intp]
+    group_size: NDArray[np.intp]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TieView:
+    """nDCG@k of one scored list under each tie treatment, and the ties themselves.
+
+    ``pessimistic <= average <= optimistic`` always; ``ignore`` is one particular order, so it
+    lies between pessimistic and optimistic too. Without ties all four are equal.
+    """
+
+    optimistic: float
+    average: float
+    pessimistic: float
+    ignore: float
+    n_groups: int
+    n_tied_items: int
+    ranking: Ranking
+
+
+def _readonly(array: NDArray) -> NDArray:
+    array.setflags(write=False)
+    return array
+
+
+def _group_ids(scores: NDArray[np.float64]) -> NDArray[np.intp]:
+    # np.unique sorts -scores ascending, i.e. the highest score first; -0.0 equals 0.0.
+    levels = np.unique(-scores)
+    return np.searchsorted(levels, -scores) + 1
+
+
+def tie_groups(scores: ArrayLike) -> NDArray[np.intp]:
+    """The tie group of each item, in input order: 1 = the items with the highest score.
+
+    Items with equal scores share a group; group g + 1 holds the next lower score.
+
+    Raises
+    ------
+    NDCGInputError
+        On an empty list or a non-finite score.
+
+    >>> tie_groups([0.9, 0.5, 0.6, 0.9, 0.9]).tolist()
+    [1, 3, 2, 1, 1]
+    """
+    return _group_ids(as_scores(scores))
+
+
+def _order(rel: NDArray[np.float64], sc: NDArray[np.float64], ties: str) -> NDArray[np.intp]:
+    if ties == "ignore":
+        # scikit-learn's ignore_ties order is np.argsort(scores)[::-1]; a stable sort makes its
+        # tie order definite: reversed, the later input index comes first.
+        return np.argsort(sc, kind="stable")[::-1]
+    index = np.arange(sc.size)
+    if ties == "optimistic":
+        return np.lexsort((index, -rel, -sc))
+    if ties == "pessimistic":
+        return np.lexsort((index, rel, -sc))
+    return np.lexsort((index, -sc))
+
+
+def _ranking(rel: NDArray[np.float64], sc: NDArray[np.float64], ties: str) -> Ranking:
+    order = _order(rel, sc, ties)
+    ids = _group_ids(sc)
+    sizes = np.bincount(ids)
+    return Ranking(
+        order=_readonly(np.ascontiguousarray(order)),
+        relevance=_readonly(rel[order]),
+        scores=_readonly(sc[order]),
+        group=_readonly(ids[order]),
+        group_size=_readonly(sizes[ids[order]]),
+    )
+
+
+def _inputs(
+    relevance: ArrayLike, scores: ArrayLike, *, allow_negative: bool
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    rel = as_relevance(relevance, allow_negative=allow_negative)
+    sc = as_scores(scores)
+    check_same_length(rel, sc, what="relevance list and the score list")
+    return rel, sc
+
+
+def rank_by_score(relevance: ArrayLike, scores: ArrayLike, *, ties: Ties = "ignore") -> Ranking:
+    """Sort items by score, highest first, breaking ties as ``ties`` says.
+
+    Parameters
+    ----------
+    relevance : array-like of float
+        The items' grades, in input order.
+    scores : array-like of float
+        The system's scores, same length.
+    ties : {"ignore", "optimistic", "pessimistic", "average"}
+        ``"ignore"``: scikit-learn's ``ignore_ties`` order (later input index first among ties);
+        ``"optimistic"`` / ``"pessimistic"``: best / worst grade first among ties;
+        ``"average"``: ties in input order, with ``group`` telling which positions share a
+        score (their gains are averaged by :func:`dcg_from_scores`).
+
+    Returns
+    -------
+    Ranking
+
+    Raises
+    ------
+    NDCGInputError
+        On empty or non-finite input, different lengths, or an unknown ``ties``.
+
+    >>> r = rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9])
+    >>> r.order.tolist(), r.relevance.tolist()
+    ([4, 3, 0, 2, 1], [0.0, 0.0, 7.0, 1.0, 4.0])
+    >>> rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], ties="optimistic").relevance.tolist()
+    [7.0, 0.0, 0.0, 1.0, 4.0]
+    >>> r = rank_by_score([3, 2, 0, 0, 1], [5, 4, 3, 3, 1], ties="average")
+    >>> r.group.tolist(), r.group_size.tolist()
+    ([1, 2, 3, 3, 4], [1, 1, 2, 2, 1])
+    """
+    check_choice(ties, TIES, option="ties")
+    rel, sc = _inputs(relevance, scores, allow_negative=True)
+    return _ranking(rel, sc, ties)
+
+
+def _averaged_dcg(ranking: Ranking, k: int, gain: str, discount: str) -> float:
+    gains = apply_gain(ranking.relevance, gain)
+    # Gains are averaged, not grades: the mean over every order of the group of the DCG.
+    sums = np.bincount(ranking.group, weights=gains)
+    mean_gain = sums[ranking.group] / ranking.group_size
+    return float(mean_gain[:k] @ discounts(k, discount))
+
+
+def _dcg(rel: NDArray[np.float64], sc: NDArray[np.float64], k: int | None, gain: str,
+         discount: str, ties: str) -> float:
+    ranking = _ranking(rel, sc, ties)
+    if ties == "average":
+        return _averaged_dcg(ranking, check_k(k, rel.size), gain, discount)
+    return dcg(ranking.relevance, k=k, gain=gain, discount=discount)
+
+
+def _check_options(gain: str, discount: str, ties: str) -> None:
+    check_choice(gain, ("linear", "exponential"), option="gain")
+    check_choice(discount, _DISCOUNTS, option="discount")
+    check_choice(ties, TIES, option="ties")
+
+
+def dcg_from_scores(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+) -> float:
+    """DCG@k of the ranking the scores induce, with tied scores treated as ``ties`` says.
+
+    With ``ties="average"``: DCG@k = sum over positions i = 1..k of mean_gain(group(i)) *
+    discount(i), where mean_gain is the mean gain of all items sharing position i's score
+    (the whole group, even where it straddles k).
+
+    Raises
+    ------
+    NDCGInputError
+        On empty or non-finite input, different lengths, an invalid ``k`` or option.
+
+    The tutorial's slip of TEACHING.md §2: grades [3, 2, 1, 0, 0] with scores [3, 2, 0, 0, 1]
+    tie two items at score 0, whose gains 1 and 0 are averaged over positions 4 and 5:
+
+    >>> round(dcg_from_scores([3, 2, 1, 0, 0], [3, 2, 0, 0, 1]), 4)
+    4.6706
+    >>> round(dcg_from_scores([3, 2, 0, 0, 1], [5, 4, 3, 2, 1]), 4)
+    4.6487
+    """
+    _check_options(gain, discount, ties)
+    check_k(k, 1)
+    rel, sc = _inputs(relevance, scores, allow_negative=True)
+    return _dcg(rel, sc, k, gain, discount, ties)
+
+
+def ndcg_from_scores(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    pool: ArrayLike | None = None,
+) -> float:
+    """nDCG@k of the ranking the scores induce: DCG@k (ties treated as ``ties`` says) / IDCG@k.
+
+    IDCG does not depend on the scores; IDCG = 0 gives 0.0. ``pool`` is the judged pool of
+    :func:`ndcg_core.idcg`.
+
+    Raises
+    ------
+    NDCGInputError
+        On empty or non-finite input, negative grades, different lengths, an invalid ``k``
+        or option, or a pool that lacks a graded item.
+
+    The example of TEACHING.md §3, three items tied at 0.9:
+
+    >>> grades, scores = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
+    >>> round(ndcg_from_scores(grades, scores), 5)            # scikit-learn's default
+    0.69338
+    >>> round(ndcg_from_scores(grades, scores, ties="ignore"), 5)   # ignore_ties=True
+    0.54651
+    >>> round(ndcg_from_scores(grades, scores, ties="optimistic"), 5)
+    0.89568
+    >>> round(ndcg_from_scores([3, 2, 0, 0, 1], [5, 4, 3, 2, 1]), 4)
+    0.9762
+    """
+    _check_options(gain, discount, ties)
+    check_k(k, 1)
+    rel, sc = _inputs(relevance, scores, allow_negative=False)
+    ideal = idcg(rel, k=k, gain=gain, discount=discount, pool=pool)
+    if ideal == 0:
+        return 0.0
+    return _dcg(rel, sc, k, gain, discount, ties) / ideal
+
+
+def tie_view(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> TieView:
+    """nDCG@k under all four tie treatments, the number of tie groups and the ranking.
+
+    What the "scores and ties" page shows: how far the ties let nDCG move
+    (pessimistic .. optimistic), where the average and scikit-learn's ``ignore_ties`` land.
+
+    >>> v = tie_view([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9])
+    >>> [round(x, 5) for x in (v.pessimistic, v.ignore, v.average, v.optimistic)]
+    [0.54651, 0.54651, 0.69338, 0.89568]
+
+    (Here pessimistic and ignore agree: both put the two 0s of the tie before the 7.)
+    >>> v.n_groups, v.n_tied_items, v.ranking.group.tolist()
+    (3, 3, [1, 1, 1, 2, 3])
+    """
+    check_choice(gain, ("linear", "exponential"), option="gain")
+    check_choice(discount, _DISCOUNTS, option="discount")
+    check_k(k, 1)
+    rel, sc = _inputs(relevance, scores, allow_negative=False)
+    ideal = idcg(rel, k=k, gain=gain, discount=discount, pool=pool)
+    values = {
+        ties: (_dcg(rel, sc, k, gain, discount, ties) / ideal if ideal > 0 else 0.0)
+        for ties in TIES
+    }
+    ranking = _ranking(rel, sc, "average")
+    sizes = np.bincount(ranking.group)[1:]
+    return TieView(
+        optimistic=values["optimistic"],
+        average=values["average"],
+        pessimistic=values["pessimistic"],
+        ignore=values["ignore"],
+        n_groups=int(sizes.size),
+        n_tied_items=int(sizes[sizes > 1].sum()),
+        ranking=ranking,
+    )
+
+
+def round_scores(scores: ArrayLike, decimals: int) -> NDArray[np.float64]:
+    """The scores rounded to ``decimals`` decimal places (0 to 15): round, and ties appear.
+
+    Raises
+    ------
+    NDCGInputError
+        On empty or non-finite scores, or ``decimals`` not an integer from 0 to 15.
+
+    >>> round_scores([0.91, 0.5, 0.62, 0.87, 0.94], 1).tolist()
+    [0.9, 0.5, 0.6, 0.9, 0.9]
+    """
+    if (
+        isinstance(decimals, bool)
+        or not isinstance(decimals, numbers.Integral)
+        or not 0 <= decimals <= _MAX_DECIMALS
+    ):
+        fail("decimals_invalid", got=repr(decimals), limit=_MAX_DECIMALS)
+    return np.round(as_scores(scores), int(decimals))
