@@ -1,0 +1,312 @@
+"""nDCG per query on Spark: the batch engine's numbers, computed with DataFrame operations.
+
+The same rules as :mod:`ndcg_core.batch` (ranking by score descending, the four tie policies,
+the ideal from the query's own grades, ``k``, ``gain``, ``discount``, ``no_relevant``), written
+as window functions so that the rows never leave the executors:
+
+- position = ``row_number()`` over (query ordered by score descending [, tie-break]);
+- discount(position), zero beyond ``k``;
+- ``ties="average"``: each row's gain is replaced by ``avg(gain)`` over (query, score), the tie
+  group's mean gain; summed over the group, mean gain * its discounts is the average DCG over
+  all orders of the tie, exactly as the pandas engine and scikit-learn compute it. (The order
+  ``row_number`` picks inside a tie does not matter: the group's set of positions does not
+  depend on it.)
+- ``ties="ignore"``: the later input row of a tie first, the input order being
+  ``monotonically_increasing_id()`` (the order of a file's rows, or of the rows a DataFrame was
+  created from);
+- IDCG: the same with the window ordered by grade descending; then one ``groupBy(query)``.
+
+No Python UDF runs on the rows. PySpark is optional: it is imported inside the functions, so
+``import ndcg_core`` works without it, and a missing PySpark raises an ``ImportError`` that
+says how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from .batch import (
+    NO_RELEVANT,
+    NoRelevant,
+    RunResult,
+    RunSummary,
+    Ties,
+    _check_options,
+    _is_parquet,
+    summarize,
+)
+from .discounts import JARVELIN_BASE, Discount
+from .gains import Gain
+from .validate import check_choice, fail
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+__all__ = ["evaluate", "evaluate_run", "read_run", "session", "summarize_spark"]
+
+INSTALL_HINT = (
+    "The Spark engine needs PySpark and Java 17 or newer: "
+    "pip install -r requirements-spark.txt"
+)
+
+
+def _spark() -> Any:
+    """The pyspark.sql module, or an ImportError that says how to get it."""
+    try:
+        import pyspark.sql
+        import pyspark.sql.functions  # noqa: F401
+        import pyspark.sql.window  # noqa: F401
+    except ImportError as error:
+        raise ImportError(f"{INSTALL_HINT} ({error})") from None
+    return pyspark.sql
+
+
+def session(master: str = "local[*]", *, app_name: str = "nDCG Lab") -> SparkSession:
+    """A SparkSession for the command line: no web UI or console progress, few shuffle
+    partitions in local mode."""
+    sql = _spark()
+    builder = sql.SparkSession.builder.master(master).appName(app_name)
+    builder = builder.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+    if master.startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", str(max(4, 2 * (os.cpu_count() or 1))))
+    return builder.getOrCreate()
+
+
+def read_run(spark: SparkSession, path: str) -> DataFrame:
+    """Read a CSV (with a header row) or Parquet run with ``spark.read``.
+
+    Parquet is recognised by its magic bytes for a local file, by the extension otherwise.
+    CSV columns are read as text; :func:`evaluate` casts grades and scores and reports values
+    that are not numbers.
+    """
+    sql = _spark()
+    name = os.path.basename(str(path).rstrip("/")) or str(path)
+    local = os.path.exists(path)
+    if not local and "://" not in str(path):
+        fail("unreadable", name=name, kind="CSV", reason="there is no such file.")
+    try:
+        parquet = _is_parquet(path) if os.path.isfile(path) else str(path).endswith((".parquet", ".pq"))
+    except OSError as error:
+        fail("unreadable", name=name, kind="CSV", reason=str(error))
+    kind = "Parquet" if parquet else "CSV"
+    try:
+        if parquet:
+            frame = spark.read.parquet(str(path))
+        else:
+            frame = spark.read.option("header", True).option("mode", "FAILFAST").csv(str(path))
+    except Exception as error:  # Spark raises its own (Py4J-backed) exception types
+        if not _is_spark_error(sql, error):
+            raise
+        fail("unreadable", name=name, kind=kind, reason=_first_line(error))
+    if not frame.columns or frame.isEmpty():
+        fail("empty_table", what=f"file {name!r}")
+    return frame
+
+
+def _is_spark_error(sql: Any, error: Exception) -> bool:
+    from pyspark.errors import PySparkException
+
+    return isinstance(error, PySparkException) or type(error).__module__.startswith("py4j")
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip().splitlines()
+    return text[0][:300] if text else type(error).__name__
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _as_double(frame: DataFrame, column: str) -> Column:
+    """A column as double; text that is not a number becomes null (and is reported)."""
+    F = _spark().functions
+    from pyspark.sql.types import NumericType, BooleanType
+
+    kind = frame.schema[column].dataType
+    if isinstance(kind, (NumericType, BooleanType)):
+        return F.col(column).cast("double")
+    return F.col(column).try_cast("double")
+
+
+def _not_finite(value: Column) -> Column:
+    F = _spark().functions
+    return value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
+
+
+def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None) -> None:
+    """One pass over the rows counting bad values; a second only to show an example."""
+    F = _spark().functions
+    rel, sc = _as_double(frame, relevance), _as_double(frame, score)
+    problems = [
+        (query, F.col(query).isNull(), "an id (every row needs one)"),
+        (relevance, _not_finite(rel), "a finite number (no missing values, NaN or infinity)"),
+        (relevance, ~_not_finite(rel) & (rel < 0), "a relevance grade of 0 or more"),
+        (score, _not_finite(sc), "a finite number (no missing values, NaN or infinity)"),
+    ]
+    counts = frame.agg(*[
+        F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
+        for index, (_, condition, _) in enumerate(problems)
+    ]).first()
+    if counts is None or all(value is None for value in counts):
+        fail("empty_table", what="run")
+    for index, (column, condition, rule) in enumerate(problems):
+        count = counts[f"c{index}"] or 0
+        if count:
+            example = frame.filter(condition).select(F.col(column)).first()[0]
+            fail("bad_values", column=column, count=int(count), rule=rule,
+                 value="a missing value" if example is None else example)
+    if item is not None:
+        repeated = (frame.groupBy(query, item).count().filter(F.col("count") > 1)
+                    .limit(1).collect())
+        if repeated:
+            row = repeated[0]
+            fail("duplicate_pairs", item=row[item], query=row[query], count=int(row["count"]))
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def _discount(position: Column, discount: str, k: int | None) -> Column:
+    """discount(position), positions from 1, zero beyond k (the formulas of discounts.py)."""
+    F = _spark().functions
+    if discount == "log2":
+        value = F.lit(1.0) / F.log2(position + F.lit(1.0))
+    else:
+        # 1 before position b, then 1 / log_b(i): the same expression as discounts.py.
+        value = F.when(position < JARVELIN_BASE, F.lit(1.0)).otherwise(
+            F.lit(1.0) / (F.log(position.cast("double")) / F.log(F.lit(float(JARVELIN_BASE)))))
+    if k is not None:
+        value = F.when(position <= k, value).otherwise(F.lit(0.0))
+    return value
+
+
+def evaluate(
+    frame: DataFrame,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    no_relevant: NoRelevant = "zero",
+    query: str = "query",
+    relevance: str = "relevance",
+    score: str = "score",
+    item: str | None = "item",
+    validate: bool = True,
+) -> DataFrame:
+    """nDCG@k of every query of a Spark DataFrame run; the pandas engine's numbers.
+
+    Parameters
+    ----------
+    frame : pyspark.sql.DataFrame
+        One row per (query, item): query id, grade, score.
+    k, gain, discount, ties, no_relevant, query, relevance, score, item
+        As in :func:`ndcg_core.batch.evaluate`.
+    validate : bool
+        Check the data first (one extra pass, plus a ``groupBy`` when an item column is
+        used): missing or non-numeric values, infinities, negative grades, repeated
+        (query, item) pairs. Turn it off only for data already checked.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        Lazy; one row per query with the columns ``query, n_items, dcg, idcg, ndcg``.
+
+    Raises
+    ------
+    NDCGInputError
+        On an unknown option or invalid ``k``, a missing column, or (with ``validate``) bad
+        values, naming the column, how many rows and an example.
+    ImportError
+        Without PySpark.
+    """
+    sql = _spark()
+    F, Window = sql.functions, sql.window.Window
+    _check_options(k, gain, discount, ties, no_relevant)
+    for column in (query, relevance, score):
+        if column not in frame.columns:
+            fail("missing_column", column=column, columns=", ".join(map(repr, frame.columns)))
+    if item is not None and item not in frame.columns:
+        if item != "item":
+            fail("missing_column", column=item, columns=", ".join(map(repr, frame.columns)))
+        item = None
+    if validate:
+        _check(frame, query=query, relevance=relevance, score=score, item=item)
+
+    rows = frame.select(
+        F.col(query).alias("query"),
+        _as_double(frame, relevance).alias("rel"),
+        _as_double(frame, score).alias("score"),
+        *([F.monotonically_increasing_id().alias("row")] if ties == "ignore" else []),
+    )
+    rows = rows.withColumn(
+        "gain", F.col("rel") if gain == "linear" else F.pow(F.lit(2.0), F.col("rel")) - F.lit(1.0))
+    tie_break = {
+        "average": [],
+        "ignore": [F.col("row").desc()],
+        "optimistic": [F.col("rel").desc()],
+        "pessimistic": [F.col("rel").asc()],
+    }[ties]
+    ranking = Window.partitionBy("query").orderBy(F.col("score").desc(), *tie_break)
+    ideal = Window.partitionBy("query").orderBy(F.col("rel").desc())
+    gained = F.col("gain")
+    if ties == "average":
+        gained = F.avg("gain").over(Window.partitionBy("query", "score"))
+    rows = rows.select(
+        "query",
+        (gained * _discount(F.row_number().over(ranking), discount, k)).alias("dcg_term"),
+        (F.col("gain") * _discount(F.row_number().over(ideal), discount, k)).alias("idcg_term"),
+    )
+    per_query = rows.groupBy("query").agg(
+        F.count(F.lit(1)).cast("long").alias("n_items"),
+        F.sum("dcg_term").alias("dcg"),
+        F.sum("idcg_term").alias("idcg"),
+    )
+    empty = F.lit(0.0) if no_relevant == "zero" else F.lit(float("nan"))
+    return per_query.withColumn(
+        "ndcg", F.when(F.col("idcg") > 0, F.col("dcg") / F.col("idcg")).otherwise(empty))
+
+
+def summarize_spark(per_query: DataFrame, *, no_relevant: NoRelevant = "zero") -> RunSummary:
+    """:func:`ndcg_core.batch.summarize` computed by Spark (one aggregation, nothing collected
+    but four numbers)."""
+    F = _spark().functions
+    check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
+    relevant = F.col("idcg") > 0
+    row = per_query.agg(
+        F.count(F.lit(1)).alias("n"),
+        F.sum(F.when(relevant, 0).otherwise(1)).alias("none"),
+        F.sum(F.when(relevant, F.col("ndcg")).otherwise(0.0)).alias("total"),
+    ).first()
+    n, none, total = int(row["n"]), int(row["none"] or 0), float(row["total"] or 0.0)
+    in_mean = n - none if no_relevant == "drop" else n
+    return RunSummary(mean=total / in_mean if in_mean else float("nan"), n_queries=n,
+                      n_no_relevant=none, n_in_mean=in_mean)
+
+
+def evaluate_run(
+    frame: DataFrame,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: Ties = "average",
+    no_relevant: NoRelevant = "zero",
+    query: str = "query",
+    relevance: str = "relevance",
+    score: str = "score",
+    item: str | None = "item",
+    validate: bool = True,
+) -> RunResult:
+    """:func:`evaluate` with the per-query rows brought to pandas (one row per query, sorted
+    by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does."""
+    per_query = evaluate(frame, k=k, gain=gain, discount=discount, ties=ties,
+                         no_relevant=no_relevant, query=query, relevance=relevance,
+                         score=score, item=item, validate=validate)
+    table = per_query.toPandas().sort_values("query", ignore_index=True)
+    summary = summarize(table, no_relevant=no_relevant)
+    return RunResult(per_query=table, mean=summary.mean, n_queries=summary.n_queries,
+                     n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,
+                     k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
+

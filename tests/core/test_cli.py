@@ -1,0 +1,99 @@
+"""The command line, ``python -m ndcg_core FILE``, run as a user runs it (a subprocess)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ndcg_core.__main__ as cli
+from ndcg_core.batch import evaluate_run
+from ndcg_core.samples import sample_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "ndcg_core", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def _printed_mean(stdout: str) -> float:
+    match = re.search(r"^mean nDCG(@\d+)?: ([0-9.]+)$", stdout, flags=re.MULTILINE)
+    assert match, stdout
+    return float(match.group(2))
+
+
+@pytest.fixture(scope="module")
+def run_csv(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    run = sample_run(80, seed=4, max_items=25, no_relevant_fraction=0.1)
+    path = tmp_path_factory.mktemp("cli") / "run.csv"
+    run.to_csv(path, index=False)
+    return path, run
+
+
+def test_cli_prints_mean_and_writes_per_query_rows(run_csv, tmp_path):
+    path, run = run_csv
+    out = tmp_path / "per_query.csv"
+    done = _cli(str(path), "--k", "5", "--ties", "average", "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    expected = evaluate_run(run, k=5)
+    assert _printed_mean(done.stdout) == pytest.approx(expected.mean, abs=1e-9)
+    assert f"queries: {expected.n_queries} " in done.stdout
+    assert f"queries with nothing relevant: {expected.n_no_relevant} " in done.stdout
+    written = pd.read_csv(out)
+    pd.testing.assert_frame_equal(written, expected.per_query, check_dtype=False, atol=1e-12)
+
+
+def test_cli_drop_no_relevant_and_parquet_output(run_csv, tmp_path):
+    path, run = run_csv
+    out = tmp_path / "per_query.parquet"
+    done = _cli(str(path), "--gain", "exponential", "--drop-no-relevant", "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    expected = evaluate_run(run, gain="exponential", no_relevant="drop")
+    assert expected.n_no_relevant > 0
+    assert _printed_mean(done.stdout) == pytest.approx(expected.mean, abs=1e-9)
+    assert "left out of the mean" in done.stdout
+    pd.testing.assert_frame_equal(pd.read_parquet(out), expected.per_query, check_dtype=False)
+
+
+@pytest.mark.parametrize(("content", "args", "message"), [
+    ("query,relevance,score\na,1,0.5\na,high,0.4\n", [],
+     "Row 2 of the column 'relevance' holds 'high', which is not a number"),
+    ("query,grade,score\na,1,0.5\n", [], "The column 'relevance' is missing"),
+    ("", [], "has no rows"),
+    ("query,relevance,score\na,1,0.5\n", ["--k", "0"], "k must be a positive integer"),
+])
+def test_cli_bad_input_exits_2_with_message(tmp_path, content, args, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    done = _cli(str(path), *args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_cli_help_documents_every_option():
+    done = _cli("--help")
+    assert done.returncode == 0
+    for option in ("--k", "--gain", "--discount", "--ties", "--engine", "--query", "--relevance",
+                   "--score", "--item", "--drop-no-relevant", "--output", "--master",
+                   "--no-progress", "FILE"):
+        assert option in done.stdout
+
+
+def test_main_shows_progress_bar_on_large_input(run_csv, monkeypatch, capsys):
+    """In-process, with the size threshold lowered so the small test file counts as large."""
+    path, run = run_csv
+    monkeypatch.setattr(cli, "PROGRESS_BYTES", 1)
+    assert cli.main([str(path), "--k", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "read" in captured.err and "100%" in captured.err
+    assert _printed_mean(captured.out) == pytest.approx(evaluate_run(run, k=3).mean, abs=1e-9)
