@@ -418,7 +418,7 @@ def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> 
     bars = alt.Chart(data).mark_bar(color=BLUE, stroke="white", strokeWidth=0.5).encode(
         x=alt.X("ndcg:Q", bin=band, title=t("evaluate.hist_x", k=k),
                 scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("count():Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("count():Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
         tooltip=[alt.Tooltip("ndcg:Q", bin=band, title=t("evaluate.hist_x", k=k), format=".2f"),
                  alt.Tooltip("count():Q", title=t("evaluate.hist_y"))],
     )
@@ -442,7 +442,7 @@ def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart
     """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
     line = alt.Chart(table).mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40)).encode(
         x=alt.X("k:Q", title=t("evaluate.curve_x"), scale=alt.Scale(domain=[1, max(CURVE_KS)]),
-                axis=alt.Axis(tickMinStep=1, format="d")),
+                axis=alt.Axis(tickMinStep=1, format=",d")),
         y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
         tooltip=[alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
                  alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f")],

@@ -233,3 +233,13 @@ def test_per_query_csv_round_trips_the_core_table():
     per_query = nc.evaluate(pd.read_csv(io.BytesIO(SMALL_CSV)), k=2)
     back = pd.read_csv(io.BytesIO(ev.per_query_csv(per_query)()))
     pd.testing.assert_frame_equal(back, per_query, check_dtype=False)
+
+
+def test_evaluate_nothing_relevant_anywhere_gives_undefined_mean_when_dropped(app):
+    data = b"query,relevance,score\na,0,0.2\na,0,0.1\nb,0,0.5\n"
+    at = _upload(app(page=PAGE, eval_norel="drop"), data)
+    assert not at.exception
+    assert _metrics(at)["Mean nDCG@10"] == "—"
+    assert _metrics(at)["Nothing relevant"] == "2"
+    assert [w.value for w in at.warning] == [translate("en", "evaluate.mean_undefined")]
+    assert "evaluate.open" not in [b.key for b in at.button]  # no worst query to open
