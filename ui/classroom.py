@@ -27,7 +27,7 @@ import io
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import ndcg_core as nc
 
@@ -104,7 +104,11 @@ def share_link(base: str, params: Mapping[str, str | list[str]]) -> str:
 
     >>> share_link("http://host/Lesson", {"rel": "3,2,0", "k": "2", "lang": "zh"})
     'http://host/Lesson?rel=3,2,0&k=2&lang=zh'
+    >>> share_link("http://host:8501", {"rel": "1,0"})
+    'http://host:8501/?rel=1,0'
     """
+    if base and not urlsplit(base).path:
+        base += "/"  # the home page: http://host:8501/?rel=...
     query = urlencode(
         [(name, value) for name, values in params.items()
          for value in (values if isinstance(values, list) else [values])],
@@ -134,8 +138,11 @@ def qr_png(text: str, *, scale: int = 12, border: int = 4) -> bytes:
 #: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
 SECONDARY_PREFIX = "lab-secondary-"
 
-#: Static CSS (no user text). Sizes were checked on a 1920×1080 screenshot for reading at 8 m:
-#: about 1/25 of the screen height for key numbers, body and table text ~28 px.
+#: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:
+#: key numbers ~67 px, body text and widget labels ~24-26 px, formulas twice their size. Glide
+#: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
+#: zoomed, so they keep their size: a page shows a table large with ``st.table`` when
+#: ``frame.present`` is true (this CSS enlarges ``st.table``).
 PRESENTER_CSS = f"""<style>
 /* nDCG Lab presenter mode */
 [class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
@@ -144,18 +151,24 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] h2 {{ font-size: 2.6rem !important; }}
 [data-testid="stMain"] h3 {{ font-size: 2.1rem !important; }}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.75rem !important; line-height: 1.45; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.6rem !important; line-height: 1.45; }}
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p {{ font-size: 1.5rem !important; }}
-[data-testid="stMain"] [data-testid="stCaptionContainer"] {{ font-size: 1.35rem !important; }}
-[data-testid="stMetricValue"] {{ font-size: 4.2rem !important; line-height: 1.15 !important; }}
-[data-testid="stMetricLabel"] p {{ font-size: 1.6rem !important; }}
-[data-testid="stMetricDelta"] {{ font-size: 1.5rem !important; }}
-[data-testid="stMain"] .katex {{ font-size: 2.1em !important; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {{
+  font-size: 4.2rem !important; line-height: 1.15 !important; font-weight: 600 !important; }}
+[data-testid="stMain"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {{ font-size: 1.7rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricDelta"],
+[data-testid="stMain"] [data-testid="stMetricDelta"] * {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] .katex {{ font-size: 2em !important; }}
 [data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.4em 0; }}
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
-[data-testid="stDataFrame"] {{ zoom: 1.6; }}
-[data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.25; }}
-[data-testid="stMain"] button p {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
+[data-testid="stMain"] button p, [data-testid="stMain"] input,
+[data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
 </style>"""
 
 

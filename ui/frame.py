@@ -166,6 +166,10 @@ def _base_url() -> str | None:
 def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
+        # share and download first: their popovers open downwards and need the room
+        link = classroom.share_link(_base_url() or "", page_params(names))
+        classroom.share_control(lang, link)
+        classroom.export_control(lang, get_ranking(), link)
         links = shared_params(lang=lang)
         for page in PAGES:
             st.page_link(
@@ -191,9 +195,6 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             on_change=_on_present,
             help=i18n.translate(lang, "common.presenter_help"),
         )
-        link = classroom.share_link(_base_url() or "", page_params(names))
-        classroom.share_control(lang, link)
-        classroom.export_control(lang, get_ranking(), link)
 
 
 def frame(page: str, *, params: Iterable[str] = ()) -> Frame:

@@ -148,7 +148,7 @@ def test_presenter_css_is_static_and_hides_secondary_containers():
     assert css.startswith("<style>") and css.endswith("</style>")
     assert css.count("<") == 2  # nothing but the style element
     assert f'[class*="st-key-{classroom.SECONDARY_PREFIX}"]' in css
-    assert re.search(r"stMetricValue\"\]\s*\{\s*font-size:\s*4", css)
+    assert re.search(r"stMetricValue\"\] \[data-testid=\"stMarkdownContainer\"\] p \{\{?\s*font-size: 4", css)
 
 
 # --------------------------------------------------------------------------- contrast
@@ -208,3 +208,9 @@ def test_css_text_colours_in_ui_meet_wcag_aa():
     low = [(name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2)) for name, fg, bg in _css_pairs()
            if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST]
     assert low == []
+
+
+def test_classroom_doctests_pass():
+    import doctest
+
+    assert doctest.testmod(classroom).failed == 0
