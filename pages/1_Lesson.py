@@ -53,13 +53,14 @@ else:
         revealed = lesson.ask(name, q, t)
     with right:
         if revealed:
-            st.markdown(f"**{t('lesson.formula_yours')}**")
-            st.latex(f.substituted)
             if name in ("gain", "cg"):
                 st.altair_chart(lesson.gain_chart(table, t, with_cg=name == "cg"), width="stretch")
             else:
                 st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount),
                                 width="stretch")
+    if revealed:
+        st.markdown(f"**{t('lesson.formula_yours')}**")
+        st.latex(f.substituted)
     st.caption(t("lesson.table_caption"))
     lesson.show_table(table, lesson.shown_columns(step, revealed=revealed), t,
                       discount=ranking.discount, key="lesson.table")

@@ -42,8 +42,8 @@ _SHADE = "background-color: #FCEBD0;"  # light Okabe-Ito orange: tied rows (also
 
 
 def format_scores(values: Sequence[float]) -> str:
-    """Scores as a link and a text box show them: "0.9, 0.5" (up to 15 significant digits)."""
-    return ", ".join(format(float(x), ".15g") for x in values)
+    """Scores as a link and a text box show them: "0.9,0.5" (up to 15 significant digits)."""
+    return ",".join(format(float(x), ".15g") for x in values)
 
 
 def parse_scores(text: Any) -> np.ndarray:
@@ -199,30 +199,34 @@ def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
     """One row per tie treatment: its key, translated name and nDCG (from the core's view)."""
     return pd.DataFrame({
         "treatment": list(TREATMENTS),
-        "name": [t(f"ties.{x}") for x in TREATMENTS],
+        "name": [t(f"ties.{x}").replace("`", "") for x in TREATMENTS],  # charts show no Markdown
         "ndcg": [getattr(view, x) for x in TREATMENTS],
     })
 
 
-def band_chart(view: TieView, t: Translate, *, height: int = 190) -> alt.LayerChart:
-    """The band pessimistic..optimistic on a 0..1 axis, each treatment a marked point."""
+_AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
+_AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
+
+
+def band_chart(view: TieView, t: Translate, *, height: int = 200) -> alt.LayerChart:
+    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row."""
     points = treatments_frame(view, t)
     band = pd.DataFrame({"low": [view.pessimistic], "high": [view.optimistic],
                          "label": [t("ties.chart_band")]})
     x_title = t("ties.chart_value")
-    rule = alt.Chart(band).mark_bar(height=26, color="#56B4E9", opacity=0.45).encode(
-        x=alt.X("low:Q", title=x_title, scale=alt.Scale(domain=[0, 1])), x2="high:Q",
+    names = points["name"].tolist()
+    rule = alt.Chart(band).mark_rect(color="#56B4E9", opacity=0.35).encode(
+        x=alt.X("low:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS), x2="high:Q",
         tooltip=[alt.Tooltip("label:N", title=t("ties.chart_treatment")),
                  alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
                  alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f")],
     )
-    names = points["name"].tolist()
-    marks = alt.Chart(points).mark_point(filled=True, size=220, opacity=1).encode(
-        x=alt.X("ndcg:Q", title=x_title, scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("name:N", title=t("ties.chart_treatment"), sort=names,
-                        scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS]),
-                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
-        shape=alt.Shape("name:N", sort=names,
+    marks = alt.Chart(points).mark_point(filled=True, size=200, opacity=1).encode(
+        x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
+        y=alt.Y("name:N", title=None, sort=names, axis=alt.Axis(labelLimit=260)),
+        color=alt.Color("name:N", sort=names, legend=None,
+                        scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS])),
+        shape=alt.Shape("name:N", sort=names, legend=None,
                         scale=alt.Scale(domain=names, range=[_SHAPES[x] for x in TREATMENTS])),
         tooltip=[alt.Tooltip("name:N", title=t("ties.chart_treatment")),
                  alt.Tooltip("ndcg:Q", title=x_title, format=".4f")],
@@ -235,8 +239,8 @@ def metrics(view: TieView, t: Translate) -> None:
     with st.container(key="ties_metrics"):
         cols = st.columns(4)
         for col, name in zip(cols, TREATMENTS):
-            col.metric(t(f"ties.{name}"), f"{getattr(view, name):.4f}",
-                       help=t(f"ties.{name}_help"), border=True)
+            col.metric(t(f"ties.{name}_short"), f"{getattr(view, name):.4f}",
+                       help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}", border=True)
 
 
 def band_question(view: TieView, t: Translate) -> Question:
@@ -293,19 +297,19 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     q = Question(t("lesson.slip.question"), ("yes", "no"), "no", t("lesson.slip.reveal", **shown))
     if not ask("slip", q, t, ns=ns, text_ns="lesson"):
         return
-    hand, wrong, right = st.columns(3)
-    with hand:
-        st.markdown(f"**{t('lesson.slip.by_hand')}**")
-        st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)
+    st.markdown(f"**{t('lesson.slip.by_hand')}**")
+    st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)
+    wrong, right = st.columns(2)
     with wrong:
         st.markdown(f"**{t('lesson.slip.tutorial_call')}**")
-        st.code("dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]])\n"
-                "ndcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]])", language="python")
-        st.metric("dcg_score", shown["wrong_dcg"], border=True)
-        st.metric("ndcg_score", shown["wrong_ndcg"], border=True)
+        st.code("dcg_score([[3, 2, 1, 0, 0]],\n          [[3, 2, 0, 0, 1]])\n"
+                "ndcg_score([[3, 2, 1, 0, 0]],\n           [[3, 2, 0, 0, 1]])", language="python")
+        left, right_metric = st.columns(2)
+        left.metric("dcg_score", shown["wrong_dcg"], border=True)
+        right_metric.metric("ndcg_score", shown["wrong_ndcg"], border=True)
     with right:
         st.markdown(f"**{t('lesson.slip.right_call')}**")
-        st.code("ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])", language="python")
+        st.code("ndcg_score([[3, 2, 0, 0, 1]],\n           [[5, 4, 3, 2, 1]])", language="python")
         st.metric("ndcg_score", shown["right"], border=True)
     st.markdown(t("lesson.slip.why", right=shown["right"]))
     st.caption(t("lesson.slip.tie_table"))

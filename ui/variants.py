@@ -183,6 +183,8 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     """The core's tool table with translated settings; refused inputs say so instead of a number."""
     def note(row: Any) -> str:
         status = row["status"]
+        if status == "ok":
+            return ""
         if status == "empty":
             return t("variants.status_empty", value=format_grade(float(row["empty"])))
         if status == "rejects_large":
@@ -191,13 +193,13 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
 
     return pd.DataFrame({
         t("variants.tool"): table["tool"].tolist(),
-        t("variants.call"): table["call"].tolist(),
+        t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
         t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
         t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
         t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
         t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
-        t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
         t("variants.note"): [note(row) for _, row in table.iterrows()],
+        t("variants.call"): table["call"].tolist(),
     })
 
 
@@ -209,8 +211,9 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, height: int = 320) -> alt.
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
     return alt.Chart(data).mark_point(filled=True, size=140).encode(
-        x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=360)),
+        x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
+                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
+        y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=260)),
         color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
                         legend=alt.Legend(orient="bottom")),

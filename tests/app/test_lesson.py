@@ -1,0 +1,119 @@
+"""The lesson page (AppTest): steps advance and go back, predict first, numbers equal the core's."""
+
+from __future__ import annotations
+
+import ndcg_core as nc
+from ndcg_core.sklearn_compat import dcg_score, ndcg_score
+
+PAGE = "pages/1_Lesson.py"
+
+
+def _progress(at) -> str:
+    return at.get("progress")[0].proto.text
+
+
+def _table(at):
+    """The lesson's step table: the first table of the page (the slip's comes after it)."""
+    return at.dataframe[0].value
+
+
+def test_lesson_runs_on_defaults_at_step_one(app):
+    at = app(page=PAGE)
+    assert not at.exception
+    assert at.title[0].value == "Lesson: G → nDCG"
+    assert _progress(at).startswith("Step 1 of 6")
+    assert at.radio(key="lesson.predict.gain").value is None
+
+
+def test_lesson_next_and_back_move_between_steps(app):
+    at = app(page=PAGE)
+    at.button(key="lesson.next").click().run()
+    assert _progress(at).startswith("Step 2 of 6")
+    assert at.query_params["step"] in ("2", ["2"])
+    at.button(key="lesson.next").click().run()
+    assert _progress(at).startswith("Step 3 of 6")
+    at.button(key="lesson.back").click().run()
+    assert _progress(at).startswith("Step 2 of 6")
+    assert not at.exception
+
+
+def test_lesson_back_is_disabled_at_the_first_step_and_next_at_the_last(app):
+    assert app(page=PAGE).button(key="lesson.back").disabled
+    assert app(page=PAGE, step="6").button(key="lesson.next").disabled
+
+
+def test_lesson_step_adds_its_column_only_after_the_prediction(app):
+    at = app(page=PAGE, step="2")
+    assert "CG" not in _table(at).columns
+    at.radio(key="lesson.predict.cg").set_value("no").run()
+    assert "CG" in _table(at).columns
+    assert at.success[0].value.startswith("Right")
+
+
+def test_lesson_dcg_reveal_shows_the_core_numbers(app):
+    at = app(page=PAGE, step="3", rel="3,2,0,0,1")
+    at.radio(key="lesson.predict.dcg").set_value("dcg").run()
+    m = nc.metrics([3, 2, 0, 0, 1])
+    verdict = at.warning[0].value
+    assert verdict.startswith("Not quite")
+    assert f"DCG@5 = {m.dcg:.4f}" in verdict
+    assert _table(at)["DCG"].tolist()[-1] == f"{m.dcg:.4f}"
+
+
+def test_lesson_show_me_reveals_without_an_answer(app):
+    at = app(page=PAGE, step="5", rel="2,0,1")
+    at.button(key="lesson.show.ndcg").click().run()
+    assert f"nDCG@3 = {nc.ndcg([2, 0, 1]):.4f}" in at.info[0].value
+    assert _table(at)["nDCG"].tolist()[-1] == f"{nc.ndcg([2, 0, 1]):.4f}"
+
+
+def test_lesson_play_step_shows_all_metrics_of_the_core(app):
+    at = app(page=PAGE, step="6", rel="1,3,0,2", k="3", gain="exponential")
+    assert not at.exception
+    m = nc.metrics([1, 3, 0, 2], k=3, gain="exponential")
+    shown = {metric.label: metric.value for metric in at.metric}
+    assert shown["nDCG@3"] == f"{m.ndcg:.4f}"
+    assert shown["IDCG@3"] == f"{m.idcg:.4f}"
+
+
+def test_lesson_drag_at_the_last_step_reorders_the_shared_ranking(app):
+    at = app(page=PAGE, step="6", rel="3,2,0,0,1")
+    from ui import widgets
+    from ui.state import Ranking
+
+    key = widgets.sortable_key(Ranking(), "lesson")
+    at.session_state[key] = ["D5 · 1", "D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0"]
+    at.run()
+    assert at.query_params["rel"] in ("1,3,2,0,0", ["1,3,2,0,0"])
+    shown = {metric.label: metric.value for metric in at.metric}
+    assert shown["nDCG@5"] == f"{nc.ndcg([1, 3, 2, 0, 0]):.4f}"
+
+
+def test_lesson_slip_numbers_come_from_the_core(app):
+    at = app(page=PAGE, step="6")
+    at.radio(key="lesson.predict.slip").set_value("no").run()
+    shown = {metric.label: metric.value for metric in at.metric}
+    assert shown["dcg_score"] == f"{dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]):.4f}"
+    assert shown["dcg_score"] == "4.6706"
+    assert f"{nc.dcg([3, 2, 0, 0, 1]):.4f}" == "4.6487"
+    assert "4.6487" in at.success[0].value
+    right = ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])
+    assert f"nDCG = {right:.4f}" in " ".join(md.value for md in at.markdown)
+
+
+def test_lesson_malformed_step_shows_a_message_and_opens_step_one(app):
+    at = app(page=PAGE, step="<b>7</b>")
+    assert not at.exception
+    assert "step" in at.error[0].value
+    assert _progress(at).startswith("Step 1 of 6")
+
+
+def test_lesson_malformed_ranking_link_still_runs_every_step(app):
+    for step in ("1", "3", "6"):
+        at = app(page=PAGE, step=step, rel="3,x", k="0")
+        assert not at.exception
+
+
+def test_lesson_in_chinese_uses_chinese_step_names(app):
+    at = app(page=PAGE, step="4", lang="zh")
+    assert "理想折损累计增益" in _progress(at)

@@ -1,0 +1,113 @@
+"""The "scores and ties" page (AppTest): the induced ranking, the tie band, rounding, errors."""
+
+from __future__ import annotations
+
+from sklearn.metrics import ndcg_score as sk_ndcg
+
+from ndcg_core.sklearn_compat import ndcg_score
+from ndcg_core.ties import round_scores, tie_view
+
+PAGE = "pages/2_Scores_and_ties.py"
+GRADES, SCORES = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
+
+
+def _param(at, name):
+    value = at.query_params.get(name)
+    return value[-1] if isinstance(value, list) else value
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label.replace("`", ""): m.value for m in at.metric}
+
+
+def _reveal(at):
+    return at.radio(key="ties.predict.guess").set_value("between").run()
+
+
+def test_ties_page_preloads_the_practitioners_example(app):
+    at = app(page=PAGE)
+    assert not at.exception
+    assert _param(at, "rel") == "7,4,1,0,0"
+    assert _param(at, "scores") == "0.9,0.5,0.6,0.9,0.9"
+    assert at.text_input(key="ties.scores").value == "0.9,0.5,0.6,0.9,0.9"
+
+
+def test_ties_page_band_numbers_equal_the_core_and_scikit_learn(app):
+    at = _reveal(app(page=PAGE))
+    shown = _metrics(at)
+    view = tie_view(GRADES, SCORES)
+    assert shown["Worst order"] == f"{view.pessimistic:.4f}"
+    assert shown["Best: sorted(zip)"] == f"{view.optimistic:.4f}"
+    assert shown["Average (default)"] == f"{ndcg_score([GRADES], [SCORES]):.4f}" == "0.6934"
+    assert shown["ignore_ties=True"] == f"{ndcg_score([GRADES], [SCORES], ignore_ties=True):.4f}"
+    assert at.success[0].value.startswith("Right")
+
+
+def test_ties_page_marks_the_tied_rows(app):
+    at = app(page=PAGE)
+    table = at.dataframe[0].value
+    assert table["Tie"].tolist() == ["tied ×3", "tied ×3", "tied ×3", "—", "—"]
+    assert table["Item"].tolist()[3:] == ["D3", "D2"]
+
+
+def test_ties_page_keeps_a_learners_own_ranking(app):
+    at = app(page=PAGE, rel="3,1,2")
+    assert _param(at, "rel") == "3,1,2"
+    assert _param(at, "scores") == "3,2,1"
+    assert "No two scores are equal" in at.info[0].value
+
+
+def test_ties_page_rounding_makes_ties_and_widens_the_band(app):
+    scores = "0.91,0.5,0.62,0.87,0.94"
+    at = _reveal(app(page=PAGE, rel="7,4,1,0,0", scores=scores))
+    assert at.info  # no ties before rounding
+    at.segmented_control(key="ties.dec").set_value(1).run()
+    assert _param(at, "dec") == "1"
+    view = tie_view(GRADES, round_scores([0.91, 0.5, 0.62, 0.87, 0.94], 1))
+    assert view.n_tied_items == 3
+    shown = _metrics(at)
+    assert shown["Worst order"] == f"{view.pessimistic:.4f}"
+    assert shown["Best: sorted(zip)"] == f"{view.optimistic:.4f}"
+
+
+def test_ties_page_typed_scores_go_to_the_link(app):
+    at = app(page=PAGE)
+    at.text_input(key="ties.scores").set_value("1 1 1 0 0").run()
+    assert _param(at, "scores") == "1,1,1,0,0"
+    assert not at.error
+
+
+def test_ties_page_typed_junk_shows_a_message_and_keeps_working(app):
+    at = app(page=PAGE)
+    at.text_input(key="ties.scores").set_value("0.9, high").run()
+    assert not at.exception
+    assert "not a number" in at.error[0].value
+    assert _param(at, "scores") == "0.9,0.5,0.6,0.9,0.9"
+
+
+def test_ties_page_malformed_link_shows_messages_not_a_crash(app):
+    at = app(page=PAGE, rel="7,4,1", scores="1,<b>", dec="many")
+    assert not at.exception
+    messages = " ".join(e.value for e in at.error)
+    assert "decimals" in messages
+    assert "not a number" in messages
+
+
+def test_ties_page_scores_of_another_length_say_so(app):
+    at = app(page=PAGE, rel="7,4,1", scores="1,2")
+    assert not at.exception
+    assert "same length" in at.error[0].value
+
+
+def test_ties_page_mistake_and_repair_match_scikit_learn(app):
+    at = app(page=PAGE)
+    at.radio(key="ties.predict.slip").set_value("no").run()
+    values = [m.value for m in at.metric if m.label == "ndcg_score"]
+    assert values == [f"{sk_ndcg([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]):.5f}",
+                      f"{sk_ndcg([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]):.4f}"]
+
+
+def test_ties_page_in_chinese(app):
+    at = app(page=PAGE, lang="zh")
+    assert not at.exception
+    assert at.title[0].value == "分数与并列"

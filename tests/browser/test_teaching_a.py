@@ -1,0 +1,64 @@
+"""The three teaching pages in a real browser: deep links on a fresh server, navigation,
+the lesson's Next button, no exception anywhere, screenshots at desktop and phone width."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from browser_helpers import assert_no_exception, open_page, screenshot, start_server, wait_idle
+
+PAGES = {
+    "Lesson": "Lesson: G → nDCG",
+    "Scores_and_ties": "Scores and ties",
+    "Variants_and_libraries": "Variants and libraries",
+}
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_teaching_page_deep_link_on_a_fresh_server_runs_without_exception(page, path):
+    """Each page gets its own fresh server, whose first request is the deep link."""
+    proc, base = start_server()
+    try:
+        open_page(page, f"{base}/{path}?rel=3,2,0,0,1&step=6")
+        assert_no_exception(page)
+        assert page.get_by_role("heading", name=PAGES[path]).first.is_visible()
+        screenshot(page, f"teaching_{path}_desktop")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_lesson_next_button_advances_and_updates_the_link(server, page):
+    open_page(page, f"{server}/Lesson?rel=3,2,0,0,1")
+    page.get_by_role("button", name="Next").click()
+    wait_idle(page)
+    assert "step=2" in page.url
+    assert page.get_by_text("Step 2 of 6").first.is_visible()
+    assert_no_exception(page)
+
+
+def test_teaching_pages_reached_by_navigation_keep_the_ranking(server, page):
+    open_page(page, f"{server}/?rel=2,0,1")
+    for path, label in (("Lesson", "Lesson: G → nDCG"), ("Scores_and_ties", "Scores and ties"),
+                        ("Variants_and_libraries", "Variants and libraries")):
+        page.get_by_role("link", name=label).click()
+        wait_idle(page)
+        assert f"/{path}" in page.url
+        assert "rel=2%2C0%2C1" in page.url or "rel=2,0,1" in page.url
+        assert_no_exception(page)
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_teaching_page_at_phone_width_in_chinese(server, browser, path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    phone = context.new_page()
+    try:
+        open_page(phone, f"{server}/{path}?lang=zh")
+        assert_no_exception(phone)
+        screenshot(phone, f"teaching_{path}_phone_zh")
+    finally:
+        context.close()
