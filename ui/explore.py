@@ -132,8 +132,7 @@ def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int]
         picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
         layers.append(alt.Chart(picked).mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3).encode(
             x=x, y=y, tooltip=tooltip))
-    side = min(560, 56 * n + 40)
-    return alt.layer(*layers).properties(width=side, height=side)
+    return alt.layer(*layers)
 
 
 def _swap_order(n: int, i: int, j: int) -> list[int]:
@@ -187,16 +186,16 @@ def swap_section(frame: Frame, views: Views) -> None:
                   delta_color="normal" if abs(row["delta"]) >= 5e-5 else "off", border=True)
         c3.button(t("explore.swap.apply"), key="explore.apply_swap", on_click=_apply_swap, args=(i, j),
                   icon=":material/swap_vert:")
-    st.altair_chart(heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n), width="content")
+    c1, c2 = st.columns([3, 2])
+    c1.altair_chart(heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n), width="stretch",
+                    height=min(640, 40 * r.n + 150))
     if r.n > TEXT_LIMIT:
-        st.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
+        c1.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
     pairs = data[data["i"] < data["j"]]
-    c1, c2 = st.columns(2)
-    with c1:
+    with c2:
         st.markdown(f"**{t('explore.swap.best')}**")
         best = pairs.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
         st.dataframe(_style(_swap_table(best, frame)), hide_index=True, width="stretch", key="explore.best_table")
-    with c2:
         st.markdown(f"**{t('explore.swap.worst')}**")
         worst = pairs.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
         st.dataframe(_style(_swap_table(worst, frame)), hide_index=True, width="stretch", key="explore.worst_table")

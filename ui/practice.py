@@ -165,7 +165,7 @@ def toolbar(frame: Frame, place: Place) -> None:
               help=t("practice.score_help"), border=True)
     st.caption(t("practice.share"))
     marks = {"right": "✓", "wrong": "✗", "shown": "◐", "open": "○"}
-    line = " ".join(f"{n} {marks[status(place, n)]}" for n in range(1, SET_SIZE + 1))
+    line = "\u2003".join(f"{n}\u00a0{marks[status(place, n)]}" for n in range(1, SET_SIZE + 1))
     c1, c2, c3 = st.columns([1, 3, 1], vertical_alignment="center")
     c1.button(t("practice.prev"), key="practice.prev", on_click=_go, args=(place.number - 1,),
               disabled=place.number <= 1, icon=":material/arrow_back:", width="stretch")
