@@ -50,8 +50,8 @@ __all__ = ["TOOL_COLUMNS", "TOOLS", "Tool", "tool_scores"]
 
 #: The columns of :func:`tool_scores`, in order.
 TOOL_COLUMNS: tuple[str, ...] = (
-    "tool", "call", "gain", "discount", "ties", "ideal", "empty", "max_grade", "ndcg", "status",
-    "source",
+    "tool", "label", "call", "gain", "discount", "ties", "ideal", "empty", "max_grade", "ndcg",
+    "status", "source",
 )
 
 #: Largest grade LightGBM's default ``label_gain`` (2^i - 1 for i = 0..30) accepts, and
@@ -69,10 +69,12 @@ class Tool:
     ``"id_desc"`` (document id descending), ``"ignore"`` (scikit-learn's ``ignore_ties`` order:
     the later input index first) or ``"random"`` (expected value = the average); ``ideal``:
     ``"list"`` or ``"pool"``; ``empty``: the score of a list with IDCG = 0; ``grades``:
-    ``"any"``, ``"integer"`` (non-integer grades are an error) or ``"truncate"``.
+    ``"any"``, ``"integer"`` (non-integer grades are an error) or ``"truncate"``; ``label``:
+    a short name, unique per row.
     """
 
     name: str
+    label: str
     call: str
     gain: str
     ties: str
@@ -85,28 +87,31 @@ class Tool:
 
 #: The tools in the order the page lists them.
 TOOLS: tuple[Tool, ...] = (
-    Tool("scikit-learn", "ndcg_score(y_true, y_score)", "linear", "average", "list", 0.0, "any",
-         "TEACHING.md §7 (run)"),
-    Tool("scikit-learn", "ndcg_score(..., ignore_ties=True)", "linear", "ignore", "list", 0.0,
-         "any", "TEACHING.md §7 (run)"),
-    Tool("ranx", 'evaluate(qrels, run, "ndcg")', "linear", "input", "pool", 0.0, "truncate",
-         "TEACHING.md §7 (run)"),
-    Tool("ranx", 'evaluate(qrels, run, "ndcg_burges")', "exponential", "input", "pool", 0.0,
-         "truncate", "TEACHING.md §7 (run)"),
-    Tool("trec_eval", "-m ndcg / ndcg_cut.k", "linear", "id_desc", "pool", 0.0, "integer",
-         "TEACHING.md §7 (run)"),
-    Tool("Spark MLlib (Python)", "RankingMetrics(...).ndcgAt(k)", "binary", "input", "pool", 0.0,
-         "any", "TEACHING.md §7 (run)"),
-    Tool("LightGBM", 'metric="ndcg", eval_at=[k]', "exponential", "input", "list", 1.0, "integer",
+    Tool("scikit-learn", "scikit-learn", "ndcg_score(y_true, y_score)",
+         "linear", "average", "list", 0.0, "any", "TEACHING.md §7 (run)"),
+    Tool("scikit-learn", "scikit-learn ignore_ties", "ndcg_score(..., ignore_ties=True)",
+         "linear", "ignore", "list", 0.0, "any", "TEACHING.md §7 (run)"),
+    Tool("ranx", "ranx ndcg", 'evaluate(qrels, run, "ndcg")',
+         "linear", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+    Tool("ranx", "ranx ndcg_burges", 'evaluate(qrels, run, "ndcg_burges")',
+         "exponential", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+    Tool("trec_eval", "trec_eval", "-m ndcg / ndcg_cut.k",
+         "linear", "id_desc", "pool", 0.0, "integer", "TEACHING.md §7 (run)"),
+    Tool("Spark MLlib (Python)", "Spark MLlib", "RankingMetrics(...).ndcgAt(k)",
+         "binary", "input", "pool", 0.0, "any", "TEACHING.md §7 (run)"),
+    Tool("LightGBM", "LightGBM", 'metric="ndcg", eval_at=[k]',
+         "exponential", "input", "list", 1.0, "integer",
          "src/metric/dcg_calculator.cpp, src/metric/rank_metric.hpp", _LIGHTGBM_MAX_LABEL),
-    Tool("XGBoost", 'eval_metric="ndcg@k"', "exponential", "input", "list", 1.0, "integer",
+    Tool("XGBoost", "XGBoost", 'eval_metric="ndcg@k"',
+         "exponential", "input", "list", 1.0, "integer",
          "src/common/ranking_utils.h, src/common/algorithm.h; docs: parameter.rst",
          _XGBOOST_MAX_LABEL),
-    Tool("TensorFlow Ranking", "tfr.keras.metrics.NDCGMetric(topn=k)", "exponential", "random",
-         "list", 0.0, "any",
+    Tool("TensorFlow Ranking", "TF Ranking", "tfr.keras.metrics.NDCGMetric(topn=k)",
+         "exponential", "random", "list", 0.0, "any",
          "tensorflow_ranking/python/metrics_impl.py, tensorflow_ranking/python/utils.py"),
-    Tool("torchmetrics", "retrieval_normalized_dcg(preds, target, top_k=k)", "linear", "average",
-         "list", 0.0, "integer", "src/torchmetrics/functional/retrieval/ndcg.py"),
+    Tool("torchmetrics", "torchmetrics", "retrieval_normalized_dcg(preds, target, top_k=k)",
+         "linear", "average", "list", 0.0, "integer",
+         "src/torchmetrics/functional/retrieval/ndcg.py"),
 )
 
 
@@ -184,7 +189,8 @@ def tool_scores(
     Returns
     -------
     pandas.DataFrame
-        One row per tool, the columns of :data:`TOOL_COLUMNS`: ``tool``, ``call`` (the call
+        One row per tool, the columns of :data:`TOOL_COLUMNS`: ``tool``, ``label`` (a short
+        name, unique per row), ``call`` (the call
         with its default settings), ``gain``, ``discount``, ``ties``, ``ideal``, ``empty``
         (the score when IDCG = 0), ``max_grade`` (the largest grade the tool accepts, NaN for no
         limit), ``ndcg`` (NaN where the tool refuses the input), ``status`` (``"ok"``,
@@ -217,7 +223,7 @@ def tool_scores(
     for tool in TOOLS:
         value, status = _one(tool, rel, sc, names, k, judged)
         rows.append({
-            "tool": tool.name, "call": tool.call, "gain": tool.gain, "discount": "log2",
+            "tool": tool.name, "label": tool.label, "call": tool.call, "gain": tool.gain, "discount": "log2",
             "ties": tool.ties, "ideal": tool.ideal, "empty": tool.empty,
             "max_grade": np.nan if tool.max_grade is None else float(tool.max_grade), "ndcg": value,
             "status": status, "source": tool.source,

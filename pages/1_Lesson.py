@@ -8,6 +8,7 @@ from ui import charts, lesson, ties_view, widgets
 
 frame = ui.frame("lesson", params=("step",))
 t = frame.t
+lesson.scrollable_formulas()
 widgets.apply_drag("lesson")
 ranking = ui.get_ranking()
 options = ranking.options()

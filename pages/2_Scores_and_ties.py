@@ -5,10 +5,11 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core import ties
-from ui import ties_view
+from ui import lesson, ties_view
 
 frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
+lesson.scrollable_formulas()
 ties_view.ensure_scores()
 ranking = ui.get_ranking()
 

@@ -42,6 +42,17 @@ _GRADE_COLUMNS = {"relevance", "gain", "cg", "ideal_relevance"}
 _TOLERANCE = 1e-9
 
 
+#: Static CSS (no user text): long formulas scroll sideways instead of being cut on a phone.
+FORMULA_CSS = """<style>
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
+</style>"""
+
+
+def scrollable_formulas() -> None:
+    """Let wide LaTeX scroll (a DCG sum of five terms is wider than a phone)."""
+    st.html(FORMULA_CSS)
+
+
 def parse_step(text: Any) -> int:
     """The lesson step of a link: a whole number from 1 to len(STEPS).
 

@@ -112,10 +112,10 @@ def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Ch
         y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("gain:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
-                        legend=alt.Legend(orient="bottom")),
+                        legend=alt.Legend(orient="bottom", direction="vertical")),
         strokeDash=alt.StrokeDash("discount:N", title=t("variants.chart_discount"),
                                   scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                                  legend=alt.Legend(orient="bottom")),
+                                  legend=alt.Legend(orient="bottom", direction="vertical")),
         shape=alt.Shape("discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]),
                         legend=None),
         detail="variant:N",
@@ -203,23 +203,22 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     })
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, height: int = 320) -> alt.Chart:
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 30) -> alt.Chart:
     """One point per tool row (refused rows left out), on a shared 0..1 axis."""
-    data = table.loc[table["ndcg"].notna(), ["tool", "call", "ndcg", "gain"]].assign(
-        row=lambda d: d["tool"] + " · " + d["call"],
+    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
         gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
     return alt.Chart(data).mark_point(filled=True, size=140).encode(
         x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
-        y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=260)),
+        y=alt.Y("label:N", title=None, sort=None, axis=alt.Axis(labelLimit=200)),
         color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
-                        legend=alt.Legend(orient="bottom")),
+                        legend=alt.Legend(orient="bottom", direction="vertical")),
         shape=alt.Shape("gain_name:N", scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
                         legend=None),
         tooltip=[alt.Tooltip("tool:N", title=t("variants.chart_tool")),
                  alt.Tooltip("call:N", title=t("variants.chart_call")),
                  alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(height=height)
+    ).properties(height=alt.Step(row_height))
