@@ -336,7 +336,7 @@ def share_control(lang: str, link: str) -> None:
     with popover:
         st.caption(i18n.translate(lang, "classroom.share_help"))
         st.code(link, language=None, wrap_lines=True)
-        st.image(qr_png(link, scale=6), caption=i18n.translate(lang, "classroom.qr_caption"),
+        st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
                  width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
         if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
                      icon=":material/fullscreen:", width="stretch"):

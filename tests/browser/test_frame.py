@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_helpers import assert_no_exception, open_page, wait_idle
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 
 def test_deep_link_on_fresh_server_runs_the_page(server, page):
@@ -19,4 +19,29 @@ def test_navigation_link_keeps_the_ranking(server, page):
     wait_idle(page)
     assert "/Blind_spots" in page.url
     assert "rel=2%2C0%2C1" in page.url or "rel=2,0,1" in page.url
+    assert_no_exception(page)
+
+
+def test_browser_locale_chooses_chinese_without_lang_in_the_link(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        open_page(page, f"{server}/Blind_spots?rel=3,2")
+        assert page.get_by_role("heading", name="盲点").first.is_visible() or page.get_by_text("盲点").first.is_visible()
+        assert "lang=zh" in page.url
+        assert_no_exception(page)
+        screenshot(page, "frame_zh_locale", full_page=False)
+    finally:
+        context.close()
+
+
+def test_language_switch_keeps_the_ranking(server, page):
+    open_page(page, f"{server}/Explore?rel=1,3,2&k=2")
+    page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="中文").click()
+    wait_idle(page)
+    assert "lang=zh" in page.url
+    assert "rel=1%2C3%2C2" in page.url or "rel=1,3,2" in page.url
+    assert "k=2" in page.url
+    assert page.get_by_text("语言").first.is_visible()
     assert_no_exception(page)
