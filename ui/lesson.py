@@ -217,7 +217,7 @@ def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discoun
     """The table so far; rows past k are marked by the core's ``in_cutoff``."""
     shown = table_frame(table, columns, t, discount=discount)
     within = table["in_cutoff"].to_numpy()
-    grey = "color: #767676; background-color: #F4F4F4;"
+    grey = "color: #595959; background-color: #F4F4F4;"
     styler = shown.style.apply(lambda row: ["" if within[row.name] else grey] * len(row), axis=1)
     st.dataframe(styler, key=key, hide_index=True, width="stretch",
                  height="auto" if len(shown) <= 12 else 420)
