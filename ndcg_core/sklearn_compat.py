@@ -205,8 +205,8 @@ def _score_keys(y_score: NDArray[Any]) -> NDArray[np.int64]:
 class _Candidates:
     """Every item scoring at least its row's k-th largest score, flat, rows in order.
 
-    Within a row the items come best first by *truncated* key (the score's bits with the low
-    bits dropped), so scores that differ only in those bits may still be out of order.
+    Within a row the items come in *ascending* order of truncated key (the score's bits with
+    the low bits dropped), so scores that differ only in those bits may be out of order.
     """
 
     row: NDArray[np.intp]  # the item's query
@@ -218,14 +218,15 @@ class _Candidates:
 def _candidates(keys: NDArray[np.int64], k: int) -> _Candidates:
     rows, n = keys.shape
     low = (1 << max(1, (n - 1).bit_length())) - 1
-    high = np.int64(~low)
-    packed = keys & high
+    packed = keys & np.int64(~low)
     packed |= np.arange(n, dtype=np.int64)
     packed.sort(axis=1)
-    threshold = packed[:, n - k] & high
+    # The low bits of the threshold are 0, so a packed key reaches it exactly when its
+    # truncated key does.
+    threshold = (packed[:, n - k] & np.int64(~low))[:, None]
 
     def spills(width: int) -> bool:
-        return width < n and bool(((packed[:, n - width - 1] & high) >= threshold).any())
+        return width < n and bool((packed[:, n - width - 1 : n - width] >= threshold).any())
 
     # The narrowest block that holds every candidate of every row (binary search on width).
     narrow, wide = k - 1, n
@@ -234,15 +235,13 @@ def _candidates(keys: NDArray[np.int64], k: int) -> _Candidates:
     while wide - narrow > 1:
         middle = (narrow + wide) // 2
         narrow, wide = (middle, wide) if spills(middle) else (narrow, middle)
-    block = packed[:, n - wide:][:, ::-1]
-    truncated = block & high
-    flat = np.flatnonzero(truncated >= threshold[:, None])
-    row, position = np.divmod(flat, wide)
+    row, column = np.divmod(np.flatnonzero(packed[:, n - wide :] >= threshold), wide)
+    chosen = packed.ravel()[row * n + (n - wide) + column]
     return _Candidates(
         row=row,
-        position=position,
-        item=row * n + (block.ravel()[flat] & low),
-        truncated=truncated.ravel()[flat],
+        position=(wide - 1) - column,
+        item=row * n + (chosen & low),
+        truncated=chosen & np.int64(~low),
     )
 
 
@@ -254,39 +253,39 @@ def _averaged_dcg(
     found = _candidates(keys.reshape(y_score.shape), k)
     gains = np.ascontiguousarray(grades).ravel()[found.item].astype(np.float64)
     row, position = found.row, found.position
+    same_row = row[1:] == row[:-1]
     # Equal truncated keys are ties or scores that differ only in the dropped bits: those
     # entries take their exact key, and a row found out of order is sorted exactly.
     exact = found.truncated
-    same = (exact[1:] == exact[:-1]) & (row[1:] == row[:-1])
-    if same.any():
+    close_pair = (exact[1:] == exact[:-1]) & same_row
+    if close_pair.any():
         close = np.zeros(exact.size, dtype=bool)
-        close[1:] = same
-        close[:-1] |= same
-        exact = exact.copy()
+        close[1:] = close_pair
+        close[:-1] |= close_pair
         exact[close] = keys[found.item[close]]
-        unsorted = (exact[1:] > exact[:-1]) & same
+        unsorted = (exact[1:] < exact[:-1]) & same_row
         if unsorted.any():
             redo = np.zeros(rows, dtype=bool)
             redo[row[1:][unsorted]] = True
             chosen = np.flatnonzero(redo[row])
-            order = chosen[np.lexsort((~exact[chosen], row[chosen]))]
+            order = chosen[np.lexsort((exact[chosen], row[chosen]))]
             exact[chosen], gains[chosen] = exact[order], gains[order]
     # Each tie group adds mean gain x the sum of its positions' discounts (0 beyond k). All
     # candidates of a row are present, so the group at the cutoff, which may straddle it,
-    # takes its mean from all its members.
+    # takes its mean from all its members. Positions run downwards within a row here.
+    width = int(position.max()) + 1
+    reach = np.zeros(width + 1)
+    np.cumsum(discount[: min(k, width)], out=reach[1 : min(k, width) + 1])
+    reach[min(k, width) + 1 :] = reach[min(k, width)]
     starts = np.ones(exact.size, dtype=bool)
-    starts[1:] = (exact[1:] != exact[:-1]) | (row[1:] != row[:-1])
-    reach = np.zeros(int(position.max()) + 2)
-    np.cumsum(discount[: min(k, reach.size - 1)], out=reach[1 : min(k, reach.size - 1) + 1])
-    reach[k + 1 :] = reach[k] if k < reach.size else 0.0
+    np.logical_or(exact[1:] != exact[:-1], ~same_row, out=starts[1:])
     if starts.all():
-        weights = gains * (reach[position + 1] - reach[position])
-        return np.bincount(row, weights=weights, minlength=rows)
+        return np.bincount(row, weights=gains * (reach[position + 1] - reach[position]),
+                           minlength=rows)
     first = np.flatnonzero(starts)
     sizes = np.diff(first, append=exact.size)
-    sums = np.add.reduceat(gains, first)
-    begin = position[first]
-    weights = sums * (reach[begin + sizes] - reach[begin]) / sizes
+    top = position[first] + 1  # the group's last position + 1; it spans top - sizes .. top - 1
+    weights = np.add.reduceat(gains, first) * (reach[top] - reach[top - sizes]) / sizes
     return np.bincount(row[first], weights=weights, minlength=rows)
 
 
