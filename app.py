@@ -27,11 +27,11 @@ m = nc.metrics(ranking.relevance, **ranking.options())
 table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())
 note = calc.change_note(t, ranking)
 widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics")
-if note:
-    with st.container(key="calc_note"):
+with st.container(key="calc_note"):      # always drawn, so the widgets below never shift
+    if note:
         st.info(note[0], icon=":material/swap_vert:")
-if m.idcg == 0:
-    st.warning(t("calculator.idcg_zero"), icon=":material/info:")
+    if m.idcg == 0:
+        st.warning(t("calculator.idcg_zero"), icon=":material/info:")
 
 edit, settings = st.columns([3, 2], gap="large")
 with edit:

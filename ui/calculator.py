@@ -129,8 +129,8 @@ def scale_choice(scale: str, t: Translate, lang: str, *, problem: NDCGInputError
     stored = st.session_state.get(f"{PREFIX}.scale_error")
     if stored is not None and stored[0] == get_ranking():
         problem = stored[1]
-    if problem is not None:
-        with st.container(key=f"{PREFIX}_error_scale"):
+    with st.container(key=f"{PREFIX}_error_scale"):   # always drawn: see widgets._show_error
+        if problem is not None:
             show_error(lang, problem)
 
 

@@ -75,11 +75,13 @@ def _set_error(prefix: str, name: str, err: NDCGInputError | None) -> None:
 def _show_error(prefix: str, name: str, lang: str, ranking: Ranking) -> bool:
     """Show the input's error while the ranking it was made against is still the current one."""
     stored = st.session_state.get(f"{prefix}.error.{name}")
-    if stored is None or stored[0] != ranking:
-        return False
+    shown = stored is not None and stored[0] == ranking
+    # the slot is always drawn, so a message coming or going does not shift (and remount) the
+    # widgets below it: a keyboard user keeps the focus on the button they pressed
     with st.container(key=f"{prefix}_error_{name}"):
-        show_error(lang, stored[1])
-    return True
+        if shown:
+            show_error(lang, stored[1])
+    return shown
 
 
 # --- helpers on rankings (orders, labels) ------------------------------------------------
@@ -334,21 +336,31 @@ def order_buttons(t: Translate, *, prefix: str) -> None:
 
 def _on_move(prefix: str, step: int) -> None:
     ranking = get_ranking()
-    label = st.session_state.get(f"{prefix}.move_item")
+    label = st.session_state.get(f"{prefix}.move_pick")
     if label not in ranking.labels:
         return
     change_ranking(moved(ranking, ranking.labels.index(label), step))
 
 
+def _on_pick(prefix: str) -> None:
+    st.session_state[f"{prefix}.move_pick"] = st.session_state[f"{prefix}.move_item"]
+
+
 def move_buttons(ranking: Ranking, t: Translate, *, prefix: str) -> None:
-    """Choose an item, move it one place up or down (works with the keyboard and touch)."""
-    key = f"{prefix}.move_item"
-    if st.session_state.get(key) not in ranking.labels:
-        st.session_state[key] = ranking.labels[0]
+    """Choose an item, move it one place up or down (works with the keyboard and touch).
+
+    The choices are the item names in name order, so they stay the same while items move (a
+    select box whose options change would forget its choice); the choice is also kept in
+    ``<prefix>.move_pick`` and written back before drawing.
+    """
+    key, pick = f"{prefix}.move_item", f"{prefix}.move_pick"
+    if st.session_state.get(pick) not in ranking.labels:
+        st.session_state[pick] = ranking.labels[0]
+    st.session_state[key] = st.session_state[pick]
+    index = ranking.labels.index(st.session_state[pick])
     with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="bottom"):
-        st.selectbox(t("calculator.move_item"), options=ranking.labels, key=key, width=170,
-                     format_func=lambda label: f"{ranking.labels.index(label) + 1}. {label}")
-        index = ranking.labels.index(st.session_state[key])
+        st.selectbox(t("calculator.move_item"), options=sorted(ranking.labels), key=key, width=170,
+                     on_change=_on_pick, args=(prefix,))
         st.button(t("calculator.up"), key=f"{prefix}.up", icon=":material/arrow_upward:",
                   on_click=_on_move, args=(prefix, -1), disabled=index == 0)
         st.button(t("calculator.down"), key=f"{prefix}.down", icon=":material/arrow_downward:",

@@ -1,0 +1,147 @@
+"""The Calculator in real Chromium: a mouse drag, keyboard moves, links, labels as text, screenshots."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from browser_helpers import assert_no_exception, open_page, screenshot, start_server, wait_idle
+
+import ndcg_core as nc
+
+SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def cards(page):
+    """The drag cards' texts, in order (inside the sortable's iframe)."""
+    return page.frame_locator(SORTABLE).locator("li.sortable-item")
+
+
+def metric_value(page, name: str = "nDCG") -> tuple[int, str]:
+    """(k, shown value) of the metric labelled ``<name>@k``."""
+    for text in page.locator("[data-testid='stMetric']").all_inner_texts():
+        found = re.match(rf"^{name}@(\d+)\s+(\S+)", text.strip())
+        if found:
+            return int(found.group(1)), found.group(2)
+    raise AssertionError(f"no {name}@k metric shown")
+
+
+def wait_for_metric(page, expected: tuple[int, str], name: str = "nDCG", timeout: float = 15_000) -> None:
+    label, value = f"{name}@{expected[0]}", expected[1]
+    page.locator("[data-testid='stMetric']", has_text=label).filter(has_text=value).first.wait_for(timeout=timeout)
+    wait_idle(page)
+
+
+def mouse_drag(page, source, target, *, steps: int = 12) -> None:
+    """A real mouse drag: press on ``source``, move in steps, release over ``target``."""
+    start, end = source.bounding_box(), target.bounding_box()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 3, end["y"] + end["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 12, y0, steps=3)        # past dnd-kit's 10 px activation distance
+    page.mouse.move(x1, y1, steps=steps)
+    page.wait_for_timeout(150)
+    page.mouse.up()
+
+
+def expected(relevance, **options) -> tuple[int, str]:
+    k = options.get("k") or len(relevance)
+    return k, f"{nc.ndcg(relevance, **options):.4f}"
+
+
+def test_mouse_drag_reorders_and_updates_nDCG(server, page):
+    open_page(page, f"{server}/")
+    assert cards(page).all_inner_texts() == ["D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0", "D5 · 1"]
+    assert metric_value(page) == expected([3, 2, 0, 0, 1])
+    mouse_drag(page, cards(page).nth(4), cards(page).nth(2))      # D5 onto position 3
+    wait_for_metric(page, expected([3, 2, 1, 0, 0]))
+    assert metric_value(page) == (5, "1.0000")
+    assert cards(page).all_inner_texts() == ["D1 · 3", "D2 · 2", "D5 · 1", "D3 · 0", "D4 · 0"]
+    assert "D5" in page.get_by_test_id("stAlert").first.inner_text()   # the "what changed" note
+    assert_no_exception(page)
+
+
+def test_up_and_down_buttons_work_from_the_keyboard(server, page):
+    """Enter and Space on the focused buttons move the chosen item (D1); the focus stays."""
+    open_page(page, f"{server}/?rel=3,2,0,0,1")
+    page.get_by_role("button", name="Down", exact=True).focus()
+    page.keyboard.press("Enter")                                   # D1 to position 2
+    wait_for_metric(page, expected([2, 3, 0, 0, 1]))
+    page.keyboard.press("Enter")                                   # still focused: to position 3
+    wait_for_metric(page, expected([2, 0, 3, 0, 1]))
+    page.keyboard.press("Shift+Tab")                               # to the Up button
+    page.keyboard.press("Space")                                   # D1 back to position 2
+    wait_for_metric(page, expected([2, 3, 0, 0, 1]))
+    assert cards(page).all_inner_texts()[:3] == ["D2 · 2", "D1 · 3", "D3 · 0"]
+    assert_no_exception(page)
+
+
+def test_url_after_a_change_reproduces_the_view(server, page, browser):
+    open_page(page, f"{server}/")
+    page.get_by_role("button", name="Reverse", exact=True).click()
+    wait_for_metric(page, expected([1, 0, 0, 2, 3]))
+    grades = page.get_by_role("textbox", name="Grades in rank order (position 1 first)")
+    grades.fill("3 0 2 1")
+    grades.press("Enter")
+    wait_for_metric(page, expected([3, 0, 2, 1]))
+    url = page.url
+    assert "rel=3%2C0%2C2%2C1" in url or "rel=3,0,2,1" in url
+    shown = {name: metric_value(page, name) for name in ("CG", "DCG", "IDCG", "nDCG")}
+    fresh = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    try:
+        open_page(fresh, url)
+        assert {name: metric_value(fresh, name) for name in shown} == shown
+        assert cards(fresh).all_inner_texts() == cards(page).all_inner_texts()
+    finally:
+        fresh.context.close()
+
+
+def test_html_label_shows_as_text_and_opens_no_dialog(server, page):
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_page(page, f"{server}/?rel=3,2&item={XSS.replace(' ', '%20')}&item=D2")
+    assert_no_exception(page)
+    assert cards(page).first.inner_text() == f"{XSS} · 3"
+    assert page.locator("img[src='x']").count() == 0
+    assert page.frame_locator(SORTABLE).locator("img[src='x']").count() == 0
+    page.wait_for_timeout(500)
+    assert dialogs == []
+
+
+def test_screenshots_desktop_and_phone(server, page, browser):
+    """Screenshots for a person to look at (artifacts/screenshots, git-ignored)."""
+    open_page(page, f"{server}/")
+    assert screenshot(page, "calculator_desktop", full_page=False).exists()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True).new_page()
+    try:
+        open_page(phone, f"{server}/?lang=zh")
+        assert_no_exception(phone)
+        assert metric_value(phone) == expected([3, 2, 0, 0, 1])
+        assert screenshot(phone, "calculator_phone_zh", full_page=False).exists()
+    finally:
+        phone.context.close()
+
+
+@pytest.fixture
+def fresh_server():
+    proc, base = start_server()
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_deep_link_on_a_fresh_server(fresh_server, page):
+    """The very first request of a new server is a link with state: it shows that state."""
+    open_page(page, f"{fresh_server}/?rel=1,0,1,1,0&k=3&gain=exponential&disc=jarvelin&scale=binary&lang=zh")
+    assert_no_exception(page)
+    assert page.get_by_role("heading", name="nDCG 计算器").first.is_visible()
+    assert metric_value(page) == expected([1, 0, 1, 1, 0], k=3, gain="exponential", discount="jarvelin")
