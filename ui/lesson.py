@@ -20,6 +20,7 @@ import ndcg_core as nc
 
 from .frame import get_param, set_param
 from .state import Ranking, format_grade
+from .text import md_escape
 
 Translate = Callable[..., str]
 
@@ -147,7 +148,8 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         swapped = ranking.with_order(order)
         after = nc.cg(list(swapped.relevance), k=ranking.k)
         return Question(
-            t("lesson.cg.question", first=ranking.labels[0], last=ranking.labels[-1], k=k),
+            t("lesson.cg.question", first=md_escape(ranking.labels[0]),
+              last=md_escape(ranking.labels[-1]), k=k),
             ("yes", "no"), "no" if _close(after, m.cg) else "yes",
             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
         )

@@ -117,3 +117,11 @@ def test_lesson_malformed_ranking_link_still_runs_every_step(app):
 def test_lesson_in_chinese_uses_chinese_step_names(app):
     at = app(page=PAGE, step="4", lang="zh")
     assert "理想折损累计增益" in _progress(at)
+
+
+def test_lesson_item_names_in_a_question_stay_plain_text(app):
+    at = app(page=PAGE, step="2", rel="3,1", item=["**bold**", "<i>x</i>"])
+    assert not at.exception
+    label = at.radio(key="lesson.predict.cg").label
+    assert "\\*\\*bold\\*\\*" in label
+    assert "\\<i\\>" in label
