@@ -45,18 +45,13 @@ def test_evaluate_deep_link_on_fresh_server_shows_core_mean(server, page):
     screenshot(page, "evaluate-desktop-results", full_page=False)
 
 
-def test_evaluate_uploaded_csv_shows_core_mean(server, page):
+def test_evaluate_upload_shows_core_mean_and_opens_worst_query_in_calculator(server, page):
+    """A real upload; then query a (ranked y, z, x by score) opens with grades 0, 1, 3."""
     open_page(page, f"{server}/Evaluate_a_run?lang=en")
     _upload(page, "en", RUN_CSV, "run.csv")
     assert_no_exception(page)
     mean = nc.evaluate_run(pd.read_csv(io.BytesIO(RUN_CSV)), k=10).mean
     assert _metric(page, "Mean nDCG@10") == f"{mean:.4f}"
-
-
-def test_evaluate_open_worst_query_lands_on_calculator_with_its_ranking(server, page):
-    """Query a, ranked by score y, z, x: the Calculator's link holds grades 0, 1, 3."""
-    open_page(page, f"{server}/Evaluate_a_run?lang=en")
-    _upload(page, "en", RUN_CSV, "run.csv")
     page.get_by_role("button", name=translate("en", "evaluate.open_button")).click()
     wait_idle(page)
     assert_no_exception(page)
