@@ -321,9 +321,16 @@ def _ids(frame: pd.DataFrame, column: str) -> tuple[NDArray[np.intp], pd.Index]:
 
 
 def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str) -> None:
-    items, _ = _ids(frame, item)
-    pair = codes.astype(np.int64) * (int(items.max()) + 1) + items
-    duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
+    items, names = _ids(frame, item)
+    size = (int(codes.max()) + 1) * names.size
+    pair = codes.astype(np.int64) * names.size + items
+    if size <= 8 * pair.size + 1024:  # a table of counts is cheaper than hashing
+        seen = np.bincount(pair, minlength=size)
+        if seen.max() <= 1:
+            return
+        duplicated = seen[pair] > 1
+    else:
+        duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
     if duplicated.any():
         first = int(np.argmax(duplicated))
         rows = np.flatnonzero(pair == pair[first])[:5] + 1
@@ -369,18 +376,117 @@ def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str
 # --------------------------------------------------------------------------- kernel
 
 
-def _order(run: _Run, ties: str) -> NDArray[np.intp]:
+#: Bits of the packed sort key left for query code, tie-break and row-in-query (32 go to the
+#: score as float32).
+_KEY_BUDGET = 32
+_SIGN32 = np.uint32(1 << 31)
+
+
+def _bits(count: int) -> int:
+    """Bits needed for the numbers 0..count-1."""
+    return max(int(count) - 1, 0).bit_length()
+
+
+def _small_integers(values: NDArray[np.float64], limit: int = 256) -> NDArray[np.int64] | None:
+    """``values`` as int64 if they are all whole numbers below ``limit`` (grades 0-3, 0/1)."""
+    top = values.max()
+    if top >= limit:
+        return None
+    whole = values.astype(np.int64)
+    return whole if np.array_equal(whole, values) else None
+
+
+def _descending_bits(values: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """uint32 keys (as uint64) whose ascending order is the descending order of float32(values).
+
+    float32 rounding is monotone, so the order can only be too coarse (values closer than
+    float32 resolution compare equal); the caller checks the result against the exact values.
+    """
+    bits = ((-values).astype(np.float32) + np.float32(0.0)).view(np.uint32)  # -0.0 -> 0.0
+    return np.where(bits & _SIGN32, ~bits, bits | _SIGN32).astype(np.uint64)
+
+
+def _rank_order(
+    codes: NDArray[np.intp],
+    counts: NDArray[np.intp],
+    starts: NDArray[np.intp],
+    values: NDArray[np.float64],
+    *,
+    tie: NDArray[np.int64] | None = None,
+    later_first: bool = False,
+    budget: int = _KEY_BUDGET,
+) -> NDArray[np.intp]:
+    """Row order by query, then ``values`` descending, then ``tie`` ascending, then input row
+    (first row first, or last first with ``later_first``).
+
+    Fast path: one ``np.sort`` of packed uint64 keys
+    ``[query code | float32 value | tie | row within query]`` (about 3x quicker than
+    ``np.lexsort`` on float keys); the few rows whose values float32 rounded together are
+    then re-sorted on the exact values. When the key does not fit in 64 bits, ``np.lexsort``
+    does it all.
+    """
+    n_rows = codes.size
+    tie_bits = 0 if tie is None else _bits(int(tie.max()) + 1)
+    local_bits = _bits(int(counts.max()))
+    code_bits = _bits(counts.size)
+    if code_bits + tie_bits + local_bits <= budget:
+        grouped = bool(np.all(codes[1:] >= codes[:-1]))
+        # Rows of one query, in input order: as given when the input is grouped by query.
+        by_query = None if grouped else np.argsort(codes, kind="stable")
+        query_sorted = codes if by_query is None else codes[by_query]
+        local = np.arange(n_rows) - starts[query_sorted]
+        if later_first:
+            local = counts[query_sorted] - 1 - local
+        key = query_sorted.astype(np.uint64) << np.uint64(32 + tie_bits + local_bits)
+        ranked_values = values if by_query is None else values[by_query]
+        key |= _descending_bits(ranked_values) << np.uint64(tie_bits + local_bits)
+        if tie is not None:
+            key |= (tie if by_query is None else tie[by_query]).astype(np.uint64) << np.uint64(local_bits)
+        key |= local.astype(np.uint64)
+        del local, ranked_values
+        key.sort()
+        low_bits = np.uint64(tie_bits + local_bits)
+        ranked_codes = (key >> np.uint64(32 + tie_bits + local_bits)).astype(np.intp)
+        local = (key & np.uint64((1 << local_bits) - 1)).astype(np.intp)
+        if later_first:
+            local = counts[ranked_codes] - 1 - local
+        order = starts[ranked_codes] + local
+        del local
+        if by_query is not None:
+            order = by_query[order]
+        # float32 cannot tell apart values closer than ~1e-7 (relative). Rows whose
+        # (query, float32 value) is shared but whose exact values differ are re-sorted exactly;
+        # there are few of them.
+        exact = values[order]
+        coarse = key >> low_bits
+        same = (coarse[1:] == coarse[:-1]) & (exact[1:] != exact[:-1])
+        if same.any():
+            runs = np.cumsum(np.concatenate(([True], coarse[1:] != coarse[:-1])))
+            rows = np.flatnonzero(np.isin(runs, runs[1:][same]))
+            low = key[rows] & np.uint64((1 << (tie_bits + local_bits)) - 1)
+            order[rows] = order[rows][np.lexsort((low, -exact[rows], runs[rows]))]
+        return order
+    keys: tuple[NDArray, ...]
+    if later_first:
+        # lexsort is stable; sorting the reversed rows puts the later input row first.
+        keys = (-values[::-1], codes[::-1]) if tie is None else (tie[::-1], -values[::-1], codes[::-1])
+        return (n_rows - 1) - np.lexsort(keys)
+    keys = (-values, codes) if tie is None else (tie, -values, codes)
+    return np.lexsort(keys)
+
+
+def _order(run: _Run, ties: str, counts: NDArray[np.intp], starts: NDArray[np.intp]) -> NDArray[np.intp]:
     """Row order of the ranking: by query, then score descending, ties as ``ties`` says."""
     codes, rel, score = run.codes, run.relevance, run.score
-    if ties == "ignore":
-        # lexsort is stable; sorting the reversed rows puts the later input row first in a tie.
-        backwards = np.lexsort((-score[::-1], codes[::-1]))
-        return (codes.size - 1) - backwards
-    if ties == "optimistic":
-        return np.lexsort((-rel, -score, codes))
-    if ties == "pessimistic":
-        return np.lexsort((rel, -score, codes))
-    return np.lexsort((-score, codes))  # "average": the order inside a tie does not matter
+    if ties in ("optimistic", "pessimistic"):
+        grades = _small_integers(rel)
+        if grades is None:  # any grades: lexsort on the floats themselves
+            tie = -rel if ties == "optimistic" else rel
+            return np.lexsort((tie, -score, codes))
+        tie = int(grades.max()) - grades if ties == "optimistic" else grades
+        return _rank_order(codes, counts, starts, score, tie=tie)
+    # "average": the order inside a tie does not matter; "ignore": later input row first.
+    return _rank_order(codes, counts, starts, score, later_first=ties == "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,12 +497,13 @@ class _Terms:
     starts: NDArray[np.intp]
     codes: NDArray[np.intp]
     position: NDArray[np.intp]
+    weight: NDArray[np.float64]
     dcg: NDArray[np.float64]
-    idcg: NDArray[np.float64]
+    gains: NDArray[np.float64]
 
 
 def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Terms:
-    """Each row's discounted gain in the ranking and in the ideal ranking, zero from ``depth``.
+    """Each row's discounted gain in the ranking, zero from position ``depth`` on.
 
     With ``ties="average"`` a tie group (a run of equal (query, score)) gives each of its rows
     the group's mean gain; summed over the group, mean gain * the group's discounts is the
@@ -407,7 +514,7 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
     n_rows, n_queries = codes.size, run.queries.size
     counts = np.bincount(codes, minlength=n_queries)
     starts = np.cumsum(counts) - counts
-    order = _order(run, ties)
+    order = _order(run, ties, counts, starts)
     ranked_codes = codes[order]
     position = np.arange(n_rows) - starts[ranked_codes]
     longest = int(counts.max())
@@ -432,12 +539,41 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
         del new
     del order
     ranked *= weight
-    ideal = np.lexsort((-run.relevance, codes))
-    ideal_gains = gains[ideal]
-    del ideal, gains
-    ideal_gains *= weight
     return _Terms(counts=counts, starts=starts, codes=ranked_codes, position=position,
-                  dcg=ranked, idcg=ideal_gains)
+                  weight=weight, dcg=ranked, gains=gains)
+
+
+def _ideal_terms(run: _Run, terms: _Terms) -> NDArray[np.float64]:
+    """Each position's discounted gain in the ideal ranking (grades sorted descending)."""
+    ideal = _rank_order(run.codes, terms.counts, terms.starts, run.relevance)
+    out = terms.gains[ideal]
+    out *= terms.weight
+    return out
+
+
+def _idcg(run: _Run, terms: _Terms, *, gain: str, discount: str, depth: int) -> NDArray[np.float64]:
+    """IDCG@depth of every query.
+
+    Whole-number grades below 256 are counted instead of sorted: the ideal list of a query
+    holds its grade-g items at the positions after all higher grades, so IDCG is, per grade,
+    gain(g) times the sum of the discounts over that range (a difference of prefix sums).
+    """
+    grades = _small_integers(run.relevance)
+    n_queries = run.queries.size
+    if grades is None or n_queries * (int(grades.max()) + 1) > 4 * run.codes.size + 1024:
+        return np.add.reduceat(_ideal_terms(run, terms), terms.starts)
+    levels = int(grades.max()) + 1
+    per_grade = np.bincount(run.codes * levels + grades, minlength=n_queries * levels)
+    per_grade = per_grade.reshape(n_queries, levels)[:, ::-1]  # highest grade first
+    end = np.cumsum(per_grade, axis=1)
+    begin = end - per_grade
+    longest = int(terms.counts.max())
+    cut = min(depth, longest)
+    prefix = np.zeros(longest + 1)
+    np.cumsum(discounts(cut, discount), out=prefix[1 : cut + 1])
+    prefix[cut + 1 :] = prefix[cut]
+    values = apply_gain(np.arange(levels - 1, -1, -1, dtype=np.float64), gain)
+    return (prefix[end] - prefix[begin]) @ values
 
 
 def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64], no_relevant: str) -> NDArray[np.float64]:
@@ -522,7 +658,7 @@ def _per_query(run: _Run, *, k: int | None, gain: str, discount: str, ties: str,
     terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
     # Rows are grouped by query in ranked order, so a query's sum is one reduceat segment.
     dcg = np.add.reduceat(terms.dcg, terms.starts)
-    idcg = np.add.reduceat(terms.idcg, terms.starts)
+    idcg = _idcg(run, terms, gain=gain, discount=discount, depth=depth)
     return pd.DataFrame({
         "query": run.queries,
         "n_items": terms.counts.astype(np.int64),
@@ -626,7 +762,8 @@ def mean_ndcg_at_ks(
     cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
     size = n_queries * depth
     dcg = np.bincount(cell, weights=terms.dcg[kept], minlength=size).reshape(n_queries, depth)
-    idcg = np.bincount(cell, weights=terms.idcg[kept], minlength=size).reshape(n_queries, depth)
+    idcg = np.bincount(cell, weights=_ideal_terms(run, terms)[kept],
+                       minlength=size).reshape(n_queries, depth)
     del cell, kept, terms
     np.cumsum(dcg, axis=1, out=dcg)
     np.cumsum(idcg, axis=1, out=idcg)

@@ -29,13 +29,15 @@ def sample_run(
     tie_fraction: float = 0.2,
     no_relevant_fraction: float = 0.05,
     noise: float = 1.0,
+    decimals: int | None = 3,
     ids: str = "text",
 ) -> pd.DataFrame:
     """A synthetic run with columns ``query, item, relevance, score``.
 
     Every query gets between ``min_items`` and ``max_items`` items (uniformly); grades are
     0-3 (``relevance="graded"``) or 0/1 (``"binary"``); a score is grade + normal noise of
-    standard deviation ``noise``, rounded to 3 decimals, and to steps of 0.5 in a
+    standard deviation ``noise``, rounded to ``decimals`` (``None``: unrounded, so ties are
+    practically absent), and to steps of 0.5 in a
     ``tie_fraction`` share of the queries (so those have ties); a ``no_relevant_fraction``
     share of the queries has every grade 0. Rows are grouped by query, items in id order
     (not in score order).
@@ -54,6 +56,8 @@ def sample_run(
         Shares of the queries with coarse scores and with nothing relevant.
     noise : float
         Standard deviation of the score noise; 0 gives an ideal system.
+    decimals : int or None
+        Decimals the scores are rounded to.
     ids : {"text", "int"}
         Query and item ids as text (``"q0001"``, ``"d01"``) or as integers.
 
@@ -96,7 +100,8 @@ def sample_run(
 
     scores = grades + rng.normal(0.0, noise, size=n_rows)
     coarse = (rng.random(n_queries) < tie_fraction)[codes]
-    scores = np.where(coarse, np.round(scores * 2.0) / 2.0, np.round(scores, 3))
+    fine = scores if decimals is None else np.round(scores, decimals)
+    scores = np.where(coarse, np.round(scores * 2.0) / 2.0, fine)
 
     if ids == "text":
         width = len(str(n_queries))

@@ -124,6 +124,54 @@ def test_evaluate_binary_relevance_as_booleans():
     assert evaluate(frame)["ndcg"].item() == pytest.approx(expected)
 
 
+def _shuffled_fractional_run(seed: int) -> pd.DataFrame:
+    """Interleaved queries (not grouped), fractional grades, scores tied and near-tied."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    base = rng.choice([0.5, 1.0, 1.0 + 1e-12, 1.0 + 2e-12, 2.0, 3.25], size=n)
+    return pd.DataFrame({
+        "query": rng.integers(0, 25, size=n),
+        "relevance": rng.choice([0.0, 0.5, 1.5, 2.75], size=n),
+        "score": base,
+    })
+
+
+@pytest.mark.parametrize("ties", ["ignore", "optimistic", "pessimistic"])
+def test_evaluate_exact_order_beyond_float32_and_fractional_grades(ties):
+    """Scores 1 and 1 + 1e-12 differ (float32 cannot tell them apart); grades are fractional;
+    query rows are interleaved. Each query still equals the core on the hand-sorted list."""
+    frame = _shuffled_fractional_run(3)
+    table = evaluate(frame, k=6, ties=ties).set_index("query")
+    for name, group in frame.groupby("query", sort=False):
+        grades = _ranked_grades(group, ties)
+        assert table.loc[name, "ndcg"] == pytest.approx(nc.ndcg(grades, k=6), abs=1e-12)
+        assert table.loc[name, "idcg"] == pytest.approx(nc.idcg(grades, k=6), abs=1e-12)
+
+
+def test_evaluate_average_near_ties_match_sklearn():
+    frame = _shuffled_fractional_run(4)
+    table = evaluate(frame, k=6).set_index("query")
+    for name, group in frame.groupby("query", sort=False):
+        expected = sk_ndcg_score([group["relevance"]], [group["score"]], k=6)
+        assert table.loc[name, "ndcg"] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("later_first", [False, True])
+def test_rank_order_packed_key_equals_lexsort(later_first):
+    """The packed-key sort and its np.lexsort fallback (budget 0) give the same order."""
+    from ndcg_core.batch import _rank_order
+
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 30, size=500)
+    counts = np.bincount(codes)
+    starts = np.cumsum(counts) - counts
+    values = rng.choice([0.1, 0.2, 0.3, -1.0, 0.0], size=500)
+    tie = rng.integers(0, 4, size=500)
+    fast = _rank_order(codes, counts, starts, values, tie=tie, later_first=later_first)
+    slow = _rank_order(codes, counts, starts, values, tie=tie, later_first=later_first, budget=0)
+    np.testing.assert_array_equal(fast, slow)
+
+
 # ----------------------------------------------------------------- nothing relevant
 
 
