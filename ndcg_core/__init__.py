@@ -12,6 +12,9 @@ From scores: tie groups and tie treatments (ties.py)
     Ranking, TieView, TIES ("average", "optimistic", "pessimistic", "ignore")
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
+What well-known tools compute on one list (tools.py)
+    tool_scores, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
+    TensorFlow Ranking, torchmetrics: each one's defaults, computed by this core)
 Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
@@ -55,9 +58,12 @@ from .ties import (
     tie_groups,
     tie_view,
 )
+from .tools import TOOLS, tool_scores
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = sorted([
+    "TOOLS",
+    "tool_scores",
     "TIES",
     "Ranking",
     "TieView",
