@@ -215,12 +215,19 @@ def table_frame(table: pd.DataFrame, columns: list[str], t: Translate, *, discou
     return pd.DataFrame(out)
 
 
-def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str) -> None:
-    """The table so far; rows past k are marked by the core's ``in_cutoff``."""
+def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str,
+               present: bool = False) -> None:
+    """The table so far; rows past k are greyed (the core's ``in_cutoff``).
+
+    In presenter mode a static ``st.table``, which the presenter CSS enlarges.
+    """
     shown = table_frame(table, columns, t, discount=discount)
     within = table["in_cutoff"].to_numpy()
     grey = "color: #595959; background-color: #F4F4F4;"
     styler = shown.style.apply(lambda row: ["" if within[row.name] else grey] * len(row), axis=1)
+    if present:
+        st.table(styler.hide(axis="index"))
+        return
     st.dataframe(styler, key=key, hide_index=True, width="stretch",
                  height="auto" if len(shown) <= 12 else 420)
 

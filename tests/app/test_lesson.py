@@ -125,3 +125,11 @@ def test_lesson_item_names_in_a_question_stay_plain_text(app):
     label = at.radio(key="lesson.predict.cg").label
     assert "\\*\\*bold\\*\\*" in label
     assert "\\<i\\>" in label
+
+
+def test_lesson_in_presenter_mode_shows_a_static_table(app):
+    at = app(page=PAGE, step="3", present="1")
+    at.button(key="lesson.show.dcg").click().run()
+    assert not at.exception
+    assert len(at.table) == 1
+    assert len(at.dataframe) == 0
