@@ -105,6 +105,14 @@ class RssSampler(threading.Thread):
         while not self.stop.wait(0.25):
             self.peak_kib = max(self.peak_kib, self._read())
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server has used so far."""
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return 0.0
+
     def finish(self) -> float:
         self.stop.set()
         self.join()
@@ -248,14 +256,17 @@ class Student:
             self.expected.gain = new
         return what, state
 
-    async def run(self, changes: int, pace: tuple[float, float]) -> None:
+    async def run(self, changes: int, pace: tuple[float, float], loaded: asyncio.Barrier) -> None:
         uri = f"ws://127.0.0.1:{self.port}/_stcore/stream"
         try:
             async with websockets.connect(uri, subprotocols=["streamlit"], max_size=None,
                                           origin=f"http://127.0.0.1:{self.port}",
                                           open_timeout=RUN_TIMEOUT, ping_interval=None) as ws:
-                self.load_latency, page = await self._run(ws, self._back())
-                self._check(page, "first load")
+                try:
+                    self.load_latency, page = await self._run(ws, self._back())
+                    self._check(page, "first load")
+                finally:
+                    await loaded.wait()  # the class settles, then everyone starts working
                 for i in range(changes):
                     await asyncio.sleep(self.rng.uniform(*pace))
                     what, state = self._change(page)
@@ -264,12 +275,35 @@ class Student:
                     self._check(page, f"change {i + 1} ({what})")
         except Exception as err:  # noqa: BLE001 - every failure is counted, none stops the class
             self.errors.append(f"student {self.number}: {type(err).__name__}: {err}")
+            if loaded.n_waiting < loaded.parties and not loaded.broken and self.load_latency is None:
+                await loaded.abort()
+
+
+async def _progress(class_: list[Student], total: int) -> None:
+    started = time.perf_counter()
+    while True:
+        await asyncio.sleep(10)
+        done = [x for s in class_ for x in s.latencies]
+        tail = f", p95 so far {percentile(done, 0.95) * 1000:.0f} ms" if done else ""
+        print(f"  {time.perf_counter() - started:5.0f} s: {len(done)}/{total} changes{tail}", flush=True)
 
 
 async def run_class(port: int, students: int, changes: int, pace: tuple[float, float],
-                    seed: int) -> list[Student]:
+                    seed: int, on_loaded) -> list[Student]:
     class_ = [Student(i, port, random.Random(seed * 1000 + i)) for i in range(students)]
-    await asyncio.gather(*(s.run(changes, pace) for s in class_))
+    loaded = asyncio.Barrier(students + 1)
+    progress = asyncio.ensure_future(_progress(class_, students * changes))
+
+    async def settle() -> None:
+        try:
+            await loaded.wait()
+        finally:
+            on_loaded()
+
+    try:
+        await asyncio.gather(settle(), *(s.run(changes, pace, loaded) for s in class_))
+    finally:
+        progress.cancel()
     return class_
 
 
@@ -346,11 +380,13 @@ def main() -> int:
     proc = start_server(port)
     sampler = RssSampler(proc.pid)
     sampler.start()
-    print(f"server pid {proc.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPU(s)")
+    print(f"server pid {proc.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPU(s); "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
     try:
-        t0 = time.perf_counter()
-        class_ = asyncio.run(run_class(port, args.students, args.changes, tuple(args.pace), args.seed))
-        elapsed = time.perf_counter() - t0
+        t0, marks = time.perf_counter(), {}
+        class_ = asyncio.run(run_class(port, args.students, args.changes, tuple(args.pace), args.seed,
+                                       lambda: marks.setdefault("cpu", sampler.cpu_seconds())))
+        elapsed, cpu = time.perf_counter() - t0, sampler.cpu_seconds() - marks.get("cpu", 0.0)
         latencies = [x for s in class_ for x in s.latencies]
         loads = [s.load_latency for s in class_ if s.load_latency is not None]
         errors = [e for s in class_ for e in s.errors]
@@ -363,6 +399,11 @@ def main() -> int:
         if loads:
             print(f"  first page load (all at once): p50 {statistics.median(loads) * 1000:.0f} ms, "
                   f"max {max(loads) * 1000:.0f} ms")
+        runs = len(latencies)
+        if runs:
+            print(f"  server CPU after the first loads: {cpu:.1f} s for {runs} changes = "
+                  f"{cpu / runs * 1000:.0f} ms per change; "
+                  f"machine load average at the end {os.getloadavg()[0]:.1f}")
         print(f"  errors: {len(errors)}")
         for e in errors[:10]:
             print(f"    {e}")

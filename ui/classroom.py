@@ -213,7 +213,7 @@ body { font-family: "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", sans-
 h1 { font-size: 18pt; margin: 0 0 .3em; } h2 { font-size: 13pt; margin: 1em 0 .3em; }
 table { border-collapse: collapse; width: 100%; font-size: 9.5pt; }
 th, td { border: 1px solid #666; padding: 2px 5px; text-align: right; }
-th { background: #eee; } td.text { text-align: left; }
+th { background: #eee; } td.text, th.text { text-align: left; }
 tr.past-k td { color: #555; font-style: italic; }
 .metrics { display: flex; gap: 2em; font-size: 13pt; } .metrics b { font-size: 16pt; }
 .formula { margin: .25em 0; font-size: 12pt; } .note { color: #444; font-size: 9pt; }
@@ -258,7 +258,9 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
     ]
     for f in formulas(list(ranking.relevance), **ranking.options()):
         parts.append(f'<div class="formula">{convert(f.substituted, display="block")}</div>')
-    headers = "".join(f"<th>{html.escape(_column_title(lang, c))}</th>" for c in HANDOUT_COLUMNS)
+    headers = "".join(
+        f'<th{" class=text" if c in ("item", "ideal_item") else ""}>{html.escape(_column_title(lang, c))}</th>'
+        for c in HANDOUT_COLUMNS)
     parts.append(f"<h2>{t('handout.steps')}</h2><table><thead><tr>{headers}</tr></thead><tbody>")
     for row in table[list(HANDOUT_COLUMNS)].itertuples(index=False):
         values = row._asdict()
