@@ -214,3 +214,34 @@ def test_classroom_doctests_pass():
     import doctest
 
     assert doctest.testmod(classroom).failed == 0
+
+
+def _bar_chart(values):
+    data = pd.DataFrame({"position": list(range(1, len(values) + 1)), "ndcg": values})
+    return alt.Chart(data).mark_bar().encode(x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
+
+
+def test_chart_spec_builds_once_per_key():
+    calls = []
+
+    def build():
+        calls.append(1)
+        return _bar_chart([0.5, 0.9])
+
+    first = classroom.chart_spec(("test-once", 1), build)
+    second = classroom.chart_spec(("test-once", 1), build)
+    assert len(calls) == 1
+    assert second is first
+    classroom.chart_spec(("test-once", 2), build)
+    assert len(calls) == 2
+
+
+def test_chart_spec_is_altairs_spec_without_the_default_view_size():
+    chart = _bar_chart([0.25, 0.75])
+    spec = classroom.chart_spec(("test-spec",), lambda: chart)
+    expected = chart.to_dict()
+    expected.get("config", {}).get("view", {}).pop("continuousWidth", None)
+    expected.get("config", {}).get("view", {}).pop("continuousHeight", None)
+    assert spec["mark"] == expected["mark"] and spec["encoding"] == expected["encoding"]
+    assert spec["datasets"] == expected["datasets"]
+    assert "continuousWidth" not in str(spec)
