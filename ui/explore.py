@@ -35,6 +35,8 @@ SAMPLES = 20_000
 SAMPLE_SEED = 0
 #: Cell values are written in the heatmap up to this many items.
 TEXT_LIMIT = 10
+#: Changes in nDCG smaller than this are rounding noise, neither helpful nor harmful.
+_NOISE = 1e-12
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -107,6 +109,8 @@ def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int]
     """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
     written in the cells for small lists, the chosen swap outlined."""
     t = frame.t
+    # one symmetric colour scale, so a small loss does not look as strong as a large gain
+    reach = max(float(data["delta"].abs().max()), 1e-6)
     x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
     y = alt.Y("i:O", title=t("explore.swap.axis_i"))
     tooltip = [
@@ -120,13 +124,16 @@ def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int]
     cells = alt.Chart(data).mark_rect(stroke="#BBBBBB", strokeWidth=0.5).encode(
         x=x, y=y, tooltip=tooltip,
         color=alt.Color("delta:Q", title=t("explore.swap.legend"),
-                        scale=alt.Scale(domainMid=0, range=[VERMILLION, "#FFFFFF", BLUE], interpolate="rgb"),
+                        scale=alt.Scale(domain=[-reach, 0, reach], range=[VERMILLION, "#FFFFFF", BLUE],
+                                        interpolate="rgb"),
                         legend=alt.Legend(orient="bottom", format="+.2f")),
     )
     layers: list[alt.Chart] = [cells]
     if n <= TEXT_LIMIT:
+        # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
         layers.append(alt.Chart(data).mark_text(fontSize=11 if n > 6 else 13).encode(
-            x=x, y=y, color=alt.condition("abs(datum.delta) > 0.2", alt.value("#FFFFFF"), alt.value(BLACK)), text=alt.Text("ndcg:Q", format=".2f"), tooltip=tooltip))
+            x=x, y=y, color=alt.condition(f"datum.delta > {0.55 * reach!r}",
+                                          alt.value("#FFFFFF"), alt.value(BLACK)), text=alt.Text("ndcg:Q", format=".2f"), tooltip=tooltip))
     if chosen is not None:
         i, j = chosen
         picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
@@ -192,13 +199,23 @@ def swap_section(frame: Frame, views: Views) -> None:
     if r.n > TEXT_LIMIT:
         c1.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
     pairs = data[data["i"] < data["j"]]
+    helpful = pairs[pairs["delta"] > _NOISE]
+    harmful = pairs[pairs["delta"] < -_NOISE]
     with c2:
         st.markdown(f"**{t('explore.swap.best')}**")
-        best = pairs.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
-        st.dataframe(_style(_swap_table(best, frame)), hide_index=True, width="stretch", key="explore.best_table")
+        if helpful.empty:
+            st.caption(t("explore.swap.none_helpful"))
+        else:
+            best = helpful.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
+            st.dataframe(_style(_swap_table(best, frame)), hide_index=True, width="stretch",
+                         key="explore.best_table")
         st.markdown(f"**{t('explore.swap.worst')}**")
-        worst = pairs.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
-        st.dataframe(_style(_swap_table(worst, frame)), hide_index=True, width="stretch", key="explore.worst_table")
+        if harmful.empty:
+            st.caption(t("explore.swap.none_harmful"))
+        else:
+            worst = harmful.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
+            st.dataframe(_style(_swap_table(worst, frame)), hide_index=True, width="stretch",
+                         key="explore.worst_table")
 
 
 # --- distribution ---------------------------------------------------------------------------

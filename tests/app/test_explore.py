@@ -120,3 +120,17 @@ def test_slide_sentence_and_table_equal_the_core(app):
                         f"to {expected_after:.4f} ({expected_after - nc.ndcg([3, 2, 0, 0, 1]):+.4f}).")
     table = _table_with(at, "New position")
     assert list(table.iloc[:, 3]) == pytest.approx(list(data["ndcg"]))
+
+
+def test_harmful_swaps_table_lists_only_swaps_that_lower_ndcg(app):
+    at = app(page=PAGE, rel="0,1,3,2")
+    harmful = swap_matrix([0, 1, 3, 2]).query("i < j and delta < 0")
+    worst = [d.value for d in at.dataframe if "Swap (positions)" in d.value.columns][1]
+    assert len(worst) == min(5, len(harmful))
+    assert (worst.iloc[:, 2] < 0).all()
+
+
+def test_ideal_ranking_has_no_helpful_swap(app):
+    at = app(page=PAGE, rel="3,2,1")
+    assert not at.exception
+    assert any(c.value.startswith("No swap raises nDCG") for c in at.caption)
