@@ -295,22 +295,14 @@ def chart_spec(key: Hashable, build: Callable[[], Any]) -> dict[str, Any]:
     CPU per chart on every rerun; a class of 60 looking at the same few examples asks for the
     same charts again and again. ``key`` must determine the chart completely (the ranking,
     the language, the chart's options); the spec is kept in a small LRU cache shared by all
-    sessions and drawn with ``st.vega_lite_chart(spec)``. The validated-once spec is the
-    same dictionary Altair makes, less the default theme's 300 px view size.
+    sessions and drawn with ``st.vega_lite_chart(spec)``: the same dictionary Altair makes
+    and ``st.altair_chart`` would send.
     """
     with _SPEC_LOCK:
         if key in _SPEC_CACHE:
             _SPEC_CACHE.move_to_end(key)
             return _SPEC_CACHE[key]
     spec = build().to_dict()  # validated, once per key
-    view = spec.get("config", {}).get("view", {})
-    for name in ("continuousWidth", "continuousHeight"):
-        if view.get(name) == 300:
-            del view[name]
-    if "view" in spec.get("config", {}) and not view:
-        del spec["config"]["view"]
-    if "config" in spec and not spec["config"]:
-        del spec["config"]
     with _SPEC_LOCK:
         _SPEC_CACHE[key] = spec
         while len(_SPEC_CACHE) > _SPEC_LIMIT:
