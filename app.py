@@ -55,7 +55,7 @@ with pair:
     widgets.ranking_pair(table, t, key="calc_pair")
 with bars:
     st.caption(t("charts.discount_title"))
-    st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")
+    st.vega_lite_chart(charts.discount_spec(table, t, discount=ranking.discount), width="stretch")
 
 st.subheader(t("calculator.steps_title"))
 st.caption(t("calculator.steps_caption"))
@@ -67,4 +67,4 @@ calc.formula_block(nc.formulas(ranking.relevance, **ranking.options()), t)
 st.subheader(t("calculator.by_k_title"))
 st.caption(t("charts.ndcg_title"))
 by_k = nc.ndcg_at_each_k(ranking.relevance, gain=ranking.gain, discount=ranking.discount)
-st.altair_chart(charts.ndcg_by_k_chart(by_k, t, current_k=m.k), width="stretch")
+st.vega_lite_chart(charts.ndcg_by_k_spec(by_k, t, current_k=m.k), width="stretch")

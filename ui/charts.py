@@ -5,11 +5,21 @@ tooltips come from ``locales/*/charts.toml``), reshapes columns for plotting onl
 arithmetic), and returns an ``altair`` chart. Conventions: the Okabe-Ito palette (colour-blind
 safe), a tooltip on every mark, and colour never the only carrier of meaning (legends, shapes
 and fills repeat it).
+
+Speed: building and validating an Altair chart costs tens of milliseconds, too much for a page
+that redraws after every drag. So each chart is built once per language and shape as a
+Vega-Lite *template* over named datasets (:func:`functools.lru_cache`), and the ``*_spec``
+functions only attach the current data: pass their result to ``st.vega_lite_chart``. The
+``*_chart`` functions return the same chart as an Altair object with its data, for pages and
+tests that want Altair.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -21,44 +31,58 @@ BLUE, ORANGE, GREEN, PINK, SKY, VERMILLION, YELLOW, BLACK = (
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
 )
 
+_DISCOUNT_TEXTS = ("actual", "ideal", "within_k", "beyond_k", "position", "ranking", "item", "grade",
+                   "gain", "discount", "discounted_gain", "cutoff", "discount_log2", "discount_jarvelin")
+_BY_K_TEXTS = ("chosen_k", "other_k", "k", "dcg", "idcg", "ndcg")
 
-def discount_chart(table: pd.DataFrame, t: Translate, *, discount: str = "log2", height: int = 280) -> alt.LayerChart:
-    """Per position: the discount 1/log2(i+1) (line) and the discounted gain, actual vs ideal (bars).
 
-    ``table`` is :func:`ndcg_core.step_table`'s output. Actual bars are solid blue, ideal bars
-    are light orange with an orange outline; positions beyond k are faded (and say so in the
-    tooltip).
-    """
-    actual, ideal = t("charts.actual"), t("charts.ideal")
-    within, beyond = t("charts.within_k"), t("charts.beyond_k")
-    base = pd.DataFrame({
-        "position": table["position"].to_numpy(),
-        "discount": table["discount"].to_numpy(),
-        "cutoff": [within if x else beyond for x in table["in_cutoff"]],
+def _texts(t: Translate, names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(t(f"charts.{name}") for name in names)
+
+
+# --- discounts and discounted gains ---------------------------------------------------------
+
+def _discount_data(table: pd.DataFrame, texts: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(bars: one row per position and ranking; line: one row per position)."""
+    within, beyond = texts["within_k"], texts["beyond_k"]
+    position = table["position"].tolist()
+    discount = table["discount"].tolist()
+    cutoff = [within if x else beyond for x in table["in_cutoff"].tolist()]
+    n = len(position)
+    base = pd.DataFrame({"position": position, "discount": discount, "cutoff": cutoff})
+    bars = pd.DataFrame({
+        "position": position * 2,
+        "discount": discount * 2,
+        "cutoff": cutoff * 2,
+        "series": [texts["actual"]] * n + [texts["ideal"]] * n,
+        "item": table["item"].tolist() + table["ideal_item"].tolist(),
+        "grade": table["relevance"].tolist() + table["ideal_relevance"].tolist(),
+        "gain": table["gain"].tolist() + table["ideal_gain"].tolist(),
+        "value": table["discounted_gain"].tolist() + table["ideal_discounted_gain"].tolist(),
     })
-    bars = pd.concat([
-        base.assign(series=actual, item=table["item"].to_numpy(), grade=table["relevance"].to_numpy(),
-                    gain=table["gain"].to_numpy(), value=table["discounted_gain"].to_numpy()),
-        base.assign(series=ideal, item=table["ideal_item"].to_numpy(), grade=table["ideal_relevance"].to_numpy(),
-                    gain=table["ideal_gain"].to_numpy(), value=table["ideal_discounted_gain"].to_numpy()),
-    ], ignore_index=True)
-    x = alt.X("position:O", title=t("charts.position"), axis=alt.Axis(labelAngle=0))
+    return bars, base
+
+
+def _discount_layers(bars: Any, base: Any, texts: dict[str, str], discount: str, height: int) -> alt.LayerChart:
+    actual, ideal, within = texts["actual"], texts["ideal"], texts["within_k"]
+    x = alt.X("position:O", title=texts["position"], axis=alt.Axis(labelAngle=0))
     series_scale = alt.Scale(domain=[actual, ideal], range=[BLUE, ORANGE])
+    line_title = texts[f"discount_{discount}"]
     tooltip = [
-        alt.Tooltip("position:O", title=t("charts.position")),
-        alt.Tooltip("series:N", title=t("charts.ranking")),
-        alt.Tooltip("item:N", title=t("charts.item")),
-        alt.Tooltip("grade:Q", title=t("charts.grade"), format="~g"),
-        alt.Tooltip("gain:Q", title=t("charts.gain"), format="~g"),
-        alt.Tooltip("discount:Q", title=t("charts.discount"), format=".4f"),
-        alt.Tooltip("value:Q", title=t("charts.discounted_gain"), format=".4f"),
-        alt.Tooltip("cutoff:N", title=t("charts.cutoff")),
+        alt.Tooltip("position:O", title=texts["position"]),
+        alt.Tooltip("series:N", title=texts["ranking"]),
+        alt.Tooltip("item:N", title=texts["item"]),
+        alt.Tooltip("grade:Q", title=texts["grade"], format="~g"),
+        alt.Tooltip("gain:Q", title=texts["gain"], format="~g"),
+        alt.Tooltip("discount:Q", title=line_title, format=".4f"),
+        alt.Tooltip("value:Q", title=texts["discounted_gain"], format=".4f"),
+        alt.Tooltip("cutoff:N", title=texts["cutoff"]),
     ]
     bar_layer = alt.Chart(bars).mark_bar(strokeWidth=1.5).encode(
         x=x,
         xOffset=alt.XOffset("series:N", sort=[actual, ideal]),
-        y=alt.Y("value:Q", title=t("charts.discounted_gain")),
-        color=alt.Color("series:N", scale=series_scale, title=t("charts.ranking"),
+        y=alt.Y("value:Q", title=texts["discounted_gain"]),
+        color=alt.Color("series:N", scale=series_scale, title=texts["ranking"],
                         legend=alt.Legend(orient="top")),
         stroke=alt.Stroke("series:N", scale=series_scale, legend=None),
         fillOpacity=alt.FillOpacity("series:N", scale=alt.Scale(domain=[actual, ideal], range=[0.9, 0.35]),
@@ -66,37 +90,63 @@ def discount_chart(table: pd.DataFrame, t: Translate, *, discount: str = "log2",
         opacity=alt.condition(alt.datum.cutoff == within, alt.value(1.0), alt.value(0.35)),
         tooltip=tooltip,
     )
-    line_title = t(f"charts.discount_{discount}")
     line_layer = alt.Chart(base).mark_line(color=BLACK, strokeDash=[4, 3], point=alt.OverlayMarkDef(
         color=BLACK, shape="diamond", size=60)).encode(
         x=x,
-        y=alt.Y("discount:Q", title=t("charts.discount"), scale=alt.Scale(domain=[0, 1]),
+        y=alt.Y("discount:Q", title=texts["discount"], scale=alt.Scale(domain=[0, 1]),
                 axis=alt.Axis(orient="right")),
         tooltip=[
-            alt.Tooltip("position:O", title=t("charts.position")),
+            alt.Tooltip("position:O", title=texts["position"]),
             alt.Tooltip("discount:Q", title=line_title, format=".4f"),
-            alt.Tooltip("cutoff:N", title=t("charts.cutoff")),
+            alt.Tooltip("cutoff:N", title=texts["cutoff"]),
         ],
     )
     return alt.layer(bar_layer, line_layer).resolve_scale(y="independent").properties(height=height)
 
 
-def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> alt.LayerChart:
-    """nDCG@k for every k (line and points), the chosen k marked by a larger vermillion point.
+def discount_chart(table: pd.DataFrame, t: Translate, *, discount: str = "log2", height: int = 280) -> alt.LayerChart:
+    """Per position: the discount (dashed line) and the discounted gain, actual vs ideal (bars).
 
-    ``by_k`` is :func:`ndcg_core.steps.ndcg_at_each_k`'s output (columns k, dcg, idcg, ndcg).
+    ``table`` is :func:`ndcg_core.step_table`'s output. Actual bars are solid blue, ideal bars
+    light orange with an orange outline; positions beyond k are faded (and say so in the tooltip).
     """
-    chosen, other = t("charts.chosen_k"), t("charts.other_k")
-    data = by_k.assign(mark=[chosen if k == current_k else other for k in by_k["k"]])
-    last = int(by_k["k"].iloc[-1])
-    x = alt.X("k:Q", title=t("charts.k"), scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
+    texts = dict(zip(_DISCOUNT_TEXTS, _texts(t, _DISCOUNT_TEXTS)))
+    bars, base = _discount_data(table, texts)
+    return _discount_layers(bars, base, texts, discount, height)
+
+
+@lru_cache(maxsize=64)
+def _discount_template(texts: tuple[str, ...], discount: str, height: int) -> dict[str, Any]:
+    named = dict(zip(_DISCOUNT_TEXTS, texts))
+    chart = _discount_layers(alt.NamedData(name="bars"), alt.NamedData(name="base"), named, discount, height)
+    return chart.to_dict()                  # validated once, here
+
+
+def discount_spec(table: pd.DataFrame, t: Translate, *, discount: str = "log2", height: int = 280) -> dict[str, Any]:
+    """:func:`discount_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    texts = _texts(t, _DISCOUNT_TEXTS)
+    bars, base = _discount_data(table, dict(zip(_DISCOUNT_TEXTS, texts)))
+    spec = copy.deepcopy(_discount_template(texts, discount, height))
+    spec["datasets"] = {"bars": bars, "base": base}
+    return spec
+
+
+# --- nDCG@k for every k -------------------------------------------------------------------
+
+def _by_k_data(by_k: pd.DataFrame, texts: dict[str, str], current_k: int) -> pd.DataFrame:
+    return by_k.assign(mark=[texts["chosen_k"] if k == current_k else texts["other_k"] for k in by_k["k"]])
+
+
+def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> alt.LayerChart:
+    chosen, other = texts["chosen_k"], texts["other_k"]
+    x = alt.X("k:Q", title=texts["k"], scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
               axis=alt.Axis(tickMinStep=1, format="d"))
-    y = alt.Y("ndcg:Q", title=t("charts.ndcg"), scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("ndcg:Q", title=texts["ndcg"], scale=alt.Scale(domain=[0, 1]))
     tooltip = [
-        alt.Tooltip("k:Q", title=t("charts.k")),
-        alt.Tooltip("dcg:Q", title=t("charts.dcg"), format=".4f"),
-        alt.Tooltip("idcg:Q", title=t("charts.idcg"), format=".4f"),
-        alt.Tooltip("ndcg:Q", title=t("charts.ndcg"), format=".4f"),
+        alt.Tooltip("k:Q", title=texts["k"]),
+        alt.Tooltip("dcg:Q", title=texts["dcg"], format=".4f"),
+        alt.Tooltip("idcg:Q", title=texts["idcg"], format=".4f"),
+        alt.Tooltip("ndcg:Q", title=texts["ndcg"], format=".4f"),
     ]
     line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tooltip)
     points = alt.Chart(data).mark_point(filled=True).encode(
@@ -108,3 +158,25 @@ def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height:
         size=alt.Size("mark:N", scale=alt.Scale(domain=[chosen, other], range=[180, 50]), legend=None),
     )
     return alt.layer(line, points).properties(height=height)
+
+
+def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> alt.LayerChart:
+    """nDCG@k for every k (line and points), the chosen k marked by a larger vermillion diamond.
+
+    ``by_k`` is :func:`ndcg_core.ndcg_at_each_k`'s output (columns k, dcg, idcg, ndcg).
+    """
+    texts = dict(zip(_BY_K_TEXTS, _texts(t, _BY_K_TEXTS)))
+    return _by_k_layers(_by_k_data(by_k, texts, current_k), texts, int(by_k["k"].iloc[-1]), height)
+
+
+@lru_cache(maxsize=256)
+def _by_k_template(texts: tuple[str, ...], last: int, height: int) -> dict[str, Any]:
+    return _by_k_layers(alt.NamedData(name="by_k"), dict(zip(_BY_K_TEXTS, texts)), last, height).to_dict()
+
+
+def ndcg_by_k_spec(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> dict[str, Any]:
+    """:func:`ndcg_by_k_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    texts = _texts(t, _BY_K_TEXTS)
+    spec = copy.deepcopy(_by_k_template(texts, int(by_k["k"].iloc[-1]), height))
+    spec["datasets"] = {"by_k": _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts)), current_k)}
+    return spec

@@ -430,15 +430,6 @@ _SHOWN: tuple[tuple[str, str | None], ...] = (
 _GREY = "color: #767676; background-color: #F4F4F4;"
 
 
-def step_table_frame(table: pd.DataFrame, t: Translate, *, discount: str) -> pd.DataFrame:
-    """The step table with translated headers (the data shown, without styling)."""
-    out = pd.DataFrame({t("table.in_cutoff"): table["in_cutoff"].to_numpy()})
-    for column, _ in _SHOWN:
-        header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
-        out[header] = table[column].to_numpy()
-    return out
-
-
 def _fmt(kind: str | None) -> Callable[[Any], str] | None:
     if kind == "grade":
         return lambda x: "" if pd.isna(x) else format_grade(float(x))
@@ -447,19 +438,34 @@ def _fmt(kind: str | None) -> Callable[[Any], str] | None:
     return None
 
 
+def step_table_frame(table: pd.DataFrame, t: Translate, *, discount: str) -> pd.DataFrame:
+    """The step table as shown: translated headers, numbers as text (4 decimals, grades as typed)."""
+    out = pd.DataFrame({t("table.in_cutoff"): table["in_cutoff"].to_numpy()})
+    for column, kind in _SHOWN:
+        header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
+        fmt = _fmt(kind)
+        values = table[column].tolist()
+        out[header] = [fmt(x) for x in values] if fmt else values
+    return out
+
+
 def step_table(table: pd.DataFrame, t: Translate, *, discount: str, key: str = "step_table") -> None:
-    """The core's step table; positions beyond k greyed (and marked in the first column)."""
+    """The core's step table; positions beyond k greyed (and unticked in the first column)."""
     shown = step_table_frame(table, t, discount=discount)
-    within = table["in_cutoff"].to_numpy()
+    grey = ~table["in_cutoff"].to_numpy()
     headers = list(shown.columns)
-    formats = {headers[i + 1]: f for i, (_, kind) in enumerate(_SHOWN) if (f := _fmt(kind))}
-    styler = shown.style.format(formats).apply(
-        lambda row: ["" if within[row.name] else _GREY] * len(row), axis=1
-    )
+    styles = pd.DataFrame("", index=shown.index, columns=shown.columns)
+    styles.loc[grey, :] = _GREY
+    config: dict[str, Any] = {
+        headers[0]: st.column_config.CheckboxColumn(headers[0], help=t("table.in_cutoff_help")),
+        headers[2]: st.column_config.TextColumn(headers[2]),
+    }
+    for header, (_, kind) in zip(headers[1:], _SHOWN):
+        if kind is not None:
+            config[header] = st.column_config.TextColumn(header, alignment="right")
     st.dataframe(
-        styler, key=key, hide_index=True, width="stretch",
-        column_config={headers[0]: st.column_config.CheckboxColumn(headers[0], help=t("table.in_cutoff_help"))},
-        height="auto" if len(shown) <= 12 else 420,
+        shown.style.apply(lambda _: styles, axis=None), key=key, hide_index=True, width="stretch",
+        column_config=config, height="auto" if len(shown) <= 12 else 420,
     )
 
 

@@ -324,3 +324,20 @@ def test_one_item_list_has_no_slider(app):
     assert not at.exception
     assert shown(at) == (1, "1.0000")
     assert not [s for s in at.slider if s.key == "calc.k"]
+
+
+def test_both_charts_have_a_tooltip_on_every_mark_and_the_core_data():
+    from ui import charts
+
+    def t(key, **params):
+        return i18n.translate("en", key, **params)
+
+    table = nc.step_table(EXAMPLE, k=3)
+    by_k = nc.ndcg_at_each_k(EXAMPLE)
+    for spec, name in ((charts.discount_spec(table, t), "bars"),
+                       (charts.ndcg_by_k_spec(by_k, t, current_k=3), "by_k")):
+        assert spec["layer"] and all("tooltip" in layer["encoding"] for layer in spec["layer"])
+        assert name in spec["datasets"]
+    bars = charts.discount_spec(table, t)["datasets"]["bars"]
+    assert bars["value"].tolist() == [*table["discounted_gain"], *table["ideal_discounted_gain"]]
+    assert charts.ndcg_by_k_chart(by_k, t, current_k=3).to_dict()["layer"]   # the Altair form validates
