@@ -31,7 +31,6 @@ from ndcg_core.ties import rank_by_score
 
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
-from .text import md_escape
 
 SAMPLE_QUERIES = 200
 SAMPLE_SEED = 0
@@ -483,7 +482,7 @@ def with_notes(per_query: pd.DataFrame, t: Translate) -> pd.DataFrame:
 # --------------------------------------------------------------------------- results
 
 
-def _choose_query(worst: pd.DataFrame, k: str, t: Translate) -> Any:
+def _choose_query(worst: pd.DataFrame, t: Translate) -> Any:
     key = "evaluate.open_query"
     options = list(worst["query"])
     if key in st.session_state and st.session_state[key] not in options:
@@ -544,7 +543,7 @@ def results(evaluation: Evaluation, source: Source, columns: Columns, options: O
         st.caption(t("evaluate.worst_caption", n=len(worst), k=k))
         st.dataframe(worst.assign(query=worst["query"].astype(str)), hide_index=True,
                      column_config=config, key="evaluate.worst")
-        query = _choose_query(worst, k, t)
+        query = _choose_query(worst, t)
         if query is not None:
             open_in_calculator(query_link(source.frame, query, columns, options), t)
 

@@ -243,3 +243,15 @@ def test_evaluate_nothing_relevant_anywhere_gives_undefined_mean_when_dropped(ap
     assert _metrics(at)["Nothing relevant"] == "2"
     assert [w.value for w in at.warning] == [translate("en", "evaluate.mean_undefined")]
     assert "evaluate.open" not in [b.key for b in at.button]  # no worst query to open
+
+
+def test_evaluate_item_column_can_be_left_out(app):
+    """Without an item column the duplicate-pair check is skipped: a repeated id is allowed."""
+    data = BAD_FILES["duplicate_pair"]
+    at = _upload(app(page=PAGE), data)
+    assert at.error
+    at.selectbox(key="evaluate.col_item").select_index(0).run()  # "(none)"
+    assert not at.exception
+    assert not at.error
+    run = nc.evaluate_run(pd.read_csv(io.BytesIO(data)), k=10, item=None)
+    assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
