@@ -55,8 +55,9 @@ else:
         revealed = lesson.ask(name, q, t)
     with right:
         if revealed:
-            if name in ("gain", "cg"):
-                st.altair_chart(lesson.gain_chart(table, t, with_cg=name == "cg"), width="stretch")
+            if name in ("gain", "cg", "dcg"):
+                chart = lesson.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
+                st.altair_chart(chart, width="stretch")
             else:
                 st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount),
                                 width="stretch")
