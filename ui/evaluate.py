@@ -421,8 +421,9 @@ def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> 
         tooltip=[alt.Tooltip("ndcg:Q", bin=band, title=t("evaluate.hist_x", k=k), format=".2f"),
                  alt.Tooltip("count():Q", title=t("evaluate.hist_y"))],
     )
+    described = {"description": t("evaluate.hist_caption", k=k)}
     if pd.isna(mean):
-        return alt.layer(bars)
+        return alt.layer(bars).properties(**described)
     label = t("evaluate.hist_mean", value=fmt(mean))
     marker = pd.DataFrame({"mean": [mean], "label": [label]})
     rule = alt.Chart(marker).mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2).encode(
@@ -434,7 +435,7 @@ def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> 
                                        fontWeight="bold").encode(
         x="mean:Q", y=alt.value(0), text="label:N",
         tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
-    return alt.layer(bars, rule, text)
+    return alt.layer(bars, rule, text).properties(**described)
 
 
 def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart:
@@ -446,8 +447,9 @@ def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart
         tooltip=[alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
                  alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f")],
     )
+    described = {"description": t("evaluate.curve_caption")}
     if k is None or k not in CURVE_KS:
-        return alt.layer(line)
+        return alt.layer(line).properties(**described)
     label = t("evaluate.curve_chosen", k=k)
     marker = pd.DataFrame({"k": [k], "label": [label]})
     rule = alt.Chart(marker).mark_rule(color=ORANGE, strokeDash=[6, 4], size=2).encode(
@@ -456,7 +458,7 @@ def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart
                                        dy=-4).encode(
         x="k:Q", y=alt.value(0), text="label:N",
         tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
-    return alt.layer(line, rule, text)
+    return alt.layer(line, rule, text).properties(**described)
 
 
 def table_config(k: str, t: Translate) -> dict[str, Any]:
