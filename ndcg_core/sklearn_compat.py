@@ -14,14 +14,23 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
   straddles the cutoff, whose mean gain must come from all its members. One ``np.sort`` of
   packed int64 keys finds them: the score's order-preserving bits with the low bits replaced
   by the column index. Truncating the bits can only merge scores, so the items whose
-  truncated key reaches that of t include every item scoring t or more (plus a few that are
-  re-sorted exactly or fall below position k); their group means are then computed on a
-  small query-by-block array.
+  truncated key reaches that of t include every item scoring t or more (plus a few that get
+  their exact key, are re-sorted, and fall below position k). Then all tie groups of all
+  queries at once: mean gain (``np.add.reduceat``) x the group's discount sum, summed per
+  query (``np.bincount``).
 - ``ignore_ties=True`` reproduces scikit-learn's order exactly by making the same call,
-  ``np.argsort(y_score)``, reversed, and keeps the first k columns.
-- IDCG@k: the row's grades sorted (as int32 when the grades are small integers), the last k.
+  ``np.argsort(y_score)`` (numpy's default sort is not stable, so no other call would do),
+  reversed, and keeps the first k columns.
+- IDCG@k: the row's grades sorted (as int32 when the grades are integers), the last k.
+- Queries go through in blocks of about 2**17 cells, so every pass stays in the cache.
 - Validation repeats only the checks that matter, vectorised (no ``type_of_target`` on a
   valid 2-D input).
+
+Known differences: scikit-learn fails inside numpy when ``y_score`` has another shape than
+``y_true`` or ``sample_weight`` is 2-D; here the message says so (key ``shape``). It raises
+``ZeroDivisionError`` when the weights sum to 0 and a ``TypeError`` on 0-d arrays, here
+:class:`~ndcg_core.NDCGInputError` with the same text. Boolean scores, which scikit-learn
+cannot negate when averaging ties, count as 0 and 1.
 """
 
 from __future__ import annotations
@@ -293,8 +302,9 @@ def _ignore_ties_dcg(
     grades: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     # scikit-learn's own call, so numpy orders the ties the same way; then the first k.
-    ranking = np.argsort(y_score)[:, ::-1][:, :k].copy()
-    return np.take_along_axis(grades, ranking, 1).astype(np.float64) @ discount[:k]
+    rows, n = y_score.shape
+    ranking = np.argsort(y_score)[:, ::-1][:, :k] + (np.arange(rows) * n)[:, None]
+    return np.ascontiguousarray(grades).ravel()[ranking].astype(np.float64) @ discount[:k]
 
 
 def _dcg_rows(
