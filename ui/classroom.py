@@ -364,16 +364,16 @@ def share_control(lang: str, link: str) -> None:
 
     popover = st.popover(i18n.translate(lang, "classroom.share"), icon=":material/qr_code_2:",
                          width="stretch", key="lab.share", on_change="rerun")
-    if not popover.open:
-        return
-    with popover:
-        st.caption(i18n.translate(lang, "classroom.share_help"))
-        st.code(link, language=None, wrap_lines=True)
-        st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
-                 width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
-        if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
-                     icon=":material/fullscreen:", width="stretch"):
-            _qr_dialog(lang, link)
+    if popover.open:
+        with popover:
+            st.caption(i18n.translate(lang, "classroom.share_help"))
+            st.code(link, language=None, wrap_lines=True)
+            st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
+                     width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
+    # outside the popover: a click here closes the popover, so nothing covers the dialog
+    if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
+                 icon=":material/fullscreen:", width="stretch", type="tertiary"):
+        _qr_dialog(lang, link)
 
 
 def _qr_dialog(lang: str, link: str) -> None:
@@ -381,7 +381,8 @@ def _qr_dialog(lang: str, link: str) -> None:
 
     @st.dialog(i18n.translate(lang, "classroom.qr_title"), width="large")
     def show() -> None:
-        st.image(qr_png(link, scale=16), width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
+        # 760 px fits a 1080p projector with the dialog's title: ~1 m wide on a classroom screen
+        st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
         st.caption(i18n.translate(lang, "classroom.qr_caption"))
 
     show()
