@@ -78,3 +78,17 @@ def test_reordering_works_with_the_keyboard(server, page):
     wait_idle(page)
     assert "rel=2%2C3%2C0%2C0%2C1" in page.url or "rel=2,3,0,0,1" in page.url
     assert _metric_value(page, "nDCG@5") == f"{nc.ndcg([2, 3, 0, 0, 1]):.4f}"
+
+
+def test_full_size_qr_code_of_a_twenty_item_link_fits_a_1080p_screen(server, projector):
+    rel = ",".join(["3", "2", "0", "1", "0.5"] * 4)
+    open_page(projector, f"{server}/?rel={rel}&k=10&present=1")
+    projector.locator("[data-testid='stSidebarCollapsedControl'] button, [data-testid='stExpandSidebarButton']").first.click()
+    projector.get_by_role("button", name="Show the QR code full size").click()
+    wait_idle(projector)
+    image = projector.get_by_role("dialog").get_by_role("img", name="QR code of the link to this view")
+    image.wait_for()
+    box = image.bounding_box()
+    assert box["width"] >= 700
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 1080
+    screenshot(projector, "qr_full_size_1080p", full_page=False)
