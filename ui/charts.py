@@ -3,8 +3,9 @@
 Every builder takes a core DataFrame and a translate function ``t`` (axis titles, legends and
 tooltips come from ``locales/*/charts.toml``), reshapes columns for plotting only (no metric
 arithmetic), and returns an ``altair`` chart. Conventions: the Okabe-Ito palette (colour-blind
-safe), a tooltip on every mark, and colour never the only carrier of meaning (legends, shapes
-and fills repeat it).
+safe), a tooltip on every mark, colour never the only carrier of meaning (legends, shapes and
+fills repeat it), and a ``description`` in words with the chart's numbers (vega-embed makes it
+the chart's aria-label, the text alternative a screen reader reads).
 
 Speed: building and validating an Altair chart costs tens of milliseconds, too much for a page
 that redraws after every drag. So each chart is built once per language and shape as a
@@ -40,7 +41,19 @@ def _texts(t: Translate, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(t(f"charts.{name}") for name in names)
 
 
+def _numbers(values: Any) -> str:
+    return ", ".join(f"{float(x):.4f}" for x in values)
+
+
 # --- discounts and discounted gains ---------------------------------------------------------
+
+def discount_description(table: pd.DataFrame, t: Translate) -> str:
+    """The discount chart in words (its text alternative: vega-embed makes it the aria-label)."""
+    within = table[table["in_cutoff"]]
+    return t("charts.discount_description", n=len(table), k=len(within),
+             actual=_numbers(within["discounted_gain"]), ideal=_numbers(within["ideal_discounted_gain"]),
+             discounts=_numbers(table["discount"]))
+
 
 def _discount_data(table: pd.DataFrame, texts: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(bars: one row per position and ranking; line: one row per position)."""
@@ -112,7 +125,8 @@ def discount_chart(table: pd.DataFrame, t: Translate, *, discount: str = "log2",
     """
     texts = dict(zip(_DISCOUNT_TEXTS, _texts(t, _DISCOUNT_TEXTS)))
     bars, base = _discount_data(table, texts)
-    return _discount_layers(bars, base, texts, discount, height)
+    return _discount_layers(bars, base, texts, discount, height).properties(
+        description=discount_description(table, t))
 
 
 @lru_cache(maxsize=64)
@@ -128,10 +142,16 @@ def discount_spec(table: pd.DataFrame, t: Translate, *, discount: str = "log2", 
     bars, base = _discount_data(table, dict(zip(_DISCOUNT_TEXTS, texts)))
     spec = copy.deepcopy(_discount_template(texts, discount, height))
     spec["datasets"] = {"bars": bars, "base": base}
+    spec["description"] = discount_description(table, t)
     return spec
 
 
 # --- nDCG@k for every k -------------------------------------------------------------------
+
+def ndcg_by_k_description(by_k: pd.DataFrame, t: Translate, *, current_k: int) -> str:
+    """The nDCG@k chart in words (its text alternative)."""
+    return t("charts.ndcg_description", n=len(by_k), values=_numbers(by_k["ndcg"]), k=current_k)
+
 
 def _by_k_data(by_k: pd.DataFrame, texts: dict[str, str], current_k: int) -> pd.DataFrame:
     return by_k.assign(mark=[texts["chosen_k"] if k == current_k else texts["other_k"] for k in by_k["k"]])
@@ -166,7 +186,8 @@ def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height:
     ``by_k`` is :func:`ndcg_core.ndcg_at_each_k`'s output (columns k, dcg, idcg, ndcg).
     """
     texts = dict(zip(_BY_K_TEXTS, _texts(t, _BY_K_TEXTS)))
-    return _by_k_layers(_by_k_data(by_k, texts, current_k), texts, int(by_k["k"].iloc[-1]), height)
+    return _by_k_layers(_by_k_data(by_k, texts, current_k), texts, int(by_k["k"].iloc[-1]), height).properties(
+        description=ndcg_by_k_description(by_k, t, current_k=current_k))
 
 
 @lru_cache(maxsize=256)
@@ -179,4 +200,5 @@ def ndcg_by_k_spec(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: 
     texts = _texts(t, _BY_K_TEXTS)
     spec = copy.deepcopy(_by_k_template(texts, int(by_k["k"].iloc[-1]), height))
     spec["datasets"] = {"by_k": _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts)), current_k)}
+    spec["description"] = ndcg_by_k_description(by_k, t, current_k=current_k)
     return spec

@@ -427,7 +427,7 @@ _SHOWN: tuple[tuple[str, str | None], ...] = (
     ("cg", "grade"), ("log_term", "4"), ("discount", "4"), ("discounted_gain", "4"),
     ("dcg", "4"), ("ideal_relevance", "grade"), ("idcg", "4"), ("ndcg", "4"),
 )
-_GREY = "color: #767676; background-color: #F4F4F4;"
+_GREY = "color: #666666; background-color: #F4F4F4;"  # 5.2:1, WCAG AA
 
 
 def _fmt(kind: str | None) -> Callable[[Any], str] | None:
