@@ -432,7 +432,10 @@ def _rank_order(
     if code_bits + tie_bits + local_bits <= budget:
         grouped = bool(np.all(codes[1:] >= codes[:-1]))
         # Rows of one query, in input order: as given when the input is grouped by query.
-        by_query = None if grouped else np.argsort(codes, kind="stable")
+        # (numpy's stable sort of 16-bit integers is a radix sort.)
+        narrow = codes.astype(np.uint16) if counts.size <= 1 << 16 else codes
+        by_query = None if grouped else np.argsort(narrow, kind="stable")
+        del narrow
         query_sorted = codes if by_query is None else codes[by_query]
         local = np.arange(n_rows) - starts[query_sorted]
         if later_first:
@@ -444,7 +447,7 @@ def _rank_order(
             key |= (tie if by_query is None else tie[by_query]).astype(np.uint64) << np.uint64(local_bits)
         key |= local.astype(np.uint64)
         del local, ranked_values
-        key.sort()
+        key.sort(kind="stable")  # already grouped by query: timsort merges the runs quickly
         low_bits = np.uint64(tie_bits + local_bits)
         ranked_codes = (key >> np.uint64(32 + tie_bits + local_bits)).astype(np.intp)
         local = (key & np.uint64((1 << local_bits) - 1)).astype(np.intp)
