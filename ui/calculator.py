@@ -143,7 +143,7 @@ def _result(t: Translate, effect: str, metric: str, before: float, after: float)
 def _option_text(t: Translate, field: str, ranking: Ranking) -> str:
     if field == "k":
         return str(ranking.cutoff)
-    return t(f"calculator.{field}_{getattr(ranking, field)}")
+    return t(f"calculator.value_{field}_{getattr(ranking, field)}")
 
 
 def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | None:
