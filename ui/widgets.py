@@ -32,7 +32,6 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
-from . import i18n
 from .frame import get_ranking, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 
@@ -483,8 +482,3 @@ def ranking_pair(table: pd.DataFrame, t: Translate, *, key: str = "ranking_pair"
     })
     st.dataframe(frame, key=key, hide_index=True, width="stretch",
                  height="auto" if len(frame) <= 10 else 390)
-
-
-def error_text(lang: str, err: NDCGInputError) -> str:
-    """Re-exported for pages that show an error inline (plain text, translated)."""
-    return i18n.error_text(lang, err)
