@@ -368,8 +368,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--changes", type=int, default=20)
-    parser.add_argument("--pace", type=float, nargs=2, default=(2.0, 6.0), metavar=("MIN", "MAX"),
-                        help="seconds a student takes before each change (uniform); default 2 6")
+    parser.add_argument("--pace", type=float, nargs=2, default=(3.0, 10.0), metavar=("MIN", "MAX"),
+                        help="seconds a student looks before each change (uniform); default 3 10")
     parser.add_argument("--browsers", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
