@@ -298,9 +298,27 @@ _CARD_STYLE = """
 """
 
 
+_COMPACT_STYLE = _CARD_STYLE + """
+.sortable-item, .sortable-item:hover { padding: 1px 6px; margin: 2px; font-size: 0.8rem; font-weight: 500; }
+"""
+
+
+_BEYOND_K_STYLE = """
+.sortable-container-body .sortable-item:nth-child(n+{first}) {{
+    color: #0B3C5D; background-color: #D6E4F0; font-weight: 500;
+}}
+"""
+
+
 def drag_cards(ranking: Ranking, *, prefix: str) -> None:
-    """Cards in rank order, to drag into a new order (left to right, wrapping)."""
-    sort_items(cards(ranking), direction="horizontal", custom_style=_CARD_STYLE,
+    """Cards in rank order, to drag into a new order (left to right, wrapping; smaller when many).
+
+    Cards past the cutoff k are light (the same change of style as the step table's rows).
+    """
+    style = _CARD_STYLE if ranking.n <= 20 else _COMPACT_STYLE
+    if ranking.cutoff < ranking.n:
+        style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
+    sort_items(cards(ranking), direction="horizontal", custom_style=style,
                key=sortable_key(ranking, prefix))
 
 
