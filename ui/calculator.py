@@ -169,7 +169,7 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
         return text, None
     c = nc.describe_change(before.relevance, after.relevance, before.labels, after.labels,
                            **after.options())
-    metric = f"nDCG@{c.k}"
+    metric = f"nDCG@{after.cutoff}"   # as the metric row names it (k larger than n: n)
     if c.kind == "unchanged":
         return t("calculator.note_unchanged", metric=metric, value=number(c.ndcg_after)), None
     params = {
