@@ -242,7 +242,7 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     lang = st.session_state[_LANG]
     present = bool(st.session_state.get(_PRESENT))
     st.set_page_config(
-        page_title=f"{i18n.translate(lang, f'nav.{page}')} · nDCG Lab",
+        page_title=f"{i18n.translate(lang, f'nav.{page}')} · {i18n.translate(lang, 'common.app_name')}",
         page_icon=":material/leaderboard:",
         layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
