@@ -249,3 +249,26 @@ def test_every_chart_on_a_page_has_a_text_alternative(app, page):
     at = app(page=page.path, timeout=60)
     specs = [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]
     assert [s.get("title", s.get("mark", "?")) for s in specs if not s.get("description")] == []
+
+
+def _chart_page():
+    import altair as alt
+    import pandas as pd
+    import streamlit as st
+
+    from ui import classroom
+
+    st.session_state["lab.lang"] = "zh"
+    chart = alt.Chart(pd.DataFrame({"k": [1, 2], "ndcg": [0.5, 1.0]})).mark_line().encode(x="k:Q", y="ndcg:Q")
+    st.altair_chart(chart)
+    classroom.chart_downloads(chart, "ndcg_by_k")
+
+
+def test_chart_downloads_offers_png_and_svg_in_the_page_language():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_chart_page, default_timeout=30).run()
+    assert not at.exception
+    buttons = {b.key: b for b in at.get("download_button")}
+    assert set(buttons) == {"lab.chart_png.ndcg_by_k", "lab.chart_svg.ndcg_by_k"}
+    assert buttons["lab.chart_png.ndcg_by_k"].label == i18n.catalog("zh")["classroom.chart_png"]
