@@ -37,7 +37,7 @@ edit, settings = st.columns([3, 2], gap="large")
 with edit:
     widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
     st.markdown(f"**{t('calculator.drag_label')}**")
-    widgets.drag_cards(ranking, prefix=calc.PREFIX)
+    widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)
     widgets.order_buttons(t, prefix=calc.PREFIX)
     widgets.move_buttons(ranking, t, prefix=calc.PREFIX)
     with st.expander(t("calculator.table_label"), icon=":material/table_edit:"):

@@ -310,12 +310,19 @@ _BEYOND_K_STYLE = """
 """
 
 
-def drag_cards(ranking: Ranking, *, prefix: str) -> None:
+_LARGE_STYLE = _CARD_STYLE + """
+.sortable-item, .sortable-item:hover { padding: 8px 18px; margin: 6px; font-size: 1.7rem; }
+"""
+
+
+def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
     """Cards in rank order, to drag into a new order (left to right, wrapping; smaller when many).
 
-    Cards past the cutoff k are light (the same change of style as the step table's rows).
+    Cards past the cutoff k are light (the same change of style as the step table's rows);
+    ``large`` (presenter mode) makes them readable from the back of a room (the cards live in
+    an iframe, so the page's presenter style sheet cannot reach them).
     """
-    style = _CARD_STYLE if ranking.n <= 20 else _COMPACT_STYLE
+    style = _LARGE_STYLE if large and ranking.n <= 20 else _CARD_STYLE if ranking.n <= 20 else _COMPACT_STYLE
     if ranking.cutoff < ranking.n:
         style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
     sort_items(cards(ranking), direction="horizontal", custom_style=style,
