@@ -11,9 +11,15 @@ each one writes the shared ranking (``ui.set_ranking``) and each one is drawn fr
 
 A page calls :func:`apply_drag` and :func:`apply_table` before drawing any of them (a drag or
 a table edit arrives as the widget's value on the next run, and every input must show the new
-ranking in that same run), then draws the ones it wants. Inputs that fail validation keep what the person typed and show the
-translated message right below; the rest of the page keeps working on the last valid ranking.
+ranking in that same run), then draws the ones it wants. Inputs that fail validation keep what
+the person typed and show the translated message right below; the rest of the page keeps
+working on the last valid ranking.
 Every change made here is recorded (:func:`last_change`) so a page can say what changed.
+
+Also here: :func:`cutoff_slider` and :func:`variant_choice` (k, gain, discount),
+:func:`metric_row` (CG@k, DCG@k, IDCG@k, nDCG@k), :func:`step_table` (the core's step table,
+rows past k greyed and unticked) and :func:`ranking_pair` (actual and ideal side by side).
+Widget keys start with the page's ``prefix`` (the Calculator uses ``"calc"``).
 """
 
 from __future__ import annotations
