@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +57,7 @@ def main() -> int:
     parser.add_argument("--master", default="local[*]")
     parser.add_argument("--k", type=int, default=10)
     args = parser.parse_args()
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
 
     spark = nspark.session(args.master)
     spark.sparkContext.setLogLevel("ERROR")

@@ -108,7 +108,12 @@ def _run_pandas(args: argparse.Namespace, progress: bool) -> RunResult:
 
 
 def _run_spark(args: argparse.Namespace, progress: bool) -> RunResult:
+    import warnings
+
     from . import spark as engine
+
+    # PySpark warns about pandas 3 on every toPandas(); one per-query table converts fine.
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
 
     stages = ("start Spark", "read and check", "rank and sum")
     bar = None

@@ -25,10 +25,13 @@ is the system's score. Rules, written once:
   value, a negative grade or a repeated (query, item) pair raises :class:`NDCGInputError`
   naming the row (1 = the first data row) and the column.
 
-The kernel is vectorised: the rows are sorted once by (query, -score) with ``np.lexsort``, a
+The kernel is vectorised, with no Python loop over queries: the rows are sorted once by
+(query, -score) (one ``np.sort`` of packed 64-bit keys, exact: values that float32 rounds
+together are re-sorted on their float64 values; ``np.lexsort`` when the key does not fit), a
 row's position is its index minus its query's first index, tie groups are runs of equal
-(query, score), and per-query sums are ``np.bincount`` with weights. Lists of any length mix
-without padding; memory grows with the number of rows.
+(query, score), and per-query sums are ``np.add.reduceat``. IDCG counts each query's items per
+grade when the grades are small whole numbers (else a second sort). Lists of any length mix
+without padding; memory grows with the number of rows (about twice the input table's).
 
 >>> run = pd.DataFrame({"query": ["a"] * 5, "relevance": [3, 2, 0, 0, 1],
 ...                     "score": [5, 4, 3, 2, 1]})
