@@ -267,8 +267,21 @@ def cards(ranking: Ranking) -> list[str]:
 
 
 def sortable_key(ranking: Ranking, prefix: str) -> str:
-    """The sortable's key: a hash of its cards, so it never keeps a stale order."""
+    """The key of a freshly drawn sortable: a hash of its cards, so it never keeps a stale order."""
     return f"{prefix}.drag.{_digest(cards(ranking))}"
+
+
+def _live_key(ranking: Ranking, prefix: str) -> str:
+    """The key to draw the sortable with now.
+
+    After the person's own drag the sortable already shows the new order, so it keeps its key
+    (no new iframe: the drop costs one rerun, not a component reload). Any other change of
+    order gets a fresh key, :func:`sortable_key`, so the sortable never shows a stale order.
+    """
+    shown = st.session_state.get(f"{prefix}.drag_shown")
+    if shown is not None and shown[1] == tuple(cards(ranking)):
+        return shown[0]
+    return sortable_key(ranking, prefix)
 
 
 def _dragged(value: Any) -> list[str] | None:
@@ -283,13 +296,17 @@ def _dragged(value: Any) -> list[str] | None:
 def apply_drag(prefix: str) -> None:
     """Take over a drag made since the last run; call before drawing any editor input."""
     ranking = get_ranking()
-    key = sortable_key(ranking, prefix)
-    order = _dragged(st.session_state.get(key))
+    key = _live_key(ranking, prefix)
+    value = st.session_state.get(key)
+    order = _dragged(value)
     current = cards(ranking)
     if order is None or order == current or sorted(order) != sorted(current):
         return
     index = {card: i for i, card in enumerate(current)}
-    del st.session_state[key]
+    if isinstance(value[0], dict):      # the component's own value: it shows this order now
+        st.session_state[f"{prefix}.drag_shown"] = (key, tuple(order))
+    else:                               # anything else (a test's plain list): draw a fresh one
+        del st.session_state[key]
     change_ranking(ranking.with_order([index[card] for card in order]))
 
 
@@ -332,7 +349,7 @@ def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
     if ranking.cutoff < ranking.n:
         style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
     sort_items(cards(ranking), direction="horizontal", custom_style=style,
-               key=sortable_key(ranking, prefix))
+               key=_live_key(ranking, prefix))
 
 
 # --- buttons ------------------------------------------------------------------------------

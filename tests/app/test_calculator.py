@@ -341,3 +341,30 @@ def test_both_charts_have_a_tooltip_on_every_mark_and_the_core_data():
     bars = charts.discount_spec(table, t)["datasets"]["bars"]
     assert bars["value"].tolist() == [*table["discounted_gain"], *table["ideal_discounted_gain"]]
     assert charts.ndcg_by_k_chart(by_k, t, current_k=3).to_dict()["layer"]   # the Altair form validates
+
+
+def sortable_id(at) -> str:
+    """The widget id of the drag cards (it ends with the widget's key)."""
+    return next(e.proto.id for e in at.get("component_instance")
+                if e.proto.component_name == "streamlit_sortables.sortable_items")
+
+
+def test_sortable_keeps_its_key_after_its_own_drag_and_renews_it_otherwise(app):
+    """After a drop the sortable already shows the new order (no reload); other changes redraw it."""
+    at = app()
+    start = Ranking()
+    key = w.sortable_key(start, "calc")
+    assert sortable_id(at).endswith(key)
+    cards = w.cards(start)
+    at.session_state[key] = [{"header": None, "items": [cards[1], cards[0], *cards[2:]]}]
+    at.run()
+    assert ranking(at).labels == ("D2", "D1", "D3", "D4", "D5")
+    assert sortable_id(at).endswith(key)                      # the same sortable, not a new one
+    after = w.cards(ranking(at))                              # a second drag on it goes on from there
+    at.session_state[key] = [{"header": None, "items": [after[0], after[2], after[1], *after[3:]]}]
+    at.run()
+    assert ranking(at).labels == ("D2", "D3", "D1", "D4", "D5")
+    assert shown(at) == (5, expected([2, 0, 3, 0, 1]))
+    at.button(key="calc.reverse").click().run()               # another way: a fresh sortable
+    assert sortable_id(at).endswith(w.sortable_key(ranking(at), "calc"))
+    assert not sortable_id(at).endswith(key)
