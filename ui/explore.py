@@ -139,7 +139,19 @@ def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int]
         picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
         layers.append(alt.Chart(picked).mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3).encode(
             x=x, y=y, tooltip=tooltip))
-    return alt.layer(*layers)
+    off_diagonal = data[data["i"] != data["j"]]
+    best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
+    worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
+    now = data.loc[data["i"] == data["j"], "ndcg"]
+    description = t(
+        "explore.swap.description", k=k, count=len(off_diagonal) // 2,
+        best_i=int(best["i"]) if best is not None else "–", best_j=int(best["j"]) if best is not None else "–",
+        best=f"{best['ndcg']:.4f}" if best is not None else "–",
+        worst_i=int(worst["i"]) if worst is not None else "–", worst_j=int(worst["j"]) if worst is not None else "–",
+        worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
+        now=f"{now.iloc[0]:.4f}" if len(now) else "–",
+    )
+    return alt.layer(*layers).properties(description=description)
 
 
 def _swap_order(n: int, i: int, j: int) -> list[int]:
@@ -257,7 +269,10 @@ def histogram(dist: PermutationDistribution, frame: Frame) -> alt.LayerChart:
         x="ndcg:Q", tooltip=tip)
     text = alt.Chart(mark).mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION,
                                      fontWeight="bold", y=0).encode(x="ndcg:Q", text="label:N", tooltip=tip)
-    return alt.layer(bars, rule, text).properties(height=280, title=t("explore.dist.chart_title", k=k))
+    description = t("explore.dist.description", k=k, count=len(dist.values), current=f"{dist.current:.4f}",
+                    percentile=f"{dist.percentile:.1f}")
+    return alt.layer(bars, rule, text).properties(height=280, title=t("explore.dist.chart_title", k=k),
+                                                  description=description)
 
 
 def distribution_section(frame: Frame, views: Views) -> None:
@@ -314,7 +329,9 @@ def slide_chart(data: pd.DataFrame, frame: Frame, *, item: str, k: int, chosen: 
         shape=alt.Shape("mark:N", scale=alt.Scale(domain=[c, o], range=["diamond", "circle"]), legend=None),
         size=alt.Size("mark:N", scale=alt.Scale(domain=[c, o], range=[220, 60]), legend=None),
     )
-    return alt.layer(line, pts).properties(height=260, title=t("explore.slide.chart_title", item=item, k=k))
+    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
+    return alt.layer(line, pts).properties(height=260, title=t("explore.slide.chart_title", item=item, k=k),
+                                           description=t("explore.slide.description", item=item, k=k, values=values))
 
 
 def slide_section(frame: Frame) -> None:

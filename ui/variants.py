@@ -122,7 +122,14 @@ def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Ch
         tooltip=[alt.Tooltip("variant:N", title=t("variants.chart_variant")),
                  alt.Tooltip("k:Q", title=t("variants.chart_k")),
                  alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(height=height)
+    ).properties(height=height, description=_by_k_description(data, t))
+
+
+def _by_k_description(data: pd.DataFrame, t: Translate) -> str:
+    """The chart in words (its text alternative): each variant's nDCG at the last k."""
+    last = data[data["k"] == data["k"].max()]
+    values = "; ".join(f"{row.variant} {row.ndcg:.4f}" for row in last.itertuples())
+    return t("variants.by_k_description", n=int(data["k"].max()), values=values)
 
 
 def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
@@ -221,4 +228,8 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 30) -> a
         tooltip=[alt.Tooltip("tool:N", title=t("variants.chart_tool")),
                  alt.Tooltip("call:N", title=t("variants.chart_call")),
                  alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(height=alt.Step(row_height))
+    ).properties(
+        height=alt.Step(row_height),
+        description=t("variants.tools_description",
+                      values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples())),
+    )
