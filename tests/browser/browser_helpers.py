@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +49,20 @@ def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError("Streamlit server did not become healthy in 60 s")
+
+
+@contextmanager
+def running_server() -> Iterator[str]:
+    """A fresh server for the ``with`` block; yields its base URL and stops it afterwards."""
+    proc, base = start_server()
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 def wait_idle(page, timeout: float = 30_000) -> None:

@@ -4,11 +4,10 @@ Debian's Chromium driven by Playwright through ``executable_path`` (no browser d
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterator
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -20,15 +19,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """A fresh server for this test module; yields its base URL."""
-    proc, base = start_server()
-    try:
+    with running_server() as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+
+
+@pytest.fixture
+def fresh_server() -> Iterator[str]:
+    """A server of its own for one test, so the test's first request is the server's first."""
+    with running_server() as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

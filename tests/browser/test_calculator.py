@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, screenshot, start_server, wait_idle
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
 
@@ -124,19 +123,6 @@ def test_screenshots_desktop_and_phone(server, page, browser):
         assert screenshot(phone, "calculator_phone_zh", full_page=False).exists()
     finally:
         phone.context.close()
-
-
-@pytest.fixture
-def fresh_server():
-    proc, base = start_server()
-    try:
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_deep_link_on_a_fresh_server(fresh_server, page):

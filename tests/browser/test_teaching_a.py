@@ -3,10 +3,9 @@ the lesson's Next button, no exception anywhere, screenshots at desktop and phon
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, screenshot, start_server, wait_idle
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 PAGES = {
     "Lesson": "Lesson: G → nDCG",
@@ -16,20 +15,13 @@ PAGES = {
 
 
 @pytest.mark.parametrize("path", list(PAGES))
-def test_teaching_page_deep_link_on_a_fresh_server_runs_without_exception(page, path):
+def test_teaching_page_deep_link_on_a_fresh_server_runs_without_exception(fresh_server, page, path):
     """Each page gets its own fresh server, whose first request is the deep link."""
-    proc, base = start_server()
-    try:
-        open_page(page, f"{base}/{path}?rel=3,2,0,0,1&step=6")
-        assert_no_exception(page)
-        assert page.get_by_role("heading", name=PAGES[path]).first.is_visible()
-        screenshot(page, f"teaching_{path}_desktop")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    base = fresh_server
+    open_page(page, f"{base}/{path}?rel=3,2,0,0,1&step=6")
+    assert_no_exception(page)
+    assert page.get_by_role("heading", name=PAGES[path]).first.is_visible()
+    screenshot(page, f"teaching_{path}_desktop")
 
 
 def test_lesson_next_button_advances_and_updates_the_link(server, page):

@@ -3,10 +3,9 @@ a practice answer typed and checked, screenshots at desktop and phone width."""
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, screenshot, start_server, wait_idle
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
 from ndcg_core.exercises import make_exercises
@@ -39,27 +38,20 @@ def mouse_drag(page, source, target) -> None:
     ("Explore", "rel=3,1,2,0", "Explore"),
     ("Practice", "seed=42&ex=4", "Practice"),
 ])
-def test_deep_link_on_fresh_server_runs_the_page(page, path, query, heading):
+def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page, path, query, heading):
     """A server's very first request is a deep link to the page (its own fresh server each)."""
-    proc, base = start_server()
-    try:
-        open_page(page, f"{base}/{path}?{query}")
-        assert_no_exception(page)
-        assert page.get_by_role("heading", name=heading).first.is_visible()
-        for part in query.split("&"):
-            name, value = part.split("=")
-            assert f"{name}={value.replace(',', '%2C')}" in page.url or part in page.url
-        screenshot(page, f"teaching_b_{path.lower()}_desktop")
-        page.set_viewport_size(PHONE)
-        wait_idle(page)
-        assert_no_exception(page)
-        screenshot(page, f"teaching_b_{path.lower()}_phone")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    base = fresh_server
+    open_page(page, f"{base}/{path}?{query}")
+    assert_no_exception(page)
+    assert page.get_by_role("heading", name=heading).first.is_visible()
+    for part in query.split("&"):
+        name, value = part.split("=")
+        assert f"{name}={value.replace(',', '%2C')}" in page.url or part in page.url
+    screenshot(page, f"teaching_b_{path.lower()}_desktop")
+    page.set_viewport_size(PHONE)
+    wait_idle(page)
+    assert_no_exception(page)
+    screenshot(page, f"teaching_b_{path.lower()}_phone")
 
 
 def test_navigation_reaches_each_page_with_the_ranking(server, page):
