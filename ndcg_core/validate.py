@@ -72,6 +72,12 @@ MESSAGES: dict[str, str] = {
     "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
+    "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
+    "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
+    "duplicate_pairs": (
+        "The item {item!r} appears {count} times for the query {query!r}. "
+        "Each (query, item) pair must appear once."
+    ),
     "not_binary": (
         "Item {position} of the {what} is {value:g}. On the binary scale (like / dislike) "
         "every grade must be 0 or 1."
@@ -81,12 +87,6 @@ MESSAGES: dict[str, str] = {
         "a whole number from 0 to 3."
     ),
     "grade_missing": "Item {position} has no grade. Enter a number of 0 or more.",
-    "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
-    "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
-    "duplicate_pairs": (
-        "The item {item!r} appears {count} times for the query {query!r}. "
-        "Each (query, item) pair must appear once."
-    ),
     "decimals_invalid": "decimals must be an integer from 0 to {limit}. Got {got} instead.",
     # scikit-learn's own wording (ndcg_core.sklearn_compat raises exactly what it raises).
     "sk_param": "The {param!r} parameter of {function} must be {rule}. Got {got} instead.",
