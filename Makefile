@@ -21,7 +21,11 @@ system-deps:
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/pip install -q -r bench/requirements.txt
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/bench_sklearn.py
+	$(BIN)/python bench/bench_batch.py
+	$(BIN)/python bench/bench_spark.py
+	$(BIN)/python bench/bench_calculator.py
+	$(BIN)/python bench/bench_classroom.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

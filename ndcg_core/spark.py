@@ -86,7 +86,12 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     if not local and "://" not in str(path):
         fail("unreadable", name=name, kind="CSV", reason="there is no such file.")
     try:
-        parquet = _is_parquet(path) if os.path.isfile(path) else str(path).endswith((".parquet", ".pq"))
+        if os.path.isfile(path):
+            parquet = _is_parquet(path)
+        elif os.path.isdir(path):   # a folder Spark wrote: part files
+            parquet = any(part.endswith((".parquet", ".pq")) for part in os.listdir(path))
+        else:
+            parquet = str(path).rstrip("/").endswith((".parquet", ".pq"))
     except OSError as error:
         fail("unreadable", name=name, kind="CSV", reason=str(error))
     kind = "Parquet" if parquet else "CSV"

@@ -84,6 +84,18 @@ def test_spark_read_run_csv_then_evaluate(spark, tmp_path):
     _agree(table, evaluate(run, k=3))
 
 
+
+def test_spark_read_run_parquet_folder_then_evaluate(spark, tmp_path):
+    """A folder of Parquet part files (what Spark itself writes) is read as Parquet."""
+    run = sample_run(40, seed=3, max_items=8)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    half = len(run) // 2
+    run.iloc[:half].to_parquet(folder / "part-0.parquet")
+    run.iloc[half:].to_parquet(folder / "part-1.parquet")
+    table = nspark.evaluate(nspark.read_run(spark, str(folder)), k=3).toPandas()
+    _agree(table, evaluate(run, k=3))
+
 @pytest.mark.parametrize(("rows", "match"), [
     ({"relevance": [1.0, -2.0]}, r"The column 'relevance' has 1 value\(s\) that are not a relevance grade of 0 or more, e\.g\. -2\.0"),
     ({"score": ["0.5", "high"]}, r"The column 'score' has 1 value\(s\) that are not a finite number .* e\.g\. 'high'"),
