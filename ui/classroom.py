@@ -310,11 +310,24 @@ def chart_spec(key: Hashable, build: Callable[[], Any]) -> dict[str, Any]:
     return spec
 
 
+def _plain(value: Any) -> Any:
+    """A spec with its DataFrames (inline datasets) as JSON records, missing values as null."""
+    import pandas as pd
+
+    if isinstance(value, pd.DataFrame):
+        return value.astype(object).where(value.notna(), None).to_dict(orient="records")
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
-    """An Altair chart as ``"png"`` or ``"svg"`` bytes, rendered offline by vl-convert."""
+    """An Altair chart (or a Vega-Lite spec dict) as ``"png"`` or ``"svg"`` bytes, offline (vl-convert)."""
     import vl_convert as vlc
 
-    spec = chart.to_dict() if hasattr(chart, "to_dict") else chart
+    spec = _plain(chart.to_dict() if hasattr(chart, "to_dict") else chart)
     if fmt == "png":
         return vlc.vegalite_to_png(spec, scale=scale)
     if fmt == "svg":

@@ -272,3 +272,15 @@ def test_chart_downloads_offers_png_and_svg_in_the_page_language():
     buttons = {b.key: b for b in at.get("download_button")}
     assert set(buttons) == {"lab.chart_png.ndcg_by_k", "lab.chart_svg.ndcg_by_k"}
     assert buttons["lab.chart_png.ndcg_by_k"].label == i18n.catalog("zh")["classroom.chart_png"]
+
+
+def test_chart_image_renders_a_spec_dict_with_dataframes_and_missing_values():
+    """Pages hand Vega-Lite dicts whose datasets are DataFrames (NaN past the list): still renders."""
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "datasets": {"d": pd.DataFrame({"position": [1, 2, 3], "gain": [3.0, float("nan"), 1.0]})},
+        "data": {"name": "d"},
+        "mark": "bar",
+        "encoding": {"x": {"field": "position", "type": "ordinal"}, "y": {"field": "gain", "type": "quantitative"}},
+    }
+    assert classroom.chart_image(spec, "svg").lstrip().startswith(b"<svg")
