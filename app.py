@@ -10,7 +10,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ui import calculator as calc
-from ui import charts, widgets
+from ui import charts, classroom, widgets
 from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
 frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
@@ -40,7 +40,7 @@ with edit:
     widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)
     widgets.order_buttons(t, prefix=calc.PREFIX)
     widgets.move_buttons(ranking, t, prefix=calc.PREFIX)
-    with st.expander(t("calculator.table_label"), icon=":material/table_edit:"):
+    with frame.secondary("items_table"), st.expander(t("calculator.table_label"), icon=":material/table_edit:"):
         widgets.items_table(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
 with settings, st.container(key="calc_settings", border=True):
     calc.preset_picker(t)
@@ -55,7 +55,9 @@ with pair:
     widgets.ranking_pair(table, t, key="calc_pair")
 with bars:
     st.caption(t("charts.discount_title"))
-    st.vega_lite_chart(charts.discount_spec(table, t, discount=ranking.discount), width="stretch")
+    discount_spec = charts.discount_spec(table, t, discount=ranking.discount)
+    st.vega_lite_chart(discount_spec, width="stretch")
+    classroom.chart_downloads(discount_spec, "ndcg_discounted_gain")
 
 st.subheader(t("calculator.steps_title"))
 st.caption(t("calculator.steps_caption"))
@@ -67,4 +69,6 @@ calc.formula_block(nc.formulas(ranking.relevance, **ranking.options()), t)
 st.subheader(t("calculator.by_k_title"))
 st.caption(t("charts.ndcg_title"))
 by_k = nc.ndcg_at_each_k(ranking.relevance, gain=ranking.gain, discount=ranking.discount)
-st.vega_lite_chart(charts.ndcg_by_k_spec(by_k, t, current_k=m.k), width="stretch")
+by_k_spec = charts.ndcg_by_k_spec(by_k, t, current_k=m.k)
+st.vega_lite_chart(by_k_spec, width="stretch")
+classroom.chart_downloads(by_k_spec, "ndcg_at_each_k")

@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core as nc
 import ui
-from ui import charts, lesson, ties_view, widgets
+from ui import charts, classroom, lesson, ties_view, widgets
 
 frame = ui.frame("lesson", params=("step",))
 t = frame.t
@@ -38,7 +38,9 @@ if name == "play":
     for step_name in nc.STEPS:
         f = nc.formula(step_name, list(ranking.relevance), **options)
         st.latex(f.substituted)
-    st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")
+    summary_chart = charts.discount_chart(table, t, discount=ranking.discount)
+    st.altair_chart(summary_chart, width="stretch")
+    classroom.chart_downloads(summary_chart, "lesson_discounted_gain")
     st.divider()
     ties_view.slip_panel(t, ns="lesson")
 else:

@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core import ties
-from ui import lesson, ties_view
+from ui import classroom, lesson, ties_view
 
 frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
@@ -49,7 +49,9 @@ if view is not None:
     st.markdown(f"**{t('ties.predict')}**")
     if ties_view.predict_band(view, t):
         ties_view.metrics(view, t)
-        st.altair_chart(ties_view.band_chart(view, t), width="stretch")
+        band = ties_view.band_chart(view, t)
+        st.altair_chart(band, width="stretch")
+        classroom.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
     st.code("ranked = sorted(zip(scores, grades), reverse=True)   # equal scores: larger grade first\n"

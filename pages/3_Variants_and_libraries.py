@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core.tools import tool_scores
-from ui import lesson, variants, widgets
+from ui import classroom, lesson, variants, widgets
 
 frame = ui.frame("variants", params=("judged", "scores", "by_score"))
 t = frame.t
@@ -44,7 +44,9 @@ if lesson.ask("guess", variants.gain_question(side, t), t, ns="variants", text_n
     st.caption(t("variants.side_caption", k=k))
     variants.show_variants(side, t)
     st.markdown(f"**{t('variants.by_k_title')}**")
-    st.altair_chart(variants.by_k_chart(variants.by_k_frame(ranking, pool, t), t), width="stretch")
+    by_k = variants.by_k_chart(variants.by_k_frame(ranking, pool, t), t)
+    st.altair_chart(by_k, width="stretch")
+    classroom.chart_downloads(by_k, "variants_ndcg_at_each_k")
 
 st.subheader(t("variants.tools_title"))
 scores = None
@@ -61,7 +63,9 @@ else:
     st.caption(t("variants.tools_caption", k=k))
     st.dataframe(variants.tools_table(tools, t), key="variants.tools", hide_index=True,
                  width="stretch")
-    st.altair_chart(variants.tools_chart(tools, t), width="stretch")
+    tools_chart = variants.tools_chart(tools, t)
+    st.altair_chart(tools_chart, width="stretch")
+    classroom.chart_downloads(tools_chart, "variants_tools")
 st.markdown(f"**{t('variants.why_title')}**")
 st.markdown(t("variants.why"))
 with st.expander(t("variants.sources_title")):

@@ -284,3 +284,16 @@ def test_chart_image_renders_a_spec_dict_with_dataframes_and_missing_values():
         "encoding": {"x": {"field": "position", "type": "ordinal"}, "y": {"field": "gain", "type": "quantitative"}},
     }
     assert classroom.chart_image(spec, "svg").lstrip().startswith(b"<svg")
+
+
+@pytest.mark.parametrize(("page", "name"), [
+    ("app.py", "ndcg_at_each_k"),
+    ("pages/1_Lesson.py", "lesson_discounted_gain"),
+    ("pages/3_Variants_and_libraries.py", "variants_tools"),
+])
+def test_page_offers_chart_downloads(app, page, name):
+    params = {"step": "6"} if "Lesson" in page else {}
+    at = app(page=page, timeout=60, **params)
+    assert not at.exception
+    keys = {b.key for b in at.get("download_button")}
+    assert {f"lab.chart_png.{name}", f"lab.chart_svg.{name}"} <= keys
