@@ -528,15 +528,13 @@ def results(evaluation: Evaluation, source: Source, columns: Columns, options: O
     with left:
         st.subheader(t("evaluate.hist_header", k=k))
         st.caption(t("evaluate.hist_caption", k=k))
-        st.altair_chart(histogram(run.per_query, run.mean, k=k, t=t), key="evaluate.histogram",
-                        alt=t("evaluate.hist_caption", k=k))
+        st.altair_chart(histogram(run.per_query, run.mean, k=k, t=t), key="evaluate.histogram")
         if options.no_relevant == "drop" and run.n_no_relevant:
             st.caption(t("evaluate.hist_left_out", n=run.n_no_relevant))
     with right:
         st.subheader(t("evaluate.curve_header"))
         st.caption(t("evaluate.curve_caption"))
-        st.altair_chart(curve(evaluation.curve, options.k, t=t), key="evaluate.curve",
-                        alt=t("evaluate.curve_caption"))
+        st.altair_chart(curve(evaluation.curve, options.k, t=t), key="evaluate.curve")
 
     worst = worst_queries(run.per_query)
     config = table_config(k, t)
