@@ -52,7 +52,7 @@ with settings, st.container(key="calc_settings", border=True):
 st.subheader(t("calculator.pair_title"))
 pair, bars = st.columns([2, 3], gap="large")
 with pair:
-    widgets.ranking_pair(table, t, key="calc_pair")
+    widgets.ranking_pair(table, t, present=frame.present, key="calc_pair")
 with bars:
     st.caption(t("charts.discount_title"))
     discount_spec = charts.discount_spec(table, t, discount=ranking.discount)
@@ -61,7 +61,7 @@ with bars:
 
 st.subheader(t("calculator.steps_title"))
 st.caption(t("calculator.steps_caption"))
-widgets.step_table(table, t, discount=ranking.discount, key="calc_steps")
+widgets.step_table(table, t, discount=ranking.discount, present=frame.present, key="calc_steps")
 
 st.subheader(t("calculator.formulas_title"))
 calc.formula_block(nc.formulas(ranking.relevance, **ranking.options()), t)

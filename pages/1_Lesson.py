@@ -33,7 +33,7 @@ if name == "play":
     widgets.order_buttons(t, prefix="lesson")
     widgets.metric_row(m, t, key="lesson_metrics")
     columns = lesson.shown_columns(len(lesson.STEPS), revealed=True)
-    lesson.show_table(table, columns, t, discount=ranking.discount, key="lesson.table",
+    lesson.show_table(table, columns, t, discount=ranking.discount, key="lesson_table",
                       present=frame.present)
     for step_name in nc.STEPS:
         f = nc.formula(step_name, list(ranking.relevance), **options)
@@ -68,6 +68,6 @@ else:
         st.latex(f.substituted)
     st.caption(t("lesson.table_caption"))
     lesson.show_table(table, lesson.shown_columns(step, revealed=revealed), t,
-                      discount=ranking.discount, key="lesson.table", present=frame.present)
+                      discount=ranking.discount, key="lesson_table", present=frame.present)
     if ranking.k is not None and ranking.k < ranking.n:
         st.caption(t("lesson.k_note", k=ranking.k))

@@ -7,8 +7,8 @@ share_link(base, params)
     The link of the current view, short (commas kept, defaults left out by the frame).
 qr_png(text, *, scale)
     A QR code of a link as PNG bytes (segno), big enough to scan from the back of a room.
-PRESENTER_CSS, SECONDARY_PREFIX
-    The static style sheet of presenter mode, and the container key prefix it hides.
+PRESENTER_CSS, SECONDARY_PREFIX, TABLE_CSS, TABLE_PREFIX
+    The static style sheets of presenter mode and of static tables, and their key prefixes.
 step_table_csv(ranking), handout_html(ranking, lang)
     Exports of the current example, built from the core (user text escaped, never rendered).
 chart_image(chart, fmt), chart_downloads(chart, name)
@@ -142,6 +142,18 @@ def qr_png(text: str, *, scale: int = 12, border: int = 4) -> bytes:
 #: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
 SECONDARY_PREFIX = "lab-secondary-"
 
+#: Containers whose key starts with this hold a static table (``ui.widgets.static_table``).
+TABLE_PREFIX = "lab-table-"
+
+#: Static CSS of every page (no user text): a static table wider than the page scrolls sideways,
+#: its cells do not wrap, and its digits line up.
+TABLE_CSS = f"""<style>
+[class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
+[class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0; font-variant-numeric: tabular-nums; }}
+[class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  white-space: nowrap; padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+</style>"""
+
 #: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:
 #: key numbers ~67 px, body text and widget labels ~24-26 px, formulas twice their size. Glide
 #: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
@@ -168,6 +180,8 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] .katex {{ font-size: 2em !important; }}
 [data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.4em 0; }}
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}

@@ -207,11 +207,12 @@ _FREEZE_LOCK = threading.Lock()
 def _freeze_imported_objects() -> None:
     """Move everything imported so far out of the cyclic garbage collector's sight.
 
-    Streamlit runs ``gc.collect(2)`` after every script run (``runner.postScriptGC``). With
-    pandas, Altair and their schemas loaded that full collection walks ~130,000 long-lived
-    objects: ~100 ms of CPU per rerun, the largest single cost when a class of 60 works at
-    once. ``gc.freeze()`` (CPython 3.7+, made for servers) parks the objects alive now in a
-    permanent generation, so the collection only walks what scripts create: ~1 ms. It runs
+    A full collection (Python's own, or Streamlit's ``gc.collect(2)`` after every script run
+    when ``runner.postScriptGC`` is on; ``.streamlit/config.toml`` turns it off) walks, with
+    pandas, Altair and their schemas loaded, ~130,000 long-lived objects: ~100 ms of CPU, the
+    largest single cost when a class of 60 works at once. ``gc.freeze()`` (CPython 3.7+, made
+    for servers) parks the objects alive now in a permanent generation, so a collection only
+    walks what scripts and sessions create. It runs
     again only when new modules were imported (a page with a new dependency); objects are
     still freed by reference counting, only cyclic garbage alive at a freeze is kept.
     """
@@ -249,8 +250,7 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    if present:
-        st.html(classroom.PRESENTER_CSS)
+    st.html(classroom.TABLE_CSS + (classroom.PRESENTER_CSS if present else ""))
     _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []

@@ -21,6 +21,7 @@ import ndcg_core as nc
 from .frame import get_param, set_param
 from .state import Ranking, format_grade
 from .text import md_escape
+from .widgets import step_table
 
 Translate = Callable[..., str]
 
@@ -37,9 +38,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "play": (),
 }
 
-_NUMBER_COLUMNS = {"log_term", "discount", "discounted_gain", "dcg", "ideal_discounted_gain",
-                   "idcg", "ndcg"}
-_GRADE_COLUMNS = {"relevance", "gain", "cg", "ideal_relevance"}
 _TOLERANCE = 1e-9
 
 
@@ -200,36 +198,13 @@ def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: st
 
 # --- table and chart ---------------------------------------------------------------------
 
-def table_frame(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str) -> pd.DataFrame:
-    """The step table's chosen columns with translated headers, numbers formatted as text."""
-    out = {}
-    for column in columns:
-        header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
-        values = table[column]
-        if column in _NUMBER_COLUMNS:
-            out[header] = ["" if pd.isna(x) else f"{float(x):.4f}" for x in values]
-        elif column in _GRADE_COLUMNS:
-            out[header] = ["" if pd.isna(x) else format_grade(float(x)) for x in values]
-        else:
-            out[header] = values.tolist()
-    return pd.DataFrame(out)
-
-
 def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str,
                present: bool = False) -> None:
-    """The table so far; rows past k are greyed (the core's ``in_cutoff``).
+    """The table so far (the Calculator's static step table with the step's columns).
 
-    In presenter mode a static ``st.table``, which the presenter CSS enlarges.
+    Rows past k are greyed and, when there are any, marked in an "In top k" column.
     """
-    shown = table_frame(table, columns, t, discount=discount)
-    within = table["in_cutoff"].to_numpy()
-    grey = "color: #595959; background-color: #F4F4F4;"
-    styler = shown.style.apply(lambda row: ["" if within[row.name] else grey] * len(row), axis=1)
-    if present:
-        st.table(styler.hide(axis="index"))
-        return
-    st.dataframe(styler, key=key, hide_index=True, width="stretch",
-                 height="auto" if len(shown) <= 12 else 420)
+    step_table(table, t, discount=discount, columns=columns, mark_cutoff=None, present=present, key=key)
 
 
 def gain_chart(table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False,

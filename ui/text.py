@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping, Sequence
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
 
@@ -14,3 +15,29 @@ def md_escape(text: object) -> str:
     '\\\\<img src\\\\=x onerror\\\\=alert\\\\(1\\\\)\\\\> \\\\*b\\\\* \\\\$x\\\\$'
     """
     return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def md_table(columns: Mapping[str, Sequence[object]], *, right: Collection[str] = (),
+             muted: Sequence[bool] = ()) -> str:
+    """A Markdown table of ready-made cells, every header and cell escaped with :func:`md_escape`.
+
+    ``right`` names the columns aligned right (numbers). Rows whose ``muted`` flag is true are
+    set in grey (Streamlit's ``:gray[…]``, 4.5:1 or more in both themes); empty cells stay empty.
+    A static table is a real HTML table: screen readers read it, presenter mode enlarges it,
+    and it costs a fraction of an interactive ``st.dataframe`` to send.
+
+    >>> print(md_table({"Item": ["a|b", "c"], "Gain": ["3", ""]}, right={"Gain"}, muted=[False, True]))
+    | Item | Gain |
+    | :--- | ---: |
+    | a\\|b | 3 |
+    | :gray[c] |  |
+    """
+    headers = list(columns)
+    lines = ["| " + " | ".join(md_escape(h) for h in headers) + " |",
+             "| " + " | ".join("---:" if h in right else ":---" for h in headers) + " |"]
+    rows = zip(*(columns[h] for h in headers)) if headers else ()
+    for i, row in enumerate(rows):
+        grey = i < len(muted) and bool(muted[i])
+        cells = (md_escape(c) for c in row)
+        lines.append("| " + " | ".join(f":gray[{c}]" if grey and c else c for c in cells) + " |")
+    return "\n".join(lines)

@@ -38,8 +38,10 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
+from .classroom import TABLE_PREFIX
 from .frame import get_ranking, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
+from .text import md_table
 
 _CHANGE = "lab.change"   # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
@@ -468,67 +470,81 @@ def metric_row(m: nc.Metrics, t: Translate, *, delta: float | None = None, key: 
         )
 
 
-#: The step table's columns as shown (core column -> number format); ``in_cutoff`` comes first.
-_SHOWN: tuple[tuple[str, str | None], ...] = (
-    ("position", None), ("item", None), ("relevance", "grade"), ("gain", "grade"),
-    ("cg", "grade"), ("log_term", "4"), ("discount", "4"), ("discounted_gain", "4"),
-    ("dcg", "4"), ("ideal_relevance", "grade"), ("idcg", "4"), ("ndcg", "4"),
-)
-_GREY = "color: #666666; background-color: #F4F4F4;"  # 5.2:1, WCAG AA
+#: How the step table's columns are shown: "grade" as typed, "4" with four decimals, None as is.
+COLUMN_FORMATS: dict[str, str | None] = {
+    "position": None, "item": None, "relevance": "grade", "gain": "grade", "cg": "grade",
+    "log_term": "4", "discount": "4", "discounted_gain": "4", "dcg": "4", "ideal_item": None,
+    "ideal_relevance": "grade", "ideal_gain": "grade", "ideal_discounted_gain": "4", "idcg": "4",
+    "ndcg": "4",
+}
+#: The Calculator's columns of the step table.
+STEP_COLUMNS: tuple[str, ...] = ("position", "item", "relevance", "gain", "cg", "log_term",
+                                 "discount", "discounted_gain", "dcg", "ideal_relevance", "idcg",
+                                 "ndcg")
+_SCROLL_ROWS = 12   # longer tables scroll inside a box of _SCROLL_HEIGHT pixels
+_SCROLL_HEIGHT = 420
 
 
-def _fmt(kind: str | None) -> Callable[[Any], str] | None:
+def _cell(value: Any, kind: str | None) -> str:
+    if kind is not None and (value is None or pd.isna(value)):
+        return ""
     if kind == "grade":
-        return lambda x: "" if pd.isna(x) else format_grade(float(x))
+        return format_grade(float(value))
     if kind == "4":
-        return lambda x: "" if pd.isna(x) else f"{float(x):.4f}"
-    return None
+        return f"{float(value):.4f}"
+    return str(value)
 
 
-def step_table_frame(table: pd.DataFrame, t: Translate, *, discount: str) -> pd.DataFrame:
-    """The step table as shown: translated headers, numbers as text (4 decimals, grades as typed)."""
-    out = pd.DataFrame({t("table.in_cutoff"): table["in_cutoff"].to_numpy()})
-    for column, kind in _SHOWN:
+def step_cells(table: pd.DataFrame, columns: Sequence[str], t: Translate, *,
+               discount: str) -> dict[str, list[str]]:
+    """Columns of the core's step table as shown: translated headers, every cell as text."""
+    out: dict[str, list[str]] = {}
+    for column in columns:
         header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
-        fmt = _fmt(kind)
-        values = table[column].tolist()
-        out[header] = [fmt(x) for x in values] if fmt else values
+        kind = COLUMN_FORMATS[column]
+        out[header] = [_cell(x, kind) for x in table[column].tolist()]
     return out
 
 
-def step_table(table: pd.DataFrame, t: Translate, *, discount: str, key: str = "step_table") -> None:
-    """The core's step table; positions beyond k greyed (and unticked in the first column)."""
-    shown = step_table_frame(table, t, discount=discount)
-    grey = ~table["in_cutoff"].to_numpy()
-    headers = list(shown.columns)
-    # one style per row: a whole-frame style table costs ~15 ms of pandas item setting per run
-    row_styles = [[_GREY] * len(headers) if past else [""] * len(headers) for past in grey]
-    config: dict[str, Any] = {
-        headers[0]: st.column_config.CheckboxColumn(headers[0], help=t("table.in_cutoff_help")),
-        headers[2]: st.column_config.TextColumn(headers[2]),
-    }
-    for header, (_, kind) in zip(headers[1:], _SHOWN):
-        if kind is not None:
-            config[header] = st.column_config.TextColumn(header, alignment="right")
-    st.dataframe(
-        # a Styler costs ~1 ms per 40 cells to send: only when some rows are greyed
-        shown.style.apply(lambda row: row_styles[row.name], axis=1) if grey.any() else shown,
-        key=key, hide_index=True, width="stretch",
-        column_config=config, height="auto" if len(shown) <= 12 else 420,
-    )
+def static_table(columns: dict[str, list[str]], *, right: Sequence[str] = (),
+                 muted: Sequence[bool] = (), key: str, scroll: bool = True) -> None:
+    """A static Markdown table (cells escaped); long ones scroll in a box unless ``scroll`` is off."""
+    n = len(next(iter(columns.values()), []))
+    height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
+    with st.container(key=f"{TABLE_PREFIX}{key}", height=height, border=False):
+        st.markdown(md_table(columns, right=right, muted=muted))
 
 
-def ranking_pair(table: pd.DataFrame, t: Translate, *, key: str = "ranking_pair") -> None:
+def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Sequence[str] = STEP_COLUMNS,
+               mark_cutoff: bool | None = True, present: bool = False, key: str = "step_table") -> None:
+    """The core's step table; positions beyond k greyed and marked "—" in the "In top k" column.
+
+    ``mark_cutoff=None`` adds that column only when some position is past k. In presenter mode
+    the table does not scroll in a box: the page does, with the larger type.
+    """
+    within = table["in_cutoff"].tolist()
+    cells: dict[str, list[str]] = {}
+    if mark_cutoff or (mark_cutoff is None and not all(within)):
+        cells[t("table.in_cutoff")] = [t("table.in_cutoff_yes") if x else t("table.in_cutoff_no")
+                                       for x in within]
+    body = step_cells(table, columns, t, discount=discount)
+    right = [h for h, c in zip(body, columns) if c == "position" or COLUMN_FORMATS[c] is not None]
+    static_table(cells | body, right=right, muted=[not x for x in within], key=key, scroll=not present)
+
+
+def ranking_pair(table: pd.DataFrame, t: Translate, *, present: bool = False,
+                 key: str = "ranking_pair") -> None:
     """The actual ranking and the ideal one side by side (item · grade per position)."""
     def card(item: Any, grade: Any) -> str:
         if item == nc.NO_ITEM or pd.isna(grade):
             return nc.NO_ITEM
         return f"{item}{_CARD_SEP}{format_grade(float(grade))}"
 
-    frame = pd.DataFrame({
-        t("table.position"): table["position"].to_numpy(),
-        t("calculator.actual"): [card(i, g) for i, g in zip(table["item"], table["relevance"])],
-        t("calculator.ideal_ranking"): [card(i, g) for i, g in zip(table["ideal_item"], table["ideal_relevance"])],
-    })
-    st.dataframe(frame, key=key, hide_index=True, width="stretch",
-                 height="auto" if len(frame) <= 10 else 390)
+    position = t("table.position")
+    columns = {
+        position: [str(p) for p in table["position"].tolist()],
+        t("calculator.actual"): [card(i, g) for i, g in zip(table["item"].tolist(), table["relevance"].tolist())],
+        t("calculator.ideal_ranking"): [card(i, g) for i, g in zip(table["ideal_item"].tolist(),
+                                                                   table["ideal_relevance"].tolist())],
+    }
+    static_table(columns, right=[position], key=key, scroll=not present)

@@ -7,6 +7,7 @@ import re
 import pytest
 
 import ndcg_core as nc
+from app_helpers import box_height, static_table, static_tables
 from ndcg_core import NDCGInputError
 from ui import i18n
 from ui import widgets as w
@@ -271,8 +272,8 @@ def test_html_label_is_shown_as_text(app):
     at.run()
     assert not at.exception
     assert ranking(at).labels[0] == label
-    steps = next(df.value for df in at.dataframe if "Discounted gain" in df.value.columns)
-    assert steps["Item"].tolist()[0] == label
+    assert static_table(at, "Discounted gain")["Item"].tolist()[0] == label
+    assert static_table(at, "Actual ranking")["Actual ranking"].tolist()[0] == f"{label} · 3"
     assert all(label not in e.value for e in [*at.markdown, *at.info])   # never raw in Markdown
 
 
@@ -368,3 +369,29 @@ def test_sortable_keeps_its_key_after_its_own_drag_and_renews_it_otherwise(app):
     at.button(key="calc.reverse").click().run()               # another way: a fresh sortable
     assert sortable_id(at).endswith(w.sortable_key(ranking(at), "calc"))
     assert not sortable_id(at).endswith(key)
+
+
+def test_step_table_is_the_core_table_with_rows_past_k_greyed_and_marked(app):
+    rel = [1, 3, 0, 2, 2, 0]
+    at = app(rel=",".join(map(str, rel)), k="3", gain="exponential")
+    assert not at.exception
+    (shown, grey), = static_tables(at, "Discounted gain")
+    core = nc.step_table(rel, k=3, gain="exponential")
+    assert shown["In top k"].tolist() == ["✓ yes"] * 3 + ["— no"] * 3
+    assert grey == [False] * 3 + [True] * 3
+    assert shown["Position i"].tolist() == [str(p) for p in core["position"]]
+    assert shown["Gain"].tolist() == [f"{g:g}" for g in core["gain"]]
+    for header, column in [("DCG", "dcg"), ("IDCG", "idcg"), ("nDCG", "ndcg"), ("Discount", "discount")]:
+        assert shown[header].tolist() == [f"{x:.4f}" for x in core[column]]
+    pair = static_table(at, "Ideal ranking")
+    assert pair["Ideal ranking"].tolist() == [f"{i} · {g:g}" for i, g in zip(core["ideal_item"],
+                                                                           core["ideal_relevance"])]
+
+
+def test_long_tables_scroll_in_a_box_except_in_presenter_mode(app):
+    rel = ",".join(["1", "0"] * 8)
+    assert box_height(app(rel=rel), "calc_steps") == "420"
+    assert box_height(app(rel="3,2,0,0,1"), "calc_steps") == "content"
+    at = app(rel=rel, present="1")
+    assert box_height(at, "calc_steps") == "content"
+    assert len(static_table(at, "Discounted gain")) == 16

@@ -112,6 +112,14 @@ def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
     assert "present=1" in _share_link(at)
 
 
+@pytest.mark.parametrize("page", ["app.py", "pages/1_Lesson.py", "pages/5_Explore.py"])
+def test_every_page_carries_the_static_table_css(app, page):
+    at = app(page=page)
+    assert not at.exception
+    assert any(f"st-key-{classroom.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))
+    assert not _presenter_css_present(at)
+
+
 def test_secondary_container_key_matches_presenter_css():
     from ui.frame import Frame
 

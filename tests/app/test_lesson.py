@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ndcg_core as nc
+from app_helpers import box_height, static_table, static_tables
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 
 PAGE = "pages/1_Lesson.py"
@@ -13,8 +14,8 @@ def _progress(at) -> str:
 
 
 def _table(at):
-    """The lesson's step table: the first table of the page (the slip's comes after it)."""
-    return at.dataframe[0].value
+    """The lesson's step table: the first static table with an "Item" column."""
+    return static_table(at, "Item")
 
 
 def test_lesson_runs_on_defaults_at_step_one(app):
@@ -127,9 +128,27 @@ def test_lesson_item_names_in_a_question_stay_plain_text(app):
     assert "\\<i\\>" in label
 
 
-def test_lesson_in_presenter_mode_shows_a_static_table(app):
-    at = app(page=PAGE, step="3", present="1")
+def test_lesson_in_presenter_mode_shows_the_whole_table_unboxed(app):
+    rel = ",".join(["1"] * 15)
+    at = app(page=PAGE, step="3", present="1", rel=rel)
     at.button(key="lesson.show.dcg").click().run()
     assert not at.exception
-    assert len(at.table) == 1
-    assert len(at.dataframe) == 0
+    (table, _), = static_tables(at, "DCG")
+    assert len(table) == 15
+    assert box_height(at, "lesson_table") == "content"
+    # off presenter mode a table this long scrolls inside a box of fixed height
+    at = app(page=PAGE, step="3", rel=rel)
+    at.button(key="lesson.show.dcg").click().run()
+    assert box_height(at, "lesson_table") == "420"
+
+
+def test_lesson_marks_rows_past_k_only_when_there_are_some(app):
+    at = app(page=PAGE, step="2", rel="3,2,0,0,1", k="3")
+    at.radio(key="lesson.predict.cg").set_value("no").run()
+    (table, grey), = static_tables(at, "CG")
+    assert table["In top k"].tolist() == ["✓ yes"] * 3 + ["— no"] * 2
+    assert grey == [False] * 3 + [True] * 2
+    at = app(page=PAGE, step="2", rel="3,2,0,0,1")
+    at.radio(key="lesson.predict.cg").set_value("no").run()
+    (table, grey), = static_tables(at, "CG")
+    assert "In top k" not in table.columns and not any(grey)
