@@ -20,6 +20,7 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
+from .classroom import chart_downloads
 from .frame import Frame
 from .state import format_grade
 
@@ -190,13 +191,15 @@ def curve_chart(data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Seq
     return alt.layer(line, points).properties(height=height, title=title)
 
 
-def charts(sides: Sequence[Side], frame: Frame, *, ys: Sequence[str] = ("ndcg",)) -> None:
-    """One chart per y (side by side on a wide screen)."""
+def charts(sides: Sequence[Side], frame: Frame, *, key: str, ys: Sequence[str] = ("ndcg",)) -> None:
+    """One chart per y (side by side on a wide screen), each with its PNG/SVG downloads."""
     data = curves(sides, frame)
     cols = st.columns(len(ys))
     for col, y in zip(cols, ys):
-        col.altair_chart(curve_chart(data, frame, y=y, names=[s.name for s in sides]), width="stretch",
-                        height=340)
+        chart = curve_chart(data, frame, y=y, names=[s.name for s in sides])
+        with col:
+            st.altair_chart(chart, width="stretch", height=340)
+            chart_downloads(chart, f"{key}_{y}", lang=frame.lang)
 
 
 _STEP_COLUMNS = ("position", "item", "relevance", "discount", "discounted_gain", "dcg",
@@ -251,7 +254,7 @@ def padding(frame: Frame) -> None:
     base = PADDING_BASE if base_choice == "example" else frame.ranking.relevance
     sides = [Side(a, tuple(base)), Side(b, padded(base, zeros))]
     numbers(sides, frame, key="blind_padding")
-    charts(sides, frame)
+    charts(sides, frame, key="blind_padding")
     st.info(t("blind_spots.padding.why"), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_padding")
 
@@ -274,7 +277,7 @@ def unretrieved(frame: Frame) -> None:
     pool = judged_pool(3.0, judged) if source == "pool" else None
     sides = [Side(a, RETURNED_A, pool), Side(b, RETURNED_B, pool)]
     numbers(sides, frame, key="blind_unretrieved")
-    charts(sides, frame)
+    charts(sides, frame, key="blind_unretrieved")
     st.info(t("blind_spots.unretrieved.why"), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_unretrieved")
 
@@ -296,7 +299,7 @@ def nothing_relevant(frame: Frame) -> None:
     grade = st.slider(t("blind_spots.nothing.grade"), 0, 3, 1, key="blind.nothing.grade")
     sides = [Side(a, NOTHING_A), Side(b, NOTHING_A[:-1] + (float(grade),))]
     numbers(sides, frame, key="blind_nothing")
-    charts(sides, frame)
+    charts(sides, frame, key="blind_nothing")
     st.info(t("blind_spots.nothing.why"), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_nothing")
 
@@ -315,7 +318,7 @@ def lengths(frame: Frame) -> None:
                   key="blind.lengths.n")
     sides = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:n])]
     numbers(sides, frame, key="blind_lengths", headline="dcg")
-    charts(sides, frame, ys=("dcg", "ndcg"))
+    charts(sides, frame, key="blind_lengths", ys=("dcg", "ndcg"))
     st.info(t("blind_spots.lengths.why"), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_lengths")
 

@@ -29,6 +29,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core.batch import NO_RELEVANT, TIES
 from ndcg_core.ties import rank_by_score
 
+from .classroom import chart_downloads
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 
@@ -528,13 +529,17 @@ def results(evaluation: Evaluation, source: Source, columns: Columns, options: O
     with left:
         st.subheader(t("evaluate.hist_header", k=k))
         st.caption(t("evaluate.hist_caption", k=k))
-        st.altair_chart(histogram(run.per_query, run.mean, k=k, t=t), key="evaluate.histogram")
+        hist = histogram(run.per_query, run.mean, k=k, t=t)
+        st.altair_chart(hist, key="evaluate.histogram")
+        chart_downloads(hist, "ndcg_per_query_histogram")
         if options.no_relevant == "drop" and run.n_no_relevant:
             st.caption(t("evaluate.hist_left_out", n=run.n_no_relevant))
     with right:
         st.subheader(t("evaluate.curve_header"))
         st.caption(t("evaluate.curve_caption"))
-        st.altair_chart(curve(evaluation.curve, options.k, t=t), key="evaluate.curve")
+        by_k = curve(evaluation.curve, options.k, t=t)
+        st.altair_chart(by_k, key="evaluate.curve")
+        chart_downloads(by_k, "mean_ndcg_at_each_k")
 
     worst = worst_queries(run.per_query)
     config = table_config(k, t)

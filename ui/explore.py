@@ -24,6 +24,7 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core.steps import PermutationDistribution, describe_change, permutation_distribution, slide_down, swap_matrix
 
+from .classroom import chart_downloads
 from .frame import Frame, get_ranking, set_ranking
 from .state import Ranking, format_grade
 from .text import md_escape
@@ -206,8 +207,10 @@ def swap_section(frame: Frame, views: Views) -> None:
         c3.button(t("explore.swap.apply"), key="explore.apply_swap", on_click=_apply_swap, args=(i, j),
                   icon=":material/swap_vert:")
     c1, c2 = st.columns([3, 2])
-    c1.altair_chart(heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n), width="stretch",
-                    height=min(640, 40 * r.n + 150))
+    chart = heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n)
+    c1.altair_chart(chart, width="stretch", height=min(640, 40 * r.n + 150))
+    with c1:
+        chart_downloads(chart, "explore_swaps", lang=frame.lang)
     if r.n > TEXT_LIMIT:
         c1.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
     pairs = data[data["i"] < data["j"]]
@@ -299,7 +302,9 @@ def distribution_section(frame: Frame, views: Views) -> None:
     c1, c2 = st.columns(2)
     c1.metric(t("explore.dist.percentile"), f"{value} %", help=t("explore.dist.percentile_help"), border=True)
     c2.metric(t("explore.dist.mean", k=dist.k), f"{dist.mean:.4f}", border=True)
-    st.altair_chart(histogram(dist, frame), width="stretch", height=340)
+    chart = histogram(dist, frame)
+    st.altair_chart(chart, width="stretch", height=340)
+    chart_downloads(chart, "explore_all_orderings", lang=frame.lang)
 
 
 # --- slide down -----------------------------------------------------------------------------
@@ -362,8 +367,10 @@ def slide_section(frame: Frame) -> None:
                       k=change.k, before=md_escape(before), after=md_escape(after),
                       delta=md_escape(f"{change.delta:+.4f}")))
     c1, c2 = st.columns([3, 2])
-    c1.altair_chart(slide_chart(data, frame, item=r.labels[p - 1], k=change.k, chosen=d), width="stretch",
-                   height=320)
+    chart = slide_chart(data, frame, item=r.labels[p - 1], k=change.k, chosen=d)
+    c1.altair_chart(chart, width="stretch", height=320)
+    with c1:
+        chart_downloads(chart, "explore_slide_down", lang=frame.lang)
     table = pd.DataFrame({
         t("explore.slide.row_d"): data["d"].to_numpy(),
         t("explore.slide.row_to"): data["to_position"].to_numpy(),

@@ -297,3 +297,25 @@ def test_page_offers_chart_downloads(app, page, name):
     assert not at.exception
     keys = {b.key for b in at.get("download_button")}
     assert {f"lab.chart_png.{name}", f"lab.chart_svg.{name}"} <= keys
+
+
+def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
+    at = app(page="pages/4_Blind_spots.py", timeout=60)
+    for name, value in {"padding": "same", "unretrieved": "same", "nothing": "zero", "lengths": "B"}.items():
+        at.radio(key=f"blind.{name}.predict").set_value(value)
+    at.run()
+    explore = app(page="pages/5_Explore.py", timeout=60)
+    explore.radio(key="explore.guess").set_value("high").run()
+    evaluate = app(page="pages/7_Evaluate_a_run.py", timeout=60)
+    pages = {
+        "blind spots": (at, ["blind_padding_ndcg", "blind_unretrieved_ndcg", "blind_nothing_ndcg",
+                             "blind_lengths_dcg", "blind_lengths_ndcg"]),
+        "explore": (explore, ["explore_swaps", "explore_all_orderings", "explore_slide_down"]),
+        "evaluate": (evaluate, ["ndcg_per_query_histogram", "mean_ndcg_at_each_k"]),
+    }
+    for page, (run, names) in pages.items():
+        assert not run.exception, page
+        keys = {b.key for b in run.get("download_button")}
+        charts = len(run.get("arrow_vega_lite_chart")) or len(run.get("vega_lite_chart"))
+        assert {f"lab.chart_{fmt}.{name}" for name in names for fmt in ("png", "svg")} <= keys, page
+        assert charts == len(names), page
