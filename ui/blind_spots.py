@@ -24,7 +24,7 @@ from .classroom import chart_downloads
 from .frame import Frame
 from .state import format_grade
 
-BLUE, ORANGE, BLACK = "#0072B2", "#E69F00", "#000000"
+BLUE, ORANGE = "#0072B2", "#E69F00"
 
 #: The lists of the cases (TEACHING.md §4).
 PADDING_BASE: tuple[float, ...] = (3.0,)

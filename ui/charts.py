@@ -25,11 +25,13 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from .classroom import NEUTRAL
+
 Translate = Callable[..., str]
 
-#: Okabe-Ito colours.
-BLUE, ORANGE, GREEN, PINK, SKY, VERMILLION, YELLOW, BLACK = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+#: Okabe-Ito colours (lines drawn on the page in either theme use ``classroom.NEUTRAL``).
+BLUE, ORANGE, GREEN, PINK, SKY, VERMILLION, YELLOW = (
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
 )
 
 _DISCOUNT_TEXTS = ("actual", "ideal", "within_k", "beyond_k", "position", "ranking", "item", "grade",
@@ -103,8 +105,8 @@ def _discount_layers(bars: Any, base: Any, texts: dict[str, str], discount: str,
         opacity=alt.condition(alt.datum.cutoff == within, alt.value(1.0), alt.value(0.35)),
         tooltip=tooltip,
     )
-    line_layer = alt.Chart(base).mark_line(color=BLACK, strokeDash=[4, 3], point=alt.OverlayMarkDef(
-        color=BLACK, shape="diamond", size=60)).encode(
+    line_layer = alt.Chart(base).mark_line(color=NEUTRAL, strokeDash=[4, 3], point=alt.OverlayMarkDef(
+        color=NEUTRAL, shape="diamond", size=60)).encode(
         x=x,
         y=alt.Y("discount:Q", title=texts["discount"], scale=alt.Scale(domain=[0, 1]),
                 axis=alt.Axis(orient="right")),

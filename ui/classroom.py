@@ -7,8 +7,8 @@ share_link(base, params)
     The link of the current view, short (commas kept, defaults left out by the frame).
 qr_png(text, *, scale)
     A QR code of a link as PNG bytes (segno), big enough to scan from the back of a room.
-PRESENTER_CSS, SECONDARY_PREFIX, TABLE_CSS, TABLE_PREFIX
-    The static style sheets of presenter mode and of static tables, and their key prefixes.
+PAGE_CSS, PRESENTER_CSS, SECONDARY_PREFIX, TABLE_PREFIX
+    The static style sheets of every page and of presenter mode, and their key prefixes.
 step_table_csv(ranking), handout_html(ranking, lang)
     Exports of the current example, built from the core (user text escaped, never rendered).
 chart_image(chart, fmt), chart_downloads(chart, name)
@@ -52,11 +52,17 @@ OKABE_ITO: dict[str, str] = {
     "black": "#000000",
 }
 
-#: Streamlit's built-in themes: page background and body text.
+#: The two themes the app offers (Streamlit's light and dark, with the primary colours set in
+#: ``.streamlit/config.toml``): page background, body text, primary colour.
+#: ``tests/browser/test_contrast.py`` checks in Chromium that these are the rendered backgrounds.
 THEMES: dict[str, dict[str, str]] = {
-    "light": {"background": "#FFFFFF", "text": "#31333F", "primary": OKABE_ITO["blue"]},
-    "dark": {"background": "#0E1117", "text": "#FAFAFA", "primary": OKABE_ITO["blue"]},
+    "light": {"background": "#FFFFFF", "text": "#2F2D2B", "primary": OKABE_ITO["blue"]},
+    "dark": {"background": "#171614", "text": "#EDEBE8", "primary": OKABE_ITO["sky"]},
 }
+
+#: A neutral grey for chart lines and outlines drawn on the page background in either theme
+#: (3.4:1 on white, 5.4:1 on the dark background): black would vanish on the dark theme.
+NEUTRAL = "#8C8C8C"
 
 #: WCAG 2.x thresholds: body text 4.5:1, large text and graphical objects (marks, borders) 3:1.
 TEXT_CONTRAST = 4.5
@@ -146,12 +152,18 @@ SECONDARY_PREFIX = "lab-secondary-"
 TABLE_PREFIX = "lab-table-"
 
 #: Static CSS of every page (no user text): a static table wider than the page scrolls sideways,
-#: its cells do not wrap, and its digits line up.
-TABLE_CSS = f"""<style>
+#: its cells do not wrap and its digits line up; captions are faded less than Streamlit's 0.6
+#: opacity, which left them at 3.9:1 on the light theme (WCAG AA asks 4.5:1; now ~6:1 light,
+#: ~9:1 dark), and code is set in the code colour without the syntax colours, whose comments,
+#: brackets and keywords fell to 2.3-4.3:1 (both measured by tests/browser/test_contrast.py).
+PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
 [class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0; font-variant-numeric: tabular-nums; }}
 [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
   white-space: nowrap; padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+[data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
+[data-testid="stCode"] code span {{ color: inherit !important; }}
+[data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
 
 #: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:

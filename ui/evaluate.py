@@ -53,7 +53,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "relevance": ("relevance", "rel", "grade", "label", "judgment", "judgement", "y_true"),
     "score": ("score", "prediction", "pred", "y_score", "y_pred"),
 }
-BLUE, ORANGE, VERMILLION = "#0072B2", "#E69F00", "#D55E00"
+BLUE, VERMILLION = "#0072B2", "#D55E00"
 
 Translate = Callable[..., str]
 
@@ -453,10 +453,11 @@ def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart
         return alt.layer(line).properties(**described)
     label = t("evaluate.curve_chosen", k=k)
     marker = pd.DataFrame({"k": [k], "label": [label]})
-    rule = alt.Chart(marker).mark_rule(color=ORANGE, strokeDash=[6, 4], size=2).encode(
+    # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
+    rule = alt.Chart(marker).mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2).encode(
         x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
-    text = alt.Chart(marker).mark_text(color="#000000", align="left", dx=4, baseline="bottom",
-                                       dy=-4).encode(
+    text = alt.Chart(marker).mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4,
+                                       fontWeight="bold").encode(
         x="k:Q", y=alt.value(0), text="label:N",
         tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
     return alt.layer(line, rule, text).properties(**described)
@@ -506,7 +507,7 @@ def open_in_calculator(link: QueryLink, t: Translate) -> None:
     if link.default_labels:
         st.caption(t("evaluate.open_note_labels"))
     if st.button(t("evaluate.open_button"), key="evaluate.open", icon=":material/calculate:",
-                 on_click=set_ranking, args=(link.ranking,), type="primary"):
+                 on_click=set_ranking, args=(link.ranking,)):   # not "primary": see practice.py
         st.switch_page("app.py")
 
 

@@ -250,7 +250,7 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    st.html(classroom.TABLE_CSS + (classroom.PRESENTER_CSS if present else ""))
+    st.html(classroom.PAGE_CSS + (classroom.PRESENTER_CSS if present else ""))
     _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []

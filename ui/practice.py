@@ -282,7 +282,8 @@ def answer(frame: Frame, place: Place) -> None:
     """Answer input and the check; the verdict (or the input's error) stays until the next check."""
     t = frame.t
     _answer_widget(frame, place)
-    st.button(t("practice.check"), key=_key("check", place), type="primary", icon=":material/done:",
+    # not type="primary": white on the dark theme's sky-blue primary is 2.3:1 (test_contrast.py)
+    st.button(t("practice.check"), key=_key("check", place), icon=":material/done:",
               on_click=_check, args=(place,))
     outcome = st.session_state[_VERDICTS].get(place.id)
     if outcome == "choose_first":

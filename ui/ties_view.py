@@ -38,7 +38,7 @@ SLIP_GRADES = (3, 2, 0, 0, 1)
 SLIP_WRONG_TRUE = (3, 2, 1, 0, 0)
 SLIP_RIGHT_SCORES = (5, 4, 3, 2, 1)
 
-_SHADE = "background-color: #FCEBD0;"  # light Okabe-Ito orange: tied rows (also said in text)
+_SHADE = "color: #2F2D2B; background-color: #FCEBD0;"  # light Okabe-Ito orange, dark text in either theme: tied rows (also said in text)
 
 
 def format_scores(values: Sequence[float]) -> str:

@@ -84,7 +84,7 @@ def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     shown = variants_table(frame, t)
     yours = frame["yours"].to_numpy()
     styler = shown.style.apply(
-        lambda row: ["font-weight: 700; background-color: #DCEBF5;" if yours[row.name] else ""] * len(row),
+        lambda row: ["font-weight: 700; color: #2F2D2B; background-color: #DCEBF5;" if yours[row.name] else ""] * len(row),
         axis=1)
     st.dataframe(styler, key="variants.table", hide_index=True, width="stretch")
 

@@ -314,7 +314,7 @@ def apply_drag(prefix: str) -> None:
 
 _CARD_STYLE = """
 .sortable-component { border: 0; padding: 0; }
-.sortable-container-body { background-color: #F0F2F6; border-radius: 8px; padding: 4px; }
+.sortable-container-body { background-color: rgba(128, 128, 128, 0.14); border-radius: 8px; padding: 4px; }
 .sortable-item, .sortable-item:hover {
     background-color: #0072B2; color: #FFFFFF; font-weight: 600; border-radius: 6px;
     padding: 4px 10px; margin: 4px; font-size: 1rem;

@@ -319,3 +319,24 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
         charts = len(run.get("arrow_vega_lite_chart")) or len(run.get("vega_lite_chart"))
         assert {f"lab.chart_{fmt}.{name}" for name in names for fmt in ("png", "svg")} <= keys, page
         assert charts == len(names), page
+
+
+def test_neutral_line_colour_stands_out_on_both_themes():
+    assert all(classroom.contrast_ratio(classroom.NEUTRAL, colours["background"]) >= classroom.MARK_CONTRAST
+               for colours in classroom.THEMES.values())
+
+
+def test_theme_primaries_are_the_configured_ones():
+    """The arithmetic above is done on the colours the app is really configured with."""
+    import tomllib
+
+    config = tomllib.loads((Path(classroom.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
+    assert {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")} == {
+        theme: colours["primary"] for theme, colours in classroom.THEMES.items()}
+
+
+def test_every_fixed_background_in_ui_sets_its_text_colour():
+    """A fixed light background under the theme's text colour is unreadable on the dark theme."""
+    backgrounds = [(path.name, m.group(0)) for path in sorted(Path(classroom.__file__).parent.glob("*.py"))
+                   for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))]
+    assert len(backgrounds) == len(_css_pairs()), backgrounds

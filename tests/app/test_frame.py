@@ -113,7 +113,7 @@ def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
 
 
 @pytest.mark.parametrize("page", ["app.py", "pages/1_Lesson.py", "pages/5_Explore.py"])
-def test_every_page_carries_the_static_table_css(app, page):
+def test_every_page_carries_the_static_page_css(app, page):
     at = app(page=page)
     assert not at.exception
     assert any(f"st-key-{classroom.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))

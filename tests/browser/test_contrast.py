@@ -1,0 +1,114 @@
+"""Text contrast measured in Chromium, in the light and the dark theme (WCAG 2.x AA).
+
+Both themes are on offer (``.streamlit/config.toml``); Streamlit follows the system setting, so
+the page is opened with ``color_scheme`` emulated. Every visible piece of text on the page and in
+the drag cards' iframe is measured: its colour (with opacity) composed over the first opaque
+background behind it, against 4.5:1 (3:1 for large text). Disabled controls are exempt, as in
+WCAG. The rendered backgrounds must be the ones ``ui.classroom.THEMES`` does its arithmetic on.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+
+from ui import classroom
+
+#: For each element with its own text: its colour, the backgrounds behind it (innermost first,
+#: up to the first opaque one), its size and weight, and whether it is disabled.
+_TEXTS = """() => {
+  const out = [];
+  const rgba = (s) => { const m = s.match(/[\\d.]+/g) || []; return m.map(Number).concat([1]).slice(0, 4); };
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || cs.visibility === 'hidden' || cs.display === 'none') continue;
+    if (el.closest('[aria-hidden="true"], svg, canvas, .katex-mathml, title, style, script')) continue;
+    let opacity = 1;
+    const layers = [];
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      opacity *= Number(s.opacity);
+      // a background counts only where it is behind the text (a slider's value sits above its thumb)
+      const box = e.getBoundingClientRect();
+      if (x < box.left || x > box.right || y < box.top || y > box.bottom) continue;
+      const bg = rgba(s.backgroundColor);
+      if (bg.length === 4 && bg[3] > 0) { layers.push(bg); if (bg[3] >= 1) break; }
+    }
+    if (opacity === 0) continue;   // not shown (a slider's range labels until hovered)
+    out.push({
+      text: el.textContent.trim().slice(0, 40), tag: el.tagName,
+      color: rgba(cs.color), opacity, layers,
+      size: parseFloat(cs.fontSize), weight: Number(cs.fontWeight) || 400,
+      disabled: !!el.closest('[disabled], [aria-disabled="true"], [data-disabled="true"]'),
+    });
+  }
+  return out;
+}"""
+
+
+def _over(top: list[float], bottom: tuple[float, float, float]) -> tuple[float, float, float]:
+    a = top[3]
+    return tuple(a * t + (1 - a) * b for t, b in zip(top[:3], bottom))
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(c):02X}" for c in rgb)
+
+
+def _contrast(item: dict, page_background: tuple[float, float, float]) -> float:
+    background = page_background
+    for layer in reversed(item["layers"]):
+        background = _over(layer, background)
+    colour = list(item["color"])
+    colour[3] *= item["opacity"]
+    return classroom.contrast_ratio(_hex(_over(colour, background)), _hex(background))
+
+
+def _large(item: dict) -> bool:
+    # WCAG: 18 pt (24 px), or 14 pt (18.66 px) bold
+    return item["size"] >= 24 or (item["size"] >= 18.66 and item["weight"] >= 700)
+
+
+#: Pages to measure, with text each must show (so a half-drawn page cannot pass).
+_PAGES = {
+    # rows and cards past k (greyed), a caption, metrics, formulas, a "what changed" box, tables
+    "calculator": ("/?rel=3,2,0,0,1,2&k=3", {"nDCG@3", "— no", "D4 · 0"}),
+    "lesson": ("/Lesson?rel=3,2,0,0,1&k=3&step=6", {"Play with it", "— no"}),
+    "ties": ("/Scores_and_ties", {"Scores and ties"}),
+    "evaluate": ("/Evaluate_a_run", {"Worst queries", "Open in the Calculator"}),
+    "practice": ("/Practice", {"Check"}),
+}
+
+
+def _measure(page, server: str, theme: str, name: str) -> list[tuple[str, str, float]]:
+    path, expected = _PAGES[name]
+    open_page(page, server + path)
+    if name == "calculator":
+        page.get_by_role("button", name="Down", exact=True).click()
+        wait_idle(page)
+    assert_no_exception(page)
+    screenshot(page, f"contrast_{name}_{theme}", full_page=False)
+    background = page.evaluate(
+        "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
+    page_rgb = tuple(float(x) for x in background[background.index("(") + 1:-1].split(",")[:3])
+    assert _hex(page_rgb) == classroom.THEMES[theme]["background"]
+    items = [i for frame in page.frames for i in frame.evaluate(_TEXTS) if not i["disabled"]]
+    assert expected <= {i["text"] for i in items}
+    return [(i["text"], i["tag"], round(_contrast(i, page_rgb), 2)) for i in items
+            if _contrast(i, page_rgb) < (classroom.MARK_CONTRAST if _large(i) else classroom.TEXT_CONTRAST)]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(_PAGES))
+def test_every_text_meets_wcag_aa_in_both_themes(browser, server, theme, name):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US",
+                                  color_scheme=theme)
+    try:
+        low = _measure(context.new_page(), server, theme, name)
+        assert not low, "\n".join(map(str, low))
+    finally:
+        context.close()
