@@ -158,7 +158,7 @@ TABLE_PREFIX = "lab-table-"
 #: brackets and keywords fell to 2.3-4.3:1 (both measured by tests/browser/test_contrast.py).
 PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
-[class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0; font-variant-numeric: tabular-nums; }}
+[class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0 0 1rem; font-variant-numeric: tabular-nums; }}
 [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
   white-space: nowrap; padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
