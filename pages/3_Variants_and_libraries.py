@@ -61,8 +61,7 @@ except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 else:
     st.caption(t("variants.tools_caption", k=k))
-    st.dataframe(variants.tools_table(tools, t), key="variants.tools", hide_index=True,
-                 width="stretch")
+    widgets.data_table(variants.tools_table(tools, t), key="variants.tools")
     tools_chart = variants.tools_chart(tools, t)
     st.altair_chart(tools_chart, width="stretch")
     classroom.chart_downloads(tools_chart, "variants_tools")

@@ -23,6 +23,7 @@ from ndcg_core.steps import ndcg_at_each_k, step_table
 from .classroom import chart_downloads
 from .frame import Frame
 from .state import format_grade
+from .widgets import data_table
 
 BLUE, ORANGE = "#0072B2", "#E69F00"
 
@@ -138,7 +139,7 @@ def numbers(sides: Sequence[Side], frame: Frame, *, key: str, headline: str = "n
     summary = summary_frame(sides, frame)
     fmt = {c: "{:.4f}" for c in summary.columns[-3:]}
     fmt[summary.columns[3]] = lambda x: format_grade(float(x))
-    st.dataframe(summary.style.format(fmt), hide_index=True, width="stretch", key=f"{key}_table")
+    data_table(summary.style.format(fmt), key=f"{key}_table")
 
 
 def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:

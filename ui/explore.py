@@ -28,6 +28,7 @@ from .classroom import chart_downloads
 from .frame import Frame, get_ranking, set_ranking
 from .state import Ranking, format_grade
 from .text import md_escape
+from .widgets import data_table
 
 BLUE, ORANGE, SKY, VERMILLION, BLACK = "#0072B2", "#E69F00", "#56B4E9", "#D55E00", "#000000"
 #: Every ordering is enumerated up to this many items; above, a seeded sample is drawn.
@@ -222,15 +223,13 @@ def swap_section(frame: Frame, views: Views) -> None:
             st.caption(t("explore.swap.none_helpful"))
         else:
             best = helpful.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
-            st.dataframe(_style(_swap_table(best, frame)), hide_index=True, width="stretch",
-                         key="explore.best_table")
+            data_table(_style(_swap_table(best, frame)), key="explore.best_table")
         st.markdown(f"**{t('explore.swap.worst')}**")
         if harmful.empty:
             st.caption(t("explore.swap.none_harmful"))
         else:
             worst = harmful.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
-            st.dataframe(_style(_swap_table(worst, frame)), hide_index=True, width="stretch",
-                         key="explore.worst_table")
+            data_table(_style(_swap_table(worst, frame)), key="explore.worst_table")
 
 
 # --- distribution ---------------------------------------------------------------------------

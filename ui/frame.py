@@ -159,6 +159,11 @@ def show_error(lang: str, err: NDCGInputError, *, where: Any = st) -> None:
     where.error(md_escape(i18n.error_text(lang, err)), icon=":material/error:")
 
 
+def presenting() -> bool:
+    """Whether the page is in presenter mode (``present=1`` in the link, or the sidebar toggle)."""
+    return bool(st.session_state.get(_PRESENT))
+
+
 def _base_url() -> str | None:
     try:
         return st.context.url

@@ -38,6 +38,7 @@ from ndcg_core.exercises import (
 from .frame import Frame, get_param, set_param, show_error
 from .state import format_grade
 from .text import md_escape
+from .widgets import data_table
 
 #: Exercises per set.
 SET_SIZE = 10
@@ -408,4 +409,4 @@ def solution(frame: Frame, e: Exercise) -> None:
                 fmt[header] = lambda x: "" if pd.isna(x) else format_grade(float(x))
             elif column not in ("position", "item"):
                 fmt[header] = "{:.4f}"
-        st.dataframe(shown.style.format(fmt), hide_index=True, width="stretch")
+        data_table(shown.style.format(fmt), key="practice.solution_table")

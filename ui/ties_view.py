@@ -23,6 +23,7 @@ from ndcg_core.ties import TieView, rank_by_score
 from .frame import get_param, get_ranking, set_param, set_ranking, show_error
 from .lesson import Question, ask
 from .state import MAX_ITEMS, Ranking, format_grade
+from .widgets import data_table
 
 Translate = Callable[..., str]
 
@@ -184,8 +185,7 @@ def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
     shown = ranking_frame(view, labels, t)
     tied = view.ranking.group_size > 1
     styler = shown.style.apply(lambda row: [_SHADE if tied[row.name] else ""] * len(row), axis=1)
-    st.dataframe(styler, key="ties.ranking", hide_index=True, width="stretch",
-                 height="auto" if len(shown) <= 12 else 420)
+    data_table(styler, key="ties.ranking", height="auto" if len(shown) <= 12 else 420)
 
 
 TREATMENTS: tuple[str, ...] = ("pessimistic", "ignore", "average", "optimistic")
@@ -313,4 +313,4 @@ def slip_panel(t: Translate, *, ns: str) -> None:
         st.metric("ndcg_score", shown["right"], border=True)
     st.markdown(t("lesson.slip.why", right=shown["right"]))
     st.caption(t("lesson.slip.tie_table"))
-    st.dataframe(slip_ranking(t), key=f"{ns}.slip_table", hide_index=True, width="stretch")
+    data_table(slip_ranking(t), key=f"{ns}.slip_table")

@@ -22,6 +22,7 @@ from ndcg_core import NDCGInputError
 from .frame import get_param, set_param, show_error
 from .lesson import Question
 from .state import MAX_ITEMS, Ranking, format_grade
+from .widgets import data_table
 
 Translate = Callable[..., str]
 
@@ -86,7 +87,7 @@ def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     styler = shown.style.apply(
         lambda row: ["font-weight: 700; color: #2F2D2B; background-color: #DCEBF5;" if yours[row.name] else ""] * len(row),
         axis=1)
-    st.dataframe(styler, key="variants.table", hide_index=True, width="stretch")
+    data_table(styler, key="variants.table")
 
 
 def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:

@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 from streamlit_sortables import sort_items
 
 import ndcg_core as nc
@@ -39,7 +40,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
 from .classroom import TABLE_PREFIX
-from .frame import get_ranking, set_ranking, show_error
+from .frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 from .text import md_table
 
@@ -513,6 +514,16 @@ def static_table(columns: dict[str, list[str]], *, right: Sequence[str] = (),
     height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
     with st.container(key=f"{TABLE_PREFIX}{key}", height=height, border=False):
         st.markdown(md_table(columns, right=right, muted=muted))
+
+
+def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | str = "auto") -> None:
+    """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
+    static in presenter mode (``st.table``, which the presenter style sheet enlarges; a data frame
+    draws on a canvas at a fixed size)."""
+    if presenting():
+        st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
+        return
+    st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
 
 
 def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Sequence[str] = STEP_COLUMNS,

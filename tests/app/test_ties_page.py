@@ -111,3 +111,11 @@ def test_ties_page_in_chinese(app):
     at = app(page=PAGE, lang="zh")
     assert not at.exception
     assert at.title[0].value == "分数与并列"
+
+
+def test_presenter_mode_shows_the_ranking_as_a_static_table(app):
+    at = app(page=PAGE, present="1")
+    assert not at.exception
+    assert len(at.dataframe) == 0
+    shown = at.table[0].value
+    assert "Score group" in shown.columns and len(shown) == len(app(page=PAGE).dataframe[0].value)
