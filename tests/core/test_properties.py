@@ -46,7 +46,9 @@ def test_ndcg_with_pool_between_zero_and_one(rel_pool, k, opts):
 def test_ideal_order_gives_one_when_anything_is_relevant(rel, k, opts):
     ideal = sorted(rel, reverse=True)
     expected = 1.0 if nc.idcg(rel, k=k, **opts) > 0 else 0.0
-    assert nc.ndcg(ideal, k=k, **opts) == expected
+    # to 1e-12, the agreement asked of the core: DCG and IDCG sum the same terms along different
+    # paths, so [1.859375] with exponential gain gave 0.9999999999999998 (found by Hypothesis)
+    assert nc.ndcg(ideal, k=k, **opts) == pytest.approx(expected, abs=1e-12)
 
 
 @quick
