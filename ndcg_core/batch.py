@@ -200,14 +200,14 @@ def read_run(
         else:
             frame = _read_csv(source, on_progress)
     except pd.errors.EmptyDataError:
-        fail("empty_table", what=f"file {label!r}")
+        fail("empty_table", what="file", name=label)
     except FileNotFoundError:
         fail("unreadable", name=label, kind=kind, reason="there is no such file.")
     except (OSError, ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
         reason = " ".join(str(error).split())[:300] or type(error).__name__
         fail("unreadable", name=label, kind=kind, reason=reason)
     if len(frame) == 0:
-        fail("empty_table", what=f"file {label!r}")
+        fail("empty_table", what="file", name=label)
     return frame
 
 
@@ -295,7 +295,7 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
         if bad.any():
             row = int(np.argmax(bad))
             fail("bad_column", row=row + 1, column=column, value=_shown(series.iloc[row]),
-                 rule="a number")
+                 rule="rule_number")
         values = coerced.to_numpy(dtype=np.float64, na_value=np.nan)
     finite = np.isfinite(values)
     if not finite.all():
@@ -303,13 +303,13 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
         raw = series.iloc[row]
         value = _shown(raw) if pd.isna(raw) else float(values[row])
         fail("bad_column", row=row + 1, column=column, value=value,
-             rule="a finite number (no missing values, NaN or infinity)")
+             rule="rule_finite")
     if grade:
         negative = values < 0
         if negative.any():
             row = int(np.argmax(negative))
             fail("bad_column", row=row + 1, column=column, value=float(values[row]),
-                 rule="a relevance grade of 0 or more")
+                 rule="rule_grade")
     return values
 
 
@@ -319,7 +319,7 @@ def _ids(frame: pd.DataFrame, column: str) -> tuple[NDArray[np.intp], pd.Index]:
     if missing.any():
         row = int(np.argmax(missing))
         fail("bad_column", row=row + 1, column=column, value="a missing value",
-             rule="an id (every row needs one)")
+             rule="rule_id")
     return codes.astype(np.intp, copy=False), pd.Index(uniques)
 
 

@@ -230,7 +230,7 @@ def _compare(number: int, rng: np.random.Generator, gain: str, discount: str) ->
 
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= MAX_SEED:
-        fail("bad_link", param="seed", got=str(seed)[:20], rule=f"a whole number from 0 to {MAX_SEED}")
+        fail("bad_link", param="seed", got=str(seed)[:20], rule="rule_seed", limit=MAX_SEED)
     return int(seed)
 
 
@@ -275,7 +275,7 @@ def make_exercises(
     """
     seed = _check_seed(seed)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        fail("shape", what="number of exercises", rule="a positive integer", got=repr(n))
+        fail("shape", what="exercise_count", rule="rule_positive_integer", got=repr(n))
     kinds = tuple(kinds)
     if not kinds:
         fail("empty", what="list")
@@ -298,7 +298,7 @@ def make_exercises(
 
 def _check_tolerance(tol: Any) -> float:
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not math.isfinite(tol) or tol < 0:
-        fail("shape", what="tolerance", rule="a finite number of 0 or more", got=repr(tol))
+        fail("shape", what="tolerance", rule="rule_finite_non_negative", got=repr(tol))
     return float(tol)
 
 
@@ -331,7 +331,7 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
         elif isinstance(answer, numbers.Real) and not isinstance(answer, bool) and math.isfinite(answer):
             value = float(answer)
         else:
-            fail("shape", what="text", rule="one number", got=repr(answer)[:40])
+            fail("shape", what="text", rule="rule_one_number", got=repr(answer)[:40])
         error = abs(value - float(expected))
         # a hair of slack so that "within 0.01" holds for answers written with two decimals
         return Verdict(error <= tol + 1e-12, value, expected, error, tol)
@@ -421,7 +421,7 @@ def parse_seed(text: str) -> int:
     """
     folded = str(text).strip()
     if not folded.isascii() or not folded.isdigit():
-        fail("bad_link", param="seed", got=folded[:20], rule=f"a whole number from 0 to {MAX_SEED}")
+        fail("bad_link", param="seed", got=folded[:20], rule="rule_seed", limit=MAX_SEED)
     return _check_seed(int(folded))
 
 
@@ -433,5 +433,5 @@ def parse_index(text: str, n: int) -> int:
     """
     folded = str(text).strip()
     if not folded.isascii() or not folded.isdigit() or not 1 <= int(folded) <= n:
-        fail("bad_link", param="ex", got=folded[:20], rule=f"a whole number from 1 to {n}")
+        fail("bad_link", param="ex", got=folded[:20], rule="rule_exercise", n=n)
     return int(folded)

@@ -52,7 +52,7 @@ def ideal_relevance(
     # in another order, so an ideal list could score 1.0000000000000002 against its own ideal
     if pool is None:
         return np.ascontiguousarray(np.sort(rel)[::-1])
-    judged = as_relevance(pool, what="judged pool")
+    judged = as_relevance(pool, what="judged_pool")
     grades, list_counts = np.unique(rel[rel > 0], return_counts=True)
     for grade, list_count in zip(grades, list_counts):
         pool_count = int(np.count_nonzero(judged == grade))

@@ -76,13 +76,13 @@ def sample_run(
     for name, value in (("n_queries", n_queries), ("min_items", min_items),
                         ("max_items", max_items)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            fail("shape", what=name, rule="a positive integer", got=repr(value))
+            fail("shape", what=name, rule="rule_positive_integer", got=repr(value))
     if max_items < min_items:
-        fail("shape", what="max_items", rule=f"at least min_items ({min_items})", got=max_items)
+        fail("shape", what="max_items", rule="rule_at_least_min_items", min_items=min_items, got=max_items)
     for name, share in (("tie_fraction", tie_fraction),
                         ("no_relevant_fraction", no_relevant_fraction)):
         if not 0.0 <= share <= 1.0:
-            fail("shape", what=name, rule="a share between 0 and 1", got=share)
+            fail("shape", what=name, rule="rule_share", got=share)
 
     rng = np.random.default_rng(seed)
     lengths = rng.integers(min_items, max_items + 1, size=n_queries)

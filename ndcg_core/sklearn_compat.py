@@ -149,7 +149,7 @@ def _check_target_type(y_true: NDArray[Any]) -> None:
 def _check_same_shape(y_true: NDArray[Any], y_score: NDArray[Any]) -> None:
     # scikit-learn fails here with numpy's broadcasting message; this one says what is wrong.
     if y_score.shape != y_true.shape:
-        fail("shape", what="y_score", rule=f"an array of the shape of y_true, {y_true.shape}",
+        fail("shape", what="y_score", rule="rule_same_shape", expected=y_true.shape,
              got=f"an array of shape {y_score.shape}")
 
 
@@ -161,7 +161,7 @@ def _weights(sample_weight: Any) -> NDArray[np.float64] | None:
     except (TypeError, ValueError) as error:
         fail("sk_conversion", reason=str(error))
     if weights.ndim != 1:
-        fail("shape", what="sample_weight", rule="a one-dimensional array, one weight per query",
+        fail("shape", what="sample_weight", rule="rule_weights",
              got=f"an array of shape {weights.shape}")
     if weights.sum() == 0:
         fail("sk_weights_zero")

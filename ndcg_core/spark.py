@@ -105,7 +105,7 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
             raise
         fail("unreadable", name=name, kind=kind, reason=_first_line(error))
     if not frame.columns or frame.isEmpty():
-        fail("empty_table", what=f"file {name!r}")
+        fail("empty_table", what="file", name=name)
     return frame
 
 
@@ -144,10 +144,10 @@ def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: st
     F = _spark().functions
     rel, sc = _as_double(frame, relevance), _as_double(frame, score)
     problems = [
-        (query, F.col(query).isNull(), "an id (every row needs one)"),
-        (relevance, _not_finite(rel), "a finite number (no missing values, NaN or infinity)"),
-        (relevance, ~_not_finite(rel) & (rel < 0), "a relevance grade of 0 or more"),
-        (score, _not_finite(sc), "a finite number (no missing values, NaN or infinity)"),
+        (query, F.col(query).isNull(), "rule_id"),
+        (relevance, _not_finite(rel), "rule_finite"),
+        (relevance, ~_not_finite(rel) & (rel < 0), "rule_grade"),
+        (score, _not_finite(sc), "rule_finite"),
     ]
     counts = frame.agg(*[
         F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")

@@ -78,7 +78,7 @@ def _labels(labels: Sequence[Any] | None, n: int) -> list[str]:
     if labels is None:
         return default_labels(n)
     labels = list(labels)
-    check_same_length(labels, range(n), what="item names and the grades")
+    check_same_length(labels, range(n), what="labels_and_grades")
     return check_labels(labels)
 
 
@@ -379,7 +379,7 @@ class PermutationDistribution:
 
 def _positive_int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        fail("shape", what=what, rule="a positive integer", got=repr(value))
+        fail("shape", what=what, rule="rule_positive_integer", got=repr(value))
     return int(value)
 
 
@@ -407,8 +407,8 @@ def permutation_distribution(
     """
     rel = as_relevance(relevance)
     _options(gain, discount)
-    max_exact = _positive_int(max_exact, "largest list enumerated exactly")
-    samples = _positive_int(samples, "number of samples")
+    max_exact = _positive_int(max_exact, "largest_exact")
+    samples = _positive_int(samples, "samples")
     m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
     n, cutoff = rel.size, m.k
     g = apply_gain(rel, gain)

@@ -148,7 +148,7 @@ def _inputs(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     rel = as_relevance(relevance, allow_negative=allow_negative)
     sc = as_scores(scores)
-    check_same_length(rel, sc, what="relevance list and the score list")
+    check_same_length(rel, sc, what="relevance_and_scores")
     return rel, sc
 
 

@@ -212,11 +212,11 @@ def tool_scores(
     rel = as_relevance(relevance)
     n = rel.size
     sc = np.arange(n, 0, -1, dtype=np.float64) if scores is None else as_scores(scores)
-    check_same_length(rel, sc, what="grades and scores")
+    check_same_length(rel, sc, what="grades_and_scores")
     check_k(k, n)
     names = default_labels(n) if labels is None else check_labels(list(labels))
-    check_same_length(names, rel, what="item names and the grades")
-    judged = None if pool is None else as_relevance(pool, what="judged pool")
+    check_same_length(names, rel, what="labels_and_grades")
+    judged = None if pool is None else as_relevance(pool, what="judged_pool")
     if judged is not None:
         idcg(rel, pool=judged)  # raises unless the pool holds every graded item of the list
     rows = []

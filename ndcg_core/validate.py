@@ -1,8 +1,11 @@
 """Input checks for ndcg_core: the one exception class and the one place that raises it.
 
 Every error carries a message *key* and its *parameters* besides the English message, so the
-user interface can show the same error in another language (``locales/*/errors.toml`` holds the
-translations, under the same keys as :data:`MESSAGES`).
+user interface can show the same error in another language. The English text lives here only:
+:data:`MESSAGES` (one template per key) and :data:`TERMS` (the fragments a message names, such as
+the list that was wrong or the rule it broke). The parameters ``what`` and ``rule`` hold keys of
+:data:`TERMS`, never English, so a translation (``locales/zh/errors.toml`` and ``terms.toml``)
+renders every part of the message in its own language.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "MESSAGES",
     "NDCGInputError",
+    "TERMS",
+    "TERM_PARAMS",
     "as_relevance",
     "as_scores",
     "check_choice",
@@ -120,6 +125,72 @@ MESSAGES: dict[str, str] = {
 }
 
 
+#: English text of the fragments that ``what`` and ``rule`` name; a fragment may use the
+#: error's other parameters (e.g. ``{limit}``).
+TERMS: dict[str, str] = {
+    # what was wrong
+    "list": "list",
+    "relevance_list": "relevance list",
+    "score_list": "score list",
+    "judged_pool": "judged pool",
+    "labels_and_grades": "item names and the grades",
+    "grades_and_scores": "grades and scores",
+    "relevance_and_scores": "relevance list and the score list",
+    "text": "text",
+    "run": "run",
+    "file": "file {name!r}",
+    "n_queries": "number of queries (n_queries)",
+    "min_items": "smallest list (min_items)",
+    "max_items": "largest list (max_items)",
+    "tie_fraction": "share of queries with ties (tie_fraction)",
+    "no_relevant_fraction": "share of queries with nothing relevant (no_relevant_fraction)",
+    "exercise_count": "number of exercises",
+    "tolerance": "tolerance",
+    "decimals": "number of decimals",
+    "largest_exact": "largest list enumerated exactly",
+    "samples": "number of samples",
+    "y_score": "y_score",
+    "sample_weight": "sample_weight",
+    # the rule it broke
+    "rule_text": "text",
+    "rule_same_shape": "an array of the shape of y_true, {expected}",
+    "rule_weights": "a one-dimensional array, one weight per query",
+    "rule_one_dimensional": "a one-dimensional list",
+    "rule_positive_integer": "a positive integer",
+    "rule_at_least_min_items": "at least min_items ({min_items})",
+    "rule_share": "a share between 0 and 1",
+    "rule_seed": "a whole number from 0 to {limit}",
+    "rule_exercise": "a whole number from 1 to {n}",
+    "rule_one_number": "one number",
+    "rule_finite_non_negative": "a finite number of 0 or more",
+    "rule_decimals": "an integer from 0 to {limit}",
+    "rule_number": "a number",
+    "rule_finite": "a finite number (no missing values, NaN or infinity)",
+    "rule_grade": "a relevance grade of 0 or more",
+    "rule_id": "an id (every row needs one)",
+}
+
+#: The parameters of an error that hold keys of :data:`TERMS`.
+TERM_PARAMS: tuple[str, ...] = ("what", "rule")
+
+
+def render(templates: dict[str, str], terms: dict[str, str], key: str, params: dict[str, Any]) -> str:
+    """Fill the template of ``key`` with ``params``, ``what`` and ``rule`` given by ``terms``.
+
+    The user interface calls it with its own language's tables, this module with the English
+    ones, so both render a message the same way.
+
+    >>> render(MESSAGES, TERMS, "empty", {"what": "relevance_list"})
+    'The relevance list is empty. Enter at least one number, e.g. 3, 2, 0, 0, 1.'
+    """
+    filled = dict(params)
+    for name in TERM_PARAMS:
+        value = filled.get(name)
+        if isinstance(value, str) and value in terms:
+            filled[name] = terms[value].format(**params)
+    return templates[key].format(**filled)
+
+
 class NDCGInputError(ValueError):
     """Invalid input to ndcg_core.
 
@@ -132,9 +203,13 @@ class NDCGInputError(ValueError):
     """
 
     def __init__(self, key: str, **params: Any) -> None:
+        # scikit-learn's own messages (sk_*) carry its English wording on purpose
+        for name in () if key.startswith("sk_") else TERM_PARAMS:
+            if name in params and params[name] not in TERMS:
+                raise KeyError(f"{name}={params[name]!r} is not a key of ndcg_core.validate.TERMS")
         self.key = key
         self.params = params
-        super().__init__(MESSAGES[key].format(**params))
+        super().__init__(render(MESSAGES, TERMS, key, params))
 
 
 def fail(key: str, **params: Any) -> NoReturn:
@@ -165,7 +240,7 @@ def parse_numbers(
     [0.5, 1.0]
     """
     if not isinstance(text, str):
-        fail("shape", what=what, rule="text", got=type(text).__name__)
+        fail("shape", what=what, rule="rule_text", got=type(text).__name__)
     folded = unicodedata.normalize("NFKC", text).strip().strip("[]()").strip()
     tokens = [token for token in _SEPARATORS.split(folded) if token]
     if not tokens:
@@ -210,7 +285,7 @@ def parse_relevance(text: str, *, limit: int | None = None) -> NDArray[np.float6
     >>> parse_relevance("3, 2, 0, 0, 1").tolist()
     [3.0, 2.0, 0.0, 0.0, 1.0]
     """
-    return parse_numbers(text, what="relevance list", limit=limit, allow_negative=False)
+    return parse_numbers(text, what="relevance_list", limit=limit, allow_negative=False)
 
 
 def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[str]:
@@ -224,7 +299,7 @@ def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[st
     if labels == [""]:
         labels = []
     if n is not None and len(labels) != n:
-        fail("length_mismatch", what="item names and the grades", left=len(labels), right=n)
+        fail("length_mismatch", what="labels_and_grades", left=len(labels), right=n)
     return check_labels(labels, limit=limit)
 
 
@@ -254,7 +329,7 @@ def _as_float_vector(values: ArrayLike, what: str) -> NDArray[np.float64]:
         bad = _first_non_number(values)
         fail("not_a_number", what=what, position=bad[0], token=str(bad[1])[:40])
     if array.ndim != 1:
-        fail("shape", what=what, rule="a one-dimensional list", got=f"an array of shape {array.shape}")
+        fail("shape", what=what, rule="rule_one_dimensional", got=f"{array.shape}")
     if array.size == 0:
         fail("empty", what=what)
     finite = np.isfinite(array)
@@ -275,7 +350,7 @@ def _first_non_number(values: Any) -> tuple[int, Any]:
 
 
 def as_relevance(
-    values: ArrayLike, *, allow_negative: bool = False, what: str = "relevance list"
+    values: ArrayLike, *, allow_negative: bool = False, what: str = "relevance_list"
 ) -> NDArray[np.float64]:
     """Relevance grades as a 1-D float array: non-empty, finite, non-negative unless allowed.
 
@@ -289,7 +364,7 @@ def as_relevance(
     return array
 
 
-def as_scores(values: ArrayLike, *, what: str = "score list") -> NDArray[np.float64]:
+def as_scores(values: ArrayLike, *, what: str = "score_list") -> NDArray[np.float64]:
     """Model scores as a 1-D float array: non-empty and finite (any sign)."""
     return _as_float_vector(values, what)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_core import NDCGInputError
+from ndcg_core.validate import MESSAGES, TERMS, render
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "zh")
@@ -33,8 +34,16 @@ def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None
 
 @lru_cache(maxsize=len(LANGUAGES))
 def catalog(lang: str) -> dict[str, str]:
-    """Every key of one language, from all the namespace files of ``locales/<lang>/``."""
+    """Every key of one language, from all the namespace files of ``locales/<lang>/``.
+
+    English error messages and their fragments are the core's own (``errors.*`` from
+    ``ndcg_core.validate.MESSAGES``, ``terms.*`` from ``TERMS``): one source for each English
+    text. Other languages translate them in ``errors.toml`` and ``terms.toml``.
+    """
     out: dict[str, str] = {}
+    if lang == DEFAULT_LANGUAGE:
+        out.update({f"errors.{key}": text for key, text in MESSAGES.items()})
+        out.update({f"terms.{key}": text for key, text in TERMS.items()})
     for path in sorted((LOCALES_DIR / lang).glob("*.toml")):
         with path.open("rb") as handle:
             _flatten(path.stem, tomllib.load(handle), out)
@@ -72,11 +81,12 @@ def translate(lang: str, key: str, **params: Any) -> str:
 
 def error_text(lang: str, err: NDCGInputError) -> str:
     """An :class:`NDCGInputError` in ``lang``: its message key translated with its parameters."""
-    key = f"errors.{err.key}"
-    if key not in catalog(lang):
+    table = catalog(lang)
+    if f"errors.{err.key}" not in table:
         return str(err)
-    params = dict(err.params)
-    for name in ("what", "option", "rule"):
-        if isinstance(params.get(name), str):
-            params[name] = translate(lang, f"terms.{params[name]}") if f"terms.{params[name]}" in catalog(lang) else params[name]
-    return translate(lang, key, **params)
+    messages = {name[len("errors."):]: text for name, text in table.items() if name.startswith("errors.")}
+    terms = {name[len("terms."):]: text for name, text in table.items() if name.startswith("terms.")}
+    try:
+        return render(messages, terms, err.key, err.params)
+    except (KeyError, IndexError, ValueError):
+        return str(err)

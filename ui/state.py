@@ -66,9 +66,9 @@ class Ranking:
         """New grades (and names): validated, k kept when it still fits."""
         rel = nc.validate.as_relevance(list(relevance))
         if rel.size > MAX_ITEMS:
-            nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
+            nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
         names = default_labels(rel.size) if labels is None else tuple(nc.validate.check_labels(list(labels)))
-        nc.validate.check_same_length(names, rel, what="item names and the grades")
+        nc.validate.check_same_length(names, rel, what="labels_and_grades")
         k = self.k if self.k is None or self.k <= rel.size else None
         return replace(self, relevance=tuple(float(x) for x in rel), labels=names, k=k)
 

@@ -49,7 +49,7 @@ def format_scores(values: Sequence[float]) -> str:
 
 def parse_scores(text: Any) -> np.ndarray:
     """Scores typed or linked: finite numbers, at most MAX_ITEMS."""
-    return nc.parse_numbers(str(text), what="score list", limit=MAX_ITEMS)
+    return nc.parse_numbers(str(text), what="score_list", limit=MAX_ITEMS)
 
 
 def parse_decimals(text: Any) -> int | None:

@@ -43,7 +43,7 @@ def judged_extra() -> np.ndarray | None:
     raw = _one(get_param("judged"))
     if raw is None or not str(raw).strip():
         return None
-    return nc.parse_numbers(str(raw), what="judged pool", limit=MAX_ITEMS, allow_negative=False)
+    return nc.parse_numbers(str(raw), what="judged_pool", limit=MAX_ITEMS, allow_negative=False)
 
 
 def pool_of(ranking: Ranking, extra: np.ndarray | None) -> list[float] | None:
@@ -158,7 +158,7 @@ def _on_use_scores() -> None:
 
 def _on_scores() -> None:
     try:
-        scores = nc.parse_numbers(st.session_state["variants.scores"], what="score list", limit=MAX_ITEMS)
+        scores = nc.parse_numbers(st.session_state["variants.scores"], what="score_list", limit=MAX_ITEMS)
     except NDCGInputError as err:
         st.session_state["variants.error.scores"] = err
         return
@@ -184,7 +184,7 @@ def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | N
                   help=t("variants.scores_help"))
     if (err := st.session_state.get("variants.error.scores")) is not None:
         show_error(lang, err)
-    return nc.parse_numbers(str(raw), what="score list", limit=MAX_ITEMS)
+    return nc.parse_numbers(str(raw), what="score_list", limit=MAX_ITEMS)
 
 
 def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:

@@ -210,10 +210,10 @@ def table_ranking(ranking: Ranking, edits: dict[str, Any], *, scale: str = "free
     """The ranking after a data editor's edits, validated (raises :class:`NDCGInputError`)."""
     labels, grades = apply_table_edits(ranking, edits)
     if not grades:
-        nc.validate.fail("empty", what="relevance list")
+        nc.validate.fail("empty", what="relevance_list")
     rel = grade_cells(grades)
     if rel.size > MAX_ITEMS:
-        nc.validate.fail("too_many", what="relevance list", got=int(rel.size), limit=MAX_ITEMS)
+        nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
     check_scale(rel, scale)
     return ranking.with_items(rel.tolist(), labels)
 

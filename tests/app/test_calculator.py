@@ -72,13 +72,13 @@ def test_typed_grades_update_the_numbers(app, text, grades):
 
 
 @pytest.mark.parametrize(("text", "err_key", "params"), [
-    ("", "empty", {"what": "relevance list"}),
-    ("3, two, 1", "not_a_number", {"what": "relevance list", "position": 2, "token": "two"}),
-    ("3, nan", "not_finite", {"what": "relevance list", "position": 2, "token": "nan"}),
-    ("inf 1", "not_finite", {"what": "relevance list", "position": 1, "token": "inf"}),
-    ("3, -1", "negative", {"what": "relevance list", "position": 2, "value": -1.0}),
-    (", ".join(["1"] * 101), "too_many", {"what": "relevance list", "got": 101, "limit": 100}),
-    ("3, 5", "not_graded", {"what": "relevance list", "position": 2, "value": 5.0}),
+    ("", "empty", {"what": "relevance_list"}),
+    ("3, two, 1", "not_a_number", {"what": "relevance_list", "position": 2, "token": "two"}),
+    ("3, nan", "not_finite", {"what": "relevance_list", "position": 2, "token": "nan"}),
+    ("inf 1", "not_finite", {"what": "relevance_list", "position": 1, "token": "inf"}),
+    ("3, -1", "negative", {"what": "relevance_list", "position": 2, "value": -1.0}),
+    (", ".join(["1"] * 101), "too_many", {"what": "relevance_list", "got": 101, "limit": 100}),
+    ("3, 5", "not_graded", {"what": "relevance_list", "position": 2, "value": 5.0}),
 ])
 def test_malformed_text_shows_the_message_and_keeps_the_page(app, text, err_key, params):
     at = app()
@@ -100,7 +100,7 @@ def test_fixing_the_text_removes_the_message(app):
 def test_binary_scale_rejects_a_grade_of_two(app):
     at = app(rel="1,0,1", scale="binary")
     at.text_input(key="calc.text").set_value("1, 2").run()
-    assert errors(at) == [message("not_binary", what="relevance list", position=2, value=2.0)]
+    assert errors(at) == [message("not_binary", what="relevance_list", position=2, value=2.0)]
     assert ranking(at).relevance == (1.0, 0.0, 1.0)
 
 
@@ -108,7 +108,7 @@ def test_switching_to_binary_with_graded_grades_keeps_the_scale(app):
     at = app()
     at.segmented_control(key="calc.scale").set_value("binary").run()
     assert not at.exception
-    assert errors(at) == [message("not_binary", what="relevance list", position=1, value=3.0)]
+    assert errors(at) == [message("not_binary", what="relevance_list", position=1, value=3.0)]
     assert at.segmented_control(key="calc.scale").value == "graded"
     assert at.query_params["scale"] == "graded"
 
@@ -249,10 +249,10 @@ def test_table_adds_and_deletes_rows(app):
     ({"edited_rows": {1: {"item": ""}}}, "label_empty", {"position": 2}),
     ({"edited_rows": {1: {"item": "D1"}}}, "label_duplicate", {"label": "D1"}),
     ({"edited_rows": {1: {"grade": None}}}, "grade_missing", {"position": 2}),
-    ({"edited_rows": {1: {"grade": -2}}}, "negative", {"what": "relevance list", "position": 2, "value": -2.0}),
-    ({"deleted_rows": [0, 1, 2, 3, 4]}, "empty", {"what": "relevance list"}),
+    ({"edited_rows": {1: {"grade": -2}}}, "negative", {"what": "relevance_list", "position": 2, "value": -2.0}),
+    ({"deleted_rows": [0, 1, 2, 3, 4]}, "empty", {"what": "relevance_list"}),
     ({"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(96)]}, "too_many",
-     {"what": "relevance list", "got": 101, "limit": 100}),
+     {"what": "relevance_list", "got": 101, "limit": 100}),
 ])
 def test_malformed_table_shows_the_message(app, edits, err_key, params):
     at = app()

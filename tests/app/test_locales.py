@@ -127,7 +127,7 @@ def test_error_text_translates_core_error_and_its_fragment():
     with pytest.raises(nc.NDCGInputError) as info:
         nc.parse_relevance("")
     text = i18n.error_text("zh", info.value)
-    assert text == i18n.catalog("zh")["errors.empty"].format(what=i18n.catalog("zh")["terms.relevance list"])
+    assert text == i18n.catalog("zh")["errors.empty"].format(what=i18n.catalog("zh")["terms.relevance_list"])
 
 
 @pytest.mark.parametrize(("value", "expected"), [
@@ -192,3 +192,24 @@ def test_page_in_chinese_has_no_english_in_headings_and_labels(app, page):
     assert not at.exception, [e.message for e in at.exception]
     leftovers = [(kind, text) for kind, text in _texts(at) if english_words(text)]
     assert leftovers == []
+
+
+def test_error_text_renders_every_fragment_in_chinese():
+    """A rule with its own parameter (the seed's limit) reads Chinese, not English, in zh."""
+    error = nc.NDCGInputError("bad_link", param="seed", got="x", rule="rule_seed", limit=999999)
+    text = i18n.error_text("zh", error)
+    assert "0 到 999999 之间的整数" in text
+    assert english_words(text.replace("'seed'", "")) == []  # the link's own parameter name stays
+
+
+def test_every_core_term_is_translated_with_its_placeholders():
+    zh = i18n.catalog("zh")
+    assert [key for key in nc.validate.TERMS if f"terms.{key}" not in zh] == []
+    assert [key for key, text in nc.validate.TERMS.items()
+            if i18n.placeholders(zh[f"terms.{key}"]) != i18n.placeholders(text)] == []
+
+
+def test_core_error_refuses_an_english_fragment():
+    """what= and rule= take keys of TERMS, so no English phrase can reach a Chinese page."""
+    with pytest.raises(KeyError, match="TERMS"):
+        nc.NDCGInputError("empty", what="relevance list")

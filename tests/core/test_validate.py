@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import ndcg_core as nc
-from ndcg_core.validate import MESSAGES, NDCGInputError, parse_labels, parse_relevance
+from ndcg_core.validate import MESSAGES, TERMS, NDCGInputError, parse_labels, parse_relevance, render
 
 EXAMPLE = [3, 2, 0, 0, 1]
-LIST = "relevance list"
+LIST = "relevance_list"
 
 # (id, call, key, params that must be set, a piece of the English message)
 ERRORS = [
@@ -33,7 +33,7 @@ ERRORS = [
     ("negative list", lambda: nc.ndcg([3, 0, -0.5]), "negative",
      {"position": 3, "value": -0.5}, "is -0.5"),
     ("negative pool", lambda: nc.ndcg([3], pool=[3, -1]), "negative",
-     {"what": "judged pool", "position": 2}, "judged pool"),
+     {"what": "judged_pool", "position": 2}, "judged pool"),
     ("too many", lambda: parse_relevance("1 2 3", limit=2), "too_many",
      {"got": 3, "limit": 2}, "has 3 items. At most 2"),
     ("labels vs grades", lambda: nc.step_table([3, 2], labels=["a"]), "length_mismatch",
@@ -61,8 +61,8 @@ ERRORS = [
     ("pool missing", lambda: nc.ndcg([3, 3, 1], pool=[3, 1]), "pool_missing",
      {"grade": 3.0, "pool_count": 1, "list_count": 2}, "It has 1 item(s) of grade 3"),
     ("two-dimensional", lambda: nc.ndcg([[1, 2], [3, 4]]), "shape",
-     {"what": LIST, "rule": "a one-dimensional list"}, "must be a one-dimensional list"),
-    ("not text", lambda: parse_relevance(3), "shape", {"rule": "text"}, "must be text"),
+     {"what": LIST, "rule": "rule_one_dimensional"}, "must be a one-dimensional list"),
+    ("not text", lambda: parse_relevance(3), "shape", {"rule": "rule_text"}, "must be text"),
     ("slide position", lambda: nc.slide_down(EXAMPLE, position=6), "position_invalid",
      {"n": 5, "got": "6"}, "an integer from 1 to 5. Got 6"),
     ("slide position zero", lambda: nc.slide_down(EXAMPLE, position=0), "position_invalid",
@@ -77,7 +77,8 @@ def test_errors_key_params_and_message(call, key, params, text):
         call()
     assert info.value.key == key
     assert params.items() <= info.value.params.items()
-    assert str(info.value) == MESSAGES[key].format(**info.value.params)
+    assert str(info.value) == render(MESSAGES, TERMS, key, info.value.params)
+    assert "_" not in str(info.value).split(".")[0].replace("item_", "")  # no term key shown
     assert isinstance(info.value, ValueError)
 
 
