@@ -1,7 +1,7 @@
 """The batch engine against scikit-learn, ranx, pytrec_eval and a naive loop: time, memory, values.
 
 Run by hand (not a test): ``.venv/bin/python bench/bench_batch.py`` (``--help`` for options;
-``pip install -r bench/requirements.txt`` for ranx and pytrec_eval, which are skipped with a
+``pip install -e ".[bench]"`` for ranx and pytrec_eval, which are skipped with a
 note when missing).
 
 One process, seeded data, nDCG@10, grades 0-3:

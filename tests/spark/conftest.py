@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pyspark = pytest.importorskip("pyspark", reason="PySpark is optional (requirements-spark.txt)")
+pyspark = pytest.importorskip("pyspark", reason="PySpark is optional (the spark extra of pyproject.toml)")
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,51 @@
+"""``ndcg-lab app [STREAMLIT OPTIONS]`` and ``ndcg-lab evaluate FILE [OPTIONS]``.
+
+``app`` starts the Streamlit app of the checkout this package was installed from (an editable
+install, ``pip install -e .``); ``evaluate`` is ``python -m ndcg_core`` under another name, with
+the same arguments and exit status. Streamlit is not imported here: ``app`` hands the process to
+``python -m streamlit run``, so ``evaluate`` starts as fast as the core.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+#: The app's entry script, next to this package in a checkout.
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+USAGE = """usage: ndcg-lab {app,evaluate} ...
+
+  ndcg-lab app [STREAMLIT OPTIONS]   start nDCG Lab (e.g. --server.port 8600,
+                                     --server.address 0.0.0.0 for a class)
+  ndcg-lab evaluate FILE [OPTIONS]   mean nDCG@k of a run; 'ndcg-lab evaluate --help' lists
+                                     the options (the same as python -m ndcg_core)
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (``app`` replaces the process instead)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in {"-h", "--help", "help"}:
+        print(USAGE, end="")
+        return 0 if args else 2
+    command, rest = args[0], args[1:]
+    if command == "evaluate":
+        from ndcg_core.__main__ import main as evaluate
+
+        return evaluate(rest)
+    if command == "app":
+        if not APP.is_file():
+            print(f"error: {APP} not found; 'ndcg-lab app' needs the checkout "
+                  "(install it with pip install -e .)", file=sys.stderr)
+            return 2
+        os.chdir(APP.parent)  # .streamlit/config.toml and pages/ are read from here
+        os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(APP), *rest])
+    print(f"error: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
