@@ -24,7 +24,6 @@ streamlit; everything else is pure and tested in ``tests/app/test_classroom.py``
 
 from __future__ import annotations
 
-import html
 import io
 import threading
 from collections import OrderedDict
@@ -237,76 +236,65 @@ HANDOUT_COLUMNS: tuple[str, ...] = (
     "ideal_item", "ideal_relevance", "idcg", "ndcg", "in_cutoff",
 )
 
-_HANDOUT_CSS = """
-body { font-family: "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif;
-       color: #111; margin: 1.5cm; font-size: 11pt; }
-h1 { font-size: 18pt; margin: 0 0 .3em; } h2 { font-size: 13pt; margin: 1em 0 .3em; }
-table { border-collapse: collapse; width: 100%; font-size: 9.5pt; }
-th, td { border: 1px solid #666; padding: 2px 5px; text-align: right; }
-th { background: #eee; } td.text, th.text { text-align: left; }
-tr.past-k td { color: #555; font-style: italic; }
-.metrics { display: flex; gap: 2em; font-size: 13pt; } .metrics b { font-size: 16pt; }
-.formula { margin: .25em 0; font-size: 12pt; } .note { color: #444; font-size: 9pt; }
-@page { size: A4; margin: 1cm; } @media print { body { margin: 0; } }
-"""
+TEXT_COLUMNS = frozenset({"item", "ideal_item"})
+
+
+@lru_cache(maxsize=1)
+def _templates() -> Any:
+    """The Jinja2 environment of ``ui/templates`` (autoescaping on: every value is escaped)."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("ui", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+    )
 
 
 def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str:
     """A printable one-page summary of the example: ranking, metrics, formulas, step table.
 
-    Everything numeric comes from the core (metrics, step table, formulas as MathML); item
-    names and the link are escaped with :func:`html.escape`. The file is downloaded, never
-    rendered in the app.
+    Everything numeric comes from the core (metrics, step table, formulas as MathML); the
+    template ``ui/templates/handout.html.j2`` escapes every value (item names, the link,
+    translations), except the MathML that ``latex2mathml`` builds from the core's formulas.
+    The file is downloaded, never rendered in the app.
     """
     from latex2mathml.converter import convert
+    from markupsafe import Markup
 
     from ndcg_core.formulas import formulas
 
     def t(key: str, **params: Any) -> str:
-        return html.escape(i18n.translate(lang, f"classroom.{key}", **params))
+        return i18n.translate(lang, f"classroom.{key}", **params)
 
     m = nc.metrics(list(ranking.relevance), **ranking.options())
-    table = step_table(ranking)
-    variant = t("handout.variant",
-                gain=i18n.translate(lang, f"classroom.gain.{ranking.gain}"),
-                discount=i18n.translate(lang, f"classroom.discount.{ranking.discount}"))
-    items = ", ".join(f"{html.escape(label)} ({format_grade(grade)})"
-                      for label, grade in zip(ranking.labels, ranking.relevance, strict=True))
-    parts = [
-        "<!DOCTYPE html>",
-        f'<html lang="{"zh-Hans" if lang == "zh" else "en"}"><head><meta charset="utf-8">',
-        f"<title>{t('handout.title')}</title><style>{_HANDOUT_CSS}</style></head><body>",
-        f"<h1>{t('handout.title')}</h1>",
-        f"<p>{variant}</p>",
-        f"<h2>{t('handout.ranking')}</h2><p>{items}</p>",
-        '<div class="metrics">',
-        f"<span>DCG@{m.k} = <b>{m.dcg:.4f}</b></span>",
-        f"<span>IDCG@{m.k} = <b>{m.idcg:.4f}</b></span>",
-        f"<span>nDCG@{m.k} = <b>{m.ndcg:.4f}</b></span>",
-        "</div>",
-        f"<h2>{t('handout.formulas')}</h2>",
+    table = step_table(ranking)[list(HANDOUT_COLUMNS)]
+    rows = [
+        {"past_k": not values["in_cutoff"],
+         "cells": [{"text": column in TEXT_COLUMNS, "value": _cell(value)} for column, value in values.items()]}
+        for values in table.to_dict("records")
     ]
-    for f in formulas(list(ranking.relevance), **ranking.options()):
-        parts.append(f'<div class="formula">{convert(f.substituted, display="block")}</div>')
-    headers = "".join(
-        f'<th{" class=text" if c in ("item", "ideal_item") else ""}>{html.escape(_column_title(lang, c))}</th>'
-        for c in HANDOUT_COLUMNS)
-    parts.append(f"<h2>{t('handout.steps')}</h2><table><thead><tr>{headers}</tr></thead><tbody>")
-    for row in table[list(HANDOUT_COLUMNS)].itertuples(index=False):
-        values = row._asdict()
-        css = "" if values["in_cutoff"] else ' class="past-k"'
-        cells = "".join(
-            f'<td class="text">{html.escape(_cell(v))}</td>' if c in ("item", "ideal_item")
-            else f"<td>{html.escape(_cell(v))}</td>"
-            for c, v in values.items()
-        )
-        parts.append(f"<tr{css}>{cells}</tr>")
-    parts.append("</tbody></table>")
-    parts.append(f'<p class="note">{t("handout.past_k_note")}</p>')
-    if link:
-        parts.append(f'<p class="note">{t("handout.link")} {html.escape(link)}</p>')
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return _templates().get_template("handout.html.j2").render(
+        html_lang="zh-Hans" if lang == "zh" else "en",
+        title=t("handout.title"),
+        variant=t("handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}")),
+        ranking_title=t("handout.ranking"),
+        items=[{"label": label, "grade": format_grade(grade)}
+               for label, grade in zip(ranking.labels, ranking.relevance, strict=True)],
+        metrics=[{"name": f"{name}@{m.k}", "value": f"{value:.4f}"}
+                 for name, value in (("DCG", m.dcg), ("IDCG", m.idcg), ("nDCG", m.ndcg))],
+        formulas_title=t("handout.formulas"),
+        # MathML made by latex2mathml from the core's own LaTeX (no user text in it)
+        formulas=[Markup(convert(f.substituted, display="block"))
+                  for f in formulas(list(ranking.relevance), **ranking.options())],
+        steps_title=t("handout.steps"),
+        columns=[{"title": _column_title(lang, column), "text": column in TEXT_COLUMNS} for column in HANDOUT_COLUMNS],
+        rows=rows,
+        past_k_note=t("handout.past_k_note"),
+        link=link,
+        link_label=t("handout.link"),
+    )
 
 
 _SPEC_CACHE: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import altair as alt
 import pandas as pd
+import numpy as np
 import pytest
 import segno
 
@@ -108,9 +109,12 @@ def test_handout_escapes_item_names():
 def test_handout_shows_the_core_metrics_and_formulas():
     ranking = Ranking(k=3, gain="exponential")
     page = classroom.handout_html(ranking, "en")
-    m = nc.metrics([3, 2, 0, 0, 1], k=3, gain="exponential")
-    assert f"nDCG@3 = <b>{m.ndcg:.4f}</b>" in page
-    assert f"DCG@3 = <b>{m.dcg:.4f}</b>" in page
+    # [3, 2, 0, 0, 1] with gains 2^rel - 1 = 7, 3, 0, 0, 1; ideal [3, 2, 1] has gains 7, 3, 1
+    dcg = 7 + 3 / np.log2(3) + 0 / 2
+    idcg = 7 + 3 / np.log2(3) + 1 / 2
+    assert "DCG@3 = <b>8.8928</b>" in page and round(dcg, 4) == 8.8928
+    assert "IDCG@3 = <b>9.3928</b>" in page and round(idcg, 4) == 9.3928
+    assert "nDCG@3 = <b>0.9468</b>" in page and round(dcg / idcg, 4) == 0.9468
     assert page.count("<math") == 5  # one per step: G, CG, DCG, IDCG, nDCG
     assert page.count("<tr") == 1 + 5  # header and one row per position
 

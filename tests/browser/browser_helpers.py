@@ -7,13 +7,19 @@ import subprocess
 import sys
 import time
 import urllib.request
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "screenshots"
+LOGS = ROOT / "artifacts" / "server-logs"
+#: The output file of every server started and not yet stopped, by base URL; conftest prints
+#: their ends when a browser test fails.
+SERVER_LOGS: dict[str, Path] = {}
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -37,8 +43,12 @@ def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]
         "--server.port", str(port), "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = LOGS / f"server-{port}.log"
+    with log.open("wb") as out:  # the child keeps its own descriptor
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
+    SERVER_LOGS[base] = log
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -48,7 +58,15 @@ def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]
         except OSError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("Streamlit server did not become healthy in 60 s")
+    raise RuntimeError(f"Streamlit server did not become healthy in 60 s:\n{log_tail(log)}")
+
+
+def log_tail(path: Path, lines: int = 60) -> str:
+    """The last ``lines`` lines of a server's output."""
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+    except OSError as error:
+        return f"(no output: {error})"
 
 
 @contextmanager
@@ -58,6 +76,7 @@ def running_server() -> Iterator[str]:
     try:
         yield base
     finally:
+        SERVER_LOGS.pop(base, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
@@ -65,19 +84,79 @@ def running_server() -> Iterator[str]:
             proc.kill()
 
 
+#: The page has drawn what the last run sent when nothing in it changed for this long: the
+#: frontend sets the script state to notRunning before React has drawn the run's last
+#: elements (0.7 s later on a loaded machine, measured), so the state alone is not enough.
+QUIET_MS = 500
+
+#: True when the script run is over and its output drawn: the app is not running, the
+#: websocket is connected, no element is left stale from the run before, every component
+#: frame has drawn its content, and the page has not changed for QUIET_MS.
+_SETTLED = """() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const watch = window.__labRuns;
+  return !!app && !!watch && app.getAttribute("data-test-script-state") === "notRunning"
+    && app.getAttribute("data-test-connection-state") === "CONNECTED"
+    && document.querySelectorAll("[data-stale='true']").length === 0
+    && document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']") !== null
+    && performance.now() - watch.lastChange > %d
+    && [...document.querySelectorAll("[data-testid='stMain'] iframe")].every((frame) => {
+      // a component (the drag cards) is drawn when its React root has content
+      const doc = frame.contentDocument;
+      if (!doc || doc.readyState !== "complete") return false;
+      const root = doc.getElementById("root");
+      return root === null || root.childElementCount > 0;
+    });
+}""" % QUIET_MS
+
+#: Installed before a document loads (``add_init_script``): counts every change of the app's
+#: script state from the first, so a wait can tell whether a run has started since it last
+#: looked. ``seen`` is the count at the end of the last wait.
+_WATCH = """(() => {
+  if (window.__labRuns) return;
+  window.__labRuns = {changes: 0, seen: 0, lastChange: performance.now()};
+  new MutationObserver((records) => { window.__labRuns.changes += records.length; })
+    .observe(document, {attributes: true, subtree: true, attributeFilter: ["data-test-script-state"]});
+  new MutationObserver(() => { window.__labRuns.lastChange = performance.now(); })
+    .observe(document, {childList: true, subtree: true, characterData: true});
+})();"""
+_WATCHED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+#: An action starts its script run within this time on a loaded machine; an action that starts
+#: none (opening a popover) costs this once.
+RUN_START_GRACE = 3_000
+
+
+def _settle(page, timeout: float) -> None:
+    page.wait_for_function(_SETTLED, timeout=timeout, polling="raf")
+    page.evaluate("() => { window.__labRuns.seen = window.__labRuns.changes; }")
+
+
 def wait_idle(page, timeout: float = 30_000) -> None:
-    """Wait until the app's script run is over (and stays over for a moment)."""
-    page.wait_for_selector("[data-testid='stApp']", timeout=timeout)
-    for _ in range(3):
-        page.wait_for_selector(IDLE, timeout=timeout)
-        page.wait_for_timeout(250)
-    page.wait_for_selector(IDLE, timeout=timeout)
+    """Wait until the run that the last action started is over and drawn (no fixed sleep).
+
+    Returns as soon as a run that began after the previous wait has settled; an action that
+    starts no run gets ``RUN_START_GRACE`` ms to show one.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("() => window.__labRuns.changes > window.__labRuns.seen",
+                               timeout=RUN_START_GRACE, polling="raf")
+    except PlaywrightTimeout:
+        pass  # the action started no run
+    _settle(page, timeout)
 
 
-def open_page(page, url: str) -> None:
-    """Go to ``url`` and wait for the run to finish."""
+def open_page(page, url: str, timeout: float = 30_000) -> None:
+    """Go to ``url`` and wait until its first script run is over and drawn."""
+    if page not in _WATCHED:
+        page.add_init_script(_WATCH)
+        _WATCHED.add(page)
     page.goto(url)
-    wait_idle(page)
+    page.wait_for_function("() => window.__labRuns && window.__labRuns.changes > 0",
+                           timeout=timeout, polling="raf")
+    _settle(page, timeout)
 
 
 def assert_no_exception(page) -> None:

@@ -7,13 +7,23 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, SERVER_LOGS, log_tail, running_server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """When a browser test fails, its report ends with what the running servers printed."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and "tests/browser" in str(item.fspath):
+        for base, log in SERVER_LOGS.items():
+            report.sections.append((f"server output ({base}, {log.name})", log_tail(log)))
 
 
 @pytest.fixture(scope="module")

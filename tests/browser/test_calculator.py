@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
@@ -20,6 +21,7 @@ def cards(page):
 
 def metric_value(page, name: str = "nDCG") -> tuple[int, str]:
     """(k, shown value) of the metric labelled ``<name>@k``."""
+    page.locator("[data-testid='stMetric']").first.wait_for()
     for text in page.locator("[data-testid='stMetric']").all_inner_texts():
         found = re.match(rf"^{name}@(\d+)\s+(\S+)", text.strip())
         if found:
@@ -42,7 +44,7 @@ def mouse_drag(page, source, target, *, steps: int = 12) -> None:
     page.mouse.down()
     page.mouse.move(x0 + 12, y0, steps=3)        # past dnd-kit's 10 px activation distance
     page.mouse.move(x1, y1, steps=steps)
-    page.wait_for_timeout(150)
+    page.mouse.move(x1 + 1, y1, steps=2)          # one more move over the target: dnd-kit's drop check
     page.mouse.up()
 
 
@@ -53,12 +55,12 @@ def expected(relevance, **options) -> tuple[int, str]:
 
 def test_mouse_drag_reorders_and_updates_nDCG(server, page):
     open_page(page, f"{server}/")
-    assert cards(page).all_inner_texts() == ["D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0", "D5 · 1"]
+    expect(cards(page)).to_have_text(["D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0", "D5 · 1"])
     assert metric_value(page) == expected([3, 2, 0, 0, 1])
     mouse_drag(page, cards(page).nth(4), cards(page).nth(2))      # D5 onto position 3
     wait_for_metric(page, expected([3, 2, 1, 0, 0]))
     assert metric_value(page) == (5, "1.0000")
-    assert cards(page).all_inner_texts() == ["D1 · 3", "D2 · 2", "D5 · 1", "D3 · 0", "D4 · 0"]
+    expect(cards(page)).to_have_text(["D1 · 3", "D2 · 2", "D5 · 1", "D3 · 0", "D4 · 0"])
     assert "D5" in page.get_by_test_id("stAlert").first.inner_text()   # the "what changed" note
     assert_no_exception(page)
 
@@ -93,7 +95,7 @@ def test_url_after_a_change_reproduces_the_view(server, page, browser):
     try:
         open_page(fresh, url)
         assert {name: metric_value(fresh, name) for name in shown} == shown
-        assert cards(fresh).all_inner_texts() == cards(page).all_inner_texts()
+        expect(cards(fresh)).to_have_text(cards(page).all_inner_texts())
     finally:
         fresh.context.close()
 
@@ -106,7 +108,8 @@ def test_html_label_shows_as_text_and_opens_no_dialog(server, page):
     assert cards(page).first.inner_text() == f"{XSS} · 3"
     assert page.locator("img[src='x']").count() == 0
     assert page.frame_locator(SORTABLE).locator("img[src='x']").count() == 0
-    page.wait_for_timeout(500)
+    # with no <img src=x> in the page or the drag frame, no onerror can fire later
+    wait_idle(page)
     assert dialogs == []
 
 

@@ -32,9 +32,9 @@ def _upload(page, lang: str, data: bytes, name: str) -> None:
     wait_idle(page)
 
 
-def test_evaluate_deep_link_on_fresh_server_shows_core_mean(server, page):
+def test_evaluate_deep_link_on_fresh_server_shows_core_mean(fresh_server, page):
     """First request of a fresh server: the Evaluate page with k from the link."""
-    open_page(page, f"{server}/Evaluate_a_run?eval_k=5&lang=en")
+    open_page(page, f"{fresh_server}/Evaluate_a_run?eval_k=5&lang=en")
     assert_no_exception(page)
     assert page.get_by_role("heading", name="Evaluate a run").first.is_visible()
     mean = nc.evaluate_run(nc.sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED), k=5).mean

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 import pytest
+from playwright.sync_api import expect
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
@@ -28,7 +29,7 @@ def mouse_drag(page, source, target) -> None:
     page.mouse.down()
     page.mouse.move(x0 - 12, y0, steps=3)        # past dnd-kit's 10 px activation distance
     page.mouse.move(x1, y1, steps=12)
-    page.wait_for_timeout(150)
+    page.mouse.move(x1 + 1, y1, steps=2)          # one more move over the target: dnd-kit's drop check
     page.mouse.up()
     wait_idle(page)
 
@@ -100,10 +101,10 @@ def test_practice_ideal_order_by_real_drag(server, page):
     exercise = make_exercises(42, n=10)[4]
     assert exercise.kind == "ideal_order"
     open_page(page, f"{server}/Practice?seed=42&ex=5")
-    assert cards(page).all_inner_texts() == ["D1 · 1", "D2 · 0", "D3 · 0", "D4 · 2", "D5 · 3"]
+    expect(cards(page)).to_have_text(["D1 · 1", "D2 · 0", "D3 · 0", "D4 · 2", "D5 · 3"])
     mouse_drag(page, cards(page).nth(4), cards(page).nth(0))      # D5 to the front
     mouse_drag(page, cards(page).nth(4), cards(page).nth(1))      # D4 to second place
-    assert cards(page).all_inner_texts() == ["D5 · 3", "D4 · 2", "D1 · 1", "D2 · 0", "D3 · 0"]
+    expect(cards(page)).to_have_text(["D5 · 3", "D4 · 2", "D1 · 1", "D2 · 0", "D3 · 0"])
     page.get_by_role("button", name="Check").click()
     wait_idle(page)
     assert_no_exception(page)
