@@ -85,7 +85,9 @@ class Tool:
 
     ``gain``: ``"linear"``, ``"exponential"`` or ``"binary"``; ``ties``: a name of
     :data:`ndcg_core.ties.TIES` (``"average"``, ``"input"``, ``"trec_eval"``, ``"ignore"``)
-    or ``"random"`` (shuffled: the expected value is the average) or ``"ranked"`` (the tool
+    or ``"input_short"`` (ranx: input order for short lists, arbitrary from about
+    :data:`RANX_ARBITRARY_FROM` tied items; computed as input order), ``"random"`` (shuffled:
+    the expected value is the average) or ``"ranked"`` (the tool
     takes a list already ranked; shown here sorted stably); ``ideal``: ``"list"`` or ``"pool"``;
     ``empty``: the score of a list with IDCG = 0 (nothing relevant); ``grades``: ``"any"``
     (used as given), ``"integer"`` (non-integer grades are an error) or ``"truncate"``;
@@ -118,10 +120,10 @@ TOOLS: tuple[Tool, ...] = (
          "linear", "ignore", "list", 0.0, "any", "TEACHING.md §7 (run)"),
     Tool("ranx", "ranx ndcg", 'ranx.evaluate(qrels, run, "ndcg@{k}")',
          'ranx.evaluate(qrels, run, "ndcg")',
-         "linear", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+         "linear", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
     Tool("ranx", "ranx ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
          'ranx.evaluate(qrels, run, "ndcg_burges")',
-         "exponential", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+         "exponential", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
     Tool("trec_eval", "trec_eval", "trec_eval -m ndcg_cut.{k} qrels run",
          "trec_eval -m ndcg qrels run",
          "linear", "trec_eval", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
@@ -199,7 +201,7 @@ def tool_call(tool: Tool, k: int | None, n: int) -> str:
 def _ordered(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike,
              labels: Sequence[str]) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
-    ties = "input" if tool.ties == "ranked" else tool.ties
+    ties = "input" if tool.ties in ("ranked", "input_short") else tool.ties
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
@@ -226,7 +228,7 @@ def _one(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[s
         note = "truncated" if fractional else note
     elif fractional and tool.gain != "binary":
         note = "fraction_as_given"
-    if note == "ok" and tool.name == "ranx":
+    if note == "ok" and tool.ties == "input_short":
         sizes = np.unique(as_scores(sc), return_counts=True)[1]
         note = "ties_arbitrary" if sizes.max() >= RANX_ARBITRARY_FROM else note
     used_pool = pool if tool.ideal == "pool" else None

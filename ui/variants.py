@@ -18,8 +18,9 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
+from ndcg_core import tools as core_tools
 
-from .frame import get_param, set_param, show_error
+from .frame import get_param, get_ranking, set_param, set_ranking, show_error
 from .lesson import Question
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
@@ -146,7 +147,51 @@ def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
                     t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"))
 
 
+def jarvelin_note(t: Translate) -> str:
+    """What "Järvelin–Kekäläinen" means here (b = 2), and the name clash with trec_eval and ranx."""
+    return t("variants.jarvelin_note")
+
+
+def nothing_relevant_names(lang: str) -> dict[str, str]:
+    """Placeholders naming the tools by what they report for IDCG = 0, from the core.
+
+    ``zero_tools`` / ``one_tools``: the tools that report 0 / 1 (:func:`ndcg_core.tools.
+    nothing_relevant_reports`); ``skip_tools``: the tools that can leave the query out, with
+    the option. Joined with the language's list separator.
+    """
+    sep = "、" if lang == "zh" else ", "
+    reports = core_tools.nothing_relevant_reports()
+    return {
+        "zero_tools": sep.join(reports.get(0.0, ())),
+        "one_tools": sep.join(reports.get(1.0, ())),
+        "skip_tools": sep.join(f"{name} ({option})" if lang != "zh" else f"{name}（{option}）"
+                               for name, option in core_tools.EMPTY_SKIP.items()),
+    }
+
+
 # --- tools ---------------------------------------------------------------------------------
+
+#: The tie example of TEACHING.md §3 and §7 (the Scores and ties page's practitioner example).
+TIE_EXAMPLE_GRADES: tuple[float, ...] = (7.0, 4.0, 1.0, 0.0, 0.0)
+TIE_EXAMPLE_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
+
+
+def tie_example_values() -> dict[str, str]:
+    """The tools' values on the tie example (whole list), from the core, keyed for the text."""
+    table = core_tools.tool_scores(list(TIE_EXAMPLE_GRADES), list(TIE_EXAMPLE_SCORES))
+    by_label = table.set_index("label")["ndcg"]
+    return {key: f"{float(by_label[label]):.4f}" for key, label in (
+        ("sklearn", "scikit-learn"), ("trec_eval", "trec_eval"), ("ranx", "ranx ndcg"),
+        ("lightgbm", "LightGBM"))}
+
+
+def load_tie_example() -> None:
+    """Put the tie example in place: its grades (shared ranking), scores, and rank by them."""
+    set_ranking(get_ranking().with_items(TIE_EXAMPLE_GRADES))
+    set_param("scores", ", ".join(format(x, ".15g") for x in TIE_EXAMPLE_SCORES))
+    set_param("by_score", "1")
+    st.session_state.pop("variants.error.scores", None)
+
 
 def use_scores() -> bool:
     return _one(get_param("by_score")) in ("1", "true", "yes")
@@ -187,6 +232,16 @@ def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | N
     return nc.parse_numbers(str(raw), what="score_list", limit=MAX_ITEMS)
 
 
+def _grades_text(tool: str, grades: str, t: Translate) -> str:
+    """What the tool does with non-integer grades, with the two caveats TEACHING.md §7 names."""
+    text = t(f"variants.grades_{grades}")
+    if tool == "trec_eval":
+        text += t("variants.grades_pytrec")
+    elif tool == "torchmetrics":
+        text += t("variants.grades_docstring")
+    return text
+
+
 def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     """The core's tool table with translated settings; refused inputs say so instead of a number."""
     def note(row: Any) -> str:
@@ -201,26 +256,36 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
 
     return pd.DataFrame({
         t("variants.tool"): table["tool"].tolist(),
+        t("variants.call"): table["call"].tolist(),
         t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
         t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
         t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
         t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
         t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+        t("variants.grades"): [_grades_text(tool, grades, t)
+                               for tool, grades in zip(table["tool"], table["grades"])],
         t("variants.note"): [note(row) for _, row in table.iterrows()],
-        t("variants.call"): table["call"].tolist(),
     })
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 30) -> alt.Chart:
-    """One point per tool row (refused rows left out), on a shared 0..1 axis."""
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 44) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+
+    Each row is labelled with the tool and, on a second line, its whole call with the current
+    k (Vega's ``labelExpr`` splits the label at a line break), so the chart says which call
+    gives which number without a tooltip.
+    """
     data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
         gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"])],
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
     return alt.Chart(data).mark_point(filled=True, size=140).encode(
         x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
-        y=alt.Y("label:N", title=None, sort=None, axis=alt.Axis(labelLimit=200)),
+        y=alt.Y("row:N", title=None, sort=None,
+                axis=alt.Axis(labelLimit=330, labelExpr="split(datum.label, '\\n')",
+                              labelFontSize=11)),
         color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
                         legend=alt.Legend(orient="bottom", direction="vertical")),
