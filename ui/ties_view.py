@@ -213,7 +213,7 @@ _AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
 _AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
 
 
-def band_chart(view: TieView, t: Translate, *, height: int = 260) -> alt.LayerChart:
+def band_chart(view: TieView, t: Translate, *, height: int = 340) -> alt.LayerChart:
     """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row.
 
     Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
@@ -232,7 +232,7 @@ def band_chart(view: TieView, t: Translate, *, height: int = 260) -> alt.LayerCh
     marks = alt.Chart(points).mark_point(filled=True, size=200, opacity=1).encode(
         x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
         y=alt.Y("name:N", title=None, sort=names,
-                axis=alt.Axis(labelLimit=220, labelExpr="split(datum.label, ' · ')")),
+                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')")),
         color=alt.Color("name:N", sort=names, legend=None,
                         scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS])),
         shape=alt.Shape("name:N", sort=names, legend=None,

@@ -91,6 +91,11 @@ def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     data_table(styler, key="variants.table")
 
 
+def _short_discount(discount: str, t: Translate) -> str:
+    """The discount's name in the chart legend (short enough for a phone)."""
+    return t("variants.discount_jarvelin_short") if discount == "jarvelin" else t(f"variants.discount_{discount}")
+
+
 def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:
     """nDCG@k for every k under each variant, long format (for the chart)."""
     parts = []
@@ -98,7 +103,7 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
         by_k = nc.ndcg_at_each_k(list(ranking.relevance), gain=gain, discount=discount,
                                  pool=None if pool is None else list(pool))
         parts.append(by_k.assign(
-            gain=t(f"variants.gain_{gain}"), discount=t(f"variants.discount_{discount}"),
+            gain=t(f"variants.gain_{gain}"), discount=_short_discount(discount, t),
             variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
         ))
     return pd.concat(parts, ignore_index=True)
@@ -107,7 +112,7 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
 def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
     """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
     gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
-    discounts = [t(f"variants.discount_{d}") for d in _DISCOUNT_DASH]
+    discounts = [_short_discount(d, t) for d in _DISCOUNT_DASH]
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("k:Q", title=t("variants.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
                 scale=alt.Scale(domainMin=1)),
@@ -117,7 +122,8 @@ def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Ch
                         legend=alt.Legend(orient="bottom", direction="vertical")),
         strokeDash=alt.StrokeDash("discount:N", title=t("variants.chart_discount"),
                                   scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                                  legend=alt.Legend(orient="bottom", direction="vertical")),
+                                  legend=alt.Legend(orient="bottom", direction="vertical",
+                                                    labelLimit=300)),
         shape=alt.Shape("discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]),
                         legend=None),
         detail="variant:N",
@@ -159,14 +165,27 @@ def nothing_relevant_names(lang: str) -> dict[str, str]:
     nothing_relevant_reports`); ``skip_tools``: the tools that can leave the query out, with
     the option. Joined with the language's list separator.
     """
-    sep = "、" if lang == "zh" else ", "
     reports = core_tools.nothing_relevant_reports()
     return {
-        "zero_tools": sep.join(reports.get(0.0, ())),
-        "one_tools": sep.join(reports.get(1.0, ())),
-        "skip_tools": sep.join(f"{name} ({option})" if lang != "zh" else f"{name}（{option}）"
-                               for name, option in core_tools.EMPTY_SKIP.items()),
+        "zero_tools": join_names(reports.get(0.0, ()), lang),
+        "one_tools": join_names(reports.get(1.0, ()), lang),
+        "skip_tools": join_names([f"{name} (`{option}`)" if lang != "zh" else f"{name}（`{option}`）"
+                                  for name, option in core_tools.EMPTY_SKIP.items()], lang),
     }
+
+
+def join_names(names: Sequence[str], lang: str) -> str:
+    """"a, b and c" in English, "a、b、c" in Chinese.
+
+    >>> join_names(["LightGBM", "XGBoost"], "en"), join_names(["LightGBM", "XGBoost"], "zh")
+    ('LightGBM and XGBoost', 'LightGBM、XGBoost')
+    """
+    names = list(names)
+    if lang == "zh":
+        return "、".join(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # --- tools ---------------------------------------------------------------------------------
@@ -268,33 +287,39 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     })
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 44) -> alt.Chart:
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 56) -> alt.Chart:
     """One point per tool row (refused rows left out), on a shared 0..1 axis.
 
-    Each row is labelled with the tool and, on a second line, its whole call with the current
-    k (Vega's ``labelExpr`` splits the label at a line break), so the chart says which call
-    gives which number without a tooltip.
+    Above each row's point, two lines name the tool and its whole call with the current k, from
+    the left edge of the plot: the chart says which call gives which number without a tooltip,
+    and on a phone the labels take no width from the plot. They are the y axis's own labels,
+    moved inside the plot, so they take the theme's text colour (light and dark).
     """
     data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
         gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
         row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"])],
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
-    return alt.Chart(data).mark_point(filled=True, size=140).encode(
+    y = alt.Y("row:N", title=None, sort=None,
+              scale=alt.Scale(paddingOuter=0.6, paddingInner=0),
+              axis=alt.Axis(labelExpr="split(datum.label, '\\n')", labelAlign="left",
+                            labelBaseline="bottom", labelOffset=-11, labelPadding=0, ticks=False,
+                            domain=False, labelLimit=600, labelFontSize=11, labelLineHeight=13))
+    tooltip = [alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+               alt.Tooltip("call:N", title=t("variants.chart_call")),
+               alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")]
+    points = alt.Chart(data).mark_point(filled=True, size=140, opacity=1).encode(
         x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
-        y=alt.Y("row:N", title=None, sort=None,
-                axis=alt.Axis(labelLimit=330, labelExpr="split(datum.label, '\\n')",
-                              labelFontSize=11)),
+        y=y,
         color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
-                        legend=alt.Legend(orient="bottom", direction="vertical")),
+                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300)),
         shape=alt.Shape("gain_name:N", scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
                         legend=None),
-        tooltip=[alt.Tooltip("tool:N", title=t("variants.chart_tool")),
-                 alt.Tooltip("call:N", title=t("variants.chart_call")),
-                 alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(
+        tooltip=tooltip,
+    )
+    return points.properties(
         height=alt.Step(row_height),
         description=t("variants.tools_description",
                       values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples())),

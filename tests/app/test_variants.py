@@ -102,7 +102,8 @@ def test_variants_tools_chart_labels_each_row_with_its_call(app):
     chart = variants.tools_chart(tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p))
     rows = chart.data["row"].tolist()
     assert rows[0] == "scikit-learn\nndcg_score(y_true, y_score, k=3)"
-    assert "labelExpr" in chart.to_dict()["encoding"]["y"]["axis"]
+    y = chart.to_dict()["encoding"]["y"]
+    assert y["field"] == "row" and "split" in y["axis"]["labelExpr"]
     assert not at.exception
 
 
@@ -111,7 +112,7 @@ def test_variants_why_names_the_tools_that_report_one_from_the_core(app):
     at = app(page=PAGE)
     text = " ".join(m.value for m in at.markdown)
     assert "reported as 0 by scikit-learn, ranx, trec_eval" in text
-    assert "as 1 by LightGBM, XGBoost" in text
+    assert "as 1 by LightGBM and XGBoost" in text
     zh = " ".join(m.value for m in app(page=PAGE, lang="zh").markdown)
     assert "LightGBM、XGBoost 报告 1" in zh
 
@@ -154,7 +155,7 @@ def test_blind_spots_nothing_relevant_names_the_tools_from_the_core(app):
     at.radio(key="blind.nothing.predict").set_value("one").run()
     assert not at.exception
     text = " ".join(x.value for x in [*at.info, *at.error, *at.warning, *at.success])
-    ones = ", ".join(nothing_relevant_reports()[1.0])
+    ones = " and ".join(nothing_relevant_reports()[1.0])
     assert f"{ones} do report 1" in text
     assert "the tools report 0, not 1" not in text
     assert "pytrec_eval and trec_eval 9 leave it out of the mean" in text
