@@ -287,7 +287,7 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     })
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 56) -> alt.Chart:
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
     """One point per tool row (refused rows left out), on a shared 0..1 axis.
 
     Above each row's point, two lines name the tool and its whole call with the current k, from
@@ -301,9 +301,9 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 56) -> a
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
     y = alt.Y("row:N", title=None, sort=None,
-              scale=alt.Scale(paddingOuter=0.6, paddingInner=0),
+              scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
               axis=alt.Axis(labelExpr="split(datum.label, '\\n')", labelAlign="left",
-                            labelBaseline="bottom", labelOffset=-11, labelPadding=0, ticks=False,
+                            labelBaseline="bottom", labelOffset=-17, labelPadding=0, ticks=False,
                             domain=False, labelLimit=600, labelFontSize=11, labelLineHeight=13))
     tooltip = [alt.Tooltip("tool:N", title=t("variants.chart_tool")),
                alt.Tooltip("call:N", title=t("variants.chart_call")),
