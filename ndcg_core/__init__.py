@@ -9,11 +9,12 @@ Explained (steps.py, formulas.py)
     describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
 From scores: tie groups and tie treatments (ties.py)
     rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
-    Ranking, TieView, TIES ("average", "optimistic", "pessimistic", "ignore")
+    Ranking, TieView, TIES ("average", "optimistic", "pessimistic", "input", "trec_eval",
+    "ignore": scikit-learn's own ignore_ties order, arbitrary and machine-dependent)
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
 What well-known tools compute on one list (tools.py)
-    tool_scores, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
+    tool_scores, tool_call, nothing_relevant_reports, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
     TensorFlow Ranking, torchmetrics: each one's defaults, computed by this core)
 Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts

@@ -1,17 +1,26 @@
-"""From scores to a ranking: tie groups and the four ways to treat tied scores.
+"""From scores to a ranking: tie groups and the six ways to treat tied scores.
 
 A system outputs scores; the ranking is the items sorted by score, highest first. Equal scores
-(ties) leave the order open, and nDCG depends on it. The four answers, for one list:
+(ties) leave the order open, and nDCG depends on it. The answers, for one list (:data:`TIES`):
 
 - ``"average"``: McSherry & Najork (2008), scikit-learn's default. Each tie group's positions
   get the group's mean gain, which equals the mean DCG over every order of the tied items.
 - ``"optimistic"``: ties broken best grade first (what ``sorted(zip(scores, grades),
   reverse=True)`` does), the highest value any order of the ties can give.
 - ``"pessimistic"``: ties broken worst grade first, the lowest.
-- ``"ignore"``: one plain descending sort, later input index first among ties: scikit-learn's
-  ``ignore_ties=True`` (``np.argsort(scores)[::-1]``) and trec_eval's order.
+- ``"input"``: a stable sort: tied items keep their input order (LightGBM's
+  ``std::stable_sort``, XGBoost's stable ``ArgSort``).
+- ``"trec_eval"``: score descending, then item id descending compared as text
+  (trec_eval's ``comp_sim_docno``: ``strcmp``). As text "D10" sorts before "D2", so among
+  tied D2 and D10 trec_eval ranks D2 first. Needs the item ids (default D1, D2, ...).
+- ``"ignore"``: exactly scikit-learn's ``ignore_ties=True``: the same call,
+  ``np.argsort(y_score)[:, ::-1]``, on the row built as scikit-learn builds it (same dtype).
+  NumPy's default sort is not stable, so this is **one arbitrary order** of the ties that
+  depends on the row's length, its dtype and the machine (NumPy's SIMD sorts); it is neither
+  input order nor "later input first" in general. Defined for a single list (and the 2-D API
+  of :mod:`ndcg_core.sklearn_compat`), not for ragged batches.
 
-The ideal (IDCG) never depends on the scores, so only DCG changes between the four.
+The ideal (IDCG) never depends on the scores, so only DCG changes between them.
 These functions serve single lists (pages, small n); the batch path is in
 :mod:`ndcg_core.sklearn_compat`.
 """
@@ -19,8 +28,9 @@ These functions serve single lists (pages, small n); the batch path is in
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -28,7 +38,15 @@ from numpy.typing import ArrayLike, NDArray
 from .discounts import Discount, discounts
 from .gains import Gain, apply_gain
 from .metrics import dcg, idcg
-from .validate import as_relevance, as_scores, check_choice, check_k, check_same_length, fail
+from .validate import (
+    as_relevance,
+    as_scores,
+    check_choice,
+    check_k,
+    check_labels,
+    check_same_length,
+    fail,
+)
 
 __all__ = [
     "TIES",
@@ -43,8 +61,9 @@ __all__ = [
     "tie_view",
 ]
 
-Ties = Literal["average", "optimistic", "pessimistic", "ignore"]
-TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "ignore")
+Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval", "ignore"]
+#: The tie treatments of a single list, in the order pages list them.
+TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
 _DISCOUNTS = ("log2", "jarvelin")
 _MAX_DECIMALS = 15
 
@@ -75,15 +94,18 @@ class Ranking:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class TieView:
-    """nDCG@k of one scored list under each tie treatment, and the ties themselves.
+    """nDCG@k of one scored list under each tie treatment of :data:`TIES`, and the ties themselves.
 
-    ``pessimistic <= average <= optimistic`` always; ``ignore`` is one particular order, so it
-    lies between pessimistic and optimistic too. Without ties all four are equal.
+    ``pessimistic <= average <= optimistic`` always; ``input``, ``trec_eval`` and ``ignore``
+    are one order each, so they lie between pessimistic and optimistic too. Without ties all
+    six are equal.
     """
 
     optimistic: float
     average: float
     pessimistic: float
+    input: float
+    trec_eval: float
     ignore: float
     n_groups: int
     n_tied_items: int
@@ -117,21 +139,53 @@ def tie_groups(scores: ArrayLike) -> NDArray[np.intp]:
     return _group_ids(as_scores(scores))
 
 
-def _order(rel: NDArray[np.float64], sc: NDArray[np.float64], ties: str) -> NDArray[np.intp]:
+@dataclass(frozen=True, slots=True, eq=False)
+class _Scored:
+    """A validated list: grades, scores (float), scikit-learn's row of the scores, item ids."""
+
+    rel: NDArray[np.float64]
+    sc: NDArray[np.float64]
+    row: NDArray[Any]
+    labels: list[str]
+
+
+def _sklearn_row(scores: ArrayLike, sc: NDArray[np.float64]) -> NDArray[Any]:
+    """The scores as scikit-learn's ``check_array`` leaves them: numeric dtypes kept as given.
+
+    The dtype matters: NumPy's unstable argsort may order equal int64 scores differently from
+    equal float64 ones. Object arrays become float64, as ``check_array(dtype="numeric")`` does.
+    """
+    if isinstance(scores, str):
+        return sc
+    row = np.asarray(scores)
+    if row.ndim != 1 or row.dtype.kind not in "biuf":
+        return sc
+    return row
+
+
+def _order(scored: _Scored, ties: str) -> NDArray[np.intp]:
+    rel, sc = scored.rel, scored.sc
     if ties == "ignore":
-        # scikit-learn's ignore_ties order is np.argsort(scores)[::-1]; a stable sort makes its
-        # tie order definite: reversed, the later input index comes first.
-        return np.argsort(sc, kind="stable")[::-1]
+        # scikit-learn's own call on its own 2-D array (one row): NumPy's default, unstable
+        # sort, reversed. No other call reproduces its order of ties on every machine.
+        return np.argsort(scored.row[np.newaxis, :])[:, ::-1][0]
     index = np.arange(sc.size)
+    if ties == "trec_eval":
+        # Item id descending as text (Python compares code points, as strcmp compares UTF-8
+        # bytes), then score descending: the id breaks ties only.
+        by_id = np.empty(sc.size, dtype=np.intp)
+        by_id[sorted(range(sc.size), key=scored.labels.__getitem__, reverse=True)] = index
+        return np.lexsort((by_id, -sc))
     if ties == "optimistic":
         return np.lexsort((index, -rel, -sc))
     if ties == "pessimistic":
         return np.lexsort((index, rel, -sc))
-    return np.lexsort((index, -sc))
+    return np.lexsort((index, -sc))  # "input" and "average": tied items in input order
 
 
-def _ranking(rel: NDArray[np.float64], sc: NDArray[np.float64], ties: str) -> Ranking:
-    order = _order(rel, sc, ties)
+def _ranking(scored: _Scored, ties: str) -> Ranking:
+    rel, sc = scored.rel, scored.sc
+    order = _order(scored, ties)
     ids = _group_ids(sc)
     sizes = np.bincount(ids)
     return Ranking(
@@ -144,15 +198,27 @@ def _ranking(rel: NDArray[np.float64], sc: NDArray[np.float64], ties: str) -> Ra
 
 
 def _inputs(
-    relevance: ArrayLike, scores: ArrayLike, *, allow_negative: bool
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    relevance: ArrayLike, scores: ArrayLike, labels: Sequence[Any] | None, *, allow_negative: bool
+) -> _Scored:
     rel = as_relevance(relevance, allow_negative=allow_negative)
     sc = as_scores(scores)
     check_same_length(rel, sc, what="relevance_and_scores")
-    return rel, sc
+    if labels is None:
+        names = [f"D{i}" for i in range(1, sc.size + 1)]
+    else:
+        names = list(labels)
+        check_same_length(names, sc, what="labels_and_grades")
+        names = check_labels(names)
+    return _Scored(rel, sc, _sklearn_row(scores, sc), names)
 
 
-def rank_by_score(relevance: ArrayLike, scores: ArrayLike, *, ties: Ties = "ignore") -> Ranking:
+def rank_by_score(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    ties: Ties = "average",
+    labels: Sequence[Any] | None = None,
+) -> Ranking:
     """Sort items by score, highest first, breaking ties as ``ties`` says.
 
     Parameters
@@ -161,11 +227,14 @@ def rank_by_score(relevance: ArrayLike, scores: ArrayLike, *, ties: Ties = "igno
         The items' grades, in input order.
     scores : array-like of float
         The system's scores, same length.
-    ties : {"ignore", "optimistic", "pessimistic", "average"}
-        ``"ignore"``: scikit-learn's ``ignore_ties`` order (later input index first among ties);
+    ties : {"average", "optimistic", "pessimistic", "input", "trec_eval", "ignore"}
+        ``"average"`` and ``"input"``: ties in input order (with ``"average"``, ``group``
+        tells which positions share a score; :func:`dcg_from_scores` averages their gains);
         ``"optimistic"`` / ``"pessimistic"``: best / worst grade first among ties;
-        ``"average"``: ties in input order, with ``group`` telling which positions share a
-        score (their gains are averaged by :func:`dcg_from_scores`).
+        ``"trec_eval"``: item id descending as text among ties; ``"ignore"``: scikit-learn's
+        ``ignore_ties`` order (one arbitrary, machine-dependent order).
+    labels : sequence of str, optional
+        Item ids, for ``"trec_eval"``; default D1, D2, ...
 
     Returns
     -------
@@ -174,20 +243,21 @@ def rank_by_score(relevance: ArrayLike, scores: ArrayLike, *, ties: Ties = "igno
     Raises
     ------
     NDCGInputError
-        On empty or non-finite input, different lengths, or an unknown ``ties``.
+        On empty or non-finite input, different lengths, bad labels or an unknown ``ties``.
 
-    >>> r = rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9])
+    >>> r = rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], ties="input")
     >>> r.order.tolist(), r.relevance.tolist()
-    ([4, 3, 0, 2, 1], [0.0, 0.0, 7.0, 1.0, 4.0])
-    >>> rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], ties="optimistic").relevance.tolist()
-    [7.0, 0.0, 0.0, 1.0, 4.0]
+    ([0, 3, 4, 2, 1], [7.0, 0.0, 0.0, 1.0, 4.0])
+    >>> rank_by_score([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], ties="pessimistic").relevance.tolist()
+    [0.0, 0.0, 7.0, 1.0, 4.0]
+    >>> rank_by_score([1, 0, 2], [0.5, 0.5, 0.5], ties="trec_eval", labels=["D2", "D10", "D9"]).order.tolist()
+    [2, 0, 1]
     >>> r = rank_by_score([3, 2, 0, 0, 1], [5, 4, 3, 3, 1], ties="average")
     >>> r.group.tolist(), r.group_size.tolist()
     ([1, 2, 3, 3, 4], [1, 1, 2, 2, 1])
     """
     check_choice(ties, TIES, option="ties")
-    rel, sc = _inputs(relevance, scores, allow_negative=True)
-    return _ranking(rel, sc, ties)
+    return _ranking(_inputs(relevance, scores, labels, allow_negative=True), ties)
 
 
 def _averaged_dcg(ranking: Ranking, k: int, gain: str, discount: str) -> float:
@@ -198,11 +268,10 @@ def _averaged_dcg(ranking: Ranking, k: int, gain: str, discount: str) -> float:
     return float(mean_gain[:k] @ discounts(k, discount))
 
 
-def _dcg(rel: NDArray[np.float64], sc: NDArray[np.float64], k: int | None, gain: str,
-         discount: str, ties: str) -> float:
-    ranking = _ranking(rel, sc, ties)
+def _dcg(scored: _Scored, k: int | None, gain: str, discount: str, ties: str) -> float:
+    ranking = _ranking(scored, ties)
     if ties == "average":
-        return _averaged_dcg(ranking, check_k(k, rel.size), gain, discount)
+        return _averaged_dcg(ranking, check_k(k, scored.rel.size), gain, discount)
     return dcg(ranking.relevance, k=k, gain=gain, discount=discount)
 
 
@@ -220,6 +289,7 @@ def dcg_from_scores(
     gain: Gain = "linear",
     discount: Discount = "log2",
     ties: Ties = "average",
+    labels: Sequence[Any] | None = None,
 ) -> float:
     """DCG@k of the ranking the scores induce, with tied scores treated as ``ties`` says.
 
@@ -242,8 +312,7 @@ def dcg_from_scores(
     """
     _check_options(gain, discount, ties)
     check_k(k, 1)
-    rel, sc = _inputs(relevance, scores, allow_negative=True)
-    return _dcg(rel, sc, k, gain, discount, ties)
+    return _dcg(_inputs(relevance, scores, labels, allow_negative=True), k, gain, discount, ties)
 
 
 def ndcg_from_scores(
@@ -255,11 +324,14 @@ def ndcg_from_scores(
     discount: Discount = "log2",
     ties: Ties = "average",
     pool: ArrayLike | None = None,
+    labels: Sequence[Any] | None = None,
 ) -> float:
     """nDCG@k of the ranking the scores induce: DCG@k (ties treated as ``ties`` says) / IDCG@k.
 
     IDCG does not depend on the scores; IDCG = 0 gives 0.0. ``pool`` is the judged pool of
-    :func:`ndcg_core.idcg`.
+    :func:`ndcg_core.idcg`; ``labels`` the item ids that ``ties="trec_eval"`` sorts by.
+    ``ties="ignore"`` equals ``sklearn.metrics.ndcg_score([relevance], [scores], k=k,
+    ignore_ties=True)`` (same order of ties, on this machine).
 
     Raises
     ------
@@ -272,20 +344,24 @@ def ndcg_from_scores(
     >>> grades, scores = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
     >>> round(ndcg_from_scores(grades, scores), 5)            # scikit-learn's default
     0.69338
-    >>> round(ndcg_from_scores(grades, scores, ties="ignore"), 5)   # ignore_ties=True
-    0.54651
-    >>> round(ndcg_from_scores(grades, scores, ties="optimistic"), 5)
+    >>> round(ndcg_from_scores(grades, scores, ties="optimistic"), 5)   # best case
     0.89568
+    >>> round(ndcg_from_scores(grades, scores, ties="input"), 5)   # here input order is the best
+    0.89568
+    >>> round(ndcg_from_scores(grades, scores, ties="trec_eval"), 5)   # D5, D4, D1 at 0.9
+    0.54651
+    >>> round(ndcg_from_scores(grades, scores, gain="exponential", ties="input"), 5)
+    0.97276
     >>> round(ndcg_from_scores([3, 2, 0, 0, 1], [5, 4, 3, 2, 1]), 4)
     0.9762
     """
     _check_options(gain, discount, ties)
     check_k(k, 1)
-    rel, sc = _inputs(relevance, scores, allow_negative=False)
-    ideal = idcg(rel, k=k, gain=gain, discount=discount, pool=pool)
+    scored = _inputs(relevance, scores, labels, allow_negative=False)
+    ideal = idcg(scored.rel, k=k, gain=gain, discount=discount, pool=pool)
     if ideal == 0:
         return 0.0
-    return _dcg(rel, sc, k, gain, discount, ties) / ideal
+    return _dcg(scored, k, gain, discount, ties) / ideal
 
 
 def tie_view(
@@ -296,35 +372,39 @@ def tie_view(
     gain: Gain = "linear",
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
+    labels: Sequence[Any] | None = None,
 ) -> TieView:
-    """nDCG@k under all four tie treatments, the number of tie groups and the ranking.
+    """nDCG@k under every tie treatment of :data:`TIES`, the number of tie groups and the ranking.
 
     What the "scores and ties" page shows: how far the ties let nDCG move
-    (pessimistic .. optimistic), where the average and scikit-learn's ``ignore_ties`` land.
+    (pessimistic .. optimistic), where the average lands, and the single orders of LightGBM and
+    XGBoost (input), trec_eval (``labels``, default D1, D2, ...) and scikit-learn's
+    ``ignore_ties`` (the same number as ``ndcg_score([relevance], [scores], k=k,
+    ignore_ties=True)``).
 
     >>> v = tie_view([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9])
-    >>> [round(x, 5) for x in (v.pessimistic, v.ignore, v.average, v.optimistic)]
-    [0.54651, 0.54651, 0.69338, 0.89568]
-
-    (Here pessimistic and ignore agree: both put the two 0s of the tie before the 7.)
+    >>> [round(x, 5) for x in (v.pessimistic, v.average, v.optimistic, v.input, v.trec_eval)]
+    [0.54651, 0.69338, 0.89568, 0.89568, 0.54651]
     >>> v.n_groups, v.n_tied_items, v.ranking.group.tolist()
     (3, 3, [1, 1, 1, 2, 3])
     """
     check_choice(gain, ("linear", "exponential"), option="gain")
     check_choice(discount, _DISCOUNTS, option="discount")
     check_k(k, 1)
-    rel, sc = _inputs(relevance, scores, allow_negative=False)
-    ideal = idcg(rel, k=k, gain=gain, discount=discount, pool=pool)
+    scored = _inputs(relevance, scores, labels, allow_negative=False)
+    ideal = idcg(scored.rel, k=k, gain=gain, discount=discount, pool=pool)
     values = {
-        ties: (_dcg(rel, sc, k, gain, discount, ties) / ideal if ideal > 0 else 0.0)
+        ties: (_dcg(scored, k, gain, discount, ties) / ideal if ideal > 0 else 0.0)
         for ties in TIES
     }
-    ranking = _ranking(rel, sc, "average")
+    ranking = _ranking(scored, "average")
     sizes = np.bincount(ranking.group)[1:]
     return TieView(
         optimistic=values["optimistic"],
         average=values["average"],
         pessimistic=values["pessimistic"],
+        input=values["input"],
+        trec_eval=values["trec_eval"],
         ignore=values["ignore"],
         n_groups=int(sizes.size),
         n_tied_items=int(sizes[sizes > 1].sum()),

@@ -6,14 +6,19 @@ functions with it (no arithmetic of its own):
 
 - the gain: ``rel`` (linear), ``2^rel - 1`` (exponential) or 1 for every relevant item (binary);
 - the discount: ``1 / log2(i + 1)`` for all of them (Spark's ``1 / ln(i + 1)`` cancels);
-- the order of tied scores: averaged, input order, document id descending, or random;
+- the order of tied scores: averaged, input order, trec_eval's (document id descending),
+  scikit-learn's ``ignore_ties`` order, or random (names of :data:`ndcg_core.ties.TIES`);
 - where the ideal comes from: the scored list, or every judged item of the query (``pool``);
-- what a list with nothing relevant (IDCG = 0) scores: 0 or 1.
+- what a list with nothing relevant (IDCG = 0) scores: 0 or 1 (:func:`nothing_relevant_reports`,
+  the one place pages read it from), kept apart from a query the system returned nothing for
+  (:data:`NOTHING_RETURNED`).
 
 Sources, as the "variants and libraries" page cites them:
 
 - scikit-learn, ranx, trec_eval (pytrec_eval), Spark MLlib: checked by running them
-  (``../shared/TEACHING.md`` §7).
+  (``../shared/TEACHING.md`` §7). trec_eval truncates non-integer grades (it reads them with
+  ``atol``); pytrec_eval rejects them. ranx keeps tied items in input order in short lists and
+  sorts them arbitrarily from about 16 tied items.
 - LightGBM: ``src/metric/dcg_calculator.cpp`` (``DefaultLabelGain``: 2^i - 1; discount
   ``1 / log2(2 + i)`` for 0-based i; ``std::stable_sort`` by score; ``CheckLabel`` rejects
   non-integer labels) and ``src/metric/rank_metric.hpp`` (a query with IDCG = 0 scores 1).
@@ -27,7 +32,9 @@ Sources, as the "variants and libraries" page cites them:
   scores in random order, so the expected value is the tie average).
 - torchmetrics: ``src/torchmetrics/functional/retrieval/ndcg.py`` (``retrieval_normalized_dcg``:
   the target used as the gain, ``1 / log2(i + 2)``, ties averaged by a translation of
-  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0; targets must be integers or bool).
+  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0, or the query is skipped with
+  ``empty_target_action="skip"``; its docstring asks for integer targets, but non-integer
+  targets are used as given, as gains).
 """
 
 from __future__ import annotations
@@ -46,36 +53,53 @@ from .steps import default_labels
 from .ties import ndcg_from_scores, rank_by_score
 from .validate import NDCGInputError, as_relevance, as_scores, check_k, check_labels, check_same_length
 
-__all__ = ["TOOL_COLUMNS", "TOOLS", "Tool", "tool_scores"]
+__all__ = [
+    "EMPTY_SKIP",
+    "NOTHING_RETURNED",
+    "TOOL_COLUMNS",
+    "TOOLS",
+    "Tool",
+    "nothing_relevant_reports",
+    "tool_call",
+    "tool_scores",
+]
 
 #: The columns of :func:`tool_scores`, in order.
 TOOL_COLUMNS: tuple[str, ...] = (
-    "tool", "label", "call", "gain", "discount", "ties", "ideal", "empty", "max_grade", "ndcg",
-    "status", "source",
+    "tool", "label", "call", "gain", "discount", "ties", "ideal", "empty", "max_grade", "grades",
+    "ndcg", "status", "source",
 )
 
 #: Largest grade LightGBM's default ``label_gain`` (2^i - 1 for i = 0..30) accepts, and
 #: XGBoost's exponential gain (``MaxRel() == 31``).
 _LIGHTGBM_MAX_LABEL = 30
 _XGBOOST_MAX_LABEL = 31
+#: From about this many tied items ranx's order of ties stops being the input order
+#: (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort serves only short runs).
+RANX_ARBITRARY_FROM = 16
 
 
 @dataclass(frozen=True, slots=True)
 class Tool:
     """One tool's default nDCG settings.
 
-    ``gain``: ``"linear"``, ``"exponential"`` or ``"binary"``; ``ties``: ``"average"``
-    (McSherry & Najork), ``"input"`` (a stable sort: tied items keep their input order),
-    ``"id_desc"`` (document id descending), ``"ignore"`` (scikit-learn's ``ignore_ties`` order:
-    the later input index first) or ``"random"`` (expected value = the average); ``ideal``:
-    ``"list"`` or ``"pool"``; ``empty``: the score of a list with IDCG = 0; ``grades``:
-    ``"any"``, ``"integer"`` (non-integer grades are an error) or ``"truncate"``; ``label``:
-    a short name, unique per row.
+    ``gain``: ``"linear"``, ``"exponential"`` or ``"binary"``; ``ties``: a name of
+    :data:`ndcg_core.ties.TIES` (``"average"``, ``"input"``, ``"trec_eval"``, ``"ignore"``)
+    or ``"input_short"`` (ranx: input order for short lists, arbitrary from about
+    :data:`RANX_ARBITRARY_FROM` tied items; computed as input order), ``"random"`` (shuffled:
+    the expected value is the average) or ``"ranked"`` (the tool
+    takes a list already ranked; shown here sorted stably); ``ideal``: ``"list"`` or ``"pool"``;
+    ``empty``: the score of a list with IDCG = 0 (nothing relevant); ``grades``: ``"any"``
+    (used as given), ``"integer"`` (non-integer grades are an error) or ``"truncate"``;
+    ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
+    standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
+    length, for tools that need one).
     """
 
     name: str
     label: str
     call: str
+    call_all: str
     gain: str
     ties: str
     ideal: str
@@ -85,63 +109,128 @@ class Tool:
     max_grade: int | None = None
 
 
-#: The tools in the order the page lists them.
+#: The tools in the order the page lists them (TEACHING.md §7, row by row).
 TOOLS: tuple[Tool, ...] = (
-    Tool("scikit-learn", "scikit-learn", "ndcg_score(y_true, y_score)",
+    Tool("scikit-learn", "scikit-learn", "ndcg_score(y_true, y_score, k={k})",
+         "ndcg_score(y_true, y_score)",
          "linear", "average", "list", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("scikit-learn", "scikit-learn ignore_ties", "ndcg_score(..., ignore_ties=True)",
+    Tool("scikit-learn", "scikit-learn ignore_ties",
+         "ndcg_score(y_true, y_score, k={k}, ignore_ties=True)",
+         "ndcg_score(y_true, y_score, ignore_ties=True)",
          "linear", "ignore", "list", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("ranx", "ranx ndcg", 'evaluate(qrels, run, "ndcg")',
-         "linear", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
-    Tool("ranx", "ranx ndcg_burges", 'evaluate(qrels, run, "ndcg_burges")',
-         "exponential", "input", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
-    Tool("trec_eval", "trec_eval", "-m ndcg / ndcg_cut.k",
-         "linear", "id_desc", "pool", 0.0, "integer", "TEACHING.md §7 (run)"),
-    Tool("Spark MLlib (Python)", "Spark MLlib", "RankingMetrics(...).ndcgAt(k)",
-         "binary", "input", "pool", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("LightGBM", "LightGBM", 'metric="ndcg", eval_at=[k]',
+    Tool("ranx", "ranx ndcg", 'ranx.evaluate(qrels, run, "ndcg@{k}")',
+         'ranx.evaluate(qrels, run, "ndcg")',
+         "linear", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+    Tool("ranx", "ranx ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
+         'ranx.evaluate(qrels, run, "ndcg_burges")',
+         "exponential", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+    Tool("trec_eval", "trec_eval", "trec_eval -m ndcg_cut.{k} qrels run",
+         "trec_eval -m ndcg qrels run",
+         "linear", "trec_eval", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
+    Tool("Spark MLlib (Python)", "Spark MLlib", "RankingMetrics(predictionAndLabels).ndcgAt({k})",
+         "RankingMetrics(predictionAndLabels).ndcgAt({k})",
+         "binary", "ranked", "pool", 0.0, "any", "TEACHING.md §7 (run)"),
+    Tool("LightGBM", "LightGBM", '{{"metric": "ndcg", "eval_at": [{k}]}}',
+         '{{"metric": "ndcg", "eval_at": [{k}]}}',
          "exponential", "input", "list", 1.0, "integer",
          "src/metric/dcg_calculator.cpp, src/metric/rank_metric.hpp", _LIGHTGBM_MAX_LABEL),
-    Tool("XGBoost", "XGBoost", 'eval_metric="ndcg@k"',
+    Tool("XGBoost", "XGBoost", 'eval_metric="ndcg@{k}"', 'eval_metric="ndcg"',
          "exponential", "input", "list", 1.0, "integer",
          "src/common/ranking_utils.h, src/common/algorithm.h; docs: parameter.rst",
          _XGBOOST_MAX_LABEL),
-    Tool("TensorFlow Ranking", "TF Ranking", "tfr.keras.metrics.NDCGMetric(topn=k)",
+    Tool("TensorFlow Ranking", "TF Ranking", "tfr.keras.metrics.NDCGMetric(topn={k})",
+         "tfr.keras.metrics.NDCGMetric()",
          "exponential", "random", "list", 0.0, "any",
          "tensorflow_ranking/python/metrics_impl.py, tensorflow_ranking/python/utils.py"),
-    Tool("torchmetrics", "torchmetrics", "retrieval_normalized_dcg(preds, target, top_k=k)",
-         "linear", "average", "list", 0.0, "integer",
+    Tool("torchmetrics", "torchmetrics", "retrieval_normalized_dcg(preds, target, top_k={k})",
+         "retrieval_normalized_dcg(preds, target)",
+         "linear", "average", "list", 0.0, "any",
          "src/torchmetrics/functional/retrieval/ndcg.py"),
 )
 
+#: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
+EMPTY_SKIP: dict[str, str] = {"torchmetrics": 'empty_target_action="skip"'}
+#: XGBoost's metric that scores a query with nothing relevant 0 instead of 1.
+XGBOOST_EMPTY_ZERO = "ndcg@k-"
 
-def _order_id_desc(scores: NDArray[np.float64], labels: Sequence[str]) -> NDArray[np.intp]:
-    """trec_eval's order: score descending, then document id descending (as text)."""
-    by_label = sorted(range(len(labels)), key=lambda i: labels[i], reverse=True)
-    by_label_arr = np.asarray(by_label, dtype=np.intp)
-    return by_label_arr[np.argsort(-scores[by_label_arr], kind="stable")]
+#: A query for which the system returned **nothing** (not the same as nothing relevant):
+#: what each tool does with it (TEACHING.md §1). ``"left_out"``: left out of the mean;
+#: ``"refused_unless"``: an error unless the option is given, which counts the query as 0.
+NOTHING_RETURNED: tuple[tuple[str, str, str], ...] = (
+    ("pytrec_eval", "left_out", ""),
+    ("trec_eval 9", "left_out", ""),
+    ("trec_eval 10", "refused_unless", "-c"),
+    ("ranx", "refused_unless", "make_comparable=True"),
+)
 
 
-def _ordered(tool: Tool, rel: NDArray[np.float64], sc: NDArray[np.float64],
+def nothing_relevant_reports() -> dict[float, tuple[str, ...]]:
+    """What each tool of :data:`TOOLS` reports for a list with nothing relevant (IDCG = 0).
+
+    nDCG is 0 / 0 there, undefined; tools pick a value. Keys are the values reported, each
+    with the tools' names in :data:`TOOLS` order (a tool with two rows once). This is the one
+    place the app reads it from.
+
+    >>> nothing_relevant_reports()[1.0]
+    ('LightGBM', 'XGBoost')
+    >>> nothing_relevant_reports()[0.0][:3]
+    ('scikit-learn', 'ranx', 'trec_eval')
+    """
+    out: dict[float, list[str]] = {}
+    for tool in TOOLS:
+        names = out.setdefault(tool.empty, [])
+        if tool.name not in names:
+            names.append(tool.name)
+    return {value: tuple(names) for value, names in sorted(out.items())}
+
+
+def tool_call(tool: Tool, k: int | None, n: int) -> str:
+    """The tool's whole call for cutoff ``k`` (``None``: no cutoff) on a list of ``n`` items.
+
+    Tools that always need a cutoff (Spark's ``ndcgAt``, LightGBM's ``eval_at``, whose default
+    is 1 to 5) get the list length when there is none.
+
+    >>> tool_call(TOOLS[0], 5, 8), tool_call(TOOLS[0], None, 8)
+    ('ndcg_score(y_true, y_score, k=5)', 'ndcg_score(y_true, y_score)')
+    >>> tool_call(TOOLS[4], 5, 8), tool_call(TOOLS[5], None, 8)
+    ('trec_eval -m ndcg_cut.5 qrels run', 'RankingMetrics(predictionAndLabels).ndcgAt(8)')
+    """
+    return (tool.call_all if k is None else tool.call).format(k=n if k is None else k)
+
+
+def _ordered(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike,
              labels: Sequence[str]) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
-    if tool.ties == "id_desc":
-        return rel[_order_id_desc(sc, labels)]
-    ties = {"input": "average", "ignore": "ignore"}[tool.ties]  # "average" = input order here
-    return rank_by_score(rel, sc, ties=ties).relevance
+    ties = "input" if tool.ties in ("ranked", "input_short") else tool.ties
+    return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
-def _one(tool: Tool, rel: NDArray[np.float64], sc: NDArray[np.float64], labels: Sequence[str],
+def _one(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[str],
          k: int | None, pool: NDArray[np.float64] | None) -> tuple[float, str]:
-    """(nDCG@k as the tool computes it, status); NaN with a status where the tool refuses."""
-    whole = np.floor(rel) == rel
-    if tool.grades == "integer" and not whole.all():
+    """(nDCG@k as the tool computes it, status); NaN with a status where the tool refuses.
+
+    Statuses, the first that applies: ``rejects_fraction``, ``rejects_large``,
+    ``rejects_single``, ``empty`` (IDCG = 0), ``truncated`` (non-integer grades cut to
+    integers), ``fraction_as_given`` (non-integer grades used as gains), ``ties_arbitrary``
+    (ranx with a tie group of :data:`RANX_ARBITRARY_FROM` items or more: the value shown is
+    the input order, ranx's own order is arbitrary), ``ok``.
+    """
+    fractional = bool((np.floor(rel) != rel).any()) or (
+        pool is not None and bool((np.floor(pool) != pool).any()))
+    if tool.grades == "integer" and fractional:
         return float("nan"), "rejects_fraction"
     if tool.max_grade is not None and (rel > tool.max_grade).any():
         return float("nan"), "rejects_large"
+    note = "ok"
     if tool.grades == "truncate":
         rel = np.floor(rel)
         pool = None if pool is None else np.floor(pool)
+        note = "truncated" if fractional else note
+    elif fractional and tool.gain != "binary":
+        note = "fraction_as_given"
+    if note == "ok" and tool.ties == "input_short":
+        sizes = np.unique(as_scores(sc), return_counts=True)[1]
+        note = "ties_arbitrary" if sizes.max() >= RANX_ARBITRARY_FROM else note
     used_pool = pool if tool.ideal == "pool" else None
     gain = "linear" if tool.gain == "binary" else tool.gain
     if tool.gain == "binary":
@@ -152,12 +241,12 @@ def _one(tool: Tool, rel: NDArray[np.float64], sc: NDArray[np.float64], labels: 
             value = ndcg_score([rel], [sc], k=k, ignore_ties=tool.ties == "ignore")
         except NDCGInputError:
             return float("nan"), "rejects_single"
-        return value, "empty" if idcg(rel, k=k) == 0 else "ok"
+        return value, "empty" if idcg(rel, k=k) == 0 else note
     if idcg(rel, k=k, gain=gain, pool=used_pool) == 0:
         return tool.empty, "empty"
     if tool.ties in ("average", "random"):
-        return ndcg_from_scores(rel, sc, k=k, gain=gain, ties="average", pool=used_pool), "ok"
-    return ndcg(_ordered(tool, rel, sc, labels), k=k, gain=gain, pool=used_pool), "ok"
+        return ndcg_from_scores(rel, sc, k=k, gain=gain, ties="average", pool=used_pool), note
+    return ndcg(_ordered(tool, rel, sc, labels), k=k, gain=gain, pool=used_pool), note
 
 
 def tool_scores(
@@ -190,13 +279,14 @@ def tool_scores(
     -------
     pandas.DataFrame
         One row per tool, the columns of :data:`TOOL_COLUMNS`: ``tool``, ``label`` (a short
-        name, unique per row), ``call`` (the call
-        with its default settings), ``gain``, ``discount``, ``ties``, ``ideal``, ``empty``
+        name, unique per row), ``call`` (the whole call with this ``k``, see
+        :func:`tool_call`), ``gain``, ``discount``, ``ties``, ``ideal``, ``empty``
         (the score when IDCG = 0), ``max_grade`` (the largest grade the tool accepts, NaN for no
-        limit), ``ndcg`` (NaN where the tool refuses the input), ``status`` (``"ok"``,
+        limit), ``grades`` (what the tool does with non-integer grades), ``ndcg`` (NaN where the tool refuses the input), ``status`` (``"ok"``,
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
-        for scikit-learn on a one-item list) and ``source``.
+        for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
+        ``"ties_arbitrary"``: see ``_one``) and ``source``.
 
     Raises
     ------
@@ -206,13 +296,16 @@ def tool_scores(
     The tie example of TEACHING.md §3 and §7:
 
     >>> t = tool_scores([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9])
-    >>> t[["tool", "ndcg"]].round(4).head(5).to_numpy().tolist()
-    [['scikit-learn', 0.6934], ['scikit-learn', 0.5465], ['ranx', 0.8957], ['ranx', 0.9728], ['trec_eval', 0.5465]]
+    >>> t[["label", "ndcg"]].round(4).to_numpy().tolist()[2:5]
+    [['ranx ndcg', 0.8957], ['ranx ndcg_burges', 0.9728], ['trec_eval', 0.5465]]
+    >>> t.loc[0, "ndcg"].round(4), t.loc[6, "ndcg"].round(4), t.loc[0, "call"]
+    (np.float64(0.6934), np.float64(0.9728), 'ndcg_score(y_true, y_score)')
     """
     rel = as_relevance(relevance)
     n = rel.size
-    sc = np.arange(n, 0, -1, dtype=np.float64) if scores is None else as_scores(scores)
-    check_same_length(rel, sc, what="grades_and_scores")
+    # The scores stay as given (dtype too), so the ignore_ties row sorts them as scikit-learn does.
+    sc: ArrayLike = np.arange(n, 0, -1, dtype=np.float64) if scores is None else scores
+    check_same_length(rel, as_scores(sc), what="grades_and_scores")
     check_k(k, n)
     names = default_labels(n) if labels is None else check_labels(list(labels))
     check_same_length(names, rel, what="labels_and_grades")
@@ -223,9 +316,10 @@ def tool_scores(
     for tool in TOOLS:
         value, status = _one(tool, rel, sc, names, k, judged)
         rows.append({
-            "tool": tool.name, "label": tool.label, "call": tool.call, "gain": tool.gain, "discount": "log2",
-            "ties": tool.ties, "ideal": tool.ideal, "empty": tool.empty,
-            "max_grade": np.nan if tool.max_grade is None else float(tool.max_grade), "ndcg": value,
+            "tool": tool.name, "label": tool.label, "call": tool_call(tool, k, n), "gain": tool.gain,
+            "discount": "log2", "ties": tool.ties, "ideal": tool.ideal, "empty": tool.empty,
+            "max_grade": np.nan if tool.max_grade is None else float(tool.max_grade),
+            "grades": tool.grades, "ndcg": value,
             "status": status, "source": tool.source,
         })
     return pd.DataFrame(rows, columns=list(TOOL_COLUMNS))

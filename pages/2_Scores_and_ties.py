@@ -31,7 +31,8 @@ try:
     scores = ties_view.parse_scores(ui.get_param("scores", ""))
     if decimals is not None:
         scores = ties.round_scores(scores, decimals)
-    view = ties.tie_view(list(ranking.relevance), scores, **ranking.options())
+    view = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels),
+                         **ranking.options())
 except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 
@@ -51,12 +52,11 @@ if view is not None:
         ties_view.metrics(view, t)
         band = ties_view.band_chart(view, t)
         st.altair_chart(band, width="stretch")
+        st.caption(t("ties.single_caption"))
         classroom.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
-    st.code("ranked = sorted(zip(scores, grades), reverse=True)   # equal scores: larger grade first\n"
-            "ndcg_score([grades], [scores])                       # equal scores: averaged",
-            language="python")
+    st.code(ties_view.why_code(t), language="python")
     st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
 
 st.divider()

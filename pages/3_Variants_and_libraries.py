@@ -43,6 +43,7 @@ st.markdown(f"**{t('variants.predict')}**")
 if lesson.ask("guess", variants.gain_question(side, t), t, ns="variants", text_ns="variants"):
     st.caption(t("variants.side_caption", k=k))
     variants.show_variants(side, t)
+    st.caption(variants.jarvelin_note(t))
     st.markdown(f"**{t('variants.by_k_title')}**")
     by_k = variants.by_k_chart(variants.by_k_frame(ranking, pool, t), t)
     st.altair_chart(by_k, width="stretch")
@@ -65,7 +66,10 @@ else:
     tools_chart = variants.tools_chart(tools, t)
     st.altair_chart(tools_chart, width="stretch")
     classroom.chart_downloads(tools_chart, "variants_tools")
+st.markdown(t("variants.tie_example", **variants.tie_example_values()))
+st.button(t("variants.load_tie_example"), key="variants.load_tie_example",
+          on_click=variants.load_tie_example, icon=":material/restart_alt:", type="tertiary")
 st.markdown(f"**{t('variants.why_title')}**")
-st.markdown(t("variants.why"))
+st.markdown(t("variants.why", **variants.nothing_relevant_names(frame.lang)))
 with st.expander(t("variants.sources_title")):
     st.markdown(t("variants.sources"))

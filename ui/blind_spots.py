@@ -20,6 +20,7 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
+from . import variants
 from .classroom import chart_downloads
 from .frame import Frame
 from .state import format_grade
@@ -292,7 +293,8 @@ def nothing_relevant(frame: Frame) -> None:
                "undefined": t("blind_spots.nothing.answer_undefined")}
     m = metrics_of(Side(a, NOTHING_A), frame)
     correct = "zero" if m.ndcg == 0 else "one"
-    feedback = {key: t(f"blind_spots.nothing.feedback_{key}") for key in options}
+    names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
+    feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
     answered = predict(frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options,
                        correct, feedback)
     if not answered:
@@ -301,7 +303,7 @@ def nothing_relevant(frame: Frame) -> None:
     sides = [Side(a, NOTHING_A), Side(b, NOTHING_A[:-1] + (float(grade),))]
     numbers(sides, frame, key="blind_nothing")
     charts(sides, frame, key="blind_nothing")
-    st.info(t("blind_spots.nothing.why"), icon=":material/lightbulb:")
+    st.info(t("blind_spots.nothing.why", **names), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_nothing")
 
 

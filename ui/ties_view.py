@@ -188,11 +188,16 @@ def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
     data_table(styler, key="ties.ranking", height="auto" if len(shown) <= 12 else 420)
 
 
-TREATMENTS: tuple[str, ...] = ("pessimistic", "ignore", "average", "optimistic")
-_SHAPES = {"pessimistic": "triangle-down", "ignore": "square", "average": "circle",
-           "optimistic": "triangle-up"}
-_COLOURS = {"pessimistic": "#D55E00", "ignore": "#CC79A7", "average": "#0072B2",
-            "optimistic": "#009E73"}
+#: The band (worst, average, best), then the single orders of tools: LightGBM/XGBoost,
+#: trec_eval and scikit-learn's ignore_ties. All names of ndcg_core.ties.TIES.
+BAND: tuple[str, ...] = ("pessimistic", "average", "optimistic")
+SINGLE_ORDERS: tuple[str, ...] = ("input", "trec_eval", "ignore")
+TREATMENTS: tuple[str, ...] = (*BAND, *SINGLE_ORDERS)
+_SHAPES = {"pessimistic": "triangle-down", "average": "circle", "optimistic": "triangle-up",
+           "input": "diamond", "trec_eval": "cross", "ignore": "square"}
+# Okabe-Ito colours; the band's own light blue is kept for the band.
+_COLOURS = {"pessimistic": "#D55E00", "average": "#0072B2", "optimistic": "#009E73",
+            "input": "#E69F00", "trec_eval": "#8C8C8C", "ignore": "#CC79A7"}
 
 
 def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
@@ -208,8 +213,11 @@ _AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
 _AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
 
 
-def band_chart(view: TieView, t: Translate, *, height: int = 200) -> alt.LayerChart:
-    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row."""
+def band_chart(view: TieView, t: Translate, *, height: int = 340) -> alt.LayerChart:
+    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row.
+
+    Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
+    """
     points = treatments_frame(view, t)
     band = pd.DataFrame({"low": [view.pessimistic], "high": [view.optimistic],
                          "label": [t("ties.chart_band")]})
@@ -223,7 +231,8 @@ def band_chart(view: TieView, t: Translate, *, height: int = 200) -> alt.LayerCh
     )
     marks = alt.Chart(points).mark_point(filled=True, size=200, opacity=1).encode(
         x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
-        y=alt.Y("name:N", title=None, sort=names, axis=alt.Axis(labelLimit=260)),
+        y=alt.Y("name:N", title=None, sort=names,
+                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')")),
         color=alt.Color("name:N", sort=names, legend=None,
                         scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS])),
         shape=alt.Shape("name:N", sort=names, legend=None,
@@ -235,12 +244,23 @@ def band_chart(view: TieView, t: Translate, *, height: int = 200) -> alt.LayerCh
 
 
 def metrics(view: TieView, t: Translate) -> None:
-    """The four numbers side by side, each with what it means."""
+    """The six numbers: the band (worst, average, best), then the tools' single orders."""
     with st.container(key="ties_metrics"):
-        cols = st.columns(4)
-        for col, name in zip(cols, TREATMENTS):
-            col.metric(t(f"ties.{name}_short"), f"{getattr(view, name):.4f}",
-                       help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}", border=True)
+        for row in (BAND, SINGLE_ORDERS):
+            cols = st.columns(len(row))
+            for col, name in zip(cols, row):
+                col.metric(t(f"ties.{name}_short"), f"{getattr(view, name):.4f}",
+                           help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}", border=True)
+
+
+def why_code(t: Translate) -> str:
+    """The code block of "why a hand-written sort disagrees", comments in the page's language."""
+    return ("ranked = sorted(zip(scores, grades), reverse=True)   # "
+            f"{t('ties.code_sorted')}\n"
+            "ndcg_score([grades], [scores])                       # "
+            f"{t('ties.code_average')}\n"
+            "ndcg_score([grades], [scores], ignore_ties=True)     # "
+            f"{t('ties.code_ignore')}")
 
 
 def band_question(view: TieView, t: Translate) -> Question:

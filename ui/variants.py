@@ -18,8 +18,9 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
+from ndcg_core import tools as core_tools
 
-from .frame import get_param, set_param, show_error
+from .frame import get_param, get_ranking, set_param, set_ranking, show_error
 from .lesson import Question
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
@@ -90,6 +91,11 @@ def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     data_table(styler, key="variants.table")
 
 
+def _short_discount(discount: str, t: Translate) -> str:
+    """The discount's name in the chart legend (short enough for a phone)."""
+    return t("variants.discount_jarvelin_short") if discount == "jarvelin" else t(f"variants.discount_{discount}")
+
+
 def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:
     """nDCG@k for every k under each variant, long format (for the chart)."""
     parts = []
@@ -97,7 +103,7 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
         by_k = nc.ndcg_at_each_k(list(ranking.relevance), gain=gain, discount=discount,
                                  pool=None if pool is None else list(pool))
         parts.append(by_k.assign(
-            gain=t(f"variants.gain_{gain}"), discount=t(f"variants.discount_{discount}"),
+            gain=t(f"variants.gain_{gain}"), discount=_short_discount(discount, t),
             variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
         ))
     return pd.concat(parts, ignore_index=True)
@@ -106,7 +112,7 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
 def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
     """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
     gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
-    discounts = [t(f"variants.discount_{d}") for d in _DISCOUNT_DASH]
+    discounts = [_short_discount(d, t) for d in _DISCOUNT_DASH]
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("k:Q", title=t("variants.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
                 scale=alt.Scale(domainMin=1)),
@@ -116,7 +122,8 @@ def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Ch
                         legend=alt.Legend(orient="bottom", direction="vertical")),
         strokeDash=alt.StrokeDash("discount:N", title=t("variants.chart_discount"),
                                   scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                                  legend=alt.Legend(orient="bottom", direction="vertical")),
+                                  legend=alt.Legend(orient="bottom", direction="vertical",
+                                                    labelLimit=300)),
         shape=alt.Shape("discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]),
                         legend=None),
         detail="variant:N",
@@ -146,7 +153,64 @@ def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
                     t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"))
 
 
+def jarvelin_note(t: Translate) -> str:
+    """What "Järvelin–Kekäläinen" means here (b = 2), and the name clash with trec_eval and ranx."""
+    return t("variants.jarvelin_note")
+
+
+def nothing_relevant_names(lang: str) -> dict[str, str]:
+    """Placeholders naming the tools by what they report for IDCG = 0, from the core.
+
+    ``zero_tools`` / ``one_tools``: the tools that report 0 / 1 (:func:`ndcg_core.tools.
+    nothing_relevant_reports`); ``skip_tools``: the tools that can leave the query out, with
+    the option. Joined with the language's list separator.
+    """
+    reports = core_tools.nothing_relevant_reports()
+    return {
+        "zero_tools": join_names(reports.get(0.0, ()), lang),
+        "one_tools": join_names(reports.get(1.0, ()), lang),
+        "skip_tools": join_names([f"{name} (`{option}`)" if lang != "zh" else f"{name}（`{option}`）"
+                                  for name, option in core_tools.EMPTY_SKIP.items()], lang),
+    }
+
+
+def join_names(names: Sequence[str], lang: str) -> str:
+    """"a, b and c" in English, "a、b、c" in Chinese.
+
+    >>> join_names(["LightGBM", "XGBoost"], "en"), join_names(["LightGBM", "XGBoost"], "zh")
+    ('LightGBM and XGBoost', 'LightGBM、XGBoost')
+    """
+    names = list(names)
+    if lang == "zh":
+        return "、".join(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 # --- tools ---------------------------------------------------------------------------------
+
+#: The tie example of TEACHING.md §3 and §7 (the Scores and ties page's practitioner example).
+TIE_EXAMPLE_GRADES: tuple[float, ...] = (7.0, 4.0, 1.0, 0.0, 0.0)
+TIE_EXAMPLE_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
+
+
+def tie_example_values() -> dict[str, str]:
+    """The tools' values on the tie example (whole list), from the core, keyed for the text."""
+    table = core_tools.tool_scores(list(TIE_EXAMPLE_GRADES), list(TIE_EXAMPLE_SCORES))
+    by_label = table.set_index("label")["ndcg"]
+    return {key: f"{float(by_label[label]):.4f}" for key, label in (
+        ("sklearn", "scikit-learn"), ("trec_eval", "trec_eval"), ("ranx", "ranx ndcg"),
+        ("lightgbm", "LightGBM"))}
+
+
+def load_tie_example() -> None:
+    """Put the tie example in place: its grades (shared ranking), scores, and rank by them."""
+    set_ranking(get_ranking().with_items(TIE_EXAMPLE_GRADES))
+    set_param("scores", ", ".join(format(x, ".15g") for x in TIE_EXAMPLE_SCORES))
+    set_param("by_score", "1")
+    st.session_state.pop("variants.error.scores", None)
+
 
 def use_scores() -> bool:
     return _one(get_param("by_score")) in ("1", "true", "yes")
@@ -187,6 +251,16 @@ def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | N
     return nc.parse_numbers(str(raw), what="score_list", limit=MAX_ITEMS)
 
 
+def _grades_text(tool: str, grades: str, t: Translate) -> str:
+    """What the tool does with non-integer grades, with the two caveats TEACHING.md §7 names."""
+    text = t(f"variants.grades_{grades}")
+    if tool == "trec_eval":
+        text += t("variants.grades_pytrec")
+    elif tool == "torchmetrics":
+        text += t("variants.grades_docstring")
+    return text
+
+
 def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     """The core's tool table with translated settings; refused inputs say so instead of a number."""
     def note(row: Any) -> str:
@@ -201,35 +275,51 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
 
     return pd.DataFrame({
         t("variants.tool"): table["tool"].tolist(),
+        t("variants.call"): table["call"].tolist(),
         t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
         t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
         t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
         t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
         t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+        t("variants.grades"): [_grades_text(tool, grades, t)
+                               for tool, grades in zip(table["tool"], table["grades"])],
         t("variants.note"): [note(row) for _, row in table.iterrows()],
-        t("variants.call"): table["call"].tolist(),
     })
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 30) -> alt.Chart:
-    """One point per tool row (refused rows left out), on a shared 0..1 axis."""
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+
+    Above each row's point, two lines name the tool and its whole call with the current k, from
+    the left edge of the plot: the chart says which call gives which number without a tooltip,
+    and on a phone the labels take no width from the plot. They are the y axis's own labels,
+    moved inside the plot, so they take the theme's text colour (light and dark).
+    """
     data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
         gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"])],
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
-    return alt.Chart(data).mark_point(filled=True, size=140).encode(
+    y = alt.Y("row:N", title=None, sort=None,
+              scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
+              axis=alt.Axis(labelExpr="split(datum.label, '\\n')", labelAlign="left",
+                            labelBaseline="bottom", labelOffset=-17, labelPadding=0, ticks=False,
+                            domain=False, labelLimit=600, labelFontSize=11, labelLineHeight=13))
+    tooltip = [alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+               alt.Tooltip("call:N", title=t("variants.chart_call")),
+               alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")]
+    points = alt.Chart(data).mark_point(filled=True, size=140, opacity=1).encode(
         x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
-        y=alt.Y("label:N", title=None, sort=None, axis=alt.Axis(labelLimit=200)),
+        y=y,
         color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
                         scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
-                        legend=alt.Legend(orient="bottom", direction="vertical")),
+                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300)),
         shape=alt.Shape("gain_name:N", scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
                         legend=None),
-        tooltip=[alt.Tooltip("tool:N", title=t("variants.chart_tool")),
-                 alt.Tooltip("call:N", title=t("variants.chart_call")),
-                 alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(
+        tooltip=tooltip,
+    )
+    return points.properties(
         height=alt.Step(row_height),
         description=t("variants.tools_description",
                       values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples())),

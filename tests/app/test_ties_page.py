@@ -39,8 +39,40 @@ def test_ties_page_band_numbers_equal_the_core_and_scikit_learn(app):
     assert shown["Worst order"] == f"{view.pessimistic:.4f}"
     assert shown["Best: sorted(zip)"] == f"{view.optimistic:.4f}"
     assert shown["Average (default)"] == f"{ndcg_score([GRADES], [SCORES]):.4f}" == "0.6934"
-    assert shown["ignore_ties=True"] == f"{ndcg_score([GRADES], [SCORES], ignore_ties=True):.4f}"
+    assert shown["ignore_ties=True"] == f"{sk_ndcg([GRADES], [SCORES], ignore_ties=True):.4f}"
     assert at.success[0].value.startswith("Right")
+
+
+def test_ties_page_shows_input_and_trec_eval_orders(app):
+    """Input order puts the 7 first (0.89568); trec_eval puts D5, D4 before D1 (0.54651)."""
+    at = _reveal(app(page=PAGE))
+    shown = _metrics(at)
+    view = tie_view(GRADES, SCORES)
+    assert shown["Input order"] == f"{view.input:.4f}" == "0.8957"
+    assert shown["trec_eval"] == f"{view.trec_eval:.4f}" == "0.5465"
+
+
+def test_ties_page_ignore_ties_is_scikit_learns_number_on_the_issue_example(app):
+    """Issue 11: the page showed 0.77181 ("later input first"); scikit-learn computes its own."""
+    grades = [2, 3, 3, 0, 0, 3, 3, 0, 1, 3, 1, 1, 3, 1, 1]
+    scores = [2, 2, 0, 0, 3, 3, 3, 2, 3, 1, 1, 3, 0, 1, 0]
+    at = _reveal(app(page=PAGE, rel=",".join(map(str, grades)), scores=",".join(map(str, scores))))
+    assert not at.exception
+    expected = sk_ndcg([grades], [[float(x) for x in scores]], ignore_ties=True)
+    assert _metrics(at)["ignore_ties=True"] == f"{expected:.4f}"
+
+
+def test_ties_page_says_ignore_ties_is_arbitrary(app):
+    at = _reveal(app(page=PAGE))
+    helps = {m.label.replace("`", ""): m.help for m in at.metric}
+    assert "arbitrary" in helps["ignore_ties=True"] and "machine" in helps["ignore_ties=True"]
+    assert "later input item first" not in " ".join(h or "" for h in helps.values())
+
+
+def test_ties_page_code_comments_are_chinese_on_the_chinese_page(app):
+    at = app(page=PAGE, lang="zh")
+    code = at.code[0].value
+    assert "任取一种顺序" in code and "equal scores" not in code
 
 
 def test_ties_page_marks_the_tied_rows(app):

@@ -69,7 +69,68 @@ def test_variants_tools_table_says_which_tools_refuse_fractional_grades(app):
     at = app(page=PAGE, rel="2.5,1,0")
     tools = _tools(at)
     refused = tools.loc[tools["nDCG"] == "error", "Tool"].tolist()
-    assert refused == ["trec_eval", "LightGBM", "XGBoost", "torchmetrics"]
+    assert refused == ["LightGBM", "XGBoost"]
+
+
+def test_variants_tools_table_says_trec_eval_truncates_and_torchmetrics_uses_as_given(app):
+    at = app(page=PAGE, rel="2.5,1,0")
+    grades = _tools(at).set_index("Tool")["Non-integer grades"]
+    assert grades["trec_eval"] == "truncated to integers (pytrec_eval refuses them)"
+    assert grades["torchmetrics"] == "used as given (its docstring says integers)"
+
+
+def test_variants_call_column_shows_the_whole_call_with_k(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", k="3")
+    calls = _tools(at)["Call (with your k)"].tolist()
+    assert calls[0] == "ndcg_score(y_true, y_score, k=3)"
+    assert "trec_eval -m ndcg_cut.3 qrels run" in calls
+    assert 'ranx.evaluate(qrels, run, "ndcg@3")' in calls
+
+
+def test_variants_call_column_without_k_drops_the_cutoff(app):
+    at = app(page=PAGE, rel="3,2,0,0,1")
+    calls = _tools(at)["Call (with your k)"].tolist()
+    assert calls[0] == "ndcg_score(y_true, y_score)"
+    assert "trec_eval -m ndcg qrels run" in calls
+
+
+def test_variants_tools_chart_labels_each_row_with_its_call(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", k="3")
+    from ui import variants
+    from ui.i18n import translate
+
+    chart = variants.tools_chart(tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p))
+    rows = chart.data["row"].tolist()
+    assert rows[0] == "scikit-learn\nndcg_score(y_true, y_score, k=3)"
+    y = chart.to_dict()["encoding"]["y"]
+    assert y["field"] == "row" and "split" in y["axis"]["labelExpr"]
+    assert not at.exception
+
+
+def test_variants_why_names_the_tools_that_report_one_from_the_core(app):
+    """IDCG = 0: LightGBM and XGBoost report 1 (core), the others 0; both languages."""
+    at = app(page=PAGE)
+    text = " ".join(m.value for m in at.markdown)
+    assert "reported as 0 by scikit-learn, ranx, trec_eval" in text
+    assert "as 1 by LightGBM and XGBoost" in text
+    zh = " ".join(m.value for m in app(page=PAGE, lang="zh").markdown)
+    assert "LightGBM、XGBoost 报告 1" in zh
+
+
+def test_variants_tie_example_is_labelled_exponential_gain_input_order(app):
+    at = app(page=PAGE)
+    text = " ".join(m.value for m in at.markdown)
+    expected = tool_scores([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]).set_index("label")["ndcg"]
+    assert f"{expected['LightGBM']:.4f} with exponential gain, input order (LightGBM, XGBoost)" in text
+    assert f"{expected['LightGBM']:.4f}" == "0.9728"
+
+
+def test_variants_load_tie_example_ranks_by_the_example_scores(app):
+    at = app(page=PAGE)
+    at.button(key="variants.load_tie_example").click().run()
+    assert not at.exception
+    shown = _tools(at).set_index("Tool")["nDCG"]
+    assert shown["trec_eval"] == "0.5465" and shown["LightGBM"] == "0.9728"
 
 
 def test_variants_malformed_input_shows_messages_not_a_crash(app):
@@ -84,3 +145,17 @@ def test_variants_in_chinese(app):
     at = _reveal(app(page=PAGE, lang="zh"))
     assert not at.exception
     assert at.title[0].value == "变体与工具库"
+
+
+def test_blind_spots_nothing_relevant_names_the_tools_from_the_core(app):
+    """The Blind spots feedback and why texts read IDCG = 0 reports from ndcg_core.tools."""
+    from ndcg_core.tools import nothing_relevant_reports
+
+    at = app(page="pages/4_Blind_spots.py")
+    at.radio(key="blind.nothing.predict").set_value("one").run()
+    assert not at.exception
+    text = " ".join(x.value for x in [*at.info, *at.error, *at.warning, *at.success])
+    ones = " and ".join(nothing_relevant_reports()[1.0])
+    assert f"{ones} do report 1" in text
+    assert "the tools report 0, not 1" not in text
+    assert "pytrec_eval and trec_eval 9 leave it out of the mean" in text

@@ -1,4 +1,4 @@
-"""ndcg_core.ties: tie groups, the four tie treatments, the teaching example, brute-force proofs."""
+"""ndcg_core.ties: tie groups, the six tie treatments, the teaching example, brute-force proofs."""
 
 from itertools import permutations, product
 from math import log2
@@ -45,11 +45,45 @@ def test_ndcg_from_scores_optimistic_puts_the_7_first():
     assert round(expected, 5) == 0.89568
 
 
-def test_ndcg_from_scores_ignore_puts_the_later_indexes_first():
-    """Order D5, D4, D1, D3, D2: grades 0, 0, 7, 1, 4."""
+def test_ndcg_from_scores_trec_eval_puts_the_larger_id_first():
+    """Ids descending as text among the 0.9s: D5, D4, D1, then D3, D2: grades 0, 0, 7, 1, 4."""
     expected = (7 / log2(4) + TAIL) / IDCG
-    assert ndcg_from_scores(GRADES, SCORES, ties="ignore") == pytest.approx(expected, abs=1e-12)
+    assert ndcg_from_scores(GRADES, SCORES, ties="trec_eval") == pytest.approx(expected, abs=1e-12)
     assert round(expected, 5) == 0.54651
+
+
+def test_ndcg_from_scores_trec_eval_compares_ids_as_text():
+    """As text "D9" > "D2" > "D10" ("1" < "2"): order D9 (grade 1), D2 (0), D10 (2)."""
+    labels = ["D2", "D9", "D10"]
+    expected = (1 + 0 / log2(3) + 2 / log2(4)) / (2 + 1 / log2(3))
+    got = ndcg_from_scores([0, 1, 2], [0.5, 0.5, 0.5], ties="trec_eval", labels=labels)
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_ndcg_from_scores_trec_eval_default_ids_put_d10_before_d2():
+    """Default ids D1..D10 tied: D9 first, then D8 ... D2, D10, D1 (as text "D10" < "D2")."""
+    grades = [0] * 9 + [3]  # only D10 is relevant
+    ranking = rank_by_score(grades, [1.0] * 10, ties="trec_eval")
+    assert [f"D{i + 1}" for i in ranking.order] == [
+        "D9", "D8", "D7", "D6", "D5", "D4", "D3", "D2", "D10", "D1"]
+    expected = 3 / log2(9 + 1) / 3
+    assert ndcg_from_scores(grades, [1.0] * 10, ties="trec_eval") == pytest.approx(expected, abs=1e-12)
+
+
+def test_ndcg_from_scores_input_keeps_the_tied_items_in_input_order():
+    """D1, D4, D5 at 0.9 (grades 7, 0, 0), then D3 (1), D2 (4): here the best case."""
+    expected = (7 + 0 / log2(3) + 0 / log2(4) + TAIL) / IDCG
+    assert ndcg_from_scores(GRADES, SCORES, ties="input") == pytest.approx(expected, abs=1e-12)
+    assert round(expected, 5) == 0.89568
+
+
+def test_ndcg_from_scores_input_with_exponential_gain_is_teachings_0_97276():
+    """TEACHING.md §3: exponential gain, input order (LightGBM, XGBoost) gives 0.97276."""
+    dcg = (2**7 - 1) + (2**1 - 1) / log2(5) + (2**4 - 1) / log2(6)
+    ideal = (2**7 - 1) + (2**4 - 1) / log2(3) + (2**1 - 1) / log2(4)
+    got = ndcg_from_scores(GRADES, SCORES, gain="exponential", ties="input")
+    assert got == pytest.approx(dcg / ideal, abs=1e-12)
+    assert round(dcg / ideal, 5) == 0.97276
 
 
 def test_ndcg_from_scores_pessimistic_puts_the_7_last_in_its_group():
@@ -114,7 +148,8 @@ def test_tie_groups_treats_minus_zero_as_zero():
 
 
 @pytest.mark.parametrize(("ties", "order"), [
-    ("ignore", [4, 3, 0, 2, 1]),
+    ("input", [0, 3, 4, 2, 1]),
+    ("trec_eval", [4, 3, 0, 2, 1]),
     ("average", [0, 3, 4, 2, 1]),
     ("optimistic", [0, 3, 4, 2, 1]),
     ("pessimistic", [3, 4, 0, 2, 1]),
@@ -155,7 +190,7 @@ def test_round_scores_makes_ties_appear():
 
 def test_public_names_are_exported():
     assert nc.tie_view is tie_view and nc.rank_by_score is rank_by_score
-    assert nc.TIES == TIES == ("average", "optimistic", "pessimistic", "ignore")
+    assert nc.TIES == TIES == ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
 
 
 # --- errors -----------------------------------------------------------------------------
@@ -238,12 +273,13 @@ def test_tie_view_orders_pessimistic_average_optimistic(case, gain, discount):
     view = tie_view(grades, scores, k=k, gain=gain, discount=discount)
     assert view.pessimistic <= view.average + 1e-12
     assert view.average <= view.optimistic + 1e-12
-    assert view.pessimistic - 1e-12 <= view.ignore <= view.optimistic + 1e-12
+    for single in (view.ignore, view.input, view.trec_eval):
+        assert view.pessimistic - 1e-12 <= single <= view.optimistic + 1e-12
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=12), st.randoms(use_true_random=False))
-def test_without_ties_all_four_agree(grades, rng):
+def test_without_ties_all_six_agree(grades, rng):
     scores = list(range(len(grades)))
     rng.shuffle(scores)
     view = tie_view(grades, scores)
@@ -251,6 +287,8 @@ def test_without_ties_all_four_agree(grades, rng):
     assert view.optimistic == pytest.approx(view.average, abs=1e-12)
     assert view.pessimistic == pytest.approx(view.average, abs=1e-12)
     assert view.ignore == pytest.approx(view.average, abs=1e-12)
+    assert view.input == pytest.approx(view.average, abs=1e-12)
+    assert view.trec_eval == pytest.approx(view.average, abs=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
@@ -265,11 +303,59 @@ def test_average_matches_scikit_learn(case):
         sk_dcg_score([grades], [scores], k=k), abs=1e-12)
 
 
-def test_ignore_is_stable_later_index_first():
-    """The order is definite: a stable descending sort that puts the later index first.
+@st.composite
+def tied_lists(draw):
+    """Lengths 2..40, grades 0..3, two to four distinct scores (ints or floats): many ties."""
+    n = draw(st.integers(2, 40))
+    grades = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    levels = draw(st.integers(2, 4))
+    scores = draw(st.lists(st.integers(0, levels - 1), min_size=n, max_size=n))
+    if draw(st.booleans()):
+        scores = [s / 4 for s in scores]
+    k = draw(st.one_of(st.none(), st.integers(1, n)))
+    return grades, scores, k
 
-    (numpy's default argsort, which scikit-learn's ignore_ties uses, is not stable on every
-    machine, so its order of ties can differ; ndcg_core.ndcg_score reproduces that one.)
-    """
-    ranking = rank_by_score([1, 2, 3, 4], [0.5, 0.5, 0.5, 0.5], ties="ignore")
-    assert ranking.order.tolist() == [3, 2, 1, 0]
+
+@settings(max_examples=400, deadline=None)
+@given(tied_lists())
+def test_ignore_equals_scikit_learns_ignore_ties_at_run_time(case):
+    """The Ties page's scikit-learn treatment is scikit-learn's own number, on this machine."""
+    grades, scores, k = case
+    expected = sk_ndcg_score([grades], [scores], k=k, ignore_ties=True)
+    assert ndcg_from_scores(grades, scores, k=k, ties="ignore") == pytest.approx(expected, abs=1e-12)
+    assert tie_view(grades, scores, k=k).ignore == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tied_lists())
+def test_dcg_from_scores_ignore_equals_scikit_learns_dcg_at_run_time(case):
+    grades, scores, k = case
+    expected = sk_dcg_score([grades], [scores], k=k, ignore_ties=True)
+    assert dcg_from_scores(grades, scores, k=k, ties="ignore") == pytest.approx(expected, abs=1e-12)
+
+
+def test_ndcg_from_scores_ignore_matches_scikit_learn_on_the_issue_example():
+    """Issue 11: the old "later input first" order gave 0.77181 here; scikit-learn's is its own."""
+    grades = [2, 3, 3, 0, 0, 3, 3, 0, 1, 3, 1, 1, 3, 1, 1]
+    scores = [2, 2, 0, 0, 3, 3, 3, 2, 3, 1, 1, 3, 0, 1, 0]
+    expected = sk_ndcg_score([grades], [scores], ignore_ties=True)
+    assert ndcg_from_scores(grades, scores, ties="ignore") == pytest.approx(expected, abs=1e-12)
+    assert tie_view(grades, scores).ignore == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tied_lists())
+def test_input_is_a_stable_sort_by_score(case):
+    """Brute force: among equal scores the earlier input index comes first."""
+    grades, scores, _ = case
+    expected = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    assert rank_by_score(grades, scores, ties="input").order.tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(tied_lists())
+def test_trec_eval_sorts_by_score_then_id_descending_as_text(case):
+    grades, scores, _ = case
+    ids = [f"D{i + 1}" for i in range(len(scores))]
+    expected = sorted(range(len(scores)), key=lambda i: (scores[i], ids[i]), reverse=True)
+    assert rank_by_score(grades, scores, ties="trec_eval").order.tolist() == expected

@@ -7,14 +7,23 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_core import NDCGInputError
-from ndcg_core.tools import TOOL_COLUMNS, TOOLS, tool_scores
+from ndcg_core.tools import (
+    EMPTY_SKIP,
+    NOTHING_RETURNED,
+    TOOL_COLUMNS,
+    TOOLS,
+    nothing_relevant_reports,
+    tool_call,
+    tool_scores,
+)
 
 L2 = np.log2
 GRADES, SCORES = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
 
 
 def by_call(table):
-    return table.set_index("call")["ndcg"]
+    """nDCG by the row's short label (unique per row)."""
+    return table.set_index("label")["ndcg"]
 
 
 def test_tool_scores_has_one_row_per_tool_and_the_documented_columns():
@@ -29,8 +38,8 @@ def test_tool_scores_scikit_learn_rows_match_scikit_learn(seed):
     grades = rng.integers(0, 4, size=8)
     scores = rng.integers(0, 3, size=8).astype(float)  # many ties
     t = by_call(tool_scores(grades, scores, k=5))
-    assert t["ndcg_score(y_true, y_score)"] == pytest.approx(ndcg_score([grades], [scores], k=5), abs=1e-12)
-    assert t["ndcg_score(..., ignore_ties=True)"] == pytest.approx(
+    assert t["scikit-learn"] == pytest.approx(ndcg_score([grades], [scores], k=5), abs=1e-12)
+    assert t["scikit-learn ignore_ties"] == pytest.approx(
         ndcg_score([grades], [scores], k=5, ignore_ties=True), abs=1e-12)
 
 
@@ -38,13 +47,13 @@ def test_tool_scores_ranx_keeps_tied_items_in_input_order():
     """TEACHING.md §7: ranx 0.8957 on the tie example; input order puts the 7 first."""
     dcg = 7 + 0 / L2(3) + 0 / 2 + 1 / L2(5) + 4 / L2(6)
     ideal = 7 + 4 / L2(3) + 1 / 2
-    assert by_call(tool_scores(GRADES, SCORES))['evaluate(qrels, run, "ndcg")'] == pytest.approx(dcg / ideal)
+    assert by_call(tool_scores(GRADES, SCORES))['ranx ndcg'] == pytest.approx(dcg / ideal)
 
 
 def test_tool_scores_ranx_burges_uses_exponential_gain():
     dcg = 127 + 1 / L2(5) + 15 / L2(6)
     ideal = 127 + 15 / L2(3) + 1 / 2
-    value = by_call(tool_scores(GRADES, SCORES))['evaluate(qrels, run, "ndcg_burges")']
+    value = by_call(tool_scores(GRADES, SCORES))['ranx ndcg_burges']
     assert value == pytest.approx(dcg / ideal)
     assert round(value, 4) == 0.9728
 
@@ -52,8 +61,8 @@ def test_tool_scores_ranx_burges_uses_exponential_gain():
 def test_tool_scores_trec_eval_breaks_ties_by_document_id_descending():
     t_ab = by_call(tool_scores([1, 0], [0.5, 0.5], labels=["a", "b"]))  # "b" (grade 0) first
     t_ba = by_call(tool_scores([1, 0], [0.5, 0.5], labels=["b", "a"]))  # "b" (grade 1) first
-    assert t_ab["-m ndcg / ndcg_cut.k"] == pytest.approx(1 / L2(3))
-    assert t_ba["-m ndcg / ndcg_cut.k"] == pytest.approx(1.0)
+    assert t_ab["trec_eval"] == pytest.approx(1 / L2(3))
+    assert t_ba["trec_eval"] == pytest.approx(1.0)
 
 
 def test_tool_scores_pool_lowers_only_the_tools_that_use_judged_items():
@@ -61,13 +70,13 @@ def test_tool_scores_pool_lowers_only_the_tools_that_use_judged_items():
     t = by_call(tool_scores([3, 2, 0, 0, 1], pool=[3, 2, 0, 0, 1, 3, 2]))
     dcg = 3 + 2 / L2(3) + 1 / L2(6)
     ideal = 3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)
-    assert t["-m ndcg / ndcg_cut.k"] == pytest.approx(dcg / ideal)
-    assert round(t["-m ndcg / ndcg_cut.k"], 4) == 0.6510
-    assert t["ndcg_score(y_true, y_score)"] == pytest.approx(ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]))
+    assert t["trec_eval"] == pytest.approx(dcg / ideal)
+    assert round(t["trec_eval"], 4) == 0.6510
+    assert t["scikit-learn"] == pytest.approx(ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]))
 
 
 def test_tool_scores_spark_python_api_sees_binary_relevance():
-    value = by_call(tool_scores([3, 0, 1]))["RankingMetrics(...).ndcgAt(k)"]
+    value = by_call(tool_scores([3, 0, 1]))["Spark MLlib"]
     assert value == pytest.approx((1 + 1 / 2) / (1 + 1 / L2(3)))
 
 
@@ -80,7 +89,7 @@ def test_tool_scores_tensorflow_ranking_is_the_expected_value_over_random_tie_or
         gains = 2 ** rel[order] - 1
         values.append(float(gains @ (1 / L2(np.arange(2, 7)))))
     ideal = float((2 ** np.sort(rel)[::-1] - 1) @ (1 / L2(np.arange(2, 7))))
-    value = by_call(tool_scores(GRADES, SCORES))["tfr.keras.metrics.NDCGMetric(topn=k)"]
+    value = by_call(tool_scores(GRADES, SCORES))["TF Ranking"]
     assert value == pytest.approx(np.mean(values) / ideal)
 
 
@@ -92,10 +101,105 @@ def test_tool_scores_nothing_relevant_scores_one_in_lightgbm_and_xgboost_only():
 
 
 def test_tool_scores_marks_tools_that_reject_fractional_grades():
+    """TEACHING.md §7: only LightGBM and XGBoost refuse non-integer grades."""
     table = tool_scores([2.5, 1, 0])
     rejected = set(table.loc[table["status"] == "rejects_fraction", "tool"])
-    assert rejected == {"trec_eval", "LightGBM", "XGBoost", "torchmetrics"}
+    assert rejected == {"LightGBM", "XGBoost"}
     assert table.loc[table["status"] == "rejects_fraction", "ndcg"].isna().all()
+
+
+def test_tool_scores_trec_eval_and_ranx_truncate_fractional_grades():
+    """trec_eval reads grades with atol: [2.5, 1, 0] is scored as [2, 1, 0], a perfect order."""
+    table = tool_scores([1.5, 2.7, 0], [0.9, 0.8, 0.7]).set_index("label")
+    truncated = (1 + 2 / L2(3)) / (2 + 1 / L2(3))  # [1, 2, 0] against the ideal [2, 1, 0]
+    for label in ("trec_eval", "ranx ndcg"):
+        assert table.loc[label, "ndcg"] == pytest.approx(truncated, abs=1e-12)
+        assert table.loc[label, "status"] == "truncated"
+
+
+def test_tool_scores_torchmetrics_uses_fractional_grades_as_given():
+    table = tool_scores([1.5, 2.7, 0], [0.9, 0.8, 0.7]).set_index("label")
+    as_given = (1.5 + 2.7 / L2(3)) / (2.7 + 1.5 / L2(3))
+    assert table.loc["torchmetrics", "ndcg"] == pytest.approx(as_given, abs=1e-12)
+    assert table.loc["torchmetrics", "status"] == "fraction_as_given"
+    assert table.loc["scikit-learn", "ndcg"] == pytest.approx(
+        ndcg_score([[1.5, 2.7, 0]], [[0.9, 0.8, 0.7]]), abs=1e-12)
+
+
+def test_tool_scores_ranx_warns_from_sixteen_tied_items():
+    fifteen = tool_scores([1] + [0] * 14, [0.5] * 15).set_index("label")
+    sixteen = tool_scores([1] + [0] * 15, [0.5] * 16).set_index("label")
+    assert fifteen.loc["ranx ndcg", "status"] == "ok"
+    assert sixteen.loc["ranx ndcg", "status"] == "ties_arbitrary"
+    assert sixteen.loc["ranx ndcg", "ndcg"] == 1.0  # the value shown is the input order
+
+
+def test_tool_scores_scikit_learn_ignore_ties_row_is_scikit_learns_number():
+    """The issue's list: scikit-learn's order of ties is its own, not "later input first"."""
+    grades = [2, 3, 3, 0, 0, 3, 3, 0, 1, 3, 1, 1, 3, 1, 1]
+    scores = [2, 2, 0, 0, 3, 3, 3, 2, 3, 1, 1, 3, 0, 1, 0]
+    t = by_call(tool_scores(grades, scores))
+    assert t["scikit-learn ignore_ties"] == pytest.approx(
+        ndcg_score([grades], [scores], ignore_ties=True), abs=1e-12)
+
+
+# --- what a tool reports for nothing relevant, in one place -------------------------------
+
+
+def test_nothing_relevant_reports_lists_lightgbm_and_xgboost_as_one():
+    reports = nothing_relevant_reports()
+    assert reports[1.0] == ("LightGBM", "XGBoost")
+    assert reports[0.0] == ("scikit-learn", "ranx", "trec_eval", "Spark MLlib (Python)",
+                            "TensorFlow Ranking", "torchmetrics")
+    assert set(reports) == {0.0, 1.0}
+
+
+def test_nothing_relevant_reports_agree_with_tool_scores():
+    table = tool_scores([0, 0, 0])
+    for value, names in nothing_relevant_reports().items():
+        assert set(table.loc[table["ndcg"] == value, "tool"]) == set(names)
+
+
+def test_nothing_relevant_skip_option_is_torchmetrics():
+    assert EMPTY_SKIP == {"torchmetrics": 'empty_target_action="skip"'}
+
+
+def test_nothing_returned_is_kept_apart_from_nothing_relevant():
+    """TEACHING.md §1: an unanswered query is left out (pytrec_eval, trec_eval 9) or refused."""
+    assert dict((name, (what, option)) for name, what, option in NOTHING_RETURNED) == {
+        "pytrec_eval": ("left_out", ""),
+        "trec_eval 9": ("left_out", ""),
+        "trec_eval 10": ("refused_unless", "-c"),
+        "ranx": ("refused_unless", "make_comparable=True"),
+    }
+
+
+# --- the whole call, with the current k ------------------------------------------------
+
+
+@pytest.mark.parametrize(("label", "k", "call"), [
+    ("scikit-learn", 5, "ndcg_score(y_true, y_score, k=5)"),
+    ("scikit-learn", None, "ndcg_score(y_true, y_score)"),
+    ("scikit-learn ignore_ties", 3, "ndcg_score(y_true, y_score, k=3, ignore_ties=True)"),
+    ("trec_eval", 5, "trec_eval -m ndcg_cut.5 qrels run"),
+    ("trec_eval", None, "trec_eval -m ndcg qrels run"),
+    ("ranx ndcg", 5, 'ranx.evaluate(qrels, run, "ndcg@5")'),
+    ("ranx ndcg_burges", None, 'ranx.evaluate(qrels, run, "ndcg_burges")'),
+    ("Spark MLlib", None, "RankingMetrics(predictionAndLabels).ndcgAt(8)"),
+    ("LightGBM", 5, '{"metric": "ndcg", "eval_at": [5]}'),
+    ("LightGBM", None, '{"metric": "ndcg", "eval_at": [8]}'),
+    ("XGBoost", 5, 'eval_metric="ndcg@5"'),
+    ("TF Ranking", 5, "tfr.keras.metrics.NDCGMetric(topn=5)"),
+    ("torchmetrics", None, "retrieval_normalized_dcg(preds, target)"),
+])
+def test_tool_call_writes_the_whole_call_with_the_cutoff(label, k, call):
+    tool = next(tool for tool in TOOLS if tool.label == label)
+    assert tool_call(tool, k, 8) == call
+
+
+def test_tool_scores_call_column_uses_the_cutoff():
+    table = tool_scores([3, 2, 0, 0, 1], k=3).set_index("label")
+    assert table.loc["trec_eval", "call"] == "trec_eval -m ndcg_cut.3 qrels run"
 
 
 def test_tool_scores_scikit_learn_refuses_a_one_item_list():
