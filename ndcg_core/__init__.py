@@ -7,6 +7,7 @@ Ranked lists (grades in rank order, position 1 first)
 Explained (steps.py, formulas.py)
     step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
     order_bounds (worst / mean / best over all orders), base_comparison (log bases),
+    mismatched_cutoffs (DCG@k / IDCG@k' with k != k', a trap),
     describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
 From scores: tie groups and tie treatments (ties.py)
     rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
@@ -39,11 +40,13 @@ from .steps import (
     NO_ITEM,
     STEP_COLUMNS,
     Change,
+    CutoffMismatch,
     OrderBounds,
     PermutationDistribution,
     base_comparison,
     default_labels,
     describe_change,
+    mismatched_cutoffs,
     ndcg_at_each_k,
     order_bounds,
     permutation_distribution,
@@ -91,8 +94,10 @@ __all__ = sorted([
     "summarize",
     "Change",
     "DISCOUNTS",
+    "CutoffMismatch",
     "OrderBounds",
     "UNJUDGED",
+    "mismatched_cutoffs",
     "base_comparison",
     "judged_at_k",
     "order_bounds",

@@ -15,6 +15,8 @@ permutation_distribution
     with the worst, mean and best over all orderings in closed form (any length).
 order_bounds
     Only the closed forms: worst order (grades ascending), mean over random orders, best order.
+mismatched_cutoffs
+    The trap of dividing DCG@k by IDCG at another cutoff, next to the right nDCG@k.
 base_comparison
     DCG, IDCG and nDCG with the discount 1 / log_b(i + 1) for several bases b (b cancels in nDCG).
 describe_change
@@ -51,7 +53,9 @@ __all__ = [
     "OrderBounds",
     "PermutationDistribution",
     "base_comparison",
+    "CutoffMismatch",
     "describe_change",
+    "mismatched_cutoffs",
     "default_labels",
     "ndcg_at_each_k",
     "order_bounds",
@@ -559,6 +563,52 @@ def permutation_distribution(
         worst=worst,
         best=best,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CutoffMismatch:
+    """DCG at one cutoff divided by IDCG at another (a mistake), next to nDCG at the first.
+
+    Attributes
+    ----------
+    dcg, idcg : float
+        DCG@dcg_k and IDCG@idcg_k.
+    ratio : float
+        dcg / idcg (0 when idcg = 0): what the mistake reports.
+    ndcg : float
+        The right nDCG@dcg_k, both sides cut at the same k.
+    dcg_k, idcg_k : int
+        The two cutoffs, as applied to the list and the ideal.
+    """
+
+    dcg: float
+    idcg: float
+    ratio: float
+    ndcg: float
+    dcg_k: int
+    idcg_k: int
+
+
+def mismatched_cutoffs(
+    relevance: ArrayLike,
+    *,
+    dcg_k: int,
+    idcg_k: int,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> CutoffMismatch:
+    """DCG@dcg_k / IDCG@idcg_k: what a program reports when the two sides use different k.
+
+    >>> c = mismatched_cutoffs([3, 2, 2, 1], dcg_k=2, idcg_k=4)
+    >>> round(c.ratio, 4), c.ndcg
+    (0.7487, 1.0)
+    """
+    top = metrics(relevance, k=dcg_k, gain=gain, discount=discount, pool=pool)
+    ideal = metrics(relevance, k=idcg_k, gain=gain, discount=discount, pool=pool)
+    ratio = top.dcg / ideal.idcg if ideal.idcg > 0 else 0.0
+    return CutoffMismatch(dcg=top.dcg, idcg=ideal.idcg, ratio=ratio, ndcg=top.ndcg,
+                          dcg_k=top.k, idcg_k=check_k(idcg_k, ideal_relevance(relevance, pool=pool).size))
 
 
 #: The log bases :func:`base_comparison` shows by default: 2, e (Spark's natural log) and 10.

@@ -286,3 +286,9 @@ def test_base_comparison_ndcg_does_not_depend_on_base():
 def test_base_comparison_rejects_base_one():
     with pytest.raises(nc.NDCGInputError, match="log bases"):
         nc.base_comparison(EXAMPLE, bases=[1.0])
+
+
+def test_mismatched_cutoffs_perfect_list_gets_0_7487():
+    c = nc.mismatched_cutoffs([3, 2, 2, 1], dcg_k=2, idcg_k=4)
+    assert c.ratio == pytest.approx((3 + 2 / L2(3)) / (3 + 2 / L2(3) + 2 / L2(4) + 1 / L2(5)), abs=1e-12)
+    assert c.ndcg == 1.0 and (c.dcg_k, c.idcg_k) == (2, 4)
