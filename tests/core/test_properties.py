@@ -150,3 +150,29 @@ def test_order_bounds_equal_brute_force_over_all_orders(relevance, k, opts):
 def test_order_bounds_worst_is_the_ascending_order(relevance, k, opts):
     b = nc.order_bounds(relevance, k=k, **opts)
     assert b.worst == pytest.approx(nc.ndcg(sorted(relevance), k=k, **opts), abs=1e-12)
+
+
+unjudged_grades = st.lists(st.one_of(st.integers(0, 3).map(float), st.just(float("nan"))), min_size=1, max_size=15)
+
+
+@quick
+@given(unjudged_grades, cutoffs, options)
+def test_unjudged_zero_equals_ndcg_with_zeros(rel, k, opts):
+    zeros = [0.0 if x != x else x for x in rel]  # NaN != NaN
+    assert nc.ndcg(rel, k=k, unjudged="zero", **opts) == pytest.approx(nc.ndcg(zeros, k=k, **opts), abs=1e-12)
+
+
+@quick
+@given(unjudged_grades, cutoffs, options)
+def test_condensed_ndcg_is_never_below_unjudged_as_zero(rel, k, opts):
+    """Dropping unjudged items only moves judged ones up (gains >= 0, discounts non-increasing)."""
+    zero = nc.ndcg(rel, k=k, unjudged="zero", **opts)
+    assert nc.ndcg(rel, k=k, unjudged="drop", **opts) >= zero - 1e-12
+
+
+@quick
+@given(unjudged_grades, cutoffs)
+def test_condensed_ndcg_equals_ndcg_of_judged_items(rel, k):
+    judged = [x for x in rel if x == x]
+    if judged:
+        assert nc.ndcg(rel, k=k, unjudged="drop") == pytest.approx(nc.ndcg(judged, k=k), abs=1e-12)
