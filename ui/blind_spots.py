@@ -368,14 +368,16 @@ def difficulty(frame: Frame) -> None:
         "current": [easy.current, hard.current, yours.current],
     })
     cols = {key: t(f"blind_spots.difficulty.col_{key}") for key in ("worst", "mean", "best", "current")}
+    # no grades column: four numbers per row already fill a phone's width
     st.markdown(md_table({
         t("blind_spots.col_list"): names,
-        t("blind_spots.col_grades"): list(rows["grades"]),
         **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
     }, right=set(cols.values())))
+    st.caption(t("blind_spots.difficulty.yours_grades", grades=md_escape(grades_text(ranking.relevance))))
     st.caption(t("blind_spots.difficulty.closed_forms"))
+    st.markdown(f"**{t('blind_spots.difficulty.chart_title')}**")
     chart = difficulty_chart(rows, t)
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(chart, width="stretch", height=300)
     chart_downloads(chart, "blind_difficulty", lang=frame.lang)
     dist = nc.permutation_distribution(list(ranking.relevance), **opts)
     key = "blind_spots.difficulty.percentile" if dist.exact else "blind_spots.difficulty.percentile_sampled"
@@ -397,8 +399,8 @@ def gain_reorders(frame: Frame) -> None:
         for gain in ("linear", "exponential")
     }
     correct = which_higher(*scores["exponential"])
-    options = {"A": t("blind_spots.gain.winner_a"), "B": t("blind_spots.gain.winner_b"),
-               "same": t("blind_spots.gain.winner_same")}
+    options = {"A": t("blind_spots.gain.answer_a"), "B": t("blind_spots.gain.answer_b"),
+               "same": t("blind_spots.gain.answer_same")}
     if not predict(frame, "blind.gain.predict", t("blind_spots.gain.question"), options, correct):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
@@ -456,10 +458,10 @@ def not_modelled(frame: Frame) -> None:
     """[3, 3, 3]: nDCG does not see redundancy; ERR, RBP and α-nDCG in words, with references."""
     t = frame.t
     value = nc.ndcg(list(DUPLICATES), **_options(frame))
-    options = {"yes": t("blind_spots.not_modelled.answer_yes"),
-               "no": t("blind_spots.not_modelled.answer_no", ndcg=_f(value))}
+    options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
+    note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
     if not predict(frame, "blind.not_modelled.predict", t("blind_spots.not_modelled.question"), options,
-                   "no" if value == 1.0 else "yes"):
+                   "no" if value == 1.0 else "yes", {"yes": note, "no": note}):
         return
     st.markdown(t("blind_spots.not_modelled.why"))
     st.caption(t("blind_spots.not_modelled.references"))

@@ -231,7 +231,9 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
     # the legend's label is a column (not a Vega expression), so any translated text is safe
     bar = alt.Chart(rows.assign(kind=texts["chart_range"])).mark_bar(height=18, opacity=0.7).encode(
         x=alt.X("worst:Q", title=texts["chart_axis"], scale=scale), x2="best:Q", y=y, tooltip=tip,
-        color=alt.Color("kind:N", scale=colour, title=None, legend=alt.Legend(orient="top")),
+        # one legend entry per line: three entries side by side do not fit a phone
+        color=alt.Color("kind:N", scale=colour, title=None,
+                        legend=alt.Legend(orient="bottom", direction="vertical")),
     )
     mean = alt.Chart(rows.assign(kind=texts["chart_mean"])).mark_tick(thickness=3, size=26).encode(
         x=alt.X("mean:Q", scale=scale), y=y, tooltip=tip,
@@ -245,6 +247,7 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
     values = "; ".join(
         f"{row.list}: {row.worst:.4f}, {row.mean:.4f}, {row.best:.4f}, {row.current:.4f}"
         for row in rows.itertuples())
+    # the title is drawn by the page above the chart (a Vega title is cut short on a phone)
     return alt.layer(bar, mean, current).properties(
-        height=height, title=t("blind_spots.difficulty.chart_title"),
+        height=height,
         description=t("blind_spots.difficulty.chart_description", values=values))
