@@ -35,11 +35,12 @@ __all__ = [
     "Unjudged",
     "cg",
     "dcg",
-    "ideal_relevance",
     "idcg",
+    "ideal_relevance",
     "judged_at_k",
     "metrics",
     "ndcg",
+    "prepared",
 ]
 
 Unjudged = Literal["zero", "drop"]

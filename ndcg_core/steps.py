@@ -44,19 +44,26 @@ from numpy.typing import ArrayLike, NDArray
 from .discounts import DISCOUNTS, Discount, discounts, log_terms
 from .gains import GAINS, Gain, apply_gain
 from .metrics import Unjudged, ideal_relevance, metrics, prepared
-from .validate import as_relevance, check_choice, check_k, check_labels, check_same_length, fail
+from .validate import (
+    as_relevance,
+    check_choice,
+    check_k,
+    check_labels,
+    check_same_length,
+    fail,
+)
 
 __all__ = [
     "NO_ITEM",
     "STEP_COLUMNS",
     "Change",
+    "CutoffMismatch",
     "OrderBounds",
     "PermutationDistribution",
     "base_comparison",
-    "CutoffMismatch",
+    "default_labels",
     "describe_change",
     "mismatched_cutoffs",
-    "default_labels",
     "ndcg_at_each_k",
     "order_bounds",
     "permutation_distribution",
@@ -167,7 +174,8 @@ def step_table(
     unjudged : {"zero", "drop"}, optional
         What a NaN grade (unjudged item) means, as in :func:`ndcg_core.metrics.metrics`:
         ``"zero"`` keeps the row with ``relevance`` NaN and gain 0; ``"drop"`` removes the
-        item (and its label) before the table is built (the condensed list).
+        item (and its label) before the table is built (the condensed list; a list with no
+        judged item at all then has no rows and is refused as empty).
 
     Returns
     -------

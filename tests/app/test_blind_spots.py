@@ -103,7 +103,7 @@ def test_lengths_shows_dcg_of_both_lists_from_the_core(app):
 
 # --- issue 11: lengths, difficulty, the gain, unjudged items, what nDCG ignores --------------
 
-from app_helpers import static_table  # noqa: E402 - helpers of this test folder
+from app_helpers import static_table
 
 L2 = __import__("numpy").log2
 NEW_PREDICTS = ("blind.difficulty.predict", "blind.gain.predict", "blind.unjudged.predict",

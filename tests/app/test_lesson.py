@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import ndcg_core as nc
 from app_helpers import box_height, static_table, static_tables
+
+import ndcg_core as nc
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 
 PAGE = "pages/1_Lesson.py"

@@ -292,3 +292,15 @@ def test_mismatched_cutoffs_perfect_list_gets_0_7487():
     c = nc.mismatched_cutoffs([3, 2, 2, 1], dcg_k=2, idcg_k=4)
     assert c.ratio == pytest.approx((3 + 2 / L2(3)) / (3 + 2 / L2(3) + 2 / L2(4) + 1 / L2(5)), abs=1e-12)
     assert c.ndcg == 1.0 and (c.dcg_k, c.idcg_k) == (2, 4)
+
+
+def test_order_bounds_agree_with_scikit_learn_over_all_orders():
+    """scikit-learn scores every ordering (scores n..1 rank the permuted grades); min and mean match."""
+    from sklearn.metrics import ndcg_score
+    rel = [3, 2, 0, 0, 1, 2]
+    scores = [[6, 5, 4, 3, 2, 1]]
+    values = [ndcg_score([[rel[i] for i in p]], scores, k=4)
+              for p in itertools.permutations(range(len(rel)))]
+    b = nc.order_bounds(rel, k=4)
+    assert b.worst == pytest.approx(min(values), abs=1e-12)
+    assert b.mean == pytest.approx(float(np.mean(values)), abs=1e-12)
