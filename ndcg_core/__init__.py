@@ -6,6 +6,8 @@ Ranked lists (grades in rank order, position 1 first)
     cg, dcg, idcg, ndcg, metrics, ideal_relevance, step_table
 Explained (steps.py, formulas.py)
     step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
+    order_bounds (worst / mean / best over all orders), base_comparison (log bases),
+    mismatched_cutoffs (DCG@k / IDCG@k' with k != k', a trap),
     describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
 From scores: tie groups and tie treatments (ties.py)
     rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
@@ -21,6 +23,8 @@ Gains and discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
     RunSummary; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
+Unjudged items (NaN grades, typed "?")
+    unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -32,15 +36,20 @@ from .batch import RunResult, RunSummary, evaluate, evaluate_run, mean_ndcg_at_k
 from .discounts import DISCOUNTS, discounts, log_terms
 from .gains import GAINS, apply_gain
 from .formulas import STEPS, Formula, formula, formulas, general_formula
-from .metrics import Metrics, cg, dcg, ideal_relevance, idcg, metrics, ndcg
+from .metrics import UNJUDGED, Metrics, cg, dcg, ideal_relevance, idcg, judged_at_k, metrics, ndcg
 from .steps import (
     NO_ITEM,
     STEP_COLUMNS,
     Change,
+    CutoffMismatch,
+    OrderBounds,
     PermutationDistribution,
+    base_comparison,
     default_labels,
     describe_change,
+    mismatched_cutoffs,
     ndcg_at_each_k,
+    order_bounds,
     permutation_distribution,
     slide_down,
     step_table,
@@ -86,6 +95,13 @@ __all__ = sorted([
     "summarize",
     "Change",
     "DISCOUNTS",
+    "CutoffMismatch",
+    "OrderBounds",
+    "UNJUDGED",
+    "mismatched_cutoffs",
+    "base_comparison",
+    "judged_at_k",
+    "order_bounds",
     "Formula",
     "NO_ITEM",
     "PermutationDistribution",

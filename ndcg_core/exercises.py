@@ -368,7 +368,10 @@ def hints(exercise: Exercise) -> tuple[Hint, ...]:
         )
     t = _table(e.relevance, e.labels, e.k, e.gain, e.discount)
     if e.kind == "cg":
-        return (_hint("cg_rule", k=kk), _hint("grades", k=kk, values=_values(t, "relevance")))
+        # CG sums gains: with exponential gain the hint lists the gains, not the grades
+        shown = _hint("grades", k=kk, values=_values(t, "relevance")) if e.gain == "linear" \
+            else _hint("gains", k=kk, values=_values(t, "gain"))
+        return (_hint("cg_rule", k=kk), shown)
     if e.kind == "dcg":
         return (
             _hint("dcg_rule", k=kk),

@@ -137,8 +137,8 @@ def general_formula(step: str, *, gain: Gain = "linear", discount: Discount = "l
 
     if step == "gain":
         return "G_i = rel_i" if gain == "linear" else "G_i = 2^{rel_i} - 1"
-    if step == "cg":
-        return "\\mathrm{CG@k} = " + _sum_symbol("rel_i")
+    if step == "cg":  # CG sums gains (Järvelin & Kekäläinen 2002), not grades
+        return "\\mathrm{CG@k} = " + _sum_symbol("rel_i" if gain == "linear" else "(2^{rel_i}-1)")
     if step == "dcg":
         return "\\mathrm{DCG@k} = " + _sum_symbol(f"\\frac{{{numerator('rel_i')}}}{{{divisor}}}")
     if step == "idcg":
@@ -207,6 +207,8 @@ def formula(
     + \\frac{0}{\\log_2 5} + \\frac{1}{\\log_2 6} = 4.6487
     >>> print(formula("cg", [3, 2, 0, 0, 1]).substituted)
     \\mathrm{CG@5} = 3 + 2 + 0 + 0 + 1 = 6
+    >>> print(formula("cg", [3, 2, 1], gain="exponential").substituted)
+    \\mathrm{CG@3} = (2^{3}-1) + (2^{2}-1) + (2^{1}-1) = 11
     >>> print(formula("ndcg", [3, 2, 0, 0, 1]).substituted)
     \\mathrm{nDCG@5} = \\frac{\\mathrm{DCG@5}}{\\mathrm{IDCG@5}} = \\frac{4.6487}{4.7619} = 0.9762
     >>> print(formula("gain", [3, 2, 0], gain="exponential").substituted)
@@ -240,10 +242,14 @@ def formula(
         return Formula(step, general, text, float(gains.sum()), terms, hidden, label_k)
     if step == "cg":
         grades = rel[: m.k].tolist()
-        body, hidden = _shorten([_grade(x) for x in grades], " + ")
+        # CG sums the gains: the grades themselves (linear) or (2^{rel}-1) each (exponential)
+        written = ([_grade(x) for x in grades] if gain == "linear"
+                   else [f"({_gain_tex(x, gain)})" for x in grades])
+        body, hidden = _shorten(written, " + ")
         # a sum of typed grades reads best trimmed: 1.75, not 1.7500
         text = _equation(name("CG"), body, _grade(round(m.cg, digits)), len(grades) == 1)
-        return Formula(step, general, text, m.cg, tuple(grades), hidden, label_k)
+        terms = tuple(apply_gain(rel[: m.k], gain).tolist())
+        return Formula(step, general, text, m.cg, terms, hidden, label_k)
     if step in ("dcg", "idcg"):
         source, cutoff, value = (
             (rel, m.k, m.dcg) if step == "dcg" else (ideal, check_k(k, ideal.size), m.idcg)

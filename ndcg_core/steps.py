@@ -11,7 +11,14 @@ swap_matrix
 slide_down
     nDCG as one item slides down the list.
 permutation_distribution
-    nDCG over every ordering of the items (or a seeded sample), and where the current one lies.
+    nDCG over every ordering of the items (or a seeded sample), and where the current one lies;
+    with the worst, mean and best over all orderings in closed form (any length).
+order_bounds
+    Only the closed forms: worst order (grades ascending), mean over random orders, best order.
+mismatched_cutoffs
+    The trap of dividing DCG@k by IDCG at another cutoff, next to the right nDCG@k.
+base_comparison
+    DCG, IDCG and nDCG with the discount 1 / log_b(i + 1) for several bases b (b cancels in nDCG).
 describe_change
     What changed between two rankings (which item moved where) and nDCG before and after,
     as data: the user interface builds the sentence from a translated template.
@@ -36,17 +43,29 @@ from numpy.typing import ArrayLike, NDArray
 
 from .discounts import DISCOUNTS, Discount, discounts, log_terms
 from .gains import GAINS, Gain, apply_gain
-from .metrics import ideal_relevance, metrics
-from .validate import as_relevance, check_choice, check_k, check_labels, check_same_length, fail
+from .metrics import Unjudged, ideal_relevance, metrics, prepared
+from .validate import (
+    as_relevance,
+    check_choice,
+    check_k,
+    check_labels,
+    check_same_length,
+    fail,
+)
 
 __all__ = [
     "NO_ITEM",
     "STEP_COLUMNS",
     "Change",
+    "CutoffMismatch",
+    "OrderBounds",
     "PermutationDistribution",
-    "describe_change",
+    "base_comparison",
     "default_labels",
+    "describe_change",
+    "mismatched_cutoffs",
     "ndcg_at_each_k",
+    "order_bounds",
     "permutation_distribution",
     "slide_down",
     "step_table",
@@ -131,6 +150,7 @@ def step_table(
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
     labels: Sequence[Any] | None = None,
+    unjudged: Unjudged | None = None,
 ) -> pd.DataFrame:
     """G → CG → DCG → IDCG → nDCG, one row per position.
 
@@ -151,6 +171,11 @@ def step_table(
         Grades of every judged item of the query; the ideal ranking is built from them.
     labels : sequence of str, optional
         Item names, one per grade; default D1, D2, ...
+    unjudged : {"zero", "drop"}, optional
+        What a NaN grade (unjudged item) means, as in :func:`ndcg_core.metrics.metrics`:
+        ``"zero"`` keeps the row with ``relevance`` NaN and gain 0; ``"drop"`` removes the
+        item (and its label) before the table is built (the condensed list; a list with no
+        judged item at all then has no rows and is refused as empty).
 
     Returns
     -------
@@ -159,7 +184,7 @@ def step_table(
         ``gain``, ``cg``, ``log_term`` (the divisor: log2(i + 1), or max(1, log2 i) for
         Järvelin), ``discount`` (1 / log_term), ``discounted_gain``, ``dcg``, ``ideal_item``,
         ``ideal_relevance``, ``ideal_gain``, ``ideal_discounted_gain``, ``idcg``, ``ndcg``,
-        ``in_cutoff``. CG is the sum of the grades, whatever the gain (as :func:`cg`).
+        ``in_cutoff``. CG is the sum of the **gains** (as :func:`ndcg_core.metrics.cg`).
 
         With a ``pool`` longer than the list, the table continues past the list up to the
         ideal's cutoff: those rows have ``item`` :data:`NO_ITEM`, ``relevance`` and ``gain``
@@ -181,8 +206,24 @@ def step_table(
     >>> t3 = step_table([3, 2, 0, 0, 1], k=3)
     >>> t3["in_cutoff"].tolist(), round(float(t3["ndcg"].iloc[-1]), 4)
     ([True, True, True, False, False], 0.895)
+    >>> step_table([3, 2, 0, 0, 1], gain="exponential")["cg"].tolist()  # 7, 7 + 3, ...
+    [7.0, 10.0, 10.0, 10.0, 11.0]
     """
-    rel = as_relevance(relevance)
+    shown_rel: NDArray[np.float64] | None = None
+    if unjudged is None:
+        rel = as_relevance(relevance)
+    else:
+        raw = as_relevance(relevance, allow_unjudged=True)
+        missing = np.isnan(raw)
+        items_all = _labels(labels, raw.size)
+        rel = prepared(raw, unjudged)
+        if unjudged == "drop":
+            if not rel.size:
+                fail("empty", what="relevance_list")
+            labels = [name for name, gone in zip(items_all, missing) if not gone]
+        else:
+            shown_rel = raw
+            labels = items_all
     _options(gain, discount)
     n = rel.size
     items = _labels(labels, n)
@@ -195,12 +236,14 @@ def step_table(
     within = np.arange(rows) < k_list
     position = np.arange(1, rows + 1)
     ideal_items = _ideal_items(rel, ideal, items)
+    gains = apply_gain(rel, gain)
     return pd.DataFrame({
         "position": position,
         "item": (items + [NO_ITEM] * rows)[:rows],
-        "relevance": _padded(rel, rows, np.nan),
-        "gain": _padded(apply_gain(rel, gain), rows, np.nan),
-        "cg": np.cumsum(np.where(within, _padded(rel, rows, 0.0), 0.0)),
+        "relevance": _padded(rel if shown_rel is None else shown_rel, rows, np.nan),
+        "gain": _padded(gains, rows, np.nan),
+        # CG sums gains (Järvelin & Kekäläinen 2002), so it equals DCG with every discount 1
+        "cg": np.cumsum(np.where(within, _padded(gains, rows, 0.0), 0.0)),
         "log_term": log_terms(rows, discount),
         "discount": discounts(rows, discount),
         "discounted_gain": contrib,
@@ -347,6 +390,83 @@ def slide_down(
     })
 
 
+@dataclass(frozen=True, slots=True)
+class OrderBounds:
+    """nDCG@k of the worst order, the mean over all orders and the best order of the same items.
+
+    Closed forms that hold for any length (see :func:`order_bounds`).
+
+    Attributes
+    ----------
+    worst, mean, best : float
+        nDCG@k of the grades in ascending order, the mean over uniformly random orders, and
+        nDCG@k of the grades in descending order (1 when the ideal is the list itself and some
+        grade is above 0; lower against a judged pool that holds items the list lacks).
+    current : float
+        nDCG@k of the ranking as given.
+    k : int
+        The cutoff used on the list.
+    """
+
+    worst: float
+    mean: float
+    best: float
+    current: float
+    k: int
+
+
+def _bounds(rel: NDArray[np.float64], m: Any, gain: str, discount: str) -> tuple[float, float, float]:
+    """(worst, mean, best) nDCG@k over the orderings of ``rel``, in closed form.
+
+    With discounts d_1 >= d_2 >= ... >= d_k > 0 (both discounts are non-increasing):
+
+    - worst: any order scores sum over i <= k of g_(i) d_i. Swapping an item inside the top k for
+      a smaller one outside can only lower the sum (d_i > 0), so the top k hold the k smallest
+      gains; by the rearrangement inequality their sum with a non-increasing d is smallest when
+      the gains increase down the list. The ascending order of the whole list does both.
+    - mean: each position holds each item with probability 1/n, so E[DCG@k] = mean(g) * sum d_i.
+    - best: the descending order (the list's own ideal).
+    """
+    g = np.sort(apply_gain(rel, gain))
+    d = discounts(m.k, discount)
+    worst = float(g[: m.k] @ d)
+    mean = float(g.mean() * d.sum()) if rel.size else 0.0
+    best = float(np.ascontiguousarray(g[::-1][: m.k]) @ d)
+    if m.idcg <= 0:
+        return 0.0, 0.0, 0.0
+    return worst / m.idcg, mean / m.idcg, best / m.idcg
+
+
+def order_bounds(
+    relevance: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> OrderBounds:
+    """Worst, mean and best nDCG@k over every order of the same items, for any length.
+
+    - worst = DCG@k of the grades sorted ascending (smallest first) / IDCG@k;
+    - mean over uniformly random orders = (mean gain × Σ_{i<=k} discount_i) / IDCG@k;
+    - best = DCG@k of the grades sorted descending / IDCG@k.
+
+    Two lists with the same nDCG can face very different floors: the worst order of
+    [1, 1, 1, 1, 0] still scores 0.761, that of [1, 0, 0, 0, 0] 0.387.
+
+    >>> b = order_bounds([3, 2, 0, 0, 1])
+    >>> round(b.worst, 3), round(b.best, 3)
+    (0.53, 1.0)
+    >>> round(order_bounds([1, 1, 1, 1, 0]).mean, 3), round(order_bounds([1, 0, 0, 0, 0]).mean, 3)
+    (0.921, 0.59)
+    """
+    rel = as_relevance(relevance)
+    _options(gain, discount)
+    m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
+    worst, mean, best = _bounds(rel, m, gain, discount)
+    return OrderBounds(worst=worst, mean=mean, best=best, current=m.ndcg, k=m.k)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class PermutationDistribution:
     """nDCG@k over orderings of the same items, and the current ranking's place among them.
@@ -364,9 +484,13 @@ class PermutationDistribution:
     percentile : float
         Percent of the orderings whose nDCG@k is at most ``current`` (100 for an ideal ranking).
     mean : float
-        The mean of ``values`` (the expected nDCG@k of a random shuffle, estimated if not exact).
+        The expected nDCG@k of a random shuffle, in closed form (exact at any length; equal to
+        the mean of ``values`` when exact).
     k : int
         The cutoff used on the list.
+    worst, best : float
+        nDCG@k of the worst order (ascending grades) and of the best (descending), exact at
+        any length (see :func:`order_bounds`).
     """
 
     values: NDArray[np.float64]
@@ -375,6 +499,8 @@ class PermutationDistribution:
     percentile: float
     mean: float
     k: int
+    worst: float
+    best: float
 
 
 def _positive_int(value: Any, what: str) -> int:
@@ -397,13 +523,16 @@ def permutation_distribution(
     """nDCG@k over every ordering of the items (n <= max_exact), else over a seeded sample.
 
     All orderings go into one integer array, then one matrix product with the discounts gives
-    every DCG at once (8 items: 40320 orderings).
+    every DCG at once (8 items: 40320 orderings). ``mean``, ``worst`` and ``best`` come from
+    the closed forms of :func:`order_bounds`, so they are exact even when ``values`` is a sample.
 
     >>> dist = permutation_distribution([3, 2, 0, 0, 1])
     >>> dist.exact, dist.values.size, round(dist.percentile, 2)
     (True, 120, 96.67)
     >>> round(float(dist.values.max()), 4), round(float(dist.values.min()), 4)
     (1.0, 0.5296)
+    >>> round(dist.worst, 4), round(dist.best, 4)
+    (0.5296, 1.0)
     """
     rel = as_relevance(relevance)
     _options(gain, discount)
@@ -431,14 +560,95 @@ def permutation_distribution(
     values = _ratio(dcg, np.asarray(m.idcg))
     values.setflags(write=False)
     tolerance = 1e-12 * max(1.0, m.ndcg)
+    worst, mean, best = _bounds(rel, m, gain, discount)
     return PermutationDistribution(
         values=values,
         exact=exact,
         current=m.ndcg,
         percentile=float(np.mean(values <= m.ndcg + tolerance) * 100.0),
-        mean=float(values.mean()),
+        mean=mean,
         k=cutoff,
+        worst=worst,
+        best=best,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CutoffMismatch:
+    """DCG at one cutoff divided by IDCG at another (a mistake), next to nDCG at the first.
+
+    Attributes
+    ----------
+    dcg, idcg : float
+        DCG@dcg_k and IDCG@idcg_k.
+    ratio : float
+        dcg / idcg (0 when idcg = 0): what the mistake reports.
+    ndcg : float
+        The right nDCG@dcg_k, both sides cut at the same k.
+    dcg_k, idcg_k : int
+        The two cutoffs, as applied to the list and the ideal.
+    """
+
+    dcg: float
+    idcg: float
+    ratio: float
+    ndcg: float
+    dcg_k: int
+    idcg_k: int
+
+
+def mismatched_cutoffs(
+    relevance: ArrayLike,
+    *,
+    dcg_k: int,
+    idcg_k: int,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    pool: ArrayLike | None = None,
+) -> CutoffMismatch:
+    """DCG@dcg_k / IDCG@idcg_k: what a program reports when the two sides use different k.
+
+    >>> c = mismatched_cutoffs([3, 2, 2, 1], dcg_k=2, idcg_k=4)
+    >>> round(c.ratio, 4), c.ndcg
+    (0.7487, 1.0)
+    """
+    top = metrics(relevance, k=dcg_k, gain=gain, discount=discount, pool=pool)
+    ideal = metrics(relevance, k=idcg_k, gain=gain, discount=discount, pool=pool)
+    ratio = top.dcg / ideal.idcg if ideal.idcg > 0 else 0.0
+    return CutoffMismatch(dcg=top.dcg, idcg=ideal.idcg, ratio=ratio, ndcg=top.ndcg,
+                          dcg_k=top.k, idcg_k=check_k(idcg_k, ideal_relevance(relevance, pool=pool).size))
+
+
+#: The log bases :func:`base_comparison` shows by default: 2, e (Spark's natural log) and 10.
+BASES: tuple[float, ...] = (2.0, float(np.e), 10.0)
+
+
+def base_comparison(
+    relevance: ArrayLike,
+    *,
+    k: int | None = None,
+    gain: Gain = "linear",
+    pool: ArrayLike | None = None,
+    bases: Sequence[float] = BASES,
+) -> pd.DataFrame:
+    """DCG@k, IDCG@k and nDCG@k with the discount 1 / log_b(i + 1), one row per base b.
+
+    1 / log_b(i + 1) = ln(b) / ln(i + 1): changing b multiplies every discount, hence DCG and
+    IDCG, by the same constant, which cancels in nDCG but not in DCG (scikit-learn's
+    ``dcg_score(..., log_base=b)`` computes the same DCG).
+
+    >>> t = base_comparison([3, 2, 0, 0, 1])
+    >>> t["dcg"].round(4).tolist(), t["ndcg"].round(4).tolist()
+    ([4.6487, 6.7067, 15.4427], [0.9762, 0.9762, 0.9762])
+    """
+    rel = as_relevance(relevance)
+    m = metrics(rel, k=k, gain=gain, pool=pool)  # log2: the reference DCG and IDCG
+    base = np.asarray([float(b) for b in bases], dtype=np.float64)
+    if base.size == 0 or not (np.isfinite(base).all() and (base > 1).all()):
+        fail("shape", what="log_bases", rule="rule_log_base", got=repr(list(bases))[:40])
+    scale = np.log2(base)  # 1 / log_b(x) = log2(b) / log2(x)
+    dcg, idcg = m.dcg * scale, m.idcg * scale
+    return pd.DataFrame({"base": base, "dcg": dcg, "idcg": idcg, "ndcg": _ratio(dcg, idcg)})
 
 
 ChangeKind = Literal["unchanged", "moved", "swapped", "reordered", "regraded", "other"]

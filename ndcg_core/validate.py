@@ -149,6 +149,7 @@ TERMS: dict[str, str] = {
     "decimals": "number of decimals",
     "largest_exact": "largest list enumerated exactly",
     "samples": "number of samples",
+    "log_bases": "log bases",
     "y_score": "y_score",
     "sample_weight": "sample_weight",
     # the rule it broke
@@ -168,6 +169,7 @@ TERMS: dict[str, str] = {
     "rule_finite": "a finite number (no missing values, NaN or infinity)",
     "rule_grade": "a relevance grade of 0 or more",
     "rule_id": "an id (every row needs one)",
+    "rule_log_base": "finite numbers above 1",
 }
 
 #: The parameters of an error that hold keys of :data:`TERMS`.
@@ -261,8 +263,13 @@ def parse_numbers(
     return values
 
 
-def parse_relevance(text: str, *, limit: int | None = None) -> NDArray[np.float64]:
+def parse_relevance(
+    text: str, *, limit: int | None = None, allow_unjudged: bool = False
+) -> NDArray[np.float64]:
     """Parse relevance grades typed by a person: non-negative finite numbers.
+
+    With ``allow_unjudged=True`` a ``?`` (or the full-width ``？``) marks an item that was
+    never judged; it becomes NaN, which only the ``unjudged=`` option of the metrics accepts.
 
     Parameters
     ----------
@@ -270,11 +277,13 @@ def parse_relevance(text: str, *, limit: int | None = None) -> NDArray[np.float6
         The grades in rank order, e.g. ``"3, 2, 0, 0, 1"``, ``"3 2 0 0 1"`` or ``"3，2，0"``.
     limit : int, optional
         The most items allowed (the user interface's limit); ``None`` for no limit.
+    allow_unjudged : bool
+        Accept ``?`` for an unjudged item (NaN in the result).
 
     Returns
     -------
     numpy.ndarray of float
-        The grades, position 1 first.
+        The grades, position 1 first (NaN for ``?``).
 
     Raises
     ------
@@ -284,8 +293,25 @@ def parse_relevance(text: str, *, limit: int | None = None) -> NDArray[np.float6
 
     >>> parse_relevance("3, 2, 0, 0, 1").tolist()
     [3.0, 2.0, 0.0, 0.0, 1.0]
+    >>> parse_relevance("3, ?, 1", allow_unjudged=True).tolist()
+    [3.0, nan, 1.0]
     """
-    return parse_numbers(text, what="relevance_list", limit=limit, allow_negative=False)
+    if not allow_unjudged:
+        return parse_numbers(text, what="relevance_list", limit=limit, allow_negative=False)
+    if not isinstance(text, str):
+        fail("shape", what="relevance_list", rule="rule_text", got=type(text).__name__)
+    folded = unicodedata.normalize("NFKC", text).strip().strip("[]()").strip()
+    tokens = [token for token in _SEPARATORS.split(folded) if token]
+    if not tokens:
+        fail("empty", what="relevance_list")
+    if limit is not None and len(tokens) > limit:
+        fail("too_many", what="relevance_list", got=len(tokens), limit=limit)
+    unjudged = np.array([token == "?" for token in tokens])
+    # the judged tokens go through the one parser, so their errors name their own position
+    judged = [token if token != "?" else "0" for token in tokens]
+    values = parse_numbers(" ".join(judged), what="relevance_list", allow_negative=False)
+    values[unjudged] = np.nan
+    return values
 
 
 def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[str]:
@@ -320,7 +346,7 @@ def check_labels(labels: Sequence[Any], *, limit: int = 60) -> list[str]:
     return out
 
 
-def _as_float_vector(values: ArrayLike, what: str) -> NDArray[np.float64]:
+def _as_float_vector(values: ArrayLike, what: str, allow_nan: bool = False) -> NDArray[np.float64]:
     if isinstance(values, str):
         return parse_numbers(values, what=what)
     try:
@@ -332,7 +358,7 @@ def _as_float_vector(values: ArrayLike, what: str) -> NDArray[np.float64]:
         fail("shape", what=what, rule="rule_one_dimensional", got=f"{array.shape}")
     if array.size == 0:
         fail("empty", what=what)
-    finite = np.isfinite(array)
+    finite = np.isfinite(array) | (np.isnan(array) if allow_nan else False)
     if not finite.all():
         position = int(np.argmin(finite))
         fail("not_finite", what=what, position=position + 1, token=str(array[position]))
@@ -350,14 +376,22 @@ def _first_non_number(values: Any) -> tuple[int, Any]:
 
 
 def as_relevance(
-    values: ArrayLike, *, allow_negative: bool = False, what: str = "relevance_list"
+    values: ArrayLike,
+    *,
+    allow_negative: bool = False,
+    what: str = "relevance_list",
+    allow_unjudged: bool = False,
 ) -> NDArray[np.float64]:
     """Relevance grades as a 1-D float array: non-empty, finite, non-negative unless allowed.
+
+    With ``allow_unjudged=True``, NaN (an unjudged item) is accepted; infinity never is.
 
     >>> as_relevance([3, 2, 0]).tolist()
     [3.0, 2.0, 0.0]
     """
-    array = _as_float_vector(values, what)
+    if allow_unjudged and isinstance(values, str):
+        return parse_relevance(values, allow_unjudged=True)
+    array = _as_float_vector(values, what, allow_nan=allow_unjudged)
     if not allow_negative and (array < 0).any():
         position = int(np.argmax(array < 0))
         fail("negative", what=what, position=position + 1, value=float(array[position]))

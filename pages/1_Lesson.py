@@ -71,3 +71,11 @@ else:
                       discount=ranking.discount, key="lesson_table", present=frame.present)
     if ranking.k is not None and ranking.k < ranking.n:
         st.caption(t("lesson.k_note", k=ranking.k))
+    if name == "dcg":
+        st.divider()
+        lesson.bases_section(ranking, t)
+    elif name == "idcg":
+        st.divider()
+        lesson.which_ideal_section(ranking, t)
+        st.divider()
+        lesson.same_k_section(t)

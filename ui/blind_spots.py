@@ -1,4 +1,4 @@
-"""The Blind spots page: four cases of TEACHING.md §4, each two lists side by side.
+"""The Blind spots page: the cases of TEACHING.md §1 and §4, most of them two lists side by side.
 
 Every case follows one pattern (:func:`case`): a story, a predict-first question (a radio with
 no default), and once answered the reveal: the control that changes the lists, the numbers
@@ -18,12 +18,15 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
+from ndcg_core.metrics import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
 from . import variants
+from .charts import difficulty_chart
 from .classroom import chart_downloads
-from .frame import Frame
+from .frame import Frame, show_error
 from .state import format_grade
+from .text import md_escape, md_table
 from .widgets import data_table
 
 BLUE, ORANGE = "#0072B2", "#E69F00"
@@ -35,6 +38,20 @@ RETURNED_B: tuple[float, ...] = (3.0, 3.0, 3.0, 3.0)
 NOTHING_A: tuple[float, ...] = (0.0, 0.0, 0.0)
 SHORT_PERFECT: tuple[float, ...] = (3.0, 2.0, 1.0)
 LONG_MIXED: tuple[float, ...] = (1.0, 0.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0)
+#: Same nDCG, different difficulty (TEACHING.md §1): both perfect, very different floors.
+EASY: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 0.0)
+HARD: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0, 0.0)
+WORKED: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
+#: The gain can reorder systems (TEACHING.md §4): one judged pool, k = 5.
+GAIN_POOL: tuple[float, ...] = (3.0, 2.0, 2.0, 2.0, 0.0, 0.0)
+GAIN_A: tuple[float, ...] = (2.0, 2.0, 2.0, 3.0, 0.0)
+GAIN_B: tuple[float, ...] = (3.0, 0.0, 0.0, 2.0, 2.0)
+GAIN_K = 5
+#: Unjudged items: the example typed with "?" for the items nobody judged.
+UNJUDGED_EXAMPLE = "3, ?, 2, ?, 0, 1"
+UNJUDGED_LIMIT = 100
+#: What nDCG does not model: one relevant page returned three times.
+DUPLICATES: tuple[float, ...] = (3.0, 3.0, 3.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,9 +343,139 @@ def lengths(frame: Frame) -> None:
     step_tables(sides, frame, key="blind_lengths")
 
 
+def _f(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def difficulty(frame: Frame) -> None:
+    """[1, 1, 1, 1, 0] vs [1, 0, 0, 0, 0] (and the learner's grades): worst, mean and best order."""
+    t = frame.t
+    a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
+    opts = _options(frame)
+    easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
+    correct = which_higher(easy.mean, hard.mean)
+    st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
+    if not predict(frame, "blind.difficulty.predict", t("blind_spots.difficulty.question"),
+                   _choices(frame), correct):
+        return
+    ranking = frame.ranking
+    yours = nc.order_bounds(list(ranking.relevance), **opts)
+    names = [a, b, t("blind_spots.difficulty.yours")]
+    rows = pd.DataFrame({
+        "list": names,
+        "grades": [grades_text(EASY), grades_text(HARD), grades_text(ranking.relevance)],
+        "worst": [easy.worst, hard.worst, yours.worst],
+        "mean": [easy.mean, hard.mean, yours.mean],
+        "best": [easy.best, hard.best, yours.best],
+        "current": [easy.current, hard.current, yours.current],
+    })
+    cols = {key: t(f"blind_spots.difficulty.col_{key}") for key in ("worst", "mean", "best", "current")}
+    # no grades column: four numbers per row already fill a phone's width
+    st.markdown(md_table({
+        t("blind_spots.col_list"): names,
+        **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
+    }, right=set(cols.values())))
+    st.caption(t("blind_spots.difficulty.yours_grades", grades=md_escape(grades_text(ranking.relevance))))
+    st.caption(t("blind_spots.difficulty.closed_forms"))
+    st.markdown(f"**{t('blind_spots.difficulty.chart_title')}**")
+    chart = difficulty_chart(rows, t)
+    st.altair_chart(chart, width="stretch", height=300)
+    chart_downloads(chart, "blind_difficulty", lang=frame.lang)
+    dist = nc.permutation_distribution(list(ranking.relevance), **opts)
+    key = "blind_spots.difficulty.percentile" if dist.exact else "blind_spots.difficulty.percentile_sampled"
+    st.caption(t(key, current=_f(dist.current), percentile=f"{dist.percentile:.1f}",
+                 count=f"{dist.values.size:,}"))
+    worked = nc.order_bounds(list(WORKED), **opts)
+    st.info(t("blind_spots.difficulty.why", a_mean=f"{easy.mean:.3f}", a_worst=f"{easy.worst:.3f}",
+              b_mean=f"{hard.mean:.3f}", example_worst=f"{worked.worst:.3f}"),
+            icon=":material/lightbulb:")
+
+
+def gain_reorders(frame: Frame) -> None:
+    """Pool {3, 2, 2, 2, 0, 0}, k = 5: A wins with linear gain, B with exponential gain."""
+    t = frame.t
+    discount = frame.ranking.discount
+    scores = {
+        gain: (nc.ndcg(list(GAIN_A), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
+               nc.ndcg(list(GAIN_B), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)))
+        for gain in ("linear", "exponential")
+    }
+    correct = which_higher(*scores["exponential"])
+    options = {"A": t("blind_spots.gain.answer_a"), "B": t("blind_spots.gain.answer_b"),
+               "same": t("blind_spots.gain.answer_same")}
+    if not predict(frame, "blind.gain.predict", t("blind_spots.gain.question"), options, correct):
+        return
+    winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
+    col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
+    st.markdown(md_table({
+        t("blind_spots.gain.col_gain"): [t(f"blind_spots.variant_names.{g}") for g in scores],
+        col_a: [_f(a) for a, _ in scores.values()],
+        col_b: [_f(b) for _, b in scores.values()],
+        t("blind_spots.gain.col_winner"): [t(f"blind_spots.gain.{winner[which_higher(a, b)]}")
+                                           for a, b in scores.values()],
+    }, right={col_a, col_b}))
+    st.info(t("blind_spots.gain.why"), icon=":material/lightbulb:")
+
+
+def unjudged(frame: Frame) -> None:
+    """Grades typed with "?" for unjudged items: nDCG (unjudged = 0), nDCG′ (condensed), judged@k."""
+    t = frame.t
+    example = nc.parse_relevance(UNJUDGED_EXAMPLE, allow_unjudged=True)
+    opts = _options(frame)
+    zero = nc.ndcg(example, unjudged="zero", **opts)
+    drop = nc.ndcg(example, unjudged="drop", **opts)
+    correct = {"A": "zero", "B": "drop", "same": "same"}[which_higher(zero, drop)]
+    options = {"zero": t("blind_spots.unjudged.answer_zero"), "drop": t("blind_spots.unjudged.answer_drop"),
+               "same": t("blind_spots.unjudged.answer_same")}
+    if not predict(frame, "blind.unjudged.predict", t("blind_spots.unjudged.question"), options, correct):
+        return
+    text = st.text_input(t("blind_spots.unjudged.input"), UNJUDGED_EXAMPLE, help=t("blind_spots.unjudged.input_help"),
+                         key="blind.unjudged.text")
+    try:
+        grades = nc.parse_relevance(text, allow_unjudged=True, limit=UNJUDGED_LIMIT)
+    except nc.NDCGInputError as err:
+        show_error(frame.lang, err)
+        return
+    n = int(grades.size)
+    k = st.slider(t("blind_spots.unjudged.k"), 1, n, n, key="blind.unjudged.k") if n > 1 else 1
+    m_zero = nc.metrics(grades, k=k, unjudged="zero", **opts)
+    m_drop = nc.metrics(grades, k=k, unjudged="drop", **opts)
+    judged = nc.judged_at_k(grades, k=k)
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("blind_spots.unjudged.metric_zero", k=k), _f(m_zero.ndcg), help=t("blind_spots.unjudged.help_zero"),
+              border=True)
+    c2.metric(t("blind_spots.unjudged.metric_drop", k=k), _f(m_drop.ndcg), help=t("blind_spots.unjudged.help_drop"),
+              border=True)
+    c3.metric(t("blind_spots.unjudged.metric_judged", k=k), f"{judged:.0%}", help=t("blind_spots.unjudged.help_judged"),
+              border=True)
+    kept = [format_grade(float(g)) for g in prepared(grades, "drop")]  # the condensed list
+    if kept:
+        st.caption(t("blind_spots.unjudged.condensed", items=md_escape("[" + ", ".join(kept) + "]")))
+    else:
+        st.caption(t("blind_spots.unjudged.nothing_judged"))
+    st.info(t("blind_spots.unjudged.why"), icon=":material/lightbulb:")
+
+
+def not_modelled(frame: Frame) -> None:
+    """[3, 3, 3]: nDCG does not see redundancy; ERR, RBP and α-nDCG in words, with references."""
+    t = frame.t
+    value = nc.ndcg(list(DUPLICATES), **_options(frame))
+    options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
+    note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
+    if not predict(frame, "blind.not_modelled.predict", t("blind_spots.not_modelled.question"), options,
+                   "no" if value == 1.0 else "yes", {"yes": note, "no": note}):
+        return
+    st.markdown(t("blind_spots.not_modelled.why"))
+    st.caption(t("blind_spots.not_modelled.references"))
+
+
 CASES: tuple[tuple[str, Callable[[Frame], None]], ...] = (
     ("padding", padding),
     ("unretrieved", unretrieved),
     ("nothing", nothing_relevant),
     ("lengths", lengths),
+    ("difficulty", difficulty),
+    ("gain", gain_reorders),
+    ("unjudged", unjudged),
+    ("not_modelled", not_modelled),
 )

@@ -204,3 +204,50 @@ def ndcg_by_k_spec(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: 
     spec["datasets"] = {"by_k": _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts)), current_k)}
     spec["description"] = ndcg_by_k_description(by_k, t, current_k=current_k)
     return spec
+
+
+# --- worst, mean and best order (Blind spots: same nDCG, different difficulty) -------------
+
+def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> alt.LayerChart:
+    """One row per list: a bar from its worst to its best order, the mean as a tick, the
+    ranking as given as a vermillion diamond (nDCG on a fixed 0–1 axis).
+
+    ``rows`` has the columns ``list``, ``worst``, ``mean``, ``best``, ``current`` (from
+    :func:`ndcg_core.steps.order_bounds`); texts come from ``blind_spots.difficulty.chart_*``.
+    """
+    names = list(rows["list"])
+    texts = {key: t(f"blind_spots.difficulty.{key}") for key in (
+        "chart_range", "chart_mean", "chart_current", "chart_axis", "chart_list", "col_worst",
+        "col_mean", "col_best", "col_current")}
+    y = alt.Y("list:N", sort=names, title=None, axis=alt.Axis(labelLimit=220))
+    scale = alt.Scale(domain=[0, 1])
+    tip = [alt.Tooltip("list:N", title=texts["chart_list"]),
+           alt.Tooltip("worst:Q", title=texts["col_worst"], format=".4f"),
+           alt.Tooltip("mean:Q", title=texts["col_mean"], format=".4f"),
+           alt.Tooltip("best:Q", title=texts["col_best"], format=".4f"),
+           alt.Tooltip("current:Q", title=texts["col_current"], format=".4f")]
+    legend_domain = [texts["chart_range"], texts["chart_mean"], texts["chart_current"]]
+    colour = alt.Scale(domain=legend_domain, range=[SKY, BLUE, VERMILLION])
+    # the legend's label is a column (not a Vega expression), so any translated text is safe
+    bar = alt.Chart(rows.assign(kind=texts["chart_range"])).mark_bar(height=18, opacity=0.7).encode(
+        x=alt.X("worst:Q", title=texts["chart_axis"], scale=scale), x2="best:Q", y=y, tooltip=tip,
+        # one legend entry per line: three entries side by side do not fit a phone
+        color=alt.Color("kind:N", scale=colour, title=None,
+                        legend=alt.Legend(orient="bottom", direction="vertical")),
+    )
+    mean = alt.Chart(rows.assign(kind=texts["chart_mean"])).mark_tick(thickness=3, size=26).encode(
+        x=alt.X("mean:Q", scale=scale), y=y, tooltip=tip,
+        color=alt.Color("kind:N", scale=colour, title=None),
+    )
+    current = alt.Chart(rows.assign(kind=texts["chart_current"])).mark_point(
+        filled=True, size=160, shape="diamond").encode(
+        x=alt.X("current:Q", scale=scale), y=y, tooltip=tip,
+        color=alt.Color("kind:N", scale=colour, title=None),
+    )
+    values = "; ".join(
+        f"{row.list}: {row.worst:.4f}, {row.mean:.4f}, {row.best:.4f}, {row.current:.4f}"
+        for row in rows.itertuples())
+    # the title is drawn by the page above the chart (a Vega title is cut short on a phone)
+    return alt.layer(bar, mean, current).properties(
+        height=height,
+        description=t("blind_spots.difficulty.chart_description", values=values))

@@ -20,7 +20,7 @@ import ndcg_core as nc
 
 from .frame import get_param, set_param
 from .state import Ranking, format_grade
-from .text import md_escape
+from .text import md_escape, md_table
 from .widgets import step_table
 
 Translate = Callable[..., str]
@@ -144,7 +144,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
                             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)))
         order = [ranking.n - 1, *range(1, ranking.n - 1), 0]
         swapped = ranking.with_order(order)
-        after = nc.cg(list(swapped.relevance), k=ranking.k)
+        after = nc.cg(list(swapped.relevance), k=ranking.k, gain=ranking.gain)
         return Question(
             t("lesson.cg.question", first=md_escape(ranking.labels[0]),
               last=md_escape(ranking.labels[-1]), k=k),
@@ -253,3 +253,81 @@ def gain_chart(table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with
         )
         layers.append(line)
     return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
+
+
+# --- extra sections: why log2(i + 1), which ideal, the same k ------------------------------
+
+#: Two judged items the system never returned (grades 3 and 2), added to the learner's grades
+#: to form the judged pool of the "which ideal" section (TEACHING.md §7: [3, 2, 0, 0, 1] then
+#: scores 0.6510 against every judged item).
+UNRETRIEVED: tuple[float, ...] = (3.0, 2.0)
+
+#: The same-k trap of TEACHING.md §1: a perfect list scored as DCG@2 / IDCG@4.
+SAME_K_LIST: tuple[float, ...] = (3.0, 2.0, 2.0, 1.0)
+SAME_K_DCG, SAME_K_IDCG = 2, 4
+
+
+def _side(a: float, b: float, *, higher: str, lower: str, same: str) -> str:
+    """Which option names how ``b`` (from the core) compares with ``a``."""
+    if _close(a, b):
+        return same
+    return higher if b > a else lower
+
+
+def bases_section(ranking: Ranking, t: Translate) -> None:
+    """Why log2(i + 1): the + 1, the base (cancels in nDCG, not in DCG), steeper discounts."""
+    rel = list(ranking.relevance)
+    table = nc.base_comparison(rel, k=ranking.k, gain=ranking.gain)
+    m = nc.metrics(rel, k=ranking.k, gain=ranking.gain)
+    st.markdown(f"#### {t('lesson.bases.title')}")
+    st.markdown(t("lesson.bases.explain"))
+    base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
+    q = Question(t("lesson.bases.question", k=m.k), ("up", "down", "same"),
+                 _side(base2, base10, higher="up", lower="down", same="same"),
+                 t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)))
+    if ask("bases", q, t):
+        names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
+        st.markdown(md_table({
+            t("lesson.bases.col_base"): list(names.values()),
+            t("lesson.bases.col_dcg", k=m.k): [_number(x) for x in table["dcg"]],
+            t("lesson.bases.col_idcg", k=m.k): [_number(x) for x in table["idcg"]],
+            t("lesson.bases.col_ndcg", k=m.k): [_number(x) for x in table["ndcg"]],
+        }, right={t("lesson.bases.col_dcg", k=m.k), t("lesson.bases.col_idcg", k=m.k),
+                  t("lesson.bases.col_ndcg", k=m.k)}))
+
+
+def which_ideal_section(ranking: Ranking, t: Translate) -> None:
+    """The list's own ideal (scikit-learn) against every judged item (trec_eval), same ranking."""
+    rel = list(ranking.relevance)
+    pool = rel + list(UNRETRIEVED)
+    options = ranking.options()
+    own = nc.metrics(rel, **options)
+    pooled = nc.metrics(rel, pool=pool, **options)
+    st.markdown(f"#### {t('lesson.which_ideal.title')}")
+    st.markdown(t("lesson.which_ideal.explain"))
+    q = Question(t("lesson.which_ideal.question", k=own.k), ("higher", "lower", "same"),
+                 _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
+                 t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)))
+    if not ask("which_ideal", q, t):
+        return
+    pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
+    col_idcg, col_ndcg = t("lesson.which_ideal.col_idcg", k=own.k), t("lesson.which_ideal.col_ndcg", k=own.k)
+    st.markdown(md_table({
+        t("lesson.which_ideal.col_ideal"): [t("lesson.which_ideal.own"),
+                                            t("lesson.which_ideal.pooled", pool=pool_text)],
+        col_idcg: [_number(own.idcg), _number(pooled.idcg)],
+        col_ndcg: [_number(own.ndcg), _number(pooled.ndcg)],
+    }, right={col_idcg, col_ndcg}))
+    st.info(t("lesson.which_ideal.why"), icon=":material/lightbulb:")
+
+
+def same_k_section(t: Translate) -> None:
+    """The trap of dividing DCG@2 by IDCG@4: a perfect [3, 2, 2, 1] gets 0.7487."""
+    c = nc.mismatched_cutoffs(list(SAME_K_LIST), dcg_k=SAME_K_DCG, idcg_k=SAME_K_IDCG)
+    st.markdown(f"#### {t('lesson.same_k.title')}")
+    st.markdown(t("lesson.same_k.explain"))
+    correct = "one" if _close(c.ratio, 1.0) else ("less" if c.ratio < 1.0 else "more")
+    q = Question(t("lesson.same_k.question"), ("one", "less", "more"), correct,
+                 t("lesson.same_k.reveal", dcg=_number(c.dcg), idcg=_number(c.idcg),
+                   ratio=_number(c.ratio), ndcg=_number(c.ndcg)))
+    ask("same_k", q, t)

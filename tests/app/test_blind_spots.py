@@ -99,3 +99,70 @@ def test_lengths_shows_dcg_of_both_lists_from_the_core(app):
     shown = _metrics(at)
     assert shown["DCG · List A"] == f"{nc.dcg([3, 2, 1], gain='exponential'):.4f}"
     assert shown["DCG · List B"] == f"{nc.dcg(long, gain='exponential'):.4f}"
+
+
+# --- issue 11: lengths, difficulty, the gain, unjudged items, what nDCG ignores --------------
+
+from app_helpers import static_table
+
+L2 = __import__("numpy").log2
+NEW_PREDICTS = ("blind.difficulty.predict", "blind.gain.predict", "blind.unjudged.predict",
+                "blind.not_modelled.predict")
+
+
+def test_blind_spots_new_cases_hide_numbers_until_predicted(app):
+    at = app(page=PAGE)
+    assert all(at.radio(key=key).value is None for key in NEW_PREDICTS)
+
+
+def test_blind_spots_lengths_why_drops_comparable_claim(app):
+    at = _answer(app(page=PAGE), lengths="B")
+    why = " ".join(i.value for i in at.info)
+    assert "comparable across them" not in why
+    assert "with a fixed ideal and k" in why
+
+
+def test_blind_spots_difficulty_shows_closed_form_numbers(app):
+    """[1,1,1,1,0]: mean 0.921, worst 0.761; [1,0,0,0,0]: mean 0.590 (TEACHING.md §1)."""
+    at = _answer(app(page=PAGE, rel="3,2,0,0,1"), difficulty="A")
+    assert at.success[-1].value.startswith("Right")
+    table = static_table(at, "Worst order")
+    d = [1 / L2(i + 1) for i in range(1, 6)]
+    idcg = sum(d[:4])
+    assert table["Mean over all orders"].tolist()[:2] == [f"{0.8 * sum(d) / idcg:.4f}", f"{0.2 * sum(d):.4f}"]
+    assert table["Worst order"].tolist()[0] == f"{sum(d[1:]) / idcg:.4f}"
+    worked_worst = (1 / L2(4) + 2 / L2(5) + 3 / L2(6)) / (3 + 2 / L2(3) + 1 / L2(4))
+    assert table["Worst order"].tolist()[2] == f"{worked_worst:.4f}"
+    assert "0.530" in at.info[-1].value or any("0.530" in i.value for i in at.info)
+
+
+def test_blind_spots_gain_case_reverses_the_winner(app):
+    at = _answer(app(page=PAGE), gain="B")
+    table = static_table(at, "Higher")
+    assert table["Higher"].tolist() == ["A", "B"]
+    assert table["nDCG@5 · system A"].tolist() == ["0.9070", "0.8051"]
+    assert table["nDCG@5 · system B"].tolist() == ["0.7570", "0.8090"]
+
+
+def test_blind_spots_unjudged_metrics_equal_core(app):
+    at = _answer(app(page=PAGE), unjudged="drop")
+    at.text_input(key="blind.unjudged.text").set_value("3, ?, 1, 0").run()
+    shown = _metrics(at)
+    nan = float("nan")
+    # ? as 0: [3, 0, 1, 0] against [3, 1, 0, 0]; dropped: [3, 1, 0] against the same ideal
+    assert shown["nDCG@4, unjudged = 0"] == f"{(3 + 1 / L2(4)) / (3 + 1 / L2(3)):.4f}"
+    assert shown["nDCG′@4, unjudged removed"] == f"{nc.ndcg([3, nan, 1, 0], unjudged='drop'):.4f}" == "1.0000"
+    assert shown["judged@4"] == "75%"
+
+
+def test_blind_spots_unjudged_bad_text_shows_error_and_page_survives(app):
+    at = _answer(app(page=PAGE), unjudged="drop")
+    at.text_input(key="blind.unjudged.text").set_value("3, x").run()
+    assert not at.exception
+    assert any("'x'" in e.value for e in at.error)
+
+
+def test_blind_spots_not_modelled_duplicates_score_one(app):
+    at = _answer(app(page=PAGE), not_modelled="no")
+    assert at.success[-1].value.startswith("Right")
+    assert any("α-nDCG" in m.value and "ERR" in m.value and "RBP" in m.value for m in at.markdown)

@@ -395,3 +395,9 @@ def test_long_tables_scroll_in_a_box_except_in_presenter_mode(app):
     at = app(rel=rel, present="1")
     assert box_height(at, "calc_steps") == "content"
     assert len(static_table(at, "Discounted gain")) == 16
+
+
+def test_cg_metric_sums_exponential_gains(app):
+    """CG sums gains (Järvelin & Kekäläinen 2002): 7 + 3 + 0 + 0 + 1 = 11 with 2^rel − 1, not 6."""
+    at = app(gain="exponential")
+    assert shown(at, "CG") == (5, str((2**3 - 1) + (2**2 - 1) + 0 + 0 + (2**1 - 1)))

@@ -134,3 +134,15 @@ def test_ideal_ranking_has_no_helpful_swap(app):
     at = app(page=PAGE, rel="3,2,1")
     assert not at.exception
     assert any(c.value.startswith("No swap raises nDCG") for c in at.caption)
+
+
+def test_distribution_shows_worst_and_best_order(app):
+    """Worst order of [3, 2, 0, 0, 1] is [0, 0, 1, 2, 3]: 0.5296 (brute force: the histogram's minimum)."""
+    import numpy as np
+    at = app(page=PAGE)
+    at.radio(key="explore.guess").set_value("high").run()
+    shown = _metrics(at)
+    L2 = np.log2
+    worst = (1 / L2(4) + 2 / L2(5) + 3 / L2(6)) / (3 + 2 / L2(3) + 1 / L2(4))
+    assert shown["Worst order (grades ascending)"] == f"{worst:.4f}"
+    assert shown["Best order"] == "1.0000"

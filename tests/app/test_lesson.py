@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import ndcg_core as nc
 from app_helpers import box_height, static_table, static_tables
+
+import ndcg_core as nc
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 
 PAGE = "pages/1_Lesson.py"
@@ -152,3 +153,47 @@ def test_lesson_marks_rows_past_k_only_when_there_are_some(app):
     at.radio(key="lesson.predict.cg").set_value("no").run()
     (table, grey), = static_tables(at, "CG")
     assert "In top k" not in table.columns and not any(grey)
+
+
+# --- issue 11: CG sums gains; why log2(i + 1); which ideal; the same k ----------------------
+
+def test_lesson_cg_reveal_with_exponential_gain_sums_gains(app):
+    """[3, 2, 0, 0, 1] with 2^rel − 1: CG@5 = 7 + 3 + 0 + 0 + 1 = 11 in the verdict and the table."""
+    at = app(page=PAGE, step="2", rel="3,2,0,0,1", gain="exponential")
+    at.radio(key="lesson.predict.cg").set_value("no").run()
+    assert "CG@5 is 11 now" in at.success[0].value
+    assert _table(at)["CG"].tolist()[-1] == str(7 + 3 + 0 + 0 + 1)
+
+
+def test_lesson_ndcg_explain_drops_the_comparable_across_queries_claim(app):
+    at = app(page=PAGE, step="5")
+    text = " ".join(m.value for m in at.markdown)
+    assert "comparable across" not in text
+    assert "averaged" in text and "for one query, with a fixed ideal and k" in text.lower()
+
+
+def test_lesson_bases_section_shows_dcg_per_base_from_scikit_learn(app):
+    at = app(page=PAGE, step="3", rel="3,2,0,0,1")
+    at.radio(key="lesson.predict.bases").set_value("same").run()
+    assert at.success[-1].value.startswith("Right")
+    table = static_table(at, "Base b")
+    expected = [dcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]], log_base=b) for b in (2, 2.718281828459045, 10)]
+    assert table["DCG@5"].tolist() == [f"{x:.4f}" for x in expected]
+    assert set(table["nDCG@5"]) == {f"{ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]):.4f}"}
+
+
+def test_lesson_which_ideal_compares_list_and_pool(app):
+    """[3, 2, 0, 0, 1] with two unretrieved judged items (3 and 2): 0.9762 against 0.6510."""
+    at = app(page=PAGE, step="4", rel="3,2,0,0,1")
+    at.radio(key="lesson.predict.which_ideal").set_value("lower").run()
+    table = static_table(at, "Ideal from")
+    own = nc.ndcg([3, 2, 0, 0, 1])
+    pooled = nc.ndcg([3, 2, 0, 0, 1], pool=[3, 2, 0, 0, 1, 3, 2])
+    assert table["nDCG@5"].tolist() == [f"{own:.4f}", f"{pooled:.4f}"]
+    assert (f"{own:.4f}", f"{pooled:.4f}") == ("0.9762", "0.6510")
+
+
+def test_lesson_same_k_trap_reveals_0_7487(app):
+    at = app(page=PAGE, step="4")
+    at.radio(key="lesson.predict.same_k").set_value("less").run()
+    assert "= 0.7487" in at.success[-1].value

@@ -160,8 +160,9 @@ def test_hints_dcg_end_with_terms_that_add_up_to_the_answer():
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, MAX_SEED))
-def test_hints_lead_to_the_answer(seed):
-    for e in make_exercises(seed, n=6):
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_hints_lead_to_the_answer(seed, gain):
+    for e in make_exercises(seed, n=6, gain=gain):
         last = hints(e)[-1].params
         if e.kind in ("cg", "dcg", "idcg"):
             assert sum(hints(e)[-1].params["values"]) == pytest.approx(e.answer)

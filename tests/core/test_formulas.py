@@ -21,7 +21,7 @@ CASES = [
     ([1, 0, 2, 3, 0, 1, 2, 3], {"digits": 6}),
 ]
 IDS = [f"{rel}-{kwargs}" for rel, kwargs in CASES]
-CORE = {"cg": lambda rel, kw: nc.cg(rel, k=kw.get("k")),
+CORE = {"cg": lambda rel, kw: nc.cg(rel, k=kw.get("k"), gain=kw.get("gain", "linear")),
         "dcg": lambda rel, kw: nc.dcg(rel, k=kw.get("k"), gain=kw.get("gain", "linear"),
                                       discount=kw.get("discount", "log2")),
         "idcg": lambda rel, kw: nc.idcg(rel, **_metric_options(kw)),
@@ -30,6 +30,14 @@ CORE = {"cg": lambda rel, kw: nc.cg(rel, k=kw.get("k")),
 
 def _metric_options(kwargs):
     return {key: value for key, value in kwargs.items() if key != "digits"}
+
+
+def test_cg_formula_exponential_sums_gains():
+    """CG sums gains: with 2^rel − 1, [3, 2, 0, 0, 1] gives 7 + 3 + 0 + 0 + 1 = 11."""
+    f = nc.formula("cg", EXAMPLE, gain="exponential")
+    assert f.value == (2**3 - 1) + (2**2 - 1) + 0 + 0 + (2**1 - 1)
+    assert f.substituted.endswith("= 11")
+    assert nc.general_formula("cg", gain="exponential") == r"\mathrm{CG@k} = \sum_{i=1}^{k} (2^{rel_i}-1)"
 
 
 def evaluate(tex):

@@ -87,7 +87,8 @@ def test_step_table_columns_are_consistent(rel, k, opts):
     assert t["in_cutoff"].tolist() == within.tolist()
     assert t["relevance"].tolist() == rel
     assert np.allclose(t["gain"], gains, rtol=1e-12)
-    assert np.allclose(t["cg"], np.cumsum(np.where(within, r, 0.0)), rtol=1e-12, atol=1e-12)
+    # CG sums gains (Järvelin & Kekäläinen 2002)
+    assert np.allclose(t["cg"], np.cumsum(np.where(within, gains, 0.0)), rtol=1e-12, atol=1e-12)
     assert np.allclose(t["log_term"] * t["discount"], 1.0, rtol=1e-12)
     assert np.allclose(t["discounted_gain"], np.where(within, gains * t["discount"], 0.0), rtol=1e-12)
     assert np.allclose(t["dcg"], np.cumsum(t["discounted_gain"]), rtol=1e-12)
@@ -113,3 +114,65 @@ def test_each_k_and_what_if_views_agree_with_ndcg(rel, k, opts):
     slide = nc.slide_down(rel, k=k, **opts)
     assert slide["ndcg"].iloc[0] == pytest.approx(nc.ndcg(rel, k=k, **opts), abs=1e-12)
     assert slide["ndcg"].iloc[-1] == pytest.approx(nc.ndcg(rel[1:] + rel[:1], k=k, **opts), abs=1e-12)
+
+
+# --- issue 11: CG sums gains; closed forms of the order bounds -----------------------------
+
+@quick
+@given(grades, cutoffs, options)
+def test_dcg_never_exceeds_cg_for_non_negative_grades(relevance, k, opts):
+    """Every discount is <= 1 and every gain >= 0, so DCG@k <= CG@k, for every gain and discount."""
+    cg = nc.cg(relevance, k=k, gain=opts["gain"])
+    assert nc.dcg(relevance, k=k, **opts) <= cg + 1e-9 * max(1.0, cg)
+
+
+short_grades = st.lists(st.integers(0, 3).map(float), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(short_grades, st.one_of(st.none(), st.integers(1, 9)), options)
+def test_order_bounds_equal_brute_force_over_all_orders(relevance, k, opts):
+    """Closed forms (ascending = worst, mean gain × Σ discounts / IDCG) = enumeration, n <= 8."""
+    import itertools
+    cut = nc.metrics(relevance, k=k, **opts).k
+    idcg = nc.idcg(relevance, k=k, **opts)
+    values = [nc.dcg([relevance[i] for i in p], k=cut, **opts) / idcg if idcg > 0 else 0.0
+              for p in set(itertools.permutations(range(len(relevance))))]
+    # set() of index tuples keeps every ordering once (indices are distinct)
+    b = nc.order_bounds(relevance, k=k, **opts)
+    assert b.worst == pytest.approx(min(values), abs=1e-12)
+    assert b.best == pytest.approx(max(values), abs=1e-12)
+    assert b.mean == pytest.approx(float(np.mean(values)), abs=1e-12)
+
+
+@quick
+@given(short_grades, st.one_of(st.none(), st.integers(1, 9)), options)
+def test_order_bounds_worst_is_the_ascending_order(relevance, k, opts):
+    b = nc.order_bounds(relevance, k=k, **opts)
+    assert b.worst == pytest.approx(nc.ndcg(sorted(relevance), k=k, **opts), abs=1e-12)
+
+
+unjudged_grades = st.lists(st.one_of(st.integers(0, 3).map(float), st.just(float("nan"))), min_size=1, max_size=15)
+
+
+@quick
+@given(unjudged_grades, cutoffs, options)
+def test_unjudged_zero_equals_ndcg_with_zeros(rel, k, opts):
+    zeros = [0.0 if np.isnan(x) else x for x in rel]
+    assert nc.ndcg(rel, k=k, unjudged="zero", **opts) == pytest.approx(nc.ndcg(zeros, k=k, **opts), abs=1e-12)
+
+
+@quick
+@given(unjudged_grades, cutoffs, options)
+def test_condensed_ndcg_is_never_below_unjudged_as_zero(rel, k, opts):
+    """Dropping unjudged items only moves judged ones up (gains >= 0, discounts non-increasing)."""
+    zero = nc.ndcg(rel, k=k, unjudged="zero", **opts)
+    assert nc.ndcg(rel, k=k, unjudged="drop", **opts) >= zero - 1e-12
+
+
+@quick
+@given(unjudged_grades, cutoffs)
+def test_condensed_ndcg_equals_ndcg_of_judged_items(rel, k):
+    judged = [x for x in rel if not np.isnan(x)]
+    if judged:
+        assert nc.ndcg(rel, k=k, unjudged="drop") == pytest.approx(nc.ndcg(judged, k=k), abs=1e-12)

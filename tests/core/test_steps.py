@@ -182,3 +182,125 @@ def test_describe_change_checks_labels():
     with pytest.raises(nc.NDCGInputError) as info:
         nc.describe_change(EXAMPLE, EXAMPLE, ["a"] * 5, None)
     assert info.value.key == "label_duplicate"
+
+
+# --- CG of the step table sums gains ------------------------------------------------------
+
+def test_step_table_cg_sums_exponential_gains():
+    """2^rel − 1 of [3, 2, 0, 0, 1] is 7, 3, 0, 0, 1: CG runs 7, 10, 10, 10, 11 (not 6)."""
+    t = nc.step_table(EXAMPLE, gain="exponential")
+    assert t["cg"].tolist() == [7, 7 + 3, 10, 10, 10 + 1]
+
+
+def test_step_table_cg_equals_core_cg_for_every_gain():
+    for gain in ("linear", "exponential"):
+        t = nc.step_table(EXAMPLE, k=3, gain=gain)
+        assert t["cg"].iloc[-1] == nc.cg(EXAMPLE, k=3, gain=gain)
+
+
+# --- unjudged items in the step table -----------------------------------------------------
+
+def test_step_table_unjudged_zero_keeps_row_with_zero_gain():
+    t = nc.step_table([3, float("nan"), 1], unjudged="zero")
+    assert np.isnan(t["relevance"].iloc[1]) and t["gain"].iloc[1] == 0
+    assert t["ndcg"].iloc[-1] == pytest.approx((3 + 1 / L2(4)) / (3 + 1 / L2(3)), abs=1e-12)
+
+
+def test_step_table_unjudged_drop_removes_item_and_label():
+    t = nc.step_table([3, float("nan"), 1], labels=["a", "b", "c"], unjudged="drop")
+    assert t["item"].tolist() == ["a", "c"]
+    assert t["ndcg"].iloc[-1] == 1.0
+
+
+# --- order bounds: closed forms against brute force ---------------------------------------
+
+def brute_orders(relevance, k=None, gain="linear", pool=None):
+    """nDCG@k of every ordering, by the textbook loop (no core)."""
+    g = (lambda x: 2**x - 1) if gain == "exponential" else (lambda x: x)
+
+    def dcg(grades, cut):
+        return sum(g(x) / math.log2(i + 2) for i, x in enumerate(grades[:cut]))
+    cut = len(relevance) if k is None else k
+    ideal_src = relevance if pool is None else pool
+    best = dcg(sorted(ideal_src, reverse=True), len(ideal_src) if k is None else k)
+    return [dcg([relevance[i] for i in p], cut) / best if best > 0 else 0.0
+            for p in itertools.permutations(range(len(relevance)))]
+
+
+def test_order_bounds_issue_numbers():
+    """[1,1,1,1,0] averages 0.921 and never drops below 0.761; [1,0,0,0,0] averages 0.590."""
+    d = [1 / L2(i + 1) for i in range(1, 6)]
+    ones = nc.order_bounds([1, 1, 1, 1, 0])
+    idcg4 = d[0] + d[1] + d[2] + d[3]
+    assert ones.mean == pytest.approx((4 / 5) * sum(d) / idcg4, abs=1e-12)
+    assert ones.worst == pytest.approx((d[1] + d[2] + d[3] + d[4]) / idcg4, abs=1e-12)
+    assert (round(ones.mean, 3), round(ones.worst, 3)) == (0.921, 0.761)
+    single = nc.order_bounds([1, 0, 0, 0, 0])
+    assert single.mean == pytest.approx((1 / 5) * sum(d) / 1, abs=1e-12)
+    assert round(single.mean, 3) == 0.590
+
+
+def test_order_bounds_worst_of_worked_example():
+    """Worst order of [3, 2, 0, 0, 1] is ascending [0, 0, 1, 2, 3]: 0.530, not 0."""
+    worst = (1 / L2(4) + 2 / L2(5) + 3 / L2(6)) / (3 + 2 / L2(3) + 1 / L2(4))
+    got = nc.order_bounds(EXAMPLE).worst
+    assert got == pytest.approx(worst, abs=1e-12)
+    assert round(got, 3) == 0.530
+
+
+def test_order_bounds_best_is_below_one_against_a_pool():
+    b = nc.order_bounds([3, 3, 3], pool=[3, 3, 3, 3])
+    assert b.best == pytest.approx((3 + 3 / L2(3) + 3 / L2(4)) / (3 + 3 / L2(3) + 3 / L2(4) + 3 / L2(5)))
+
+
+def test_order_bounds_nothing_relevant_is_all_zero():
+    b = nc.order_bounds([0, 0, 0])
+    assert (b.worst, b.mean, b.best) == (0.0, 0.0, 0.0)
+
+
+def test_permutation_distribution_carries_exact_bounds_when_sampled():
+    rel = [3, 2, 2, 1, 1, 0, 0, 0, 1, 2]
+    sampled = nc.permutation_distribution(rel, k=5, samples=2000)
+    bounds = nc.order_bounds(rel, k=5)
+    assert not sampled.exact
+    assert (sampled.worst, sampled.mean, sampled.best) == (bounds.worst, bounds.mean, bounds.best)
+    assert sampled.worst <= sampled.values.min() and sampled.values.max() <= sampled.best + 1e-12
+
+
+# --- log bases ----------------------------------------------------------------------------
+
+def test_base_comparison_dcg_matches_scikit_learn_log_base():
+    from sklearn.metrics import dcg_score
+    t = nc.base_comparison(EXAMPLE)
+    for base, dcg in zip(t["base"], t["dcg"]):
+        assert dcg == pytest.approx(dcg_score([EXAMPLE], [[5, 4, 3, 2, 1]], log_base=base), abs=1e-12)
+
+
+def test_base_comparison_ndcg_does_not_depend_on_base():
+    t = nc.base_comparison(EXAMPLE, k=3)
+    assert t["ndcg"].tolist() == pytest.approx([nc.ndcg(EXAMPLE, k=3)] * 3, abs=1e-12)
+    # base 10 at k = 3: 3 / log10(2) + 2 / log10(3) + 0 / log10(4)
+    assert t["dcg"].iloc[2] == pytest.approx(3 / np.log10(2) + 2 / np.log10(3), abs=1e-12)
+
+
+def test_base_comparison_rejects_base_one():
+    with pytest.raises(nc.NDCGInputError, match="log bases"):
+        nc.base_comparison(EXAMPLE, bases=[1.0])
+
+
+def test_mismatched_cutoffs_perfect_list_gets_0_7487():
+    c = nc.mismatched_cutoffs([3, 2, 2, 1], dcg_k=2, idcg_k=4)
+    assert c.ratio == pytest.approx((3 + 2 / L2(3)) / (3 + 2 / L2(3) + 2 / L2(4) + 1 / L2(5)), abs=1e-12)
+    assert c.ndcg == 1.0 and (c.dcg_k, c.idcg_k) == (2, 4)
+
+
+def test_order_bounds_agree_with_scikit_learn_over_all_orders():
+    """scikit-learn scores every ordering (scores n..1 rank the permuted grades); min and mean match."""
+    from sklearn.metrics import ndcg_score
+    rel = [3, 2, 0, 0, 1, 2]
+    scores = [[6, 5, 4, 3, 2, 1]]
+    values = [ndcg_score([[rel[i] for i in p]], scores, k=4)
+              for p in itertools.permutations(range(len(rel)))]
+    b = nc.order_bounds(rel, k=4)
+    assert b.worst == pytest.approx(min(values), abs=1e-12)
+    assert b.mean == pytest.approx(float(np.mean(values)), abs=1e-12)
