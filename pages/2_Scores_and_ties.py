@@ -54,8 +54,8 @@ if view is not None:
         classroom.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
-    st.code("ranked = sorted(zip(scores, grades), reverse=True)   # equal scores: larger grade first\n"
-            "ndcg_score([grades], [scores])                       # equal scores: averaged",
+    st.code("ranked = sorted(zip(scores, grades), reverse=True)   # " + t("code.tie_sorted") + "\n"
+            "ndcg_score([grades], [scores])                       # " + t("code.tie_averaged"),
             language="python")
     st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
 

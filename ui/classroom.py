@@ -7,8 +7,9 @@ share_link(base, params)
     The link of the current view, short (commas kept, defaults left out by the frame).
 qr_png(text, *, scale)
     A QR code of a link as PNG bytes (segno), big enough to scan from the back of a room.
-PAGE_CSS, PRESENTER_CSS, SECONDARY_PREFIX, TABLE_PREFIX
-    The static style sheets of every page and of presenter mode, and their key prefixes.
+PAGE_CSS, UPRIGHT_CSS, PRESENTER_CSS, SECONDARY_PREFIX, TABLE_PREFIX
+    The static style sheets of every page, of upright (Chinese) text and of presenter mode,
+    and their key prefixes.
 step_table_csv(ranking), handout_html(ranking, lang)
     Exports of the current example, built from the core (user text escaped, never rendered).
 chart_image(chart, fmt), chart_downloads(chart, name)
@@ -166,6 +167,13 @@ PAGE_CSS = f"""<style>
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
 
+#: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
+#: Markdown emphasis, italic in English, stay upright in them (``UPRIGHT_CSS``).
+UPRIGHT_LANGUAGES: tuple[str, ...] = ("zh",)
+UPRIGHT_CSS = """<style>
+[data-testid="stCode"] code .token.comment, [data-testid="stMarkdownContainer"] em { font-style: normal; }
+</style>"""
+
 #: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:
 #: key numbers ~67 px, body text and widget labels ~24-26 px, formulas twice their size. Glide
 #: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
@@ -245,6 +253,7 @@ table { border-collapse: collapse; width: 100%; font-size: 9.5pt; }
 th, td { border: 1px solid #666; padding: 2px 5px; text-align: right; }
 th { background: #eee; } td.text, th.text { text-align: left; }
 tr.past-k td { color: #555; font-style: italic; }
+:lang(zh) tr.past-k td { font-style: normal; }
 .metrics { display: flex; gap: 2em; font-size: 13pt; } .metrics b { font-size: 16pt; }
 .formula { margin: .25em 0; font-size: 12pt; } .note { color: #444; font-size: 9pt; }
 @page { size: A4; margin: 1cm; } @media print { body { margin: 0; } }

@@ -194,6 +194,7 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             options=i18n.LANGUAGES,
             format_func=lambda code: i18n.translate(code, "common.language_name"),
             key="lab.lang_widget",
+            placeholder=i18n.translate(lang, "common.choose"),
             on_change=_on_language,
         )
         st.session_state["lab.present_widget"] = bool(st.session_state.get(_PRESENT))
@@ -255,7 +256,8 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    st.html(classroom.PAGE_CSS + (classroom.PRESENTER_CSS if present else ""))
+    st.html(classroom.PAGE_CSS + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
+            + (classroom.PRESENTER_CSS if present else ""))
     _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []
