@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -166,6 +167,26 @@ PAGE_CSS = f"""<style>
 [data-testid="stCode"] code span {{ color: inherit !important; }}
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
+
+def widget_text_css(upload_label: str) -> str:
+    """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
+    1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
+
+    The button's own text ("Upload") is hidden, which also takes it out of the accessibility
+    tree, and ``upload_label`` is drawn in its place (CSS generated content is read by screen
+    readers). The "200MB per file" line is left out: the page states the limit in its own
+    caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
+    """
+    label = json.dumps(upload_label, ensure_ascii=False)
+    return ("<style>"
+            '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
+            "{ visibility: hidden; position: relative; }"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
+            f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
+            "text-align: center; white-space: nowrap; }"
+            "</style>")
+
 
 #: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
 #: Markdown emphasis, italic in English, stay upright in them (``UPRIGHT_CSS``).

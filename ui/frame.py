@@ -257,6 +257,7 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     names = tuple(params)
     st.session_state["lab.page_params"] = names
     st.html(classroom.PAGE_CSS + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
+            + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
             + (classroom.PRESENTER_CSS if present else ""))
     _sidebar(page, lang, names)
     _write_url(names)
