@@ -356,7 +356,7 @@ def option_widgets(lang: str, t: Translate) -> Options:
         with column:
             values[name] = st.selectbox(t(f"evaluate.{name}"), options, key=key,
                                         format_func=label, on_change=_store_param, args=(name,),
-                                        placeholder=t("common.choose"))
+                                        placeholder=t("common.choose"), filter_mode=None)
             if error is not None:
                 show_error(lang, error)
     st.caption(t("evaluate.ties_note"))
@@ -381,7 +381,7 @@ def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
                 t(f"evaluate.col_{role}"), options, key=key,
                 index=options.index(default) if default in options else None,
                 format_func=lambda c: t("evaluate.no_column") if c is None else t("evaluate.column_name", name=c),
-                placeholder=t("evaluate.no_column"),
+                placeholder=t("evaluate.no_column"), filter_mode=None,
             )
     if any(chosen[role] is None for role in REQUIRED):
         st.info(t("evaluate.choose_columns"), icon=":material/view_column:")

@@ -194,7 +194,9 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             options=i18n.LANGUAGES,
             format_func=lambda code: i18n.translate(code, "common.language_name"),
             key="lab.lang_widget",
-            placeholder=i18n.translate(lang, "common.choose"),
+            # filter_mode=None: no typing in a short list, so Streamlit's English-only "No results"
+            # (no parameter in 1.67) cannot appear; the same in the other short select boxes.
+            placeholder=i18n.translate(lang, "common.choose"), filter_mode=None,
             on_change=_on_language,
         )
         st.session_state["lab.present_widget"] = bool(st.session_state.get(_PRESENT))
