@@ -18,7 +18,8 @@ from typing import Any
 #: libraries, languages, file formats, and people cited on the pages.
 ALLOWED_WORDS = {w.lower() for w in (
     # metrics and symbols
-    "nDCG", "DCG", "IDCG", "CG", "ERR", "RBP", "log", "log2", "ln", "max", "min", "rel", "exp",
+    "nDCG", "DCG", "IDCG", "CG", "ERR", "RBP", "MAP", "MRR", "log", "log2", "ln", "max", "min",
+    "rel", "exp",
     "nDCG@k", "DCG@k", "IDCG@k", "qid", "ID", "URL", "NaN",
     # tools, libraries, languages, formats
     "scikit-learn", "sklearn", "ranx", "trec_eval", "pytrec_eval", "ir_measures", "Spark", "PySpark",
@@ -28,7 +29,10 @@ ALLOWED_WORDS = {w.lower() for w in (
     "CSV", "TSV", "PNG", "SVG", "QR", "HTML", "PDF", "Parquet", "UTF-8", "GBK", "Excel", "jarvelin",
     # people
     "Järvelin", "Kekäläinen", "Burges", "McSherry", "Najork", "Manning", "Raghavan", "Schütze",
-    "Sakai", "Moffat", "Zobel", "Chapelle", "Clarke", "Wang",
+    "Sakai", "Moffat", "Zobel", "Chapelle", "Metzler", "Zhang", "Grinberg", "Clarke", "Wang",
+    "Robertson", "Voorhees", "Buckley", "Craswell",
+    # references by their usual short names (Manning et al., Introduction to Information Retrieval)
+    "IIR",
     # languages by their own names (the language switcher)
     "English",
 )}
