@@ -202,8 +202,10 @@ def read_run(
     except pd.errors.EmptyDataError:
         fail("empty_table", what="file", name=label)
     except FileNotFoundError:
-        fail("unreadable", name=label, kind=kind, reason="there is no such file.")
-    except (OSError, ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        fail("file_missing", name=label)
+    except UnicodeDecodeError:  # its text is Python's English; a key reads in the page's language
+        fail("not_utf8", name=label)
+    except (OSError, ValueError, pd.errors.ParserError) as error:
         reason = " ".join(str(error).split())[:300] or type(error).__name__
         fail("unreadable", name=label, kind=kind, reason=reason)
     if len(frame) == 0:

@@ -84,7 +84,7 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     name = os.path.basename(str(path).rstrip("/")) or str(path)
     local = os.path.exists(path)
     if not local and "://" not in str(path):
-        fail("unreadable", name=name, kind="CSV", reason="there is no such file.")
+        fail("file_missing", name=name)
     try:
         if os.path.isfile(path):
             parquet = _is_parquet(path)

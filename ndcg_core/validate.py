@@ -76,6 +76,11 @@ MESSAGES: dict[str, str] = {
     ),
     "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
+    "file_missing": "The file {name!r} does not exist.",
+    "not_utf8": (
+        "The file {name!r} is neither a Parquet file nor text in UTF-8. Save it as CSV in UTF-8 "
+        "(or as Parquet) and load it again."
+    ),
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
     "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",

@@ -231,11 +231,12 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
         for side in sides:
             table = step_table(list(side.relevance), pool=None if side.pool is None else list(side.pool),
                                **_options(frame))
-            shown = table[list(_STEP_COLUMNS)]
+            title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}   # headers in the page's language
+            shown = table[list(_STEP_COLUMNS)].rename(columns=title)
             st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
             st.dataframe(
-                shown.style.format({c: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
-                                   | {c: lambda x: "" if pd.isna(x) else format_grade(float(x))
+                shown.style.format({title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
+                                   | {title[c]: lambda x: "" if pd.isna(x) else format_grade(float(x))
                                       for c in ("relevance", "ideal_relevance")}),
                 hide_index=True, width="stretch", key=f"{key}_steps_{side.name}",
             )

@@ -76,7 +76,7 @@ def preset_picker(t: Translate) -> None:
     """A select box of the presets; choosing one loads it."""
     st.selectbox(
         t("calculator.preset_label"), options=[preset.id for preset in PRESETS], index=None,
-        key=f"{PREFIX}.preset", placeholder=t("calculator.preset_placeholder"),
+        key=f"{PREFIX}.preset", placeholder=t("calculator.preset_placeholder"), filter_mode=None,
         format_func=lambda pid: t(f"calculator.preset_{pid}"), on_change=_on_preset,
     )
 

@@ -7,8 +7,9 @@ share_link(base, params)
     The link of the current view, short (commas kept, defaults left out by the frame).
 qr_png(text, *, scale)
     A QR code of a link as PNG bytes (segno), big enough to scan from the back of a room.
-PAGE_CSS, PRESENTER_CSS, SECONDARY_PREFIX, TABLE_PREFIX
-    The static style sheets of every page and of presenter mode, and their key prefixes.
+PAGE_CSS, UPRIGHT_CSS, PRESENTER_CSS, SECONDARY_PREFIX, TABLE_PREFIX
+    The static style sheets of every page, of upright (Chinese) text and of presenter mode,
+    and their key prefixes.
 step_table_csv(ranking), handout_html(ranking, lang)
     Exports of the current example, built from the core (user text escaped, never rendered).
 chart_image(chart, fmt), chart_downloads(chart, name)
@@ -25,6 +26,7 @@ streamlit; everything else is pure and tested in ``tests/app/test_classroom.py``
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -163,6 +165,33 @@ PAGE_CSS = f"""<style>
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
 [data-testid="stCode"] code span {{ color: inherit !important; }}
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
+</style>"""
+
+def widget_text_css(upload_label: str) -> str:
+    """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
+    1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
+
+    The button's own text ("Upload") is hidden, which also takes it out of the accessibility
+    tree, and ``upload_label`` is drawn in its place (CSS generated content is read by screen
+    readers). The "200MB per file" line is left out: the page states the limit in its own
+    caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
+    """
+    label = json.dumps(upload_label, ensure_ascii=False)
+    return ("<style>"
+            '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
+            "{ visibility: hidden; position: relative; }"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
+            f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
+            "text-align: center; white-space: nowrap; }"
+            "</style>")
+
+
+#: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
+#: Markdown emphasis, italic in English, stay upright in them (``UPRIGHT_CSS``).
+UPRIGHT_LANGUAGES: tuple[str, ...] = ("zh",)
+UPRIGHT_CSS = """<style>
+[data-testid="stCode"] code .token.comment, [data-testid="stMarkdownContainer"] em { font-style: normal; }
 </style>"""
 
 #: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:

@@ -355,7 +355,8 @@ def option_widgets(lang: str, t: Translate) -> Options:
         key, options, error = _choice_widget(name, choices, default, parse)
         with column:
             values[name] = st.selectbox(t(f"evaluate.{name}"), options, key=key,
-                                        format_func=label, on_change=_store_param, args=(name,))
+                                        format_func=label, on_change=_store_param, args=(name,),
+                                        placeholder=t("common.choose"), filter_mode=None)
             if error is not None:
                 show_error(lang, error)
     st.caption(t("evaluate.ties_note"))
@@ -379,8 +380,8 @@ def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
             chosen[role] = st.selectbox(
                 t(f"evaluate.col_{role}"), options, key=key,
                 index=options.index(default) if default in options else None,
-                format_func=lambda c: t("evaluate.no_column") if c is None else str(c),
-                placeholder=t("evaluate.no_column"),
+                format_func=lambda c: t("evaluate.no_column") if c is None else t("evaluate.column_name", name=c),
+                placeholder=t("evaluate.no_column"), filter_mode=None,
             )
     if any(chosen[role] is None for role in REQUIRED):
         st.info(t("evaluate.choose_columns"), icon=":material/view_column:")
@@ -493,7 +494,7 @@ def _choose_query(worst: pd.DataFrame, t: Translate) -> Any:
         del st.session_state[key]  # other options or another file: back to the worst query
     shown = dict(zip(options, worst["ndcg"], strict=True))
     return st.selectbox(
-        t("evaluate.open_choice"), options, key=key,
+        t("evaluate.open_choice"), options, key=key, placeholder=t("common.choose"),
         format_func=lambda q: t("evaluate.open_option", query=q, ndcg=fmt(shown[q])),
     )
 

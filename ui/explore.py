@@ -196,8 +196,10 @@ def swap_section(frame: Frame, views: Views) -> None:
         if st.session_state.get(key) not in positions:
             st.session_state[key] = default
     c1, c2, c3 = st.columns([1, 1, 1])
-    i = c1.selectbox(t("explore.swap.first"), positions, format_func=fmt.__getitem__, key="explore.swap_i")
-    j = c2.selectbox(t("explore.swap.second"), positions, format_func=fmt.__getitem__, key="explore.swap_j")
+    i = c1.selectbox(t("explore.swap.first"), positions, format_func=fmt.__getitem__, key="explore.swap_i",
+                     placeholder=t("common.choose"), filter_mode=None)
+    j = c2.selectbox(t("explore.swap.second"), positions, format_func=fmt.__getitem__, key="explore.swap_j",
+                     placeholder=t("common.choose"), filter_mode=None)
     data = views.swaps
     if i == j:
         c3.info(t("explore.swap.same"))
@@ -351,7 +353,8 @@ def slide_section(frame: Frame) -> None:
     if st.session_state.get("explore.slide_from") not in positions:
         st.session_state["explore.slide_from"] = 1
     c1, c2 = st.columns(2)
-    p = c1.selectbox(t("explore.slide.from"), positions, key="explore.slide_from",
+    p = c1.selectbox(t("explore.slide.from"), positions, key="explore.slide_from", placeholder=t("common.choose"),
+                     filter_mode=None,
                      format_func=lambda q: f"{q} · {card(r.labels[q - 1], r.relevance[q - 1])}")
     most = r.n - p
     d_key = f"explore.slide_d.{p}.{r.n}"

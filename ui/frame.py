@@ -194,6 +194,9 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             options=i18n.LANGUAGES,
             format_func=lambda code: i18n.translate(code, "common.language_name"),
             key="lab.lang_widget",
+            # filter_mode=None: no typing in a short list, so Streamlit's English-only "No results"
+            # (no parameter in 1.67) cannot appear; the same in the other short select boxes.
+            placeholder=i18n.translate(lang, "common.choose"), filter_mode=None,
             on_change=_on_language,
         )
         st.session_state["lab.present_widget"] = bool(st.session_state.get(_PRESENT))
@@ -255,7 +258,9 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    st.html(classroom.PAGE_CSS + (classroom.PRESENTER_CSS if present else ""))
+    st.html(classroom.PAGE_CSS + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
+            + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
+            + (classroom.PRESENTER_CSS if present else ""))
     _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []

@@ -219,7 +219,8 @@ def prompt(frame: Frame, place: Place) -> None:
     st.subheader(f"{place.number} · {t(f'practice.kind.{e.kind}')}")
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in NUMERIC_KINDS and e.k is None:
-        text = f"{text} {t('practice.prompt.whole', k=e.cutoff)}"
+        sep = "" if text.endswith(("。", "？", "！")) else " "   # Chinese sentences need no space
+        text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
     st.markdown(text)
     if e.kind == "compare":
         _show_list(t("practice.list_a"), e.relevance, e.labels, frame)

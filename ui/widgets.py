@@ -410,7 +410,7 @@ def move_buttons(ranking: Ranking, t: Translate, *, prefix: str) -> None:
     index = ranking.labels.index(st.session_state[pick])
     with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="bottom"):
         st.selectbox(t("calculator.move_item"), options=sorted(ranking.labels), key=key, width=170,
-                     on_change=_on_pick, args=(prefix,))
+                     placeholder=t("common.choose"), on_change=_on_pick, args=(prefix,))
         st.button(t("calculator.up"), key=f"{prefix}.up", icon=":material/arrow_upward:",
                   on_click=_on_move, args=(prefix, -1), disabled=index == 0)
         st.button(t("calculator.down"), key=f"{prefix}.down", icon=":material/arrow_downward:",

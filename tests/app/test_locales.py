@@ -9,11 +9,15 @@ import string
 from pathlib import Path
 
 import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1.element_tree import Radio
 
 import ndcg_core as nc
 from ui import classroom, i18n
 from ui.pages import PAGES
 from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
+
+from chinese_text import english_leftovers, english_words, visible_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")])
@@ -139,59 +143,116 @@ def test_normalize_language_reads_browser_locales(value, expected):
 
 # --------------------------------------------------------------------------- no English in Chinese
 
-#: ASCII words that may stand in Chinese text: metric names, tools, formats, symbols.
-ALLOWED_WORDS = {w.lower() for w in (
-    "nDCG", "DCG", "IDCG", "CG", "log", "log2", "scikit-learn", "sklearn", "ranx", "trec_eval",
-    "pytrec_eval", "ir_measures", "Spark", "PySpark", "MLlib", "LightGBM", "XGBoost", "TensorFlow",
-    "TF-Ranking", "torchmetrics", "Altair", "CSV", "PNG", "SVG", "QR", "HTML", "PDF", "Parquet",
-    "TSV", "TREC", "pandas", "NumPy", "Hive", "SQL", "Järvelin", "Kekäläinen", "Burges", "McSherry",
-    "Najork", "max", "min", "rel", "nDCG@k", "DCG@k", "IDCG@k", "URL", "ID", "Elasticsearch",
-    "OpenSearch", "Solr", "Vespa", "Lucene", "RankLib", "Metarank", "qid", "jarvelin", "exp",
-)}
-_LATIN_WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9_\-]*")
-_ICON = re.compile(r":material/[a-z_]+:|:[a-z_]+:")
-_MATH = re.compile(r"\$[^$]*\$|`[^`]*`")
-LABELLED = ("title", "header", "subheader", "tabs", "metric", "expander", "button", "checkbox",
-            "toggle", "radio", "selectbox", "multiselect", "slider", "select_slider", "number_input",
-            "text_input", "text_area", "date_input", "color_picker", "download_button")
-
-
-def english_words(text: str) -> list[str]:
-    """Latin-script words of three or more letters that are not on the allow-list."""
-    text = _MATH.sub(" ", _ICON.sub(" ", text))
-    words = []
-    for word in _LATIN_WORD.findall(text):
-        core = word.strip("-_")
-        letters = sum(ch.isascii() and ch.isalpha() for ch in core)
-        if letters >= 3 and core.lower() not in ALLOWED_WORDS and not re.fullmatch(r"D\d+", core):
-            words.append(core)
-    return words
-
 
 def test_english_words_finds_leftovers_and_allows_terms():
     assert english_words("步骤表（CSV）与 nDCG@5") == []
-    assert english_words("Järvelin 折损 $\\log_2(i+1)$") == []
+    assert english_words("Järvelin 折损系数 $\\log_2(i+1)$") == []
     assert english_words("相关性 Relevance grade") == ["Relevance", "grade"]
 
 
-def _texts(at) -> list[tuple[str, str]]:
-    out = []
-    for kind in LABELLED:
-        elements = at.get(kind) if kind == "download_button" else getattr(at, kind)
-        for element in elements:
-            text = element.label if hasattr(element, "label") else getattr(element, "value", "")
-            if kind == "metric":
-                text = element.label
-            out.append((kind, str(text)))
-    return out
+def test_english_words_exempts_code_values_and_titles():
+    assert english_words("调用 ndcg_score(y_true, y_score, k=5) 与 trec_eval -m ndcg_cut.5 qrels run") == []
+    assert english_words("列 'relevance' 的第 2 行是 'high'") == []
+    assert english_words("见《Cumulated gain-based evaluation of IR techniques》") == []
+    assert english_words("| :gray[D1] | ndcg\\_score\\(\\) |") == []
+
+
+def test_english_words_keeps_prose_around_code():
+    assert english_words("`k=5` is the cutoff") == ["the", "cutoff"]
+
+
+#: Link parameters and inputs that put a page into an error state (bad grades, a bad seed, …).
+ERROR_STATES = {
+    "calculator_bad_grades": ("app.py", {}, [("calc.text", "3, x, -1")]),
+    "ties_bad_scores": ("pages/2_Scores_and_ties.py", {}, [("ties.scores", "0.9, high")]),
+    "ties_bad_grades": ("pages/2_Scores_and_ties.py", {}, [("ties.grades", "3, 2, nope")]),
+    "variants_bad_judged": ("pages/3_Variants_and_libraries.py", {}, [("variants.judged", "3, x")]),
+    "practice_bad_seed": ("pages/6_Practice.py", {"seed": "x", "ex": "99"}, []),
+    "lesson_bad_step": ("pages/1_Lesson.py", {"step": "x"}, []),
+    "calculator_bad_link": ("app.py", {"rel": "3,x", "k": "0", "gain": "cubic"}, []),
+}
+EVALUATE_UPLOADS = {
+    "not_utf8": "query,relevance,score\n查询,3,0.9\n".encode("gbk"),
+    "negative": b"query,item,relevance,score\na,x,3,0.1\na,y,-1,0.9\n",
+    "non_numeric": b"query,item,relevance,score\na,x,3,0.1\na,y,high,0.9\n",
+    "missing_column": b"id,value\na,1\n",
+    "good": b"query,item,relevance,score\na,x,3,0.1\na,y,0,0.9\nb,u,2,0.7\nb,v,0,0.7\nc,p,0,0.3\n",
+}
+
+
+class _FirstOption(Radio):
+    """A radio that reports its first option as chosen, as the browser sends it (the option's
+    shown text), so a test can answer a question without knowing the option's value."""
+
+    @property
+    def _widget_state(self) -> WidgetState:
+        return WidgetState(id=self.id, string_value=self.options[0])
+
+
+def _answer_open_questions(at, rounds: int = 4):
+    """Choose the first option of every unanswered radio (predict-first questions), so the
+    answers, reveals and whatever they unlock are rendered too."""
+    for _ in range(rounds):
+        open_radios = [r for r in at.radio if r.value is None and r.options]
+        if not open_radios:
+            return at
+        for radio in open_radios:
+            radio.__class__ = _FirstOption
+        at.run()
+    return at
+
+
+def _assert_chinese(at):
+    assert not at.exception, [e.message for e in at.exception]
+    assert english_leftovers(at) == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
-def test_page_in_chinese_has_no_english_in_headings_and_labels(app, page):
-    at = app(page=page.path, lang="zh", timeout=60)
-    assert not at.exception, [e.message for e in at.exception]
-    leftovers = [(kind, text) for kind, text in _texts(at) if english_words(text)]
-    assert leftovers == []
+def test_page_in_chinese_has_no_english_in_any_visible_text(app, page):
+    at = app(page=page.path, lang="zh", timeout=90)
+    _assert_chinese(at)
+    _assert_chinese(_answer_open_questions(at))
+
+
+@pytest.mark.parametrize("state", sorted(ERROR_STATES))
+def test_page_in_chinese_showing_an_error_has_no_english(app, state):
+    path, params, inputs = ERROR_STATES[state]
+    at = app(page=path, lang="zh", timeout=90, **params)
+    for key, text in inputs:
+        at.text_input(key=key).set_value(text).run()
+    assert at.error or at.warning, "the state shows no message: it no longer tests one"
+    _assert_chinese(at)
+
+
+@pytest.mark.parametrize("case", sorted(EVALUATE_UPLOADS))
+def test_evaluate_in_chinese_after_an_upload_has_no_english(app, case):
+    at = app(page="pages/7_Evaluate_a_run.py", lang="zh", timeout=90)
+    at.radio(key="evaluate.source").set_value("upload").run()
+    at.file_uploader(key="evaluate.file").set_value(("运行结果.csv", EVALUATE_UPLOADS[case], "text/csv"))
+    _assert_chinese(at.run())
+
+
+def test_page_scan_reads_every_kind_of_text(app):
+    """The scan sees captions, metric help, options, table cells and chart titles, so a page
+    that passes has been read, not skipped."""
+    at = app(page="app.py", lang="zh", timeout=90)
+    kinds = {kind for kind, _ in visible_texts(at)}
+    assert {"title", "caption", "metric", "selectbox", "button_group", "vega_lite_chart",
+            "markdown", "expander"} <= kinds
+    texts = [text for _, text in visible_texts(at)]
+    assert i18n.translate("zh", "calculator.cg_help") in texts
+    assert i18n.translate("zh", "common.choose") in texts
+
+
+def test_chinese_catalog_keeps_the_glossary():
+    """TEACHING.md §6: 得分 only for a practice score, 四舍五入 (not 取整) for rounding, full-width
+    brackets around Chinese, no italics on Chinese."""
+    zh = i18n.catalog("zh")
+    cjk = "[\u4e00-\u9fff]"
+    assert [k for k, v in zh.items() if "得分" in v and not k.startswith("practice.")] == []
+    assert [k for k, v in zh.items() if "取整" in v] == []
+    assert [k for k, v in zh.items() if re.search(rf"\([^()]*{cjk}[^()]*\)", v)] == []
+    assert [k for k, v in zh.items() if re.search(rf"(?<![*\w])[*_](?![*_\s])[^*_]*{cjk}[^*_]*(?<![*_\s])[*_](?![*\w])", v)] == []
 
 
 def test_error_text_renders_every_fragment_in_chinese():

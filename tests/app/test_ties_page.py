@@ -142,7 +142,7 @@ def test_ties_page_mistake_and_repair_match_scikit_learn(app):
 def test_ties_page_in_chinese(app):
     at = app(page=PAGE, lang="zh")
     assert not at.exception
-    assert at.title[0].value == "分数与并列"
+    assert at.title[0].value == "模型分数与并列"
 
 
 def test_presenter_mode_shows_the_ranking_as_a_static_table(app):

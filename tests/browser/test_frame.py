@@ -9,7 +9,7 @@ def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page):
     """The first request a fresh server gets is a deep link to a page other than the home page."""
     open_page(page, f"{fresh_server}/Scores_and_ties?rel=3,1,2&lang=zh")
     assert_no_exception(page)
-    assert page.get_by_role("heading", name="分数与并列").first.is_visible()
+    assert page.get_by_role("heading", name="模型分数与并列").first.is_visible()
     assert "rel=3%2C1%2C2" in page.url or "rel=3,1,2" in page.url
 
 

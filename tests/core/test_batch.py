@@ -306,5 +306,16 @@ def test_read_run_rejects_bad_files(tmp_path, content, match):
 
 
 def test_read_run_missing_file(tmp_path):
-    with pytest.raises(nc.NDCGInputError, match=r"'nope\.csv' could not be read as CSV: there is no such file"):
+    with pytest.raises(nc.NDCGInputError, match=r"^The file 'nope\.csv' does not exist\.$"):
         read_run(tmp_path / "nope.csv")
+
+
+def test_read_run_names_a_file_that_is_not_utf8_text(tmp_path):
+    """A GBK-encoded CSV (as Excel saves it on a Chinese system) gets a message key, not the
+    English text of Python's UnicodeDecodeError."""
+    path = tmp_path / "gbk.csv"
+    path.write_bytes("query,relevance,score\n查询,3,0.9\n".encode("gbk"))
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(path)
+    assert info.value.key == "not_utf8"
+    assert info.value.params == {"name": "gbk.csv"}

@@ -1,0 +1,92 @@
+"""Chinese pages in Chromium: no English word outside the allow-list in what the page shows,
+including Streamlit's own widget text (placeholders, uploader, toolbars) that AppTest cannot see.
+
+The rules are those of tests/app/chinese_text.py. The page's shown text is read from the DOM
+(text hidden with CSS does not count) with code, formulas (KaTeX), icons (ligatures of the
+Material font) and charts (SVG, checked by the AppTest scan through their specs) left out; every
+expander is opened and every tab shown first, and input placeholders count as shown text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import assert_no_exception, open_page, wait_idle
+from chinese_text import english_words
+
+from ui.i18n import translate
+
+#: The page's shown text, one text node per line. Left out: code, formulas, icons, SVG, and
+#: Streamlit's "Skip to main content" link: a keyboard-only accessibility link that Streamlit
+#: 1.67 writes as a fixed English string (no option; frontend component ``stSkipToContent``).
+PAGE_TEXT_JS = """() => {
+  const skip = "style,script,noscript,code,pre,.katex,svg,[data-testid=stIconMaterial],"
+             + "[data-testid=stSkipToContent]";
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (el && !el.closest(skip) && n.textContent.trim()
+        && el.checkVisibility({visibilityProperty: true})) out.push(n.textContent.trim());
+  }
+  document.querySelectorAll("input[placeholder], textarea[placeholder]")
+    .forEach(e => out.push(e.getAttribute("placeholder")));
+  return out;
+}"""
+
+PAGES_ZH = {
+    "calculator": "/?lang=zh",
+    "lesson": "/Lesson?lang=zh",
+    "ties": "/Scores_and_ties?lang=zh",
+    "evaluate_upload": "/Evaluate_a_run?lang=zh",
+}
+#: Clicks that bring a page's widgets into view (the Evaluate page's file uploader).
+CLICKS = {"evaluate_upload": translate("zh", "evaluate.source_upload")}
+
+
+def _open_expanders(page) -> None:
+    for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
+        summary.click()
+    wait_idle(page)
+
+
+def _shown_texts(page) -> list[str]:
+    """The page's shown text, with every tab of every tab bar shown in turn."""
+    texts = list(page.evaluate(PAGE_TEXT_JS))
+    for tab in page.locator("[data-testid='stTabs'] [role='tab']").all():
+        tab.click()
+        page.wait_for_timeout(150)
+        texts += page.evaluate(PAGE_TEXT_JS)
+    return texts
+
+
+def _english_lines(page) -> list[tuple[str, list[str]]]:
+    return [(text, words) for text in dict.fromkeys(_shown_texts(page)) if (words := english_words(text))]
+
+
+@pytest.fixture
+def zh_page(browser):
+    """A browser page whose own locale is Chinese too (so nothing can fall back to English)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("name", sorted(PAGES_ZH))
+def test_chinese_page_in_chromium_shows_no_english(server, zh_page, name):
+    open_page(zh_page, server + PAGES_ZH[name])
+    assert_no_exception(zh_page)
+    if name in CLICKS:
+        zh_page.get_by_text(CLICKS[name], exact=True).click()
+        wait_idle(zh_page)
+    _open_expanders(zh_page)
+    assert _english_lines(zh_page) == []
+
+
+def test_chinese_page_text_scan_sees_streamlit_widget_text(server, zh_page):
+    """The scan reads placeholders and the page's own text (so a pass is not a blind spot)."""
+    open_page(zh_page, server + PAGES_ZH["calculator"])
+    zh_page.wait_for_selector("[data-testid='stSelectbox'] input[placeholder='选择一个示例…']")
+    texts = zh_page.evaluate(PAGE_TEXT_JS)
+    assert "选择一个示例…" in texts
+    assert "nDCG 计算器" in texts
