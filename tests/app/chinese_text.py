@@ -30,7 +30,9 @@ ALLOWED_WORDS = {w.lower() for w in (
     # people
     "Järvelin", "Kekäläinen", "Burges", "McSherry", "Najork", "Manning", "Raghavan", "Schütze",
     "Sakai", "Moffat", "Zobel", "Chapelle", "Metzler", "Zhang", "Grinberg", "Clarke", "Wang",
-    "Robertson", "Voorhees", "Buckley", "Craswell",
+    "Robertson", "Voorhees", "Buckley", "Craswell", "Grinspan",
+    # venues of the references
+    "SIGIR", "CIKM", "ACM", "TOIS", "ECIR", "ICML", "COLT",
     # references by their usual short names (Manning et al., Introduction to Information Retrieval)
     "IIR",
     # languages by their own names (the language switcher)
@@ -50,6 +52,7 @@ _COMMAND = re.compile(r"\b[\w.-]+(?: +-{1,2}[A-Za-z][\w.=-]*(?: +[\w./=-]+)*)+")
 _IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b\w+=\S*")  # y_true, tfr.keras.metrics, k=5, metric="x"
 _NAME = re.compile(r"“[^”\s\u4e00-\u9fff]{1,60}”")        # one quoted name: a file's column “query”
 _ITEM = re.compile(r"D\d+")
+_JSON = re.compile(r"\{\s*\"[^{}]*\}")                  # a JSON object: {"metric": "ndcg"}
 
 
 def english_words(text: str) -> list[str]:
@@ -61,7 +64,7 @@ def english_words(text: str) -> list[str]:
     ['Relevance', 'grade']
     """
     text = _ESCAPE.sub(r"\1", _MATH.sub(" ", _ICON.sub(" ", text)))
-    for pattern in (_MATH, _TITLE, _QUOTED, _NAME, _CALL, _COMMAND, _IDENTIFIER):
+    for pattern in (_MATH, _JSON, _TITLE, _QUOTED, _NAME, _CALL, _COMMAND, _IDENTIFIER):
         text = pattern.sub(" ", text)
     for phrase in ALLOWED_PHRASES:
         text = text.replace(phrase, " ")
