@@ -25,9 +25,11 @@ def run() -> pd.DataFrame:
 def _ranked_grades(group: pd.DataFrame, ties: str) -> np.ndarray:
     """One query's grades in the order the module docstring defines, by a plain stable sort."""
     rel, score = group["relevance"].to_numpy(), group["score"].to_numpy()
-    if ties == "ignore":
-        order = np.argsort(-score[::-1], kind="stable")
-        order = len(score) - 1 - order
+    if ties == "input":
+        order = np.argsort(-score, kind="stable")
+    elif ties == "trec_eval":
+        item = group["item"].astype(str).to_numpy()
+        order = sorted(range(len(score)), key=lambda i: (-score[i], _Desc(item[i])))
     elif ties == "optimistic":
         order = np.lexsort((-rel, -score))
     else:  # pessimistic
@@ -49,10 +51,20 @@ def test_evaluate_matches_sklearn_per_query(run, k):
     assert checked > 100
 
 
-@pytest.mark.parametrize("ties", ["ignore", "optimistic", "pessimistic"])
+class _Desc:
+    """A string that sorts in reverse (item id descending inside an ascending sort)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __lt__(self, other: _Desc) -> bool:
+        return self.text > other.text
+
+
+@pytest.mark.parametrize("ties", ["input", "trec_eval", "optimistic", "pessimistic"])
 @pytest.mark.parametrize(("k", "gain"), [(None, "linear"), (5, "linear"), (5, "exponential")])
 def test_evaluate_orders_ties_as_documented(run, ties, k, gain):
-    """ignore/optimistic/pessimistic equal the core's dcg/ndcg on the list sorted by hand."""
+    """input/trec_eval/optimistic/pessimistic equal the core's dcg/ndcg on the list sorted by hand."""
     table = evaluate(run, k=k, gain=gain, ties=ties).set_index("query")
     for name, group in run.groupby("query", sort=False):
         grades = _ranked_grades(group, ties)
@@ -67,11 +79,33 @@ def test_evaluate_average_lies_between_pessimistic_and_optimistic(run):
     assert (low < high).any()
 
 
-def test_evaluate_ignore_puts_later_row_first():
-    """Two tied items: the later input row is ranked first."""
-    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
-    assert evaluate(frame, ties="ignore")["dcg"].item() == pytest.approx(1 / LOG2_3)
+def test_evaluate_input_keeps_row_order_of_a_tie():
+    """Two tied items: the earlier input row is ranked first (a stable sort)."""
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [0, 1], "score": [0.5, 0.5]})
+    assert evaluate(frame, ties="input")["dcg"].item() == pytest.approx(1 / LOG2_3)
     assert evaluate(frame, ties="average")["dcg"].item() == pytest.approx((1 + 1 / LOG2_3) / 2)
+
+
+def test_evaluate_trec_eval_breaks_ties_by_item_id_descending_as_text():
+    """Tied items "10" and "9": as strings "9" > "10", so "9" (grade 0) comes first."""
+    frame = pd.DataFrame({"query": ["a", "a"], "item": ["10", "9"], "relevance": [1, 0],
+                          "score": [0.5, 0.5]})
+    assert evaluate(frame, ties="trec_eval")["dcg"].item() == pytest.approx(1 / LOG2_3)
+
+
+def test_evaluate_trec_eval_needs_an_item_column():
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
+    with pytest.raises(nc.NDCGInputError, match=r"'trec_eval' .* no item column 'item'") as info:
+        evaluate(frame, ties="trec_eval")
+    assert info.value.key == "ties_needs_item"
+
+
+@pytest.mark.parametrize("function", [evaluate, evaluate_run, mean_ndcg_at_ks])
+def test_batch_refuses_ties_ignore_naming_the_alternatives(function):
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
+    with pytest.raises(nc.NDCGInputError, match=r"'ignore' .*'input' .*'trec_eval'") as info:
+        function(frame, ties="ignore")
+    assert info.value.key == "ties_ignore_batch"
 
 
 def test_evaluate_worked_example_as_arithmetic():
@@ -107,7 +141,7 @@ def test_evaluate_keeps_query_order_and_counts_items():
                           "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
     table = evaluate(frame)
     assert table.columns.tolist() == ["query", "n_items", "dcg", "idcg", "ndcg"]
-    assert table["query"].tolist() == [9, 2, 5]
+    assert table["query"].tolist() == ["9", "2", "5"]  # ids are text, in order of appearance
     assert table["n_items"].tolist() == [2, 1, 3]
 
 
@@ -136,7 +170,7 @@ def _shuffled_fractional_run(seed: int) -> pd.DataFrame:
     })
 
 
-@pytest.mark.parametrize("ties", ["ignore", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["input", "optimistic", "pessimistic"])
 def test_evaluate_exact_order_beyond_float32_and_fractional_grades(ties):
     """Scores 1 and 1 + 1e-12 differ (float32 cannot tell them apart); grades are fractional;
     query rows are interleaved. Each query still equals the core on the hand-sorted list."""
@@ -144,8 +178,8 @@ def test_evaluate_exact_order_beyond_float32_and_fractional_grades(ties):
     table = evaluate(frame, k=6, ties=ties).set_index("query")
     for name, group in frame.groupby("query", sort=False):
         grades = _ranked_grades(group, ties)
-        assert table.loc[name, "ndcg"] == pytest.approx(nc.ndcg(grades, k=6), abs=1e-12)
-        assert table.loc[name, "idcg"] == pytest.approx(nc.idcg(grades, k=6), abs=1e-12)
+        assert table.loc[str(name), "ndcg"] == pytest.approx(nc.ndcg(grades, k=6), abs=1e-12)
+        assert table.loc[str(name), "idcg"] == pytest.approx(nc.idcg(grades, k=6), abs=1e-12)
 
 
 def test_evaluate_average_near_ties_match_sklearn():
@@ -153,7 +187,7 @@ def test_evaluate_average_near_ties_match_sklearn():
     table = evaluate(frame, k=6).set_index("query")
     for name, group in frame.groupby("query", sort=False):
         expected = sk_ndcg_score([group["relevance"]], [group["score"]], k=6)
-        assert table.loc[name, "ndcg"] == pytest.approx(expected, abs=1e-12)
+        assert table.loc[str(name), "ndcg"] == pytest.approx(expected, abs=1e-12)
 
 
 @pytest.mark.parametrize("later_first", [False, True])
@@ -205,7 +239,7 @@ def test_summarize_all_dropped_gives_nan():
 
 
 @pytest.mark.parametrize("no_relevant", ["zero", "drop"])
-@pytest.mark.parametrize("ties", ["average", "ignore"])
+@pytest.mark.parametrize("ties", ["average", "input", "trec_eval"])
 def test_mean_ndcg_at_ks_equals_evaluate_per_k(run, no_relevant, ties):
     ks = [1, 2, 3, 5, 10, 20, 50]
     curve = mean_ndcg_at_ks(run, ks=ks, ties=ties, no_relevant=no_relevant)
@@ -243,7 +277,7 @@ def _frame(**changes) -> pd.DataFrame:
     (_frame(query=["a", None, "b"]), {}, r"Row 2 of the column 'query' .* an id"),
     (_frame(item=["x", "x", "x"]), {}, r"The item 'x' appears more than once for the query 'a' \(rows 1, 2\)"),
     (_frame(), {"k": 0}, r"k must be a positive integer or None\. Got 0"),
-    (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, ignore"),
+    (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, input, trec_eval"),
     (_frame(), {"gain": "cubic"}, r"gain must be one of"),
     (_frame(), {"no_relevant": "skip"}, r"no_relevant must be one of zero, drop"),
 ])
@@ -296,7 +330,7 @@ def test_read_run_reports_progress_in_chunks(tmp_path, run):
     (b"", r"The file 'bad\.csv' has no rows"),
     (b"query,relevance,score\n", r"The file 'bad\.csv' has no rows"),
     (b"PAR1 this is not parquet", r"The file 'bad\.csv' could not be read as Parquet"),
-    (b"query,relevance\n\"a,1\n", r"The file 'bad\.csv' could not be read as CSV"),
+    (b"query,relevance\n\"a,1\n", r"Row 1 has 1 field\(s\), but the header has 2"),
 ])
 def test_read_run_rejects_bad_files(tmp_path, content, match):
     path = tmp_path / "bad.csv"
