@@ -160,6 +160,11 @@ MESSAGES: dict[str, str] = {
         "largest floating-point number (about 1.8e308) at row {row} (grade {value:g}), so DCG "
         "would be infinite. Use smaller grades."
     ),
+    "sum_overflow_spark": (
+        "The grades of the query {query!r} are too large: their gains add up to more than the "
+        "largest floating-point number (about 1.8e308) (its largest grade is {value:g}), so "
+        "DCG would be infinite. Use smaller grades."
+    ),
     "sum_overflow_2d": (
         "The grades of y_true are too large: they add up to more than the largest "
         "floating-point number (about 1.8e308) at row {row}, column {position} (grade "
