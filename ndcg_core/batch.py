@@ -653,7 +653,8 @@ def _descending_bits(values: NDArray[np.float64]) -> NDArray[np.uint64]:
     float32 rounding is monotone, so the order can only be too coarse (values closer than
     float32 resolution compare equal); the caller checks the result against the exact values.
     """
-    bits = ((-values).astype(np.float32) + np.float32(0.0)).view(np.uint32)  # -0.0 -> 0.0
+    with np.errstate(over="ignore"):  # above float32's range: inf, and re-sorted exactly later
+        bits = ((-values).astype(np.float32) + np.float32(0.0)).view(np.uint32)  # -0.0 -> 0.0
     return np.where(bits & _SIGN32, ~bits, bits | _SIGN32).astype(np.uint64)
 
 

@@ -342,3 +342,151 @@ def test_read_run_rejects_bad_files(tmp_path, content, match):
 def test_read_run_missing_file(tmp_path):
     with pytest.raises(nc.NDCGInputError, match=r"'nope\.csv' could not be read as CSV: there is no such file"):
         read_run(tmp_path / "nope.csv")
+
+
+# ----------------------------------------------------------------- issue 12: hostile files
+
+
+def test_read_run_keeps_numeric_looking_query_ids_apart():
+    """Queries 1 and 1.0, 1e3 and 1000 are four queries (pandas' guessing merged them)."""
+    data = (b"query,item,relevance,score\n"
+            b"1,a,1,0.9\n1,b,0,0.8\n1.0,a,0,0.9\n1.0,b,1,0.8\n"
+            b"1e3,a,1,0.9\n1000,a,0,0.9\n")
+    table = evaluate(read_run(data))
+    assert table["query"].tolist() == ["1", "1.0", "1e3", "1000"]
+    assert table["ndcg"].tolist() == [1.0, 1 / LOG2_3 / 1.0, 1.0, 0.0]
+
+
+def test_read_run_items_001_and_1_are_different():
+    data = b"query,item,relevance,score\nq,001,1,0.9\nq,1,0,0.8\n"
+    table = evaluate(read_run(data))
+    assert table["n_items"].tolist() == [2]
+
+
+@pytest.mark.parametrize("word", ["NA", "null", "None", "nan", "NaN", "N/A", "#N/A"])
+def test_read_run_na_words_are_valid_ids(word):
+    data = f"query,item,relevance,score\n{word},{word},1,0.9\nq,{word},0,0.8\n".encode()
+    frame = read_run(data)
+    assert frame["query"].tolist() == [word, "q"] and frame["item"].tolist() == [word, word]
+    assert evaluate(frame)["query"].tolist() == [word, "q"]
+
+
+def test_read_run_only_an_empty_field_is_a_missing_id():
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'query' .* an id"):
+        evaluate(read_run(b"query,relevance,score\nq,1,0.5\n,1,0.5\n"))
+
+
+def test_read_run_na_in_a_grade_column_is_not_a_number_naming_the_row():
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'relevance' holds 'NA', which is not a number"):
+        evaluate(read_run(b"query,relevance,score\nq,1,0.5\nq,NA,0.4\n"))
+
+
+def test_evaluate_numeric_id_columns_become_their_text():
+    frame = pd.DataFrame({"query": [1.0, 1.0, 2.5], "item": [1, 2, 1], "relevance": [1, 0, 1],
+                          "score": [0.2, 0.1, 0.3]})
+    assert evaluate(frame)["query"].tolist() == ["1.0", "2.5"]
+
+
+def test_evaluate_object_ids_one_and_text_one_are_one_id():
+    """In an object column the number 1 and the text "1" have the same text: one query."""
+    frame = pd.DataFrame({"query": pd.Series([1, "1"], dtype=object), "relevance": [1, 0],
+                          "score": [0.2, 0.1]})
+    assert evaluate(frame)["n_items"].tolist() == [2]
+
+
+def test_read_run_parquet_numeric_ids_become_text(tmp_path):
+    path = tmp_path / "run.parquet"
+    pd.DataFrame({"query": [1, 1, 2], "item": [7.0, 8.0, 7.0], "relevance": [1, 0, 1],
+                  "score": [0.3, 0.2, 0.1]}).to_parquet(path)
+    frame = read_run(path)
+    assert frame["query"].tolist() == ["1", "1", "2"]
+    assert frame["item"].tolist() == ["7.0", "8.0", "7.0"]
+
+
+def test_read_run_extra_field_is_an_error_not_a_shifted_column():
+    """The issue's case: data rows have one field more than the header. pandas made the first
+    column the index and scored the run on the wrong columns; it is now an error naming row 1."""
+    data = (b"query,relevance,score\n"
+            b"q1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n")
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 1 has 4 field\(s\), but the header has 3") as info:
+        evaluate(read_run(data))
+    assert info.value.key == "field_count"
+
+
+def test_read_run_short_row_is_an_error_naming_the_row():
+    data = b"query,relevance,score\nq,1,0.5\nq,0\n"
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 2 has 2 field\(s\), but the header has 3"):
+        read_run(data)
+
+
+def test_read_run_names_the_line_when_quoted_newlines_shift_it():
+    """Row 2 starts on line 4 of the file: row 1's quoted id spans two lines."""
+    data = b'query,relevance,score\n"a\nb",1,0.5\nq,1,0.5,7\n'
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 2 \(line 4 of the file\) has 4 field") as info:
+        read_run(data)
+    assert info.value.key == "field_count_line"
+
+
+def test_read_run_quoted_newline_in_an_id_is_read():
+    frame = read_run(b'query,relevance,score\n"a\nb",1,0.5\n')
+    assert frame["query"].tolist() == ["a\nb"]
+
+
+@pytest.mark.parametrize(("data", "line"), [
+    ("query,relevance,score\nq\u00e9,1,0.5\n".encode("latin-1"), 2),
+    ("query,relevance,score\nq,1,0.5\n".encode("utf-16"), 1),
+])
+def test_read_run_refuses_text_that_is_not_utf8(data, line):
+    with pytest.raises(nc.NDCGInputError, match=rf"is not UTF-8 text \(line {line} "):
+        read_run(data, name="run.csv")
+
+
+def test_read_run_accepts_a_utf8_byte_order_mark():
+    frame = read_run(b"\xef\xbb\xbfquery,relevance,score\nq,1,0.5\n")
+    assert frame.columns.tolist() == ["query", "relevance", "score"]
+
+
+@pytest.mark.parametrize(("relevance", "gain", "match", "key"), [
+    ([1e308, 1e308, 0.0], "linear", r"query 'a' are too large: .* at row 2 \(grade 1e\+308\)", "sum_overflow_query"),
+    ([1.0, 1100.0, 0.0], "exponential", r"Row 2 of the column 'relevance' holds the grade 1100", "gain_overflow_row"),
+])
+def test_evaluate_refuses_gains_that_are_not_finite(relevance, gain, match, key):
+    """Before: DCG was inf and nDCG nan, with no message."""
+    frame = pd.DataFrame({"query": "a", "relevance": relevance, "score": [0.3, 0.2, 0.1]})
+    for function in (evaluate, evaluate_run, mean_ndcg_at_ks):
+        with pytest.raises(nc.NDCGInputError, match=match) as info:
+            function(frame, gain=gain)
+        assert info.value.key == key
+
+
+def test_evaluate_large_finite_grades_are_fine():
+    """1e300 and 1e300: the sums stay finite, so nDCG is exact arithmetic."""
+    frame = pd.DataFrame({"query": "a", "relevance": [0.0, 1e300], "score": [0.2, 0.1]})
+    assert evaluate(frame)["ndcg"].item() == pytest.approx((1e300 / LOG2_3) / 1e300, rel=1e-15)
+
+
+def test_evaluate_sums_are_per_query():
+    """Two queries of 1e308 each: no query's sum overflows, so the run is fine."""
+    frame = pd.DataFrame({"query": ["a", "b"], "relevance": [1e308, 1e308], "score": [0.2, 0.1]})
+    assert evaluate(frame)["ndcg"].tolist() == [1.0, 1.0]
+
+
+def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
+    """trec_eval's tie order (score descending, then docno descending), checked against
+    pytrec_eval on tied data; scores are float32-exact (trec_eval keeps them as floats)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(12)
+    rows = []
+    for q in range(40):
+        n = int(rng.integers(2, 15))
+        docs = rng.choice(200, size=n, replace=False)
+        for doc in docs:
+            rows.append((f"q{q}", f"d{doc}", int(rng.integers(0, 4)), float(rng.integers(0, 4)) / 4))
+    frame = pd.DataFrame(rows, columns=["query", "item", "relevance", "score"])
+    qrels = {q: {d: int(r) for d, r in zip(g["item"], g["relevance"])} for q, g in frame.groupby("query")}
+    run = {q: {d: float(s) for d, s in zip(g["item"], g["score"])} for q, g in frame.groupby("query")}
+    measures = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_5", "ndcg_cut_10"}).evaluate(run)
+    for k in (5, 10):
+        ours = evaluate(frame, k=k, ties="trec_eval").set_index("query")["ndcg"]
+        for q, values in measures.items():
+            assert ours[q] == pytest.approx(values[f"ndcg_cut_{k}"], abs=1e-12), (q, k)
