@@ -242,6 +242,8 @@ def read_run(
     except (OSError, ValueError, UnicodeDecodeError) as error:
         if isinstance(error, NDCGInputError):
             raise
+        if kind == "Parquet" and not isinstance(error, OSError):
+            fail("parquet_invalid", name=label)  # pyarrow's own words are English only
         reason = " ".join(str(error).split())[:300] or type(error).__name__
         fail("unreadable", name=label, kind=kind, reason=reason)
     if len(frame) == 0:
@@ -287,6 +289,8 @@ def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: 
         data = data[3:]
     if not data.strip():
         fail("empty_table", what="file", name=label)
+    if not data.endswith((b"\n", b"\r")):
+        data += b"\n"  # pyarrow cannot read a lone header line without its line end
     total = max(len(data), 1)
     # Every column as text: one type per header field (names not in the file are ignored).
     import csv
@@ -483,6 +487,8 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
     series = frame[column]
     if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    elif series.dtype.kind in "mM":  # dates and durations are not grades or scores
+        fail("bad_column", row=1, column=column, value=str(series.iloc[0]), rule="rule_number")
     else:
         coerced = pd.to_numeric(series, errors="coerce")
         bad = coerced.isna().to_numpy() & series.notna().to_numpy()

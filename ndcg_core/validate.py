@@ -127,6 +127,10 @@ MESSAGES: dict[str, str] = {
         "The name of item {position} contains a control character ({char}). Item names must be "
         "one line of text: no new lines, tabs or other invisible control characters."
     ),
+    "parquet_invalid": (
+        "The file {name!r} starts like a Parquet file but is not a valid one (it may be cut "
+        "short or damaged). Save it again, or upload a CSV file."
+    ),
     "field_count": (
         "Row {row} has {got} field(s), but the header has {expected}. Every row needs exactly "
         "one value per column (check for an extra or missing comma, or a quote that is not "

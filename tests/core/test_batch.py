@@ -329,7 +329,7 @@ def test_read_run_reports_progress_in_chunks(tmp_path, run):
 @pytest.mark.parametrize(("content", "match"), [
     (b"", r"The file 'bad\.csv' has no rows"),
     (b"query,relevance,score\n", r"The file 'bad\.csv' has no rows"),
-    (b"PAR1 this is not parquet", r"The file 'bad\.csv' could not be read as Parquet"),
+    (b"PAR1 this is not parquet", r"The file 'bad\.csv' starts like a Parquet file but is not a valid one"),
     (b"query,relevance\n\"a,1\n", r"Row 1 has 1 field\(s\), but the header has 2"),
 ])
 def test_read_run_rejects_bad_files(tmp_path, content, match):
