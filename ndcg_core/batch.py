@@ -529,12 +529,15 @@ def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArra
         if text:
             names = _unique_text(uniques)
     else:
-        names = _unique_text(uniques)
-        if pd.api.types.is_object_dtype(series.dtype):
+        if pd.api.types.is_object_dtype(series.dtype) or not hasattr(uniques, "dtype"):
+            names = _unique_text(uniques)
             merged, unique_names = pd.factorize(names, sort=False)
             names = np.asarray(unique_names, dtype=object)
             codes = np.where(codes >= 0, merged[np.maximum(codes, 0)], -1)
-        empty = names == ""
+            empty = names == ""
+        else:  # a string column (what read_run gives): compared without making objects
+            empty = np.asarray(uniques == "", dtype=bool)
+            names = uniques if text else None
         if empty.any():
             codes = np.where(empty[np.maximum(codes, 0)], -1, codes)
     missing = codes < 0
