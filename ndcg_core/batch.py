@@ -277,7 +277,7 @@ def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: 
 
     try:
         head = handle.read(4)
-        if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (what some spreadsheets save)
+        if isinstance(head, bytes) and head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (what some spreadsheets save)
             fail("not_utf8", name=label, line=1)
         rest = handle.read()  # the reader wants bytes; pyarrow makes its own copy per block
     finally:
@@ -285,6 +285,8 @@ def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: 
             handle.close()
     data = head + rest
     del rest
+    if isinstance(data, str):  # a text stream: its characters, as UTF-8
+        data = data.encode("utf-8")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data.strip():

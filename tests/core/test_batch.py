@@ -490,3 +490,8 @@ def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
         ours = evaluate(frame, k=k, ties="trec_eval").set_index("query")["ndcg"]
         for q, values in measures.items():
             assert ours[q] == pytest.approx(values[f"ndcg_cut_{k}"], abs=1e-12), (q, k)
+
+
+def test_read_run_reads_a_text_stream():
+    frame = read_run(io.StringIO("query,relevance,score\n001,1,0.5\n"))
+    assert frame["query"].tolist() == ["001"] and frame["relevance"].tolist() == [1]
