@@ -71,6 +71,7 @@ __all__ = [
     "TIES",
     "RunResult",
     "RunSummary",
+    "check_csv_fields",
     "check_ties",
     "evaluate",
     "evaluate_run",
@@ -370,13 +371,14 @@ def _column_names(raw: list[Any]) -> list[str]:
     return names
 
 
-def _field_count_error(data: bytes, label: str, row: Any) -> NoReturn:
+def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
     """Name the first row whose number of fields differs from the header's (1 = first data
     row) and, when quoted new lines make them differ, its line in the file."""
     import csv
 
-    text = data.decode("utf-8", errors="replace")
-    reader = csv.reader(io.StringIO(text, newline=""))
+    text = io.StringIO(data.decode("utf-8", errors="replace"), newline="") \
+        if isinstance(data, bytes) else data
+    reader = csv.reader(text)
     expected: int | None = None
     number = 0
     line = 0
@@ -394,6 +396,57 @@ def _field_count_error(data: bytes, label: str, row: Any) -> NoReturn:
             fail("field_count_line", row=number, line=start, got=len(record), expected=expected)
     fail("field_count_line", row="?", line="?", got=row.actual_columns,
          expected=row.expected_columns)
+
+
+def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> None:
+    """Refuse a CSV file (a local path) with a row whose number of fields differs from the
+    header's, naming the row and, where quoted new lines make them differ, the line.
+
+    The file is read once in blocks and nothing is kept, so it suits files too large for
+    memory; the Spark engine calls it before Spark reads the file (Spark itself would pad a
+    short row with nulls, or fail without naming the row).
+
+    Raises
+    ------
+    NDCGInputError
+        ``field_count`` or ``field_count_line``.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    label = _source_name(path, name)
+    bad: list[Any] = []
+
+    def on_invalid(row: Any) -> str:
+        bad.append(row)
+        return "error"
+
+    with pa.input_stream(os.fspath(path)) as stream:
+        head = stream.read(1 << 20)
+    import csv
+
+    first = next(csv.reader(io.StringIO(head.decode("utf-8", errors="replace").lstrip("\ufeff"),
+                                        newline="")), [])
+    types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
+    try:
+        with pa.input_stream(os.fspath(path)) as stream:
+            reader = pacsv.open_csv(
+                stream,
+                read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK),
+                parse_options=pacsv.ParseOptions(newlines_in_values=True,
+                                                 invalid_row_handler=on_invalid),
+                convert_options=pacsv.ConvertOptions(column_types=types, null_values=[""],
+                                                     strings_can_be_null=True,
+                                                     check_utf8=False),
+            )
+            for _ in reader:
+                pass
+    except pa.ArrowInvalid:
+        if not bad:
+            return  # not a field count: Spark reports what it finds
+        with pa.input_stream(os.fspath(path)) as stream, \
+                io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text:
+            _field_count_error(text, label, bad[0])
 
 
 def _utf8_error(data: bytes, label: str) -> NoReturn:

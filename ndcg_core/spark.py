@@ -38,6 +38,7 @@ from .batch import (
     Ties,
     _check_options,
     _is_parquet,
+    check_csv_fields,
     summarize,
 )
 from .discounts import JARVELIN_BASE, Discount
@@ -82,7 +83,8 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
 
     Parquet is recognised by its magic bytes for a local file, by the extension otherwise.
     CSV columns are read as text; :func:`evaluate` casts grades and scores and reports values
-    that are not numbers.
+    that are not numbers. A local CSV file is first checked for rows with more or fewer fields
+    than the header (:func:`ndcg_core.batch.check_csv_fields`), so the message names the row.
     """
     sql = _spark()
     name = os.path.basename(str(path).rstrip("/")) or str(path)
@@ -99,6 +101,9 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     except OSError as error:
         fail("unreadable", name=name, kind="CSV", reason=str(error))
     kind = "Parquet" if parquet else "CSV"
+    if not parquet and local and os.path.isfile(path):
+        # Spark pads a short row with nulls and fails on a long one without naming it
+        check_csv_fields(path, name=name)
     try:
         if parquet:
             frame = spark.read.parquet(str(path))

@@ -145,3 +145,15 @@ def test_spark_query_ids_are_text(spark, tmp_path):
     table = nspark.evaluate(nspark.read_run(spark, str(path))).toPandas()
     _agree(table, evaluate(nc.read_run(str(path))))
     assert sorted(table["query"]) == ["1", "1.0"]
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\n", r"^Row 1 has 4 field\(s\), but the header has 3"),
+    ("query,item,relevance,score\nq,a,1,0.9\nq,b,0\n", r"^Row 2 has 3 field\(s\), but the header has 4"),
+])
+def test_spark_read_run_refuses_rows_with_another_field_count(spark, tmp_path, text, match):
+    """Spark would fail on the long row without naming it, and pad the short one with null."""
+    path = tmp_path / "run.csv"
+    path.write_text(text)
+    with pytest.raises(nc.NDCGInputError, match=match):
+        nspark.read_run(spark, str(path))
