@@ -192,7 +192,7 @@ def load_sample() -> pd.DataFrame:
 @st.cache_data(show_spinner=False)
 def sample_csv() -> bytes:
     """The sample run as a CSV file, for people to see the format."""
-    return load_sample().to_csv(index=False).encode("utf-8")
+    return nc.to_csv_bytes(load_sample())
 
 
 def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
