@@ -22,7 +22,8 @@ Memory: peak of ``tracemalloc`` during one separate run (numpy and Python alloca
 of pytrec_eval and numba's internals are not traced), next to the input table's own size
 (``DataFrame.memory_usage(deep=True)``). Values: the largest per-query difference from
 ``ndcg_core`` (with ties, ranx, pytrec_eval and the loop break ties their own way, so they
-differ there by design; scikit-learn must still agree).
+differ there by design; scikit-learn must still agree, and ``ties="trec_eval"`` must agree with
+pytrec_eval).
 
 Targets: ragged 1 M rows under 1 s and under 4x the input's memory; at least 10x faster than
 ranx and pytrec_eval with identical values (no ties).
@@ -219,6 +220,11 @@ def ragged(n_queries: int, max_items: int, seed: int, repeats: int, slow: bool) 
             memory = peak(function)
             print(f"{name:34} {seconds:8.3f} {memory / MB:8.0f} {memory / MB / input_mb:8.2f} "
                   f"{seconds / ours_t:10.1f}x {difference(ours, values):10.1e}")
+            if name.startswith("pytrec_eval"):
+                # trec_eval's own tie order (score, then docno descending): the same numbers
+                trec_t, trec = timed(lambda: nc.evaluate(run, k=K, ties="trec_eval"), repeats)
+                print(f"{'ndcg_core.evaluate ties=trec_eval':34} {trec_t:8.3f} {'':>8} {'':>8} "
+                      f"{seconds / trec_t:10.1f}x {difference(trec, values):10.1e}")
 
 
 def main() -> int:

@@ -88,7 +88,7 @@ def main() -> int:
                           f"{len(run) / pandas_seconds:12,.0f} rows/s)")
             options_list = [{"k": args.k}, {"k": args.k, "gain": "exponential"}]
             if relevance == "graded":
-                options_list += [{"k": args.k, "ties": t} for t in ("ignore", "optimistic", "pessimistic")]
+                options_list += [{"k": args.k, "ties": t} for t in ("input", "trec_eval", "optimistic", "pessimistic")]
                 options_list += [{"discount": "jarvelin", "no_relevant": "drop"}]
             for options in options_list:
                 ours = nspark.evaluate(frame, validate=False, **options).toPandas()

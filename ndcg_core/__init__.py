@@ -22,7 +22,10 @@ Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
-    RunSummary; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
+    RunSummary, BATCH_TIES ("average", "optimistic", "pessimistic", "input", "trec_eval"),
+    ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
+Export (export.py)
+    csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Unjudged items (NaN grades, typed "?")
     unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
 Input
@@ -32,7 +35,9 @@ Every function validates its input and raises :class:`NDCGInputError` (a ``Value
 with a message that says what was wrong, the rule, and what was received.
 """
 
-from .batch import RunResult, RunSummary, evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
+from .batch import ID_COLUMNS, RunResult, RunSummary, evaluate, evaluate_run, id_text, mean_ndcg_at_ks, read_run, summarize
+from .batch import TIES as BATCH_TIES
+from .export import csv_safe, to_csv_bytes, write_table
 from .discounts import DISCOUNTS, discounts, log_terms
 from .gains import GAINS, apply_gain
 from .formulas import STEPS, Formula, formula, formulas, general_formula
@@ -72,6 +77,12 @@ from .tools import TOOLS, tool_scores
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = sorted([
+    "BATCH_TIES",
+    "ID_COLUMNS",
+    "csv_safe",
+    "id_text",
+    "to_csv_bytes",
+    "write_table",
     "TOOLS",
     "tool_scores",
     "TIES",

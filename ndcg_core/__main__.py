@@ -12,10 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import pandas as pd
-
 from .batch import NO_RELEVANT, TIES, RunResult, evaluate_run, read_run, summarize
 from .discounts import DISCOUNTS
+from .export import write_table
 from .gains import GAINS
 from .validate import NDCGInputError
 
@@ -35,7 +34,15 @@ def _parser() -> argparse.ArgumentParser:
         epilog=(
             "Ties: 'average' (default) gives every item of a tie the group's mean gain, "
             "as scikit-learn's ndcg_score; 'optimistic' / 'pessimistic' break ties by "
-            "relevance, best / worst first; 'ignore' puts the later row of the file first. "
+            "relevance, best / worst first; 'input' keeps the file's row order (as LightGBM "
+            "and XGBoost); 'trec_eval' puts the larger item id (compared as text) first, as "
+            "trec_eval does, and needs the item column. scikit-learn's 'ignore' (an arbitrary "
+            "order) is not defined for a run of many queries and is refused. "
+            "Ids are text: query and item ids are kept exactly as written (1 and 1.0 are two "
+            "queries); only an empty field is missing. "
+            "CSV output is safe to open in a spreadsheet: a text cell starting with =, +, -, @, "
+            "tab or carriage return (a formula) is written with a leading apostrophe, e.g. "
+            "'=cmd; plain numbers such as -1 are unchanged. Parquet and JSON output are exact. "
             "Exit status: 0 ok, 2 bad input (message on stderr), 1 output not writable. "
             "Example: python -m ndcg_core run.csv --k 10 --output per_query.csv"
         ),
@@ -48,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--discount", choices=DISCOUNTS, default="log2",
                         help="discount of position i: log2 = 1/log2(i+1), jarvelin = none before "
                              "position 2, then 1/log2(i) (default: log2)")
-    parser.add_argument("--ties", choices=TIES, default="average",
+    # Not argparse choices: a refused name ('ignore') gets the core's message, which says why.
+    parser.add_argument("--ties", default="average", metavar="{" + ",".join(TIES) + "}",
                         help="how tied scores are ranked (default: average)")
     parser.add_argument("--engine", choices=("pandas", "spark"), default="pandas",
                         help="pandas (this machine, default) or spark (needs PySpark and Java 17+)")
@@ -66,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
                              "(their nDCG is written as empty); by default they count as 0, "
                              "like scikit-learn. Their number is printed either way")
     parser.add_argument("--output", metavar="OUT",
-                        help="write the per-query rows to OUT (.csv, or .parquet); '-' for stdout")
+                        help="write the per-query rows to OUT: .csv (text cells that a spreadsheet "
+                             "would run as a formula get a leading apostrophe), .parquet or "
+                             ".json (exact); '-' for CSV on stdout")
     parser.add_argument("--master", default="local[*]",
                         help="Spark master URL for --engine spark (default: local[*])")
     parser.add_argument("--no-progress", action="store_true",
@@ -83,6 +93,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _ids(args: argparse.Namespace) -> tuple[str, ...]:
+    """The id columns, read as text."""
+    return (args.query, args.item)
+
+
 def _wants_progress(args: argparse.Namespace) -> bool:
     try:
         return not args.no_progress and os.path.getsize(args.file) >= PROGRESS_BYTES
@@ -92,7 +107,7 @@ def _wants_progress(args: argparse.Namespace) -> bool:
 
 def _run_pandas(args: argparse.Namespace, progress: bool) -> RunResult:
     if not progress:
-        return evaluate_run(read_run(args.file), **_options(args))
+        return evaluate_run(read_run(args.file, ids=_ids(args)), **_options(args))
     from tqdm import tqdm
 
     with tqdm(total=os.path.getsize(args.file), unit="B", unit_scale=True, desc="read",
@@ -100,7 +115,7 @@ def _run_pandas(args: argparse.Namespace, progress: bool) -> RunResult:
         def advance(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
-        frame = read_run(args.file, on_progress=advance)
+        frame = read_run(args.file, on_progress=advance, ids=_ids(args))
     with tqdm(total=1, desc=f"rank and sum {len(frame):,} rows", file=sys.stderr) as bar:
         result = evaluate_run(frame, **_options(args))
         bar.update(1)
@@ -148,15 +163,6 @@ def _run_spark(args: argparse.Namespace, progress: bool) -> RunResult:
                      no_relevant=options["no_relevant"])
 
 
-def _write(table: pd.DataFrame, out: str) -> None:
-    if out == "-":
-        table.to_csv(sys.stdout, index=False)
-    elif out.lower().endswith((".parquet", ".pq")):
-        table.to_parquet(out, index=False)
-    else:
-        table.to_csv(out, index=False)
-
-
 def _report(result: RunResult, output: str | None) -> list[str]:
     name = "nDCG" if result.k is None else f"nDCG@{result.k}"
     policy = ("left out of the mean" if result.no_relevant == "drop"
@@ -193,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.output is not None:
         try:
-            _write(result.per_query, args.output)
+            write_table(result.per_query, args.output)
         except OSError as error:
             print(f"error: could not write {args.output!r}: {error.strerror or error}", file=sys.stderr)
             return 1

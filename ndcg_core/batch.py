@@ -11,9 +11,18 @@ is the system's score. Rules, written once:
     item of a tie group gets the group's mean gain, so the result is the mean over all orders
     of the tie.
   * ``"optimistic"`` / ``"pessimistic"``: ties broken by relevance, best / worst first.
-  * ``"ignore"``: one plain descending sort; within a tie, the *later row of the input comes
-    first* (what a stable ascending sort, reversed, gives; scikit-learn's ``ignore_ties=True``
-    on short lists).
+  * ``"input"``: a stable sort; tied items keep the input's row order (LightGBM, XGBoost).
+  * ``"trec_eval"``: score descending, then item id descending as a string (trec_eval's
+    order); needs the item column.
+
+  ``"ignore"`` (scikit-learn's ``ignore_ties=True``: an arbitrary, machine-dependent order) is
+  defined for single lists only (:mod:`ndcg_core.ties`) and refused here.
+
+- Ids are text: query and item ids are compared as strings, exactly as written (``1`` and
+  ``1.0`` are two queries, ``001`` and ``1`` two items, ``NA`` is an id); only an empty field
+  is missing. Numeric id columns of a DataFrame are converted to their text.
+- Gains and their sums must be finite (:func:`ndcg_core.gains.first_overflow`): a grade whose
+  gain overflows, or a query whose gains add up to infinity, is refused, naming the row.
 
 - The ideal ranking is the query's own grades, sorted descending (scikit-learn's ideal).
 - ``k=None`` or ``k`` above a query's length means the whole list of that query.
@@ -46,32 +55,39 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, NoReturn
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
 from .discounts import Discount, discounts
-from .gains import Gain, apply_gain
-from .validate import check_choice, check_k, fail
+from .gains import GAINS, Gain, apply_gain, first_overflow
+from .validate import NDCGInputError, check_choice, check_k, fail
 
 __all__ = [
+    "ID_COLUMNS",
     "NO_RELEVANT",
     "TIES",
     "RunResult",
     "RunSummary",
+    "check_csv_fields",
+    "check_ties",
     "evaluate",
     "evaluate_run",
+    "id_text",
     "mean_ndcg_at_ks",
     "read_run",
     "summarize",
 ]
 
-Ties = Literal["average", "optimistic", "pessimistic", "ignore"]
+Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval"]
 NoRelevant = Literal["zero", "drop"]
-#: Tie policies, the same names as :mod:`ndcg_core.ties`.
-TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "ignore")
+#: Tie treatments of a run (the one tuple the command line, the Evaluate page and Spark read).
+#: ``"ignore"`` of :mod:`ndcg_core.ties` is left out on purpose: its order is arbitrary.
+TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval")
+#: Columns :func:`read_run` reads as text by default (matched case-insensitively).
+ID_COLUMNS: tuple[str, ...] = ("query", "item")
 #: Policies for queries with nothing relevant (IDCG = 0).
 NO_RELEVANT: tuple[str, ...] = ("zero", "drop")
 #: The per-query columns, in order.
@@ -127,6 +143,10 @@ class _Run:
     queries: pd.Index
     relevance: NDArray[np.float64]
     score: NDArray[np.float64]
+    #: Each row's item id rank in descending string order (0 = largest id), for "trec_eval".
+    item_rank: NDArray[np.int64] | None = None
+    #: The grade column's name, for messages.
+    relevance_column: str = "relevance"
 
 
 # --------------------------------------------------------------------------- reading
@@ -159,11 +179,20 @@ def read_run(
     *,
     name: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    ids: Iterable[str] = ID_COLUMNS,
 ) -> pd.DataFrame:
     """Read a run from a CSV or Parquet file, a file-like object (an upload) or bytes.
 
-    Parquet is recognised by its magic bytes, anything else is read as CSV (with a header
-    row; compression is inferred from a path's extension).
+    Parquet is recognised by its magic bytes, anything else is read as UTF-8 CSV with a header
+    row (a byte-order mark is allowed; compression is inferred from a path's extension).
+
+    Ids are text, never guessed: the columns named in ``ids`` (case-insensitively) are read as
+    strings exactly as written, so ``1`` and ``1.0``, or ``001`` and ``1``, stay different ids
+    and ``NA`` or ``null`` are ids like any other. Only an empty field is missing, in every
+    column (``NA`` in a grade column is a value that is not a number, and is reported as
+    such). Other columns become numbers when every value is one, else stay text. A row whose
+    number of fields differs from the header's is an error naming the row (and the line of
+    the file, when quoted new lines make them differ).
 
     Parameters
     ----------
@@ -172,8 +201,11 @@ def read_run(
     name : str, optional
         The name used in messages; defaults to the file's name.
     on_progress : callable, optional
-        Called as ``on_progress(done, total)`` while reading in chunks (bytes for CSV, rows
+        Called as ``on_progress(done, total)`` while reading in blocks (bytes for CSV, rows
         for Parquet); the command line draws its progress bar with it.
+    ids : iterable of str
+        Names of the id columns (query and item ids), read as text. Numeric id columns of a
+        Parquet file are converted to their text.
 
     Returns
     -------
@@ -183,29 +215,36 @@ def read_run(
     Raises
     ------
     NDCGInputError
-        ``unreadable`` if the file cannot be opened or parsed, ``empty_table`` if it has no
-        data rows.
+        ``unreadable`` if the file cannot be opened or parsed, ``not_utf8`` for a CSV file that
+        is not UTF-8, ``field_count`` / ``field_count_line`` for a row with too many or too
+        few fields, ``empty_table`` if it has no data rows.
 
     >>> read_run(io.BytesIO(b"query,relevance,score\\nq1,3,0.9\\n")).shape
     (1, 3)
+    >>> read_run(b"query,relevance,score\\n1,3,0.9\\n1.0,2,0.8\\n")["query"].tolist()
+    ['1', '1.0']
     """
     label = _source_name(source, name)
     if isinstance(source, bytes):
         source = io.BytesIO(source)
+    wanted = {str(column).casefold() for column in ids}
     kind = "CSV"
     try:
         if _is_parquet(source):
             kind = "Parquet"
             frame = _read_parquet(source, on_progress)
+            for column in frame.columns:
+                if str(column).casefold() in wanted:
+                    frame[column] = id_text(frame[column])
         else:
-            frame = _read_csv(source, on_progress)
-    except pd.errors.EmptyDataError:
-        fail("empty_table", what="file", name=label)
+            frame = _read_csv(source, on_progress, wanted, label)
     except FileNotFoundError:
         fail("file_missing", name=label)
-    except UnicodeDecodeError:  # its text is Python's English; a key reads in the page's language
-        fail("not_utf8", name=label)
-    except (OSError, ValueError, pd.errors.ParserError) as error:
+    except (OSError, ValueError, UnicodeDecodeError) as error:
+        if isinstance(error, NDCGInputError):
+            raise
+        if kind == "Parquet" and not isinstance(error, OSError):
+            fail("parquet_invalid", name=label)  # pyarrow's own words are English only
         reason = " ".join(str(error).split())[:300] or type(error).__name__
         fail("unreadable", name=label, kind=kind, reason=reason)
     if len(frame) == 0:
@@ -213,33 +252,209 @@ def read_run(
     return frame
 
 
-def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None) -> pd.DataFrame:
-    if on_progress is None:
-        return pd.read_csv(source)
-    # Chunks let the caller show how far reading has got; tell() counts the bytes consumed.
+#: Block size of the CSV reader: the unit of progress, and of type inference it never does.
+_BLOCK = 1 << 22
+
+
+def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: set[str],
+              label: str) -> pd.DataFrame:
+    """A CSV file read entirely as text by pyarrow, then each non-id column made numeric when
+    every value is a number.
+
+    The header is read as the first data row (column names ``f0, f1, ...``), so every column
+    is text from the start, whatever its name: pyarrow never guesses a type.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
     owned = isinstance(source, (str, os.PathLike))
-    handle = open(source, "rb") if owned else source
+    handle = pa.input_stream(os.fspath(source)) if owned else source
+    bad: list[Any] = []
+
+    def on_invalid(row: Any) -> str:
+        bad.append(row)
+        return "error"
+
     try:
-        total = _size(handle)
-        chunks = []
-        for chunk in pd.read_csv(handle, chunksize=250_000):
-            chunks.append(chunk)
-            on_progress(min(handle.tell(), total), total)
-        on_progress(total, total)
+        head = handle.read(4)
+        if isinstance(head, bytes) and head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (what some spreadsheets save)
+            fail("not_utf8", name=label, line=1)
+        rest = handle.read()  # the reader wants bytes; pyarrow makes its own copy per block
     finally:
         if owned:
             handle.close()
-    if not chunks:
-        raise pd.errors.EmptyDataError("No columns to parse from file")
-    return pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+    data = head + rest
+    del rest
+    if isinstance(data, str):  # a text stream: its characters, as UTF-8
+        data = data.encode("utf-8")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        fail("empty_table", what="file", name=label)
+    if not data.endswith((b"\n", b"\r")):
+        data += b"\n"  # pyarrow cannot read a lone header line without its line end
+    total = max(len(data), 1)
+    # Every column as text: one type per header field (names not in the file are ignored).
+    import csv
+
+    first = next(csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace"),
+                                        newline="")), [])
+    types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
+    try:
+        reader = pacsv.open_csv(
+            pa.BufferReader(data),
+            read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
+            convert_options=pacsv.ConvertOptions(column_types=types, null_values=[""],
+                                                 strings_can_be_null=True),
+        )
+        batches = []
+        done = 0
+        for batch in reader:
+            batches.append(batch)
+            done += batch.nbytes
+            if on_progress is not None:
+                on_progress(min(done, total - 1), total)
+        table = pa.Table.from_batches(batches, schema=reader.schema)
+    except pa.ArrowInvalid as error:
+        if bad:
+            _field_count_error(data, label, bad[0])
+        if "UTF8" in str(error) or "UTF-8" in str(error):
+            _utf8_error(data, label)
+        raise ValueError(str(error)) from None
+    if on_progress is not None:
+        on_progress(total, total)
+    if table.num_rows == 0:
+        fail("empty_table", what="file", name=label)
+    header = table.slice(0, 1).to_pylist()[0]
+    table = table.slice(1)
+    names = _column_names([header[f"f{index}"] for index in range(table.num_columns)])
+    out: dict[str, Any] = {}
+    for index, column_name in enumerate(names):
+        column = table.column(index)
+        if column_name.casefold() not in ids:
+            column = _as_number(pc, pa, column)
+        out[column_name] = column
+    frame = pa.table(list(out.values()), names=list(out)).to_pandas()
+    return frame
 
 
-def _size(handle: Any) -> int:
-    position = handle.tell()
-    handle.seek(0, os.SEEK_END)
-    size = handle.tell()
-    handle.seek(position)
-    return max(size, 1)
+def _as_number(pc: Any, pa: Any, column: Any) -> Any:
+    """A text column as float64 (int64 when every value is whole) when every non-empty value
+    is a number; else as it is (text, reported by :func:`evaluate` if it is a grade or score).
+
+    The text is parsed once, as float64; whole numbers then narrow to int64 cheaply.
+    """
+    try:
+        numbers = pc.cast(column, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return column
+    try:
+        return pc.cast(numbers, pa.int64())  # safe cast: fails on fractions, NaN and inf
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return numbers
+
+
+def _column_names(raw: list[Any]) -> list[str]:
+    """Header cells as unique column names (pandas' convention: ``Unnamed: i``, ``a.1``)."""
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for index, cell in enumerate(raw):
+        name = f"Unnamed: {index}" if cell is None or cell == "" else str(cell)
+        base = name
+        while name in seen:
+            seen[base] += 1
+            name = f"{base}.{seen[base]}"
+        seen.setdefault(name, 0)
+        names.append(name)
+    return names
+
+
+def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
+    """Name the first row whose number of fields differs from the header's (1 = first data
+    row) and, when quoted new lines make them differ, its line in the file."""
+    import csv
+
+    text = io.StringIO(data.decode("utf-8", errors="replace"), newline="") \
+        if isinstance(data, bytes) else data
+    reader = csv.reader(text)
+    expected: int | None = None
+    number = 0
+    line = 0
+    for record in reader:
+        start, line = line + 1, reader.line_num
+        if not record:  # an empty line: skipped by the reader, as by pandas
+            continue
+        if expected is None:
+            expected = len(record)
+            continue
+        number += 1
+        if len(record) != expected:
+            if start == number + 1 and line == start:
+                fail("field_count", row=number, got=len(record), expected=expected)
+            fail("field_count_line", row=number, line=start, got=len(record), expected=expected)
+    fail("field_count_line", row="?", line="?", got=row.actual_columns,
+         expected=row.expected_columns)
+
+
+def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> None:
+    """Refuse a CSV file (a local path) with a row whose number of fields differs from the
+    header's, naming the row and, where quoted new lines make them differ, the line.
+
+    The file is read once in blocks and nothing is kept, so it suits files too large for
+    memory; the Spark engine calls it before Spark reads the file (Spark itself would pad a
+    short row with nulls, or fail without naming the row).
+
+    Raises
+    ------
+    NDCGInputError
+        ``field_count`` or ``field_count_line``.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    label = _source_name(path, name)
+    bad: list[Any] = []
+
+    def on_invalid(row: Any) -> str:
+        bad.append(row)
+        return "error"
+
+    with pa.input_stream(os.fspath(path)) as stream:
+        head = stream.read(1 << 20)
+    import csv
+
+    first = next(csv.reader(io.StringIO(head.decode("utf-8", errors="replace").lstrip("\ufeff"),
+                                        newline="")), [])
+    types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
+    try:
+        with pa.input_stream(os.fspath(path)) as stream:
+            reader = pacsv.open_csv(
+                stream,
+                read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK),
+                parse_options=pacsv.ParseOptions(newlines_in_values=True,
+                                                 invalid_row_handler=on_invalid),
+                convert_options=pacsv.ConvertOptions(column_types=types, null_values=[""],
+                                                     strings_can_be_null=True,
+                                                     check_utf8=False),
+            )
+            for _ in reader:
+                pass
+    except pa.ArrowInvalid:
+        if not bad:
+            return  # not a field count: Spark reports what it finds
+        with pa.input_stream(os.fspath(path)) as stream, \
+                io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text:
+            _field_count_error(text, label, bad[0])
+
+
+def _utf8_error(data: bytes, label: str) -> NoReturn:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        fail("not_utf8", name=label, line=data.count(b"\n", 0, error.start) + 1)
+    fail("not_utf8", name=label, line="?")
 
 
 def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -> pd.DataFrame:
@@ -261,6 +476,42 @@ def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -
     except pa.ArrowException as error:
         raise ValueError(str(error)) from None
     return table.to_pandas()
+
+
+def id_text(values: pd.Series) -> pd.Series:
+    """Ids as text: strings stay exactly as they are, numbers become their text (``1``,
+    ``1.0``), and only a missing value or an empty string is missing.
+
+    >>> id_text(pd.Series([1, 2])).tolist()
+    ['1', '2']
+    >>> id_text(pd.Series([1.0, 1e3, None])).tolist()
+    ['1.0', '1000.0', nan]
+    """
+    series = values if isinstance(values, pd.Series) else pd.Series(values)
+    if pd.api.types.is_string_dtype(series.dtype) and not pd.api.types.is_object_dtype(series.dtype):
+        return series
+    codes, uniques = pd.factorize(series, sort=False)
+    text = _unique_text(uniques)
+    out = np.empty(codes.size, dtype=object)
+    out[:] = np.nan
+    present = codes >= 0
+    out[present] = text[codes[present]]
+    return pd.Series(out, index=series.index, name=series.name, dtype="str")
+
+
+def _unique_text(uniques: Any) -> NDArray[np.object_]:
+    """Unique ids as an object array of text (strings as they are)."""
+    if pd.api.types.is_string_dtype(getattr(uniques, "dtype", None)) and not \
+            pd.api.types.is_object_dtype(uniques.dtype):
+        return np.asarray(uniques, dtype=object)
+    array = np.asarray(uniques)
+    if array.dtype.kind in "iub":
+        return array.astype(str).astype(object)
+    if array.dtype.kind == "f":
+        return np.array([repr(float(value)) for value in array.tolist()], dtype=object)
+    return np.array([value if isinstance(value, str) else
+                     repr(value) if isinstance(value, float) else str(value)
+                     for value in array.tolist()], dtype=object)
 
 
 # --------------------------------------------------------------------------- validation
@@ -291,6 +542,8 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
     series = frame[column]
     if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    elif series.dtype.kind in "mM":  # dates and durations are not grades or scores
+        fail("bad_column", row=1, column=column, value=str(series.iloc[0]), rule="rule_number")
     else:
         coerced = pd.to_numeric(series, errors="coerce")
         bad = coerced.isna().to_numpy() & series.notna().to_numpy()
@@ -315,24 +568,62 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
     return values
 
 
-def _ids(frame: pd.DataFrame, column: str) -> tuple[NDArray[np.intp], pd.Index]:
-    codes, uniques = pd.factorize(frame[column], sort=False)
+def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArray[np.intp], pd.Index | None]:
+    """Codes and unique ids (as text) of an id column; only a missing value or an empty
+    string is missing.
+
+    Numbers are compared as numbers (cheap), which is the same partition as comparing their
+    texts: distinct numbers have distinct texts. In an object column, ``1`` and ``"1"`` are
+    one text, hence one id. ``text=False`` skips making the texts of a numeric column.
+    """
+    series = frame[column]
+    codes, uniques = pd.factorize(series, sort=False)
+    codes = codes.astype(np.intp, copy=False)
+    names: NDArray[np.object_] | None = None
+    if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+        if text:
+            names = _unique_text(uniques)
+    else:
+        if pd.api.types.is_object_dtype(series.dtype) or not hasattr(uniques, "dtype"):
+            names = _unique_text(uniques)
+            merged, unique_names = pd.factorize(names, sort=False)
+            names = np.asarray(unique_names, dtype=object)
+            codes = np.where(codes >= 0, merged[np.maximum(codes, 0)], -1)
+            empty = names == ""
+        else:  # a string column (what read_run gives): compared without making objects
+            empty = np.asarray(uniques == "", dtype=bool)
+            names = uniques if text else None
+        if empty.any():
+            codes = np.where(empty[np.maximum(codes, 0)], -1, codes)
     missing = codes < 0
     if missing.any():
         row = int(np.argmax(missing))
         fail("bad_column", row=row + 1, column=column, value="a missing value",
              rule="rule_id")
-    return codes.astype(np.intp, copy=False), pd.Index(uniques)
+    return codes, None if names is None else pd.Index(names, dtype="str")
 
 
-def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str) -> None:
-    items, names = _ids(frame, item)
-    size = (int(codes.max()) + 1) * names.size
-    pair = codes.astype(np.int64) * names.size + items
+def _descending_text_rank(codes: NDArray[np.intp], names: pd.Index) -> NDArray[np.int64]:
+    """Each row's rank of its id in descending string order (0 = the largest id)."""
+    order = np.asarray(names.argsort())
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size - 1, -1, -1)
+    return rank[codes]
+
+
+def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str,
+                 *, text: bool = False) -> NDArray[np.int64] | None:
+    """Refuse a repeated (query, item) pair; with ``text``, return each row's item rank in
+    descending string order (for ``ties="trec_eval"``)."""
+    items, names = _ids(frame, item, text=text)
+    n_items = int(items.max()) + 1
+    size = (int(codes.max()) + 1) * n_items
+    pair = codes.astype(np.int64) * n_items + items
+    ranks = None if names is None or not text else _descending_text_rank(items, names)
     if size <= 8 * pair.size + 1024:  # a table of counts is cheaper than hashing
         seen = np.bincount(pair, minlength=size)
         if seen.max() <= 1:
-            return
+            return ranks
         duplicated = seen[pair] > 1
     else:
         duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
@@ -341,6 +632,7 @@ def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query:
         rows = np.flatnonzero(pair == pair[first])[:5] + 1
         fail("duplicate_pair", item=_shown(frame[item].iloc[first]),
              query=_shown(frame[query].iloc[first]), rows=", ".join(map(str, rows)))
+    return ranks
 
 
 def _prepare(
@@ -350,32 +642,50 @@ def _prepare(
     relevance: str,
     score: str,
     item: str | None,
+    ties: str = "average",
 ) -> _Run:
     """Validate a run and turn it into arrays (the one place the batch path raises)."""
     if not isinstance(frame, pd.DataFrame):
-        frame = read_run(frame)
+        frame = read_run(frame, ids=(query,) if item is None else (query, item))
     if len(frame) == 0:
         fail("empty_table", what="run")
     _check_columns(frame, (query, relevance, score))
     # The default item column is checked when present; a named one must exist.
+    named = item
     if item is not None and item not in frame.columns:
         if item != "item":
             _check_columns(frame, (item,))
         item = None
+    if ties == "trec_eval" and item is None:
+        fail("ties_needs_item", column=named or "item")
     codes, queries = _ids(frame, query)
     rel = _numeric(frame, relevance, grade=True)
     scores = _numeric(frame, score, grade=False)
+    item_rank = None
     if item is not None:
-        _check_pairs(frame, codes, item, query)
-    return _Run(codes=codes, queries=queries, relevance=rel, score=scores)
+        item_rank = _check_pairs(frame, codes, item, query, text=ties == "trec_eval")
+    return _Run(codes=codes, queries=pd.Index(queries), relevance=rel, score=scores,
+                item_rank=item_rank, relevance_column=relevance)
 
 
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:
     check_k(k, 1)
     check_choice(gain, ("linear", "exponential"), option="gain")
     check_choice(discount, ("log2", "jarvelin"), option="discount")
-    check_choice(ties, TIES, option="ties")
+    check_ties(ties)
     check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
+
+
+def check_ties(ties: Any) -> str:
+    """A run's tie treatment: one of :data:`TIES`; ``"ignore"`` gets its own message, which
+    names the alternatives (``"input"``, ``"trec_eval"``).
+
+    >>> check_ties("input")
+    'input'
+    """
+    if ties == "ignore":
+        fail("ties_ignore_batch")
+    return check_choice(ties, TIES, option="ties")
 
 
 # --------------------------------------------------------------------------- kernel
@@ -407,7 +717,8 @@ def _descending_bits(values: NDArray[np.float64]) -> NDArray[np.uint64]:
     float32 rounding is monotone, so the order can only be too coarse (values closer than
     float32 resolution compare equal); the caller checks the result against the exact values.
     """
-    bits = ((-values).astype(np.float32) + np.float32(0.0)).view(np.uint32)  # -0.0 -> 0.0
+    with np.errstate(over="ignore"):  # above float32's range: inf, and re-sorted exactly later
+        bits = ((-values).astype(np.float32) + np.float32(0.0)).view(np.uint32)  # -0.0 -> 0.0
     return np.where(bits & _SIGN32, ~bits, bits | _SIGN32).astype(np.uint64)
 
 
@@ -493,8 +804,11 @@ def _order(run: _Run, ties: str, counts: NDArray[np.intp], starts: NDArray[np.in
             return np.lexsort((tie, -score, codes))
         tie = int(grades.max()) - grades if ties == "optimistic" else grades
         return _rank_order(codes, counts, starts, score, tie=tie)
-    # "average": the order inside a tie does not matter; "ignore": later input row first.
-    return _rank_order(codes, counts, starts, score, later_first=ties == "ignore")
+    if ties == "trec_eval" and run.item_rank is not None:
+        # item id descending as a string: rank 0 is the largest id
+        return _rank_order(codes, counts, starts, score, tie=run.item_rank)
+    # "average": the order inside a tie does not matter; "input": the input row order.
+    return _rank_order(codes, counts, starts, score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,7 +845,7 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
     table[:cut] = discounts(cut, discount)
     weight = table[position]
     del table
-    gains = apply_gain(run.relevance, gain)
+    gains = _gains(run, gain)
     ranked = gains[order]
     if ties == "average":
         ranked_scores = run.score[order]
@@ -549,6 +863,31 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
     ranked *= weight
     return _Terms(counts=counts, starts=starts, codes=ranked_codes, position=position,
                   weight=weight, dcg=ranked, gains=gains)
+
+
+def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
+    """Each row's gain; refuses a gain, or a query's sum of gains, that is not finite (naming
+    the row), so no DCG, IDCG or nDCG can be inf or nan (:func:`ndcg_core.gains.first_overflow`)."""
+    with np.errstate(over="ignore"):
+        gains = GAINS[gain](run.relevance)
+    problem = first_overflow(gains)
+    if problem is None:
+        return gains
+    index, kind = problem
+    if kind == "gain":
+        fail("gain_overflow_row", row=index + 1, column=run.relevance_column,
+             value=float(run.relevance[index]))
+    # The sum of all rows overflows; does a query's? (Queries are summed apart.)
+    with np.errstate(over="ignore"):
+        sums = np.bincount(run.codes, weights=gains, minlength=run.queries.size)
+    bad = ~np.isfinite(sums)
+    if not bad.any():
+        return gains
+    code = int(np.argmax(bad))
+    rows = np.flatnonzero(run.codes == code)
+    index = int(rows[first_overflow(gains[rows])[0]])  # type: ignore[index]
+    fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1,
+         value=float(run.relevance[index]))
 
 
 def _ideal_terms(run: _Run, terms: _Terms) -> NDArray[np.float64]:
@@ -624,9 +963,10 @@ def evaluate(
         ``rel`` or ``2**rel - 1``.
     discount : {"log2", "jarvelin"}
         ``1 / log2(i + 1)``, or Järvelin & Kekäläinen's (no discount before position 2).
-    ties : {"average", "optimistic", "pessimistic", "ignore"}
-        How tied scores are ranked (see the module's docstring); ``"ignore"`` puts the later
-        input row of a tie first.
+    ties : {"average", "optimistic", "pessimistic", "input", "trec_eval"}
+        How tied scores are ranked (see the module's docstring): ``"input"`` keeps the input
+        order of a tie, ``"trec_eval"`` puts the larger item id (as a string) first and needs
+        the item column. ``"ignore"`` is refused (single lists only).
     no_relevant : {"zero", "drop"}
         nDCG of a query with nothing relevant: 0 (counted in the mean) or NaN (left out).
     query, relevance, score : str
@@ -647,7 +987,8 @@ def evaluate(
     NDCGInputError
         On an unknown option or invalid ``k``; a missing column; an empty table; a missing,
         non-numeric or infinite relevance or score, or a negative grade (naming the row); a
-        repeated (query, item) pair; an unreadable file.
+        grade whose gain, or a query whose sum of gains, is not finite; a repeated
+        (query, item) pair; an unreadable file.
 
     >>> run = pd.DataFrame({"query": ["a"] * 5 + ["b"] * 2,
     ...                     "relevance": [3, 2, 0, 0, 1, 0, 1],
@@ -656,7 +997,7 @@ def evaluate(
     {'query': ['a', 'b'], 'n_items': [5, 2], 'ndcg': [0.9762, 0.8155]}
     """
     _check_options(k, gain, discount, ties, no_relevant)
-    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item)
+    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item, ties=ties)
     return _per_query(run, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
 
 
@@ -762,7 +1103,7 @@ def mean_ndcg_at_ks(
     if not cutoffs:
         fail("k_invalid", got="an empty list of cutoffs")
     _check_options(cutoffs[0], gain, discount, ties, no_relevant)
-    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item)
+    run = _prepare(frame, query=query, relevance=relevance, score=score, item=item, ties=ties)
     depth = max(cutoffs)
     terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
     n_queries = run.queries.size

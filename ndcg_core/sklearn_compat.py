@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .gains import first_overflow
 from .validate import fail
 
 __all__ = ["dcg_score", "ndcg_score"]
@@ -102,7 +103,9 @@ def _check_array(value: ArrayLike) -> NDArray[Any]:
         fail("sk_dim", got=array.ndim)
     # A finite sum proves every element finite (inf or NaN would propagate), so the
     # elementwise check runs only when something is wrong or the sum overflowed.
-    if array.dtype.kind == "f" and not np.isfinite(array.sum()):
+    with np.errstate(over="ignore"):  # an overflowing sum only sends us to the elementwise check
+        total = array.sum() if array.dtype.kind == "f" else 0.0
+    if array.dtype.kind == "f" and not np.isfinite(total):
         if np.isnan(array).any():
             fail("sk_nan")
         if not np.isfinite(array).all():
@@ -182,7 +185,19 @@ def _validate(
             fail("sk_one_document", got=true.shape[1])
     _check_target_type(true)
     _check_same_shape(true, score)
+    _check_sums(true)
     return true, score, _weights(params["sample_weight"])
+
+
+def _check_sums(y_true: NDArray[Any]) -> None:
+    """Refuse grades whose sum is not finite: scikit-learn returns inf or nan there (it defines
+    no error), so the rule of this core applies (a number is right or refused)."""
+    grades = np.atleast_2d(np.asarray(y_true, dtype=np.float64))
+    problem = first_overflow(grades.ravel())
+    if problem is not None:
+        row, column = divmod(problem[0], grades.shape[1])
+        fail("sum_overflow_2d", row=row + 1, position=column + 1,
+             value=float(grades[row, column]))
 
 
 # --- kernels: trust their input ---------------------------------------------------------

@@ -11,9 +11,13 @@ as window functions so that the rows never leave the executors:
   all orders of the tie, exactly as the pandas engine and scikit-learn compute it. (The order
   ``row_number`` picks inside a tie does not matter: the group's set of positions does not
   depend on it.)
-- ``ties="ignore"``: the later input row of a tie first, the input order being
+- ``ties="input"``: the earlier input row of a tie first, the input order being
   ``monotonically_increasing_id()`` (the order of a file's rows, or of the rows a DataFrame was
-  created from);
+  created from); ``ties="trec_eval"``: the larger item id (as a string) first. ``"ignore"`` is
+  refused, as by the pandas engine;
+- ids are text: the query id is cast to string (a CSV file is read as text already);
+- with ``validate``, a grade whose gain is infinite, or a query whose gains add up to infinity,
+  is refused (naming the grade, and the query), so no DCG is inf and no nDCG nan;
 - IDCG: the same with the window ordered by grade descending; then one ``groupBy(query)``.
 
 No Python UDF runs on the rows. PySpark is optional: it is imported inside the functions, so
@@ -34,6 +38,7 @@ from .batch import (
     Ties,
     _check_options,
     _is_parquet,
+    check_csv_fields,
     summarize,
 )
 from .discounts import JARVELIN_BASE, Discount
@@ -78,7 +83,8 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
 
     Parquet is recognised by its magic bytes for a local file, by the extension otherwise.
     CSV columns are read as text; :func:`evaluate` casts grades and scores and reports values
-    that are not numbers.
+    that are not numbers. A local CSV file is first checked for rows with more or fewer fields
+    than the header (:func:`ndcg_core.batch.check_csv_fields`), so the message names the row.
     """
     sql = _spark()
     name = os.path.basename(str(path).rstrip("/")) or str(path)
@@ -95,6 +101,9 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     except OSError as error:
         fail("unreadable", name=name, kind="CSV", reason=str(error))
     kind = "Parquet" if parquet else "CSV"
+    if not parquet and local and os.path.isfile(path):
+        # Spark pads a short row with nulls and fails on a long one without naming it
+        check_csv_fields(path, name=name)
     try:
         if parquet:
             frame = spark.read.parquet(str(path))
@@ -139,12 +148,19 @@ def _not_finite(value: Column) -> Column:
     return value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
 
 
-def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None) -> None:
+def _gain(rel: Column, gain: str) -> Column:
+    """gain(rel) as Spark computes it: the formulas of gains.py."""
+    F = _spark().functions
+    return rel if gain == "linear" else F.pow(F.lit(2.0), rel) - F.lit(1.0)
+
+
+def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None,
+           gain: str = "linear") -> None:
     """One pass over the rows counting bad values; a second only to show an example."""
     F = _spark().functions
     rel, sc = _as_double(frame, relevance), _as_double(frame, score)
     problems = [
-        (query, F.col(query).isNull(), "rule_id"),
+        (query, F.col(query).isNull() | (F.col(query).cast("string") == F.lit("")), "rule_id"),
         (relevance, _not_finite(rel), "rule_finite"),
         (relevance, ~_not_finite(rel) & (rel < 0), "rule_grade"),
         (score, _not_finite(sc), "rule_finite"),
@@ -167,6 +183,26 @@ def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: st
         if repeated:
             row = repeated[0]
             fail("duplicate_pairs", item=row[item], query=row[query], count=int(row["count"]))
+    _check_gains(frame, query=query, relevance=relevance, gain=gain)
+
+
+def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> None:
+    """The rule of :func:`ndcg_core.gains.first_overflow`: every gain, and every query's sum
+    of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite)."""
+    F = _spark().functions
+    gains = _gain(_as_double(frame, relevance), gain)
+    top = frame.agg(F.max(gains).alias("top"), F.count(F.lit(1)).alias("n")).first()
+    largest = float(top["top"] or 0.0)
+    if largest == float("inf"):
+        grade = frame.filter(gains == float("inf")).select(_as_double(frame, relevance)).first()[0]
+        fail("gain_overflow", value=float(grade))
+    if largest * int(top["n"]) < 1.7e308:  # no sum can reach infinity: skip the grouping
+        return
+    over = (frame.groupBy(query).agg(F.sum(gains).alias("total"),
+                                     F.max(_as_double(frame, relevance)).alias("grade"))
+            .filter(F.col("total") == float("inf")).limit(1).collect())
+    if over:
+        fail("sum_overflow_spark", query=str(over[0][query]), value=float(over[0]["grade"]))
 
 
 # --------------------------------------------------------------------------- engine
@@ -211,7 +247,8 @@ def evaluate(
     validate : bool
         Check the data first (one extra pass, plus a ``groupBy`` when an item column is
         used): missing or non-numeric values, infinities, negative grades, repeated
-        (query, item) pairs. Turn it off only for data already checked.
+        (query, item) pairs, gains or sums of gains that are not finite. Turn it off only for
+        data already checked.
 
     Returns
     -------
@@ -232,24 +269,30 @@ def evaluate(
     for column in (query, relevance, score):
         if column not in frame.columns:
             fail("missing_column", column=column, columns=", ".join(map(repr, frame.columns)))
+    named = item
     if item is not None and item not in frame.columns:
         if item != "item":
             fail("missing_column", column=item, columns=", ".join(map(repr, frame.columns)))
         item = None
+    if ties == "trec_eval" and item is None:
+        fail("ties_needs_item", column=named or "item")
     if validate:
-        _check(frame, query=query, relevance=relevance, score=score, item=item)
+        _check(frame, query=query, relevance=relevance, score=score, item=item, gain=gain)
 
     rows = frame.select(
-        F.col(query).alias("query"),
+        F.col(query).cast("string").alias("query"),
         _as_double(frame, relevance).alias("rel"),
         _as_double(frame, score).alias("score"),
-        *([F.monotonically_increasing_id().alias("row")] if ties == "ignore" else []),
+        *([F.monotonically_increasing_id().alias("row")] if ties == "input" else []),
+        *([F.col(item).cast("string").alias("item")] if ties == "trec_eval" else []),
     )
-    rows = rows.withColumn(
-        "gain", F.col("rel") if gain == "linear" else F.pow(F.lit(2.0), F.col("rel")) - F.lit(1.0))
+    rows = rows.withColumn("gain", _gain(F.col("rel"), gain))
     tie_break = {
         "average": [],
-        "ignore": [F.col("row").desc()],
+        "input": [F.col("row").asc()],
+        # trec_eval: item id descending, compared as strings (Spark compares UTF-8 bytes,
+        # which is the order of code points, as Python's str and trec_eval's strcmp)
+        "trec_eval": [F.col("item").desc()],
         "optimistic": [F.col("rel").desc()],
         "pessimistic": [F.col("rel").asc()],
     }[ties]

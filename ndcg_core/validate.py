@@ -77,10 +77,6 @@ MESSAGES: dict[str, str] = {
     "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "file_missing": "The file {name!r} does not exist.",
-    "not_utf8": (
-        "The file {name!r} is neither a Parquet file nor text in UTF-8. Save it as CSV in UTF-8 "
-        "(or as Parquet) and load it again."
-    ),
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
     "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
@@ -127,6 +123,67 @@ MESSAGES: dict[str, str] = {
     ),
     "sk_target_type": "Only {supported} formats are supported. Got {got} instead",
     "sk_weights_zero": "Weights sum to zero, can't be normalized",
+    # issue 12: hostile files and values
+    "label_control": (
+        "The name of item {position} contains a control character ({char}). Item names must be "
+        "one line of text: no new lines, tabs or other invisible control characters."
+    ),
+    "parquet_invalid": (
+        "The file {name!r} starts like a Parquet file but is not a valid one (it may be cut "
+        "short or damaged). Save it again, or upload a CSV file."
+    ),
+    "field_count": (
+        "Row {row} has {got} field(s), but the header has {expected}. Every row needs exactly "
+        "one value per column (check for an extra or missing comma, or a quote that is not "
+        "closed)."
+    ),
+    "field_count_line": (
+        "Row {row} (line {line} of the file) has {got} field(s), but the header has {expected}. "
+        "Every row needs exactly one value per column (check for an extra or missing comma, "
+        "or a quote that is not closed)."
+    ),
+    "not_utf8": (
+        "The file {name!r} is not UTF-8 text (line {line} holds bytes that are not UTF-8). "
+        "Save it as CSV UTF-8 and upload it again."
+    ),
+    "gain_overflow": (
+        "The grade {value:g} is too large for the exponential gain: 2^{value:g} - 1 is above "
+        "the largest floating-point number (about 1.8e308). Use grades below 1024."
+    ),
+    "gain_overflow_row": (
+        "Row {row} of the column {column!r} holds the grade {value:g}, too large for the "
+        "exponential gain: 2^{value:g} - 1 is above the largest floating-point number "
+        "(about 1.8e308). Use grades below 1024."
+    ),
+    "sum_overflow": (
+        "The grades are too large: their gains add up to more than the largest floating-point "
+        "number (about 1.8e308) at the grade {value:g} (item {position}), so DCG would be "
+        "infinite. Use smaller grades."
+    ),
+    "sum_overflow_query": (
+        "The grades of the query {query!r} are too large: their gains add up to more than the "
+        "largest floating-point number (about 1.8e308) at row {row} (grade {value:g}), so DCG "
+        "would be infinite. Use smaller grades."
+    ),
+    "sum_overflow_spark": (
+        "The grades of the query {query!r} are too large: their gains add up to more than the "
+        "largest floating-point number (about 1.8e308) (its largest grade is {value:g}), so "
+        "DCG would be infinite. Use smaller grades."
+    ),
+    "sum_overflow_2d": (
+        "The grades of y_true are too large: they add up to more than the largest "
+        "floating-point number (about 1.8e308) at row {row}, column {position} (grade "
+        "{value:g}), so DCG would be infinite. Use smaller grades."
+    ),
+    "ties_ignore_batch": (
+        "The tie treatment 'ignore' (an arbitrary, machine-dependent order) is defined for a "
+        "single list only, not for a run of many queries. Use 'input' (tied items keep the "
+        "file's order) or 'trec_eval' (score descending, then item id descending)."
+    ),
+    "ties_needs_item": (
+        "The tie treatment 'trec_eval' breaks ties by item id, but the run has no item column "
+        "{column!r}. Name the item id column, or choose another tie treatment."
+    ),
 }
 
 
@@ -334,14 +391,33 @@ def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[st
     return check_labels(labels, limit=limit)
 
 
+def _control_character(label: str) -> str | None:
+    """The first control or format character of ``label`` (Unicode Cc / Cf), as ``U+XXXX``."""
+    for char in label:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"U+{ord(char):04X}"
+    return None
+
+
 def check_labels(labels: Sequence[Any], *, limit: int = 60) -> list[str]:
-    """Check item names: each non-empty, at most ``limit`` characters, no name twice."""
+    """Check item names: each non-empty, one line (no control characters), at most ``limit``
+    characters, no name twice.
+
+    A name with a new line, tab, carriage return or another control or format character
+    (Unicode categories Cc and Cf) would split a row of the step table and of its download.
+
+    >>> check_labels(["D1", " D2 "])
+    ['D1', 'D2']
+    """
     seen: set[str] = set()
     out: list[str] = []
     for index, raw in enumerate(labels):
         label = "" if raw is None or (isinstance(raw, float) and math.isnan(raw)) else str(raw).strip()
         if not label:
             fail("label_empty", position=index + 1)
+        char = _control_character(label)
+        if char is not None:
+            fail("label_control", position=index + 1, char=char)
         if len(label) > limit:
             fail("label_too_long", position=index + 1, got=len(label), limit=limit)
         if label in seen:

@@ -242,9 +242,10 @@ def step_table_csv(ranking: Ranking) -> bytes:
     """The step table as UTF-8 CSV (with a byte-order mark, so spreadsheets read Chinese names).
 
     Columns keep the core's names (``position, item, relevance, gain, cg, ...``), the same as
-    the command line's output, so a file reads the same in both languages.
+    the command line's output, so a file reads the same in both languages. Item names that a
+    spreadsheet would run as a formula are escaped by :func:`ndcg_core.to_csv_bytes`.
     """
-    return step_table(ranking).to_csv(index=False).encode("utf-8-sig")
+    return nc.to_csv_bytes(step_table(ranking), encoding="utf-8-sig")
 
 
 def _column_title(lang: str, column: str) -> str:

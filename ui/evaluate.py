@@ -26,7 +26,7 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core.batch import NO_RELEVANT, TIES
+from ndcg_core.batch import NO_RELEVANT, TIES, check_ties
 from ndcg_core.ties import rank_by_score
 
 from .classroom import chart_downloads
@@ -172,7 +172,9 @@ def load_upload(data: bytes, *, name: str, digest: str,
     hit = _store().get(key)
     if hit is None:
         try:
-            hit = nc.read_run(data, name=name, on_progress=on_progress)
+            # id columns (any usual name) are read as text, exactly as written
+            hit = nc.read_run(data, name=name, on_progress=on_progress,
+                              ids=_SYNONYMS["query"] + _SYNONYMS["item"])
         except NDCGInputError as err:
             hit = err
         _store().put(key, hit)
@@ -190,7 +192,7 @@ def load_sample() -> pd.DataFrame:
 @st.cache_data(show_spinner=False)
 def sample_csv() -> bytes:
     """The sample run as a CSV file, for people to see the format."""
-    return load_sample().to_csv(index=False).encode("utf-8")
+    return nc.to_csv_bytes(load_sample())
 
 
 def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
@@ -263,8 +265,9 @@ def worst_queries(per_query: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
 
 
 def per_query_csv(per_query: pd.DataFrame) -> Callable[[], bytes]:
-    """The per-query table as CSV, made only when the download button is pressed."""
-    return lambda: per_query.to_csv(index=False).encode("utf-8")
+    """The per-query table as CSV (formula-like ids escaped by :func:`ndcg_core.to_csv_bytes`),
+    made only when the download button is pressed."""
+    return lambda: nc.to_csv_bytes(per_query)
 
 
 def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Options) -> QueryLink:
@@ -276,9 +279,15 @@ def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Optio
     repeated, too long) are replaced by D1, D2, ….
     """
     rows = frame.loc[frame[columns.query] == query]
+    if options.ties == "trec_eval" and columns.item is not None:
+        # trec_eval's tie order (item id descending as text) is the file order of the rows
+        # sorted that way; the stable ranking below keeps it inside each tie
+        ids = nc.id_text(rows[columns.item]).sort_values(ascending=False, kind="stable")
+        rows = rows.loc[ids.index]
+    # "input" and "trec_eval" (run-level treatments) rank like "average": stably, file order
     ranked = rank_by_score(pd.to_numeric(rows[columns.relevance]).to_numpy(dtype=float),
                            pd.to_numeric(rows[columns.score]).to_numpy(dtype=float),
-                           ties=options.ties)
+                           ties=options.ties if options.ties in nc.TIES else "average")
     top = ranked.order[:MAX_ITEMS]
     grades = ranked.relevance[:MAX_ITEMS]
     base = Ranking(k=None, gain=options.gain, discount="log2")
@@ -344,7 +353,7 @@ def option_widgets(lang: str, t: Translate) -> Options:
          lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
          lambda v: t(f"evaluate.gain_{v}")),
         ("ties", TIES, "average",
-         lambda raw: nc.validate.check_choice(raw, TIES, option="ties"),
+         check_ties,
          lambda v: t(f"evaluate.ties_{v}")),
         ("no_relevant", NO_RELEVANT, "zero",
          lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option="no_relevant"),

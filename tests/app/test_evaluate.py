@@ -50,12 +50,12 @@ def test_evaluate_sample_run_mean_equals_core(app):
 
 
 def test_evaluate_link_options_select_widgets_and_numbers(app):
-    at = app(page=PAGE, eval_k="5", eval_gain="exponential", eval_ties="ignore",
+    at = app(page=PAGE, eval_k="5", eval_gain="exponential", eval_ties="input",
              eval_norel="drop")
     assert not at.exception
     assert at.selectbox(key="evaluate.k").value == 5
-    assert at.selectbox(key="evaluate.ties").value == "ignore"
-    run = nc.evaluate_run(_sample(), k=5, gain="exponential", ties="ignore", no_relevant="drop")
+    assert at.selectbox(key="evaluate.ties").value == "input"
+    run = nc.evaluate_run(_sample(), k=5, gain="exponential", ties="input", no_relevant="drop")
     assert _metrics(at)["Mean nDCG@5"] == f"{run.mean:.4f}"
 
 
@@ -82,6 +82,26 @@ def test_evaluate_bad_link_option_shows_translated_error_and_falls_back(app):
     assert [e.value for e in at.error] == [md_escape(error_text("zh", caught.value))]
     assert at.selectbox(key="evaluate.ties").value == "average"
     assert _metrics(at)["平均 nDCG@10"] == f"{nc.evaluate_run(_sample(), k=10).mean:.4f}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_ties_ignore_link_names_the_alternatives(app, lang):
+    """'ignore' is refused for a run: the message (in the page's language) names input and
+    trec_eval, and the page falls back to average."""
+    at = app(page=PAGE, eval_ties="ignore", lang=lang)
+    assert not at.exception
+    with pytest.raises(nc.NDCGInputError) as caught:
+        nc.evaluate(_sample(), ties="ignore")
+    assert caught.value.key == "ties_ignore_batch"
+    assert [e.value for e in at.error] == [md_escape(error_text(lang, caught.value))]
+    assert at.selectbox(key="evaluate.ties").value == "average"
+
+
+def test_evaluate_trec_eval_ties_mean_equals_core(app):
+    at = app(page=PAGE, eval_ties="trec_eval")
+    assert not at.exception
+    run = nc.evaluate_run(_sample(), k=10, ties="trec_eval")
+    assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
 
 
 def test_evaluate_states_the_upload_size_limit(app):

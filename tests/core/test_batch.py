@@ -25,9 +25,11 @@ def run() -> pd.DataFrame:
 def _ranked_grades(group: pd.DataFrame, ties: str) -> np.ndarray:
     """One query's grades in the order the module docstring defines, by a plain stable sort."""
     rel, score = group["relevance"].to_numpy(), group["score"].to_numpy()
-    if ties == "ignore":
-        order = np.argsort(-score[::-1], kind="stable")
-        order = len(score) - 1 - order
+    if ties == "input":
+        order = np.argsort(-score, kind="stable")
+    elif ties == "trec_eval":
+        item = group["item"].astype(str).to_numpy()
+        order = sorted(range(len(score)), key=lambda i: (-score[i], _Desc(item[i])))
     elif ties == "optimistic":
         order = np.lexsort((-rel, -score))
     else:  # pessimistic
@@ -49,10 +51,20 @@ def test_evaluate_matches_sklearn_per_query(run, k):
     assert checked > 100
 
 
-@pytest.mark.parametrize("ties", ["ignore", "optimistic", "pessimistic"])
+class _Desc:
+    """A string that sorts in reverse (item id descending inside an ascending sort)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __lt__(self, other: _Desc) -> bool:
+        return self.text > other.text
+
+
+@pytest.mark.parametrize("ties", ["input", "trec_eval", "optimistic", "pessimistic"])
 @pytest.mark.parametrize(("k", "gain"), [(None, "linear"), (5, "linear"), (5, "exponential")])
 def test_evaluate_orders_ties_as_documented(run, ties, k, gain):
-    """ignore/optimistic/pessimistic equal the core's dcg/ndcg on the list sorted by hand."""
+    """input/trec_eval/optimistic/pessimistic equal the core's dcg/ndcg on the list sorted by hand."""
     table = evaluate(run, k=k, gain=gain, ties=ties).set_index("query")
     for name, group in run.groupby("query", sort=False):
         grades = _ranked_grades(group, ties)
@@ -67,11 +79,33 @@ def test_evaluate_average_lies_between_pessimistic_and_optimistic(run):
     assert (low < high).any()
 
 
-def test_evaluate_ignore_puts_later_row_first():
-    """Two tied items: the later input row is ranked first."""
-    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
-    assert evaluate(frame, ties="ignore")["dcg"].item() == pytest.approx(1 / LOG2_3)
+def test_evaluate_input_keeps_row_order_of_a_tie():
+    """Two tied items: the earlier input row is ranked first (a stable sort)."""
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [0, 1], "score": [0.5, 0.5]})
+    assert evaluate(frame, ties="input")["dcg"].item() == pytest.approx(1 / LOG2_3)
     assert evaluate(frame, ties="average")["dcg"].item() == pytest.approx((1 + 1 / LOG2_3) / 2)
+
+
+def test_evaluate_trec_eval_breaks_ties_by_item_id_descending_as_text():
+    """Tied items "10" and "9": as strings "9" > "10", so "9" (grade 0) comes first."""
+    frame = pd.DataFrame({"query": ["a", "a"], "item": ["10", "9"], "relevance": [1, 0],
+                          "score": [0.5, 0.5]})
+    assert evaluate(frame, ties="trec_eval")["dcg"].item() == pytest.approx(1 / LOG2_3)
+
+
+def test_evaluate_trec_eval_needs_an_item_column():
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
+    with pytest.raises(nc.NDCGInputError, match=r"'trec_eval' .* no item column 'item'") as info:
+        evaluate(frame, ties="trec_eval")
+    assert info.value.key == "ties_needs_item"
+
+
+@pytest.mark.parametrize("function", [evaluate, evaluate_run, mean_ndcg_at_ks])
+def test_batch_refuses_ties_ignore_naming_the_alternatives(function):
+    frame = pd.DataFrame({"query": ["a", "a"], "relevance": [1, 0], "score": [0.5, 0.5]})
+    with pytest.raises(nc.NDCGInputError, match=r"'ignore' .*'input' .*'trec_eval'") as info:
+        function(frame, ties="ignore")
+    assert info.value.key == "ties_ignore_batch"
 
 
 def test_evaluate_worked_example_as_arithmetic():
@@ -107,7 +141,7 @@ def test_evaluate_keeps_query_order_and_counts_items():
                           "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
     table = evaluate(frame)
     assert table.columns.tolist() == ["query", "n_items", "dcg", "idcg", "ndcg"]
-    assert table["query"].tolist() == [9, 2, 5]
+    assert table["query"].tolist() == ["9", "2", "5"]  # ids are text, in order of appearance
     assert table["n_items"].tolist() == [2, 1, 3]
 
 
@@ -136,7 +170,7 @@ def _shuffled_fractional_run(seed: int) -> pd.DataFrame:
     })
 
 
-@pytest.mark.parametrize("ties", ["ignore", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["input", "optimistic", "pessimistic"])
 def test_evaluate_exact_order_beyond_float32_and_fractional_grades(ties):
     """Scores 1 and 1 + 1e-12 differ (float32 cannot tell them apart); grades are fractional;
     query rows are interleaved. Each query still equals the core on the hand-sorted list."""
@@ -144,8 +178,8 @@ def test_evaluate_exact_order_beyond_float32_and_fractional_grades(ties):
     table = evaluate(frame, k=6, ties=ties).set_index("query")
     for name, group in frame.groupby("query", sort=False):
         grades = _ranked_grades(group, ties)
-        assert table.loc[name, "ndcg"] == pytest.approx(nc.ndcg(grades, k=6), abs=1e-12)
-        assert table.loc[name, "idcg"] == pytest.approx(nc.idcg(grades, k=6), abs=1e-12)
+        assert table.loc[str(name), "ndcg"] == pytest.approx(nc.ndcg(grades, k=6), abs=1e-12)
+        assert table.loc[str(name), "idcg"] == pytest.approx(nc.idcg(grades, k=6), abs=1e-12)
 
 
 def test_evaluate_average_near_ties_match_sklearn():
@@ -153,7 +187,7 @@ def test_evaluate_average_near_ties_match_sklearn():
     table = evaluate(frame, k=6).set_index("query")
     for name, group in frame.groupby("query", sort=False):
         expected = sk_ndcg_score([group["relevance"]], [group["score"]], k=6)
-        assert table.loc[name, "ndcg"] == pytest.approx(expected, abs=1e-12)
+        assert table.loc[str(name), "ndcg"] == pytest.approx(expected, abs=1e-12)
 
 
 @pytest.mark.parametrize("later_first", [False, True])
@@ -205,7 +239,7 @@ def test_summarize_all_dropped_gives_nan():
 
 
 @pytest.mark.parametrize("no_relevant", ["zero", "drop"])
-@pytest.mark.parametrize("ties", ["average", "ignore"])
+@pytest.mark.parametrize("ties", ["average", "input", "trec_eval"])
 def test_mean_ndcg_at_ks_equals_evaluate_per_k(run, no_relevant, ties):
     ks = [1, 2, 3, 5, 10, 20, 50]
     curve = mean_ndcg_at_ks(run, ks=ks, ties=ties, no_relevant=no_relevant)
@@ -243,7 +277,7 @@ def _frame(**changes) -> pd.DataFrame:
     (_frame(query=["a", None, "b"]), {}, r"Row 2 of the column 'query' .* an id"),
     (_frame(item=["x", "x", "x"]), {}, r"The item 'x' appears more than once for the query 'a' \(rows 1, 2\)"),
     (_frame(), {"k": 0}, r"k must be a positive integer or None\. Got 0"),
-    (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, ignore"),
+    (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, input, trec_eval"),
     (_frame(), {"gain": "cubic"}, r"gain must be one of"),
     (_frame(), {"no_relevant": "skip"}, r"no_relevant must be one of zero, drop"),
 ])
@@ -295,8 +329,8 @@ def test_read_run_reports_progress_in_chunks(tmp_path, run):
 @pytest.mark.parametrize(("content", "match"), [
     (b"", r"The file 'bad\.csv' has no rows"),
     (b"query,relevance,score\n", r"The file 'bad\.csv' has no rows"),
-    (b"PAR1 this is not parquet", r"The file 'bad\.csv' could not be read as Parquet"),
-    (b"query,relevance\n\"a,1\n", r"The file 'bad\.csv' could not be read as CSV"),
+    (b"PAR1 this is not parquet", r"The file 'bad\.csv' starts like a Parquet file but is not a valid one"),
+    (b"query,relevance\n\"a,1\n", r"Row 1 has 1 field\(s\), but the header has 2"),
 ])
 def test_read_run_rejects_bad_files(tmp_path, content, match):
     path = tmp_path / "bad.csv"
@@ -318,4 +352,157 @@ def test_read_run_names_a_file_that_is_not_utf8_text(tmp_path):
     with pytest.raises(nc.NDCGInputError) as info:
         read_run(path)
     assert info.value.key == "not_utf8"
-    assert info.value.params == {"name": "gbk.csv"}
+    assert info.value.params == {"name": "gbk.csv", "line": 2}
+
+
+# ----------------------------------------------------------------- issue 12: hostile files
+
+
+def test_read_run_keeps_numeric_looking_query_ids_apart():
+    """Queries 1 and 1.0, 1e3 and 1000 are four queries (pandas' guessing merged them)."""
+    data = (b"query,item,relevance,score\n"
+            b"1,a,1,0.9\n1,b,0,0.8\n1.0,a,0,0.9\n1.0,b,1,0.8\n"
+            b"1e3,a,1,0.9\n1000,a,0,0.9\n")
+    table = evaluate(read_run(data))
+    assert table["query"].tolist() == ["1", "1.0", "1e3", "1000"]
+    assert table["ndcg"].tolist() == [1.0, 1 / LOG2_3 / 1.0, 1.0, 0.0]
+
+
+def test_read_run_items_001_and_1_are_different():
+    data = b"query,item,relevance,score\nq,001,1,0.9\nq,1,0,0.8\n"
+    table = evaluate(read_run(data))
+    assert table["n_items"].tolist() == [2]
+
+
+@pytest.mark.parametrize("word", ["NA", "null", "None", "nan", "NaN", "N/A", "#N/A"])
+def test_read_run_na_words_are_valid_ids(word):
+    data = f"query,item,relevance,score\n{word},{word},1,0.9\nq,{word},0,0.8\n".encode()
+    frame = read_run(data)
+    assert frame["query"].tolist() == [word, "q"] and frame["item"].tolist() == [word, word]
+    assert evaluate(frame)["query"].tolist() == [word, "q"]
+
+
+def test_read_run_only_an_empty_field_is_a_missing_id():
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'query' .* an id"):
+        evaluate(read_run(b"query,relevance,score\nq,1,0.5\n,1,0.5\n"))
+
+
+def test_read_run_na_in_a_grade_column_is_not_a_number_naming_the_row():
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'relevance' holds 'NA', which is not a number"):
+        evaluate(read_run(b"query,relevance,score\nq,1,0.5\nq,NA,0.4\n"))
+
+
+def test_evaluate_numeric_id_columns_become_their_text():
+    frame = pd.DataFrame({"query": [1.0, 1.0, 2.5], "item": [1, 2, 1], "relevance": [1, 0, 1],
+                          "score": [0.2, 0.1, 0.3]})
+    assert evaluate(frame)["query"].tolist() == ["1.0", "2.5"]
+
+
+def test_evaluate_object_ids_one_and_text_one_are_one_id():
+    """In an object column the number 1 and the text "1" have the same text: one query."""
+    frame = pd.DataFrame({"query": pd.Series([1, "1"], dtype=object), "relevance": [1, 0],
+                          "score": [0.2, 0.1]})
+    assert evaluate(frame)["n_items"].tolist() == [2]
+
+
+def test_read_run_parquet_numeric_ids_become_text(tmp_path):
+    path = tmp_path / "run.parquet"
+    pd.DataFrame({"query": [1, 1, 2], "item": [7.0, 8.0, 7.0], "relevance": [1, 0, 1],
+                  "score": [0.3, 0.2, 0.1]}).to_parquet(path)
+    frame = read_run(path)
+    assert frame["query"].tolist() == ["1", "1", "2"]
+    assert frame["item"].tolist() == ["7.0", "8.0", "7.0"]
+
+
+def test_read_run_extra_field_is_an_error_not_a_shifted_column():
+    """The issue's case: data rows have one field more than the header. pandas made the first
+    column the index and scored the run on the wrong columns; it is now an error naming row 1."""
+    data = (b"query,relevance,score\n"
+            b"q1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n")
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 1 has 4 field\(s\), but the header has 3") as info:
+        evaluate(read_run(data))
+    assert info.value.key == "field_count"
+
+
+def test_read_run_short_row_is_an_error_naming_the_row():
+    data = b"query,relevance,score\nq,1,0.5\nq,0\n"
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 2 has 2 field\(s\), but the header has 3"):
+        read_run(data)
+
+
+def test_read_run_names_the_line_when_quoted_newlines_shift_it():
+    """Row 2 starts on line 4 of the file: row 1's quoted id spans two lines."""
+    data = b'query,relevance,score\n"a\nb",1,0.5\nq,1,0.5,7\n'
+    with pytest.raises(nc.NDCGInputError, match=r"^Row 2 \(line 4 of the file\) has 4 field") as info:
+        read_run(data)
+    assert info.value.key == "field_count_line"
+
+
+def test_read_run_quoted_newline_in_an_id_is_read():
+    frame = read_run(b'query,relevance,score\n"a\nb",1,0.5\n')
+    assert frame["query"].tolist() == ["a\nb"]
+
+
+@pytest.mark.parametrize(("data", "line"), [
+    ("query,relevance,score\nq\u00e9,1,0.5\n".encode("latin-1"), 2),
+    ("query,relevance,score\nq,1,0.5\n".encode("utf-16"), 1),
+])
+def test_read_run_refuses_text_that_is_not_utf8(data, line):
+    with pytest.raises(nc.NDCGInputError, match=rf"is not UTF-8 text \(line {line} "):
+        read_run(data, name="run.csv")
+
+
+def test_read_run_accepts_a_utf8_byte_order_mark():
+    frame = read_run(b"\xef\xbb\xbfquery,relevance,score\nq,1,0.5\n")
+    assert frame.columns.tolist() == ["query", "relevance", "score"]
+
+
+@pytest.mark.parametrize(("relevance", "gain", "match", "key"), [
+    ([1e308, 1e308, 0.0], "linear", r"query 'a' are too large: .* at row 2 \(grade 1e\+308\)", "sum_overflow_query"),
+    ([1.0, 1100.0, 0.0], "exponential", r"Row 2 of the column 'relevance' holds the grade 1100", "gain_overflow_row"),
+])
+def test_evaluate_refuses_gains_that_are_not_finite(relevance, gain, match, key):
+    """Before: DCG was inf and nDCG nan, with no message."""
+    frame = pd.DataFrame({"query": "a", "relevance": relevance, "score": [0.3, 0.2, 0.1]})
+    for function in (evaluate, evaluate_run, mean_ndcg_at_ks):
+        with pytest.raises(nc.NDCGInputError, match=match) as info:
+            function(frame, gain=gain)
+        assert info.value.key == key
+
+
+def test_evaluate_large_finite_grades_are_fine():
+    """1e300 and 1e300: the sums stay finite, so nDCG is exact arithmetic."""
+    frame = pd.DataFrame({"query": "a", "relevance": [0.0, 1e300], "score": [0.2, 0.1]})
+    assert evaluate(frame)["ndcg"].item() == pytest.approx((1e300 / LOG2_3) / 1e300, rel=1e-15)
+
+
+def test_evaluate_sums_are_per_query():
+    """Two queries of 1e308 each: no query's sum overflows, so the run is fine."""
+    frame = pd.DataFrame({"query": ["a", "b"], "relevance": [1e308, 1e308], "score": [0.2, 0.1]})
+    assert evaluate(frame)["ndcg"].tolist() == [1.0, 1.0]
+
+
+def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
+    """trec_eval's tie order (score descending, then docno descending), checked against
+    pytrec_eval on tied data; scores are float32-exact (trec_eval keeps them as floats)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(12)
+    rows = []
+    for q in range(40):
+        n = int(rng.integers(2, 15))
+        docs = rng.choice(200, size=n, replace=False)
+        for doc in docs:
+            rows.append((f"q{q}", f"d{doc}", int(rng.integers(0, 4)), float(rng.integers(0, 4)) / 4))
+    frame = pd.DataFrame(rows, columns=["query", "item", "relevance", "score"])
+    qrels = {q: {d: int(r) for d, r in zip(g["item"], g["relevance"])} for q, g in frame.groupby("query")}
+    run = {q: {d: float(s) for d, s in zip(g["item"], g["score"])} for q, g in frame.groupby("query")}
+    measures = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_5", "ndcg_cut_10"}).evaluate(run)
+    for k in (5, 10):
+        ours = evaluate(frame, k=k, ties="trec_eval").set_index("query")["ndcg"]
+        for q, values in measures.items():
+            assert ours[q] == pytest.approx(values[f"ndcg_cut_{k}"], abs=1e-12), (q, k)
+
+
+def test_read_run_reads_a_text_stream():
+    frame = read_run(io.StringIO("query,relevance,score\n001,1,0.5\n"))
+    assert frame["query"].tolist() == ["001"] and frame["relevance"].tolist() == [1]

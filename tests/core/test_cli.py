@@ -97,3 +97,67 @@ def test_main_shows_progress_bar_on_large_input(run_csv, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert "read" in captured.err and "100%" in captured.err
     assert _printed_mean(captured.out) == pytest.approx(evaluate_run(run, k=3).mean, abs=1e-9)
+
+
+# ----------------------------------------------------------------- issue 12
+
+
+def test_cli_output_csv_escapes_formula_ids(tmp_path):
+    """Ids starting with = + - @ reach the CSV with a leading apostrophe; -1 stays a number."""
+    path = tmp_path / "run.csv"
+    path.write_text("query,item,relevance,score\n=cmd|' /C calc'!A0,a,1,0.5\n"
+                    "@SUM(1),a,1,0.5\n-1,a,1,0.5\n+q,a,1,0.5\n")
+    out = tmp_path / "out.csv"
+    assert cli.main([str(path), "--output", str(out)]) == 0
+    queries = pd.read_csv(out, dtype=str, keep_default_na=False)["query"].tolist()
+    assert queries == ["'=cmd|' /C calc'!A0", "'@SUM(1)", "-1", "'+q"]
+
+
+def test_cli_output_parquet_and_json_keep_ids_exact(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("query,item,relevance,score\n=cmd,a,1,0.5\n1.0,a,1,0.5\n1,a,0,0.5\n")
+    parquet, json_out = tmp_path / "out.parquet", tmp_path / "out.json"
+    assert cli.main([str(path), "--output", str(parquet)]) == 0
+    assert cli.main([str(path), "--output", str(json_out)]) == 0
+    assert pd.read_parquet(parquet)["query"].tolist() == ["=cmd", "1.0", "1"]
+    import json
+    assert [row["query"] for row in json.loads(json_out.read_text())] == ["=cmd", "1.0", "1"]
+
+
+def test_cli_keeps_numeric_looking_queries_apart(tmp_path, capsys):
+    """1 and 1.0 are two queries: mean of 1 and 1/log2(3), not one merged query."""
+    path = tmp_path / "run.csv"
+    path.write_text("query,item,relevance,score\n1,a,1,0.9\n1,b,0,0.8\n1.0,a,0,0.9\n1.0,b,1,0.8\n")
+    assert cli.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "queries: 2 (2 in the mean)" in out
+    assert _printed_mean(out) == pytest.approx((1 + 1 / 1.584962500721156) / 2, abs=1e-10)
+
+
+def test_cli_extra_field_exits_2_naming_the_row(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\n")
+    result = _cli(str(path))
+    assert result.returncode == 2
+    assert "error: Row 1 has 4 field(s), but the header has 3" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_ties_ignore_names_the_alternatives(run_csv):
+    path, _ = run_csv
+    result = _cli(str(path), "--ties", "ignore")
+    assert result.returncode == 2
+    assert "'input'" in result.stderr and "'trec_eval'" in result.stderr
+
+
+def test_cli_overflow_exits_2_naming_the_grade(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("query,relevance,score\nq,1100,0.9\nq,0,0.8\n")
+    result = _cli(str(path), "--gain", "exponential")
+    assert result.returncode == 2
+    assert "Row 1 of the column 'relevance' holds the grade 1100" in result.stderr
+
+
+def test_cli_help_says_csv_output_is_escaped():
+    text = cli._parser().format_help()
+    assert "leading apostrophe" in text and "Parquet and JSON output are exact" in text

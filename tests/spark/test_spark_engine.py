@@ -17,17 +17,19 @@ pytestmark = [
 ]
 
 # Each option set costs a Spark job, so a few sets cover graded and binary relevance, ties
-# (all four policies), k values, both gains and both discounts.
+# (all five treatments), k values, both gains and both discounts.
 CASES = {
     "graded": dict(relevance="graded", options=[
         {},
         {"k": 3},
         {"k": 10, "gain": "exponential"},
-        {"k": 5, "ties": "ignore"},
+        {"k": 5, "ties": "input"},
+        {"k": 4, "ties": "trec_eval"},
         {"ties": "optimistic", "discount": "jarvelin"},
         {"k": 4, "ties": "pessimistic", "no_relevant": "drop"},
     ]),
-    "binary": dict(relevance="binary", options=[{}, {"k": 5}, {"k": 2, "ties": "ignore"}]),
+    "binary": dict(relevance="binary", options=[{}, {"k": 5}, {"k": 2, "ties": "input"},
+                                                 {"k": 3, "ties": "trec_eval"}]),
 }
 
 
@@ -112,3 +114,46 @@ def test_spark_evaluate_rejects_missing_column(spark):
     sdf = spark.createDataFrame(pd.DataFrame({"query": ["a"], "score": [1.0]}))
     with pytest.raises(nc.NDCGInputError, match=r"The column 'relevance' is missing"):
         nspark.evaluate(sdf)
+
+
+def test_spark_evaluate_refuses_ties_ignore(spark):
+    sdf = spark.createDataFrame(pd.DataFrame({"query": ["a"], "relevance": [1.0], "score": [1.0]}))
+    with pytest.raises(nc.NDCGInputError, match=r"'ignore' .*'input' .*'trec_eval'"):
+        nspark.evaluate(sdf, ties="ignore")
+
+
+@pytest.mark.parametrize(("rows", "gain", "key"), [
+    ({"relevance": [1100.0, 0.0]}, "exponential", "gain_overflow"),
+    ({"relevance": [1e308, 1e308]}, "linear", "sum_overflow_spark"),
+])
+def test_spark_evaluate_refuses_overflow(spark, rows, gain, key):
+    """The pandas engine refuses the same data (no inf DCG, no nan nDCG)."""
+    data = {"query": ["a", "a"], "item": ["x", "y"], "relevance": [1.0, 0.0], "score": [0.5, 0.4]}
+    data.update(rows)
+    frame = pd.DataFrame(data)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        nspark.evaluate(spark.createDataFrame(frame), gain=gain)
+    assert caught.value.key == key
+    with pytest.raises(nc.NDCGInputError):
+        evaluate(frame, gain=gain)
+
+
+def test_spark_query_ids_are_text(spark, tmp_path):
+    """Queries 1 and 1.0 of a CSV file stay two queries, as in the pandas engine."""
+    path = tmp_path / "run.csv"
+    path.write_text("query,item,relevance,score\n1,a,1,0.5\n1,b,0,0.4\n1.0,a,0,0.5\n1.0,b,1,0.4\n")
+    table = nspark.evaluate(nspark.read_run(spark, str(path))).toPandas()
+    _agree(table, evaluate(nc.read_run(str(path))))
+    assert sorted(table["query"]) == ["1", "1.0"]
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\n", r"^Row 1 has 4 field\(s\), but the header has 3"),
+    ("query,item,relevance,score\nq,a,1,0.9\nq,b,0\n", r"^Row 2 has 3 field\(s\), but the header has 4"),
+])
+def test_spark_read_run_refuses_rows_with_another_field_count(spark, tmp_path, text, match):
+    """Spark would fail on the long row without naming it, and pad the short one with null."""
+    path = tmp_path / "run.csv"
+    path.write_text(text)
+    with pytest.raises(nc.NDCGInputError, match=match):
+        nspark.read_run(spark, str(path))
