@@ -52,7 +52,7 @@ __all__ = ["evaluate", "evaluate_run", "read_run", "session", "summarize_spark"]
 
 INSTALL_HINT = (
     "The Spark engine needs PySpark and Java 17 or newer: "
-    "pip install -r requirements-spark.txt"
+    "pip install -e \".[spark]\" (the spark extra of nDCG Lab)"
 )
 
 
