@@ -138,6 +138,8 @@ def valid_seed(value: Any) -> bool:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
+    if isinstance(value, numbers.Integral):   # before float(): 10**400 has no float
+        return 0 <= value <= MAX_SEED
     return math.isfinite(value) and float(value).is_integer() and 0 <= value <= MAX_SEED
 
 
