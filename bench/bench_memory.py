@@ -13,7 +13,8 @@ keep its uploaded bytes for good, see ``ui.memory.close_gone_sessions``), and re
 resident memory again.
 
 Printed (from /proc/PID/status): the server's RSS when idle (after a warm-up visit that
-loaded the page's modules, with that visitor gone), the peak (VmHWM, the kernel's high-water
+took the same path with a 1,000-row file, loading every module it needs, and was then
+dropped), the peak (VmHWM, the kernel's high-water
 mark) and the RSS after the session ended; the upload's in-memory size
 (``DataFrame.memory_usage(deep=True)`` of the table the app parses). Goals (issue 12): peak
 under idle + 3 x the table, and after the session within 10 % of idle.
@@ -84,6 +85,18 @@ def choose_k(page, k: int) -> None:
     wait_idle(page)
 
 
+def upload(page, base: str, path: Path) -> None:
+    """Open Evaluate, choose "My file", upload ``path`` and wait for its results."""
+    page.goto(f"{base}/Evaluate_a_run")
+    wait_idle(page)
+    page.locator("[data-testid='stRadio'] label").filter(has_text="My file").click()
+    wait_idle(page)
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+    page.locator("[data-testid='stMetric']").filter(has_text="Mean nDCG").first.wait_for(
+        timeout=600_000)
+    wait_idle(page)
+
+
 def wait_sessions_gone(port: int, timeout: float = 300) -> float:
     started = time.monotonic()
     while time.monotonic() - started < timeout:
@@ -110,6 +123,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--changes", type=int, default=20)
+    parser.add_argument("--warmup-rows", type=int, default=1000)
     parser.add_argument("--settle", type=float, default=125.0,
                         help="seconds to wait once the browser's session is disconnected: "
                              "the app closes a disconnected session 15 s before Streamlit's "
@@ -122,6 +136,9 @@ def main() -> int:
         run = nc.sample_run(n_queries, seed=1, min_items=20, max_items=20, ids="text")
         path = Path(tmp) / "run_1m.csv"
         run.to_csv(path, index=False)
+        small = Path(tmp) / "warmup.csv"
+        nc.sample_run(max(1, args.warmup_rows // 20), seed=2, min_items=20, max_items=20,
+                      ids="text").to_csv(small, index=False)
         table = nc.read_run(path.read_bytes(), name=path.name)
         table_mib = table.memory_usage(deep=True).sum() / 2**20
         print(f"upload: {len(table):,} rows, {n_queries:,} queries, file "
@@ -134,28 +151,22 @@ def main() -> int:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                # warm-up: load the page's modules with the sample run, then leave
+                # warm-up: the same path with a small file loads every module it needs (the
+                # CSV reader, the upload handling); then the visitor leaves and is dropped
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
                 page = context.new_page()
-                page.goto(f"{base}/Evaluate_a_run")
-                wait_idle(page)
+                upload(page, base, small)
+                choose_k(page, 3)
                 context.close()
                 wait_sessions_gone(port)
                 idle = settle(proc.pid, args.settle)
-                print(f"idle server (after a warm-up visit, visitor gone): RSS {mib(idle):.0f} MiB",
-                      flush=True)
+                print(f"idle server (after a warm-up visit with a {args.warmup_rows:,}-row upload, "
+                      f"visitor gone): RSS {mib(idle):.0f} MiB", flush=True)
 
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
                 page = context.new_page()
-                page.goto(f"{base}/Evaluate_a_run")
-                wait_idle(page)
-                page.locator("[data-testid='stRadio'] label").filter(has_text="My file").click()
-                wait_idle(page)
                 started = time.perf_counter()
-                page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
-                page.locator("[data-testid='stMetric']").filter(has_text="Mean nDCG").first.wait_for(
-                    timeout=600_000)
-                wait_idle(page)
+                upload(page, base, path)
                 print(f"uploaded and evaluated in {time.perf_counter() - started:.1f} s: mean "
                       f"{mean_text(page)}; RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
                       flush=True)
