@@ -232,7 +232,18 @@ def session_alive() -> Callable[[str], bool] | None:
 
 
 def release_memory() -> bool:
-    """Give freed heap memory back to the system (glibc ``malloc_trim``); False elsewhere."""
+    """Give freed memory back to the system: Arrow's pool, then glibc's ``malloc_trim``.
+
+    pandas keeps text columns in Arrow buffers, whose pool (mimalloc or jemalloc) holds on
+    to freed pages until told to release them. Returns whether glibc trimmed anything
+    (False on other C libraries).
+    """
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        try:
+            arrow.default_memory_pool().release_unused()
+        except Exception:  # noqa: BLE001 - an old pyarrow without release_unused
+            pass
     name = ctypes.util.find_library("c")
     if not name or not sys.platform.startswith("linux"):
         return False

@@ -175,9 +175,12 @@ CODE_WORDS = frozenset({
 
 
 def _latin_outside_quotes(text: str) -> list[str]:
-    """Latin words of a Chinese message other than quoted values, code and parameter names."""
+    """Latin words of a Chinese message other than quoted values, code and parameter names.
+
+    A token with a digit (1e400, D2, log2) is a value, not a word.
+    """
     unquoted = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "", text)
-    return [w for w in re.findall(r"[A-Za-z_][A-Za-z_0-9]+", unquoted) if w not in CODE_WORDS]
+    return [w for w in re.findall(r"(?<![A-Za-z0-9_])[A-Za-z_]{2,}(?![A-Za-z0-9_])", unquoted) if w not in CODE_WORDS]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
