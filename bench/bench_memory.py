@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import ndcg_core as nc  # noqa: E402
-from bench_classroom import CHROMIUM, free_port, start_server, stop_server  # noqa: E402
+from bench_classroom import CHROMIUM, free_port, start_server, stop_server
+
+import ndcg_core as nc
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -61,7 +62,7 @@ def active_sessions(port: int) -> int | None:
             text = r.read().decode("utf-8", "replace")
     except OSError:
         return None
-    found = re.search(r"^active_sessions(?:\{[^}]*\})?\s+([0-9.]+)", text, re.M)
+    found = re.search(r"^active_sessions(?:\{[^}]*\})?\s+([0-9.]+)", text, re.MULTILINE)
     return int(float(found.group(1))) if found else None
 
 
@@ -124,6 +125,9 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--warmup-rows", type=int, default=1000)
+    parser.add_argument("--sessions", type=int, default=1,
+                        help="visitors one after the other, each the same upload and changes; "
+                             "default 1")
     parser.add_argument("--settle", type=float, default=125.0,
                         help="seconds to wait once the browser's session is disconnected: "
                              "the app closes a disconnected session 15 s before Streamlit's "
@@ -163,28 +167,33 @@ def main() -> int:
                 print(f"idle server (after a warm-up visit with a {args.warmup_rows:,}-row upload, "
                       f"visitor gone): RSS {mib(idle):.0f} MiB", flush=True)
 
-                context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                page = context.new_page()
-                started = time.perf_counter()
-                upload(page, base, path)
-                print(f"uploaded and evaluated in {time.perf_counter() - started:.1f} s: mean "
-                      f"{mean_text(page)}; RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
-                      flush=True)
-                ks = [k for k in range(1, 21) if k != 10][: args.changes]
-                ks += [10] * (args.changes - len(ks))
-                started = time.perf_counter()
-                for i, k in enumerate(ks, 1):
-                    choose_k(page, k)
-                    if i % 5 == 0:
-                        print(f"  {i} changes of k: RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
-                              flush=True)
-                print(f"{len(ks)} changes of k in {time.perf_counter() - started:.1f} s", flush=True)
-                exceptions = page.locator("[data-testid='stException']").count()
-                during = status_kib(proc.pid, "VmRSS")
-                context.close()
+                afters = []
+                for number in range(1, args.sessions + 1):
+                    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                    page = context.new_page()
+                    started = time.perf_counter()
+                    upload(page, base, path)
+                    print(f"session {number}: uploaded and evaluated in "
+                          f"{time.perf_counter() - started:.1f} s: mean {mean_text(page)}; "
+                          f"RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB", flush=True)
+                    ks = [k for k in range(1, 21) if k != 10][: args.changes]
+                    ks += [10] * (args.changes - len(ks))
+                    started = time.perf_counter()
+                    for i, k in enumerate(ks, 1):
+                        choose_k(page, k)
+                        if i % 5 == 0:
+                            print(f"  {i} changes of k: RSS "
+                                  f"{mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB", flush=True)
+                    print(f"{len(ks)} changes of k in {time.perf_counter() - started:.1f} s",
+                          flush=True)
+                    exceptions = page.locator("[data-testid='stException']").count()
+                    during = status_kib(proc.pid, "VmRSS")
+                    context.close()
+                    waited = wait_sessions_gone(port)
+                    afters.append(settle(proc.pid, args.settle, report=True))
+                    print(f"session {number} ended: RSS {mib(afters[-1]):.0f} MiB", flush=True)
                 browser.close()
-            waited = wait_sessions_gone(port)
-            after = settle(proc.pid, args.settle, report=True)
+            after = afters[-1]
             peak = status_kib(proc.pid, "VmHWM")
         finally:
             stop_server(proc)

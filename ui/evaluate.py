@@ -31,8 +31,8 @@ from ndcg_core import NDCGInputError
 from ndcg_core.batch import NO_RELEVANT, TIES
 from ndcg_core.ties import rank_by_score
 
-from .classroom import chart_downloads
 from . import memory
+from .classroom import chart_downloads
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 
@@ -599,15 +599,15 @@ __all__ = [
     "k_text",
     "load_sample",
     "load_upload",
-    "upload_digest",
+    "open_in_calculator",
     "option_widgets",
     "per_query_csv",
-    "open_in_calculator",
     "query_link",
     "results",
     "run_cache",
     "sample_csv",
     "table_config",
+    "upload_digest",
     "with_notes",
     "worst_queries",
 ]

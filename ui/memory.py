@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import logging
 import sys
 import threading
 import time
@@ -39,6 +40,7 @@ from typing import Any
 
 import pandas as pd
 
+_LOGGER = logging.getLogger(__name__)
 MiB = 1 << 20
 #: Period of the pruner thread, seconds.
 PRUNE_SECONDS = 2.0
@@ -242,8 +244,8 @@ def release_memory() -> bool:
     if arrow is not None:
         try:
             arrow.default_memory_pool().release_unused()
-        except Exception:  # noqa: BLE001 - an old pyarrow without release_unused
-            pass
+        except Exception:  # an old pyarrow without release_unused
+            _LOGGER.debug("Arrow's pool could not release memory", exc_info=True)
     name = ctypes.util.find_library("c")
     if not name or not sys.platform.startswith("linux"):
         return False
@@ -359,8 +361,8 @@ def _prune_forever() -> None:
                 gc.collect()
                 release_memory()       # what the sessions closed last period held
             trim_next = bool(close_gone_sessions(alive, _session_closer()))
-        except Exception:  # noqa: BLE001 - the pruner must never die; the next period retries
-            pass
+        except Exception:  # the pruner must never die; the next period retries
+            _LOGGER.warning("cache pruning failed; retrying", exc_info=True)
 
 
 #: glibc ``mallopt`` parameters (malloc.h).

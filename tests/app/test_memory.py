@@ -139,10 +139,11 @@ def test_evaluate_changes_of_k_stay_within_the_session_budget(app, small_budget)
     for k in range(1, 21):
         at.selectbox(key="evaluate.k").set_value(k).run()
         assert not at.exception
-    sessions = {s for key in small_budget.keys() for s in small_budget._items[key].sessions}
+    entries = list(small_budget._items.values())
+    sessions = {s for entry in entries for s in entry.sessions}
     assert len(sessions) == 1
     session = sessions.pop()
-    biggest = max(small_budget._items[key].size for key in small_budget.keys())
+    biggest = max(entry.size for entry in entries)
     # within the budget, but for the entry of the run in progress
     assert small_budget.session_bytes_used(session) <= 60_000 + biggest
     assert len(small_budget) < 20
