@@ -139,12 +139,14 @@ def file_digest(data: bytes | memoryview) -> str:
 
 
 def upload_digest(upload: io.BytesIO) -> tuple[str, int]:
-    """The digest and size of an upload, read in place (``getvalue()`` would copy the file)."""
-    view = upload.getbuffer()
-    try:
-        return file_digest(view), view.nbytes
-    finally:
-        view.release()
+    """The digest and size of an upload.
+
+    ``getvalue()`` of an upload Streamlit has not written to returns the very bytes object it
+    holds (CPython shares it), so this copies nothing; ``getbuffer()`` would make the
+    ``BytesIO`` take a private copy of the whole file for the rest of the session.
+    """
+    data = upload.getvalue()
+    return file_digest(data), len(data)
 
 
 #: Budgets of the cache of parsed uploads and their evaluations (see :mod:`ui.memory`): a
