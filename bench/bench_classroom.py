@@ -14,6 +14,15 @@ it causes. Every rerun is checked: no exception element, the run finished normal
 nDCG the page shows equals ``ndcg_core.ndcg`` of the ranking the student should now have.
 Reported: latency p50/p95/max, errors, and the server's peak RSS (VmHWM from /proc).
 
+Then each student tours every other page (``--tour``, on by default): the Lesson, Scores
+and ties, Variants, Blind spots, Explore, Practice and Evaluate, each a page switch as the
+browser sends it (``rerun_script`` with the page's script hash, the link carried along). On
+Evaluate the student chooses "My file" and uploads a run of their own (``--upload-rows``
+rows, ``ndcg_core.sample_run`` seeded by the student's number) the way the browser does:
+``file_urls_request`` on the websocket, an HTTP PUT of the file with the XSRF cookie and
+header, then the uploader's widget state; the page must show the mean nDCG@10 that
+``ndcg_core.evaluate_run`` gives for that file. Every step's latency counts in its own line.
+
 Part 2 opens ``--browsers`` Chromium pages at once (Debian's /usr/bin/chromium through
 Playwright), each on its own ranking link, and checks each page shows the core's nDCG.
 
@@ -47,6 +56,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 import ndcg_core as nc  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+#: The pages a student tours after the Calculator (url paths of the pages/ scripts).
+TOUR: tuple[str, ...] = ("Lesson", "Scores_and_ties", "Variants_and_libraries", "Blind_spots",
+                         "Explore", "Practice", "Evaluate_a_run")
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before it counts as an error
 
 
@@ -168,6 +180,8 @@ def _read_element(page: Page, element) -> None:
     page.widgets[key] = widget_id
     if kind == "button_group":
         page.options[key] = [option.content for option in proto.options]
+    if kind == "radio":
+        page.options[key] = list(proto.options)
     if kind == "component_instance" and key.startswith("calc.drag."):
         args = json.loads(proto.json_args)
         page.cards = list(args["items"][0]["items"])
@@ -178,16 +192,21 @@ class Student:
         self.number, self.port, self.rng = number, port, rng
         self.query_string = ""
         self.page_hash = ""
+        self.xsrf = ""
         self.expected = Expected([3.0, 2.0, 0.0, 0.0, 1.0])
         self.latencies: list[float] = []
         self.load_latency: float | None = None
         self.errors: list[str] = []
+        self.tour_latencies: list[float] = []      # page switches and Evaluate steps
+        self.upload_latency: float | None = None   # from the PUT to the evaluated page
+        self.pages: dict[str, str] = {}            # url path -> page script hash
+        self.session_id = ""
 
-    def _back(self, widget_state=None):
+    def _back(self, widget_state=None, *, page_hash: str | None = None):
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = self.query_string
-        state.page_script_hash = self.page_hash
+        state.page_script_hash = self.page_hash if page_hash is None else page_hash
         state.context_info.url = f"http://127.0.0.1:{self.port}/"
         state.context_info.locale = "en-US"
         state.context_info.timezone = "UTC"
@@ -209,6 +228,13 @@ class Student:
                 _read_element(page, msg.delta.new_element)
             elif kind == "new_session":
                 self.page_hash = msg.new_session.page_script_hash
+                self.session_id = msg.new_session.initialize.session_id or self.session_id
+                for app_page in msg.new_session.app_pages:
+                    self.pages[app_page.url_pathname] = app_page.page_script_hash
+            elif kind == "navigation":
+                self.page_hash = msg.navigation.page_script_hash or self.page_hash
+                for app_page in msg.navigation.app_pages:
+                    self.pages[app_page.url_pathname] = app_page.page_script_hash
             elif kind == "page_info_changed":
                 self.query_string = msg.page_info_changed.query_string
             elif kind == "session_event" and msg.session_event.WhichOneof("type") in (
@@ -256,7 +282,86 @@ class Student:
             self.expected.gain = new
         return what, state
 
-    async def run(self, changes: int, pace: tuple[float, float], loaded: asyncio.Barrier) -> None:
+    async def _file_urls(self, ws, name: str):
+        msg = BackMsg()
+        msg.file_urls_request.request_id = f"upload-{self.number}"
+        msg.file_urls_request.file_names.append(name)
+        msg.file_urls_request.session_id = self.session_id
+        await ws.send(msg.SerializeToString())
+        while True:
+            reply = ForwardMsg()
+            reply.ParseFromString(await asyncio.wait_for(ws.recv(), timeout=RUN_TIMEOUT))
+            if reply.WhichOneof("type") == "file_urls_response":
+                response = reply.file_urls_response
+                if response.error_msg:
+                    raise RuntimeError(f"file URLs refused: {response.error_msg}")
+                return response.file_urls[0]
+
+    def _put(self, url: str, name: str, data: bytes) -> None:
+        """The browser's upload: multipart PUT with the XSRF cookie and its header."""
+        boundary = f"----bench{self.number}{random.getrandbits(32):x}"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+                f"filename=\"{name}\"\r\nContent-Type: text/csv\r\n\r\n").encode() + data + \
+            f"\r\n--{boundary}--\r\n".encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{url}" if url.startswith("/") else url,
+            data=body, method="PUT",
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
+                     "Cookie": f"_streamlit_xsrf={self.xsrf}", "X-Xsrftoken": self.xsrf,
+                     "Origin": f"http://127.0.0.1:{self.port}"})
+        with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
+            response.read()
+
+    async def _evaluate_upload(self, ws, page: Page, rows: int) -> None:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        radio = WidgetState()
+        radio.id = page.widgets["evaluate.source"]
+        radio.string_value = page.options["evaluate.source"][1]      # "My file"
+        latency, page = await self._run(ws, self._back(radio))
+        self.tour_latencies.append(latency)
+        self._no_problems(page, "Evaluate, choose My file")
+        run = nc.sample_run(max(1, rows // 10), seed=1000 + self.number, min_items=5,
+                            max_items=15)
+        data = run.to_csv(index=False).encode("utf-8")
+        name = f"run_{self.number}.csv"
+        started = time.perf_counter()
+        urls = await self._file_urls(ws, name)
+        await asyncio.to_thread(self._put, urls.upload_url, name, data)
+        state = WidgetState()
+        state.id = page.widgets["evaluate.file"]
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.file_id, info.name, info.size = urls.file_id, name, len(data)
+        info.file_urls.CopyFrom(urls)
+        latency, page = await self._run(ws, self._back(state))
+        self.upload_latency = time.perf_counter() - started
+        expected = f"{nc.evaluate_run(nc.read_run(data, name=name), k=10).mean:.4f}"
+        shown = page.metrics.get("Mean nDCG@10")
+        self._no_problems(page, "Evaluate upload")
+        if shown != expected:
+            self.errors.append(f"student {self.number} Evaluate upload: mean shows {shown!r}, "
+                               f"core says {expected}")
+
+    def _no_problems(self, page: Page, what: str) -> None:
+        self.errors.extend(f"student {self.number} {what}: {p}" for p in page.problems)
+
+    async def tour(self, ws, pace: tuple[float, float], rows: int) -> None:
+        """Every other page once, in the navigation's order; an upload on Evaluate."""
+        for path in TOUR:
+            await asyncio.sleep(self.rng.uniform(*pace))
+            page_hash = self.pages.get(path)
+            if page_hash is None:
+                self.errors.append(f"student {self.number}: no page {path!r} in the navigation")
+                continue
+            latency, page = await self._run(ws, self._back(page_hash=page_hash))
+            self.page_hash = page_hash
+            self.tour_latencies.append(latency)
+            self._no_problems(page, f"page {path}")
+            if path == "Evaluate_a_run" and rows:
+                await self._evaluate_upload(ws, page, rows)
+
+    async def run(self, changes: int, pace: tuple[float, float], loaded: asyncio.Barrier,
+                  tour: bool = True, rows: int = 2000) -> None:
         uri = f"ws://127.0.0.1:{self.port}/_stcore/stream"
         try:
             async with websockets.connect(uri, subprotocols=["streamlit"], max_size=None,
@@ -273,6 +378,8 @@ class Student:
                     latency, page = await self._run(ws, self._back(state))
                     self.latencies.append(latency)
                     self._check(page, f"change {i + 1} ({what})")
+                if tour:
+                    await self.tour(ws, pace, rows)
         except Exception as err:  # noqa: BLE001 - every failure is counted, none stops the class
             self.errors.append(f"student {self.number}: {type(err).__name__}: {err}")
             if loaded.n_waiting < loaded.parties and not loaded.broken and self.load_latency is None:
@@ -288,9 +395,22 @@ async def _progress(class_: list[Student], total: int) -> None:
         print(f"  {time.perf_counter() - started:5.0f} s: {len(done)}/{total} changes{tail}", flush=True)
 
 
+def xsrf_cookie(port: int) -> str:
+    """The XSRF cookie the server sets (on its health check, which the browser calls first)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            if name.strip() == "_streamlit_xsrf":
+                return rest.split(";", 1)[0]
+    return ""
+
+
 async def run_class(port: int, students: int, changes: int, pace: tuple[float, float],
-                    seed: int, on_loaded) -> list[Student]:
+                    seed: int, on_loaded, tour: bool = True, rows: int = 2000) -> list[Student]:
     class_ = [Student(i, port, random.Random(seed * 1000 + i)) for i in range(students)]
+    cookie = xsrf_cookie(port)
+    for student in class_:
+        student.xsrf = cookie
     loaded = asyncio.Barrier(students + 1)
     progress = asyncio.ensure_future(_progress(class_, students * changes))
 
@@ -301,7 +421,7 @@ async def run_class(port: int, students: int, changes: int, pace: tuple[float, f
             on_loaded()
 
     try:
-        await asyncio.gather(settle(), *(s.run(changes, pace, loaded) for s in class_))
+        await asyncio.gather(settle(), *(s.run(changes, pace, loaded, tour, rows) for s in class_))
     finally:
         progress.cancel()
     return class_
@@ -371,6 +491,10 @@ def main() -> int:
     parser.add_argument("--pace", type=float, nargs=2, default=(3.0, 10.0), metavar=("MIN", "MAX"),
                         help="seconds a student looks before each change (uniform); default 3 10")
     parser.add_argument("--browsers", type=int, default=10)
+    parser.add_argument("--no-tour", dest="tour", action="store_false",
+                        help="only the Calculator (the tour of every page is on by default)")
+    parser.add_argument("--upload-rows", type=int, default=2000,
+                        help="rows of each student's Evaluate upload; 0 for none; default 2000")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if not (1 <= args.students <= 500 and 1 <= args.changes <= 200 and 0 <= args.browsers <= 50):
@@ -385,7 +509,8 @@ def main() -> int:
     try:
         t0, marks = time.perf_counter(), {}
         class_ = asyncio.run(run_class(port, args.students, args.changes, tuple(args.pace), args.seed,
-                                       lambda: marks.setdefault("cpu", sampler.cpu_seconds())))
+                                       lambda: marks.setdefault("cpu", sampler.cpu_seconds()),
+                                       args.tour, args.upload_rows))
         elapsed, cpu = time.perf_counter() - t0, sampler.cpu_seconds() - marks.get("cpu", 0.0)
         latencies = [x for s in class_ for x in s.latencies]
         loads = [s.load_latency for s in class_ if s.load_latency is not None]
@@ -399,6 +524,16 @@ def main() -> int:
         if loads:
             print(f"  first page load (all at once): p50 {statistics.median(loads) * 1000:.0f} ms, "
                   f"max {max(loads) * 1000:.0f} ms")
+        tour = [x for s in class_ for x in s.tour_latencies]
+        uploads = [s.upload_latency for s in class_ if s.upload_latency is not None]
+        if tour:
+            print(f"  tour of every page: p50 {statistics.median(tour) * 1000:.0f} ms, "
+                  f"p95 {percentile(tour, 0.95) * 1000:.0f} ms, max {max(tour) * 1000:.0f} ms "
+                  f"over {len(tour)} page runs")
+        if uploads:
+            print(f"  Evaluate uploads ({args.upload_rows:,} rows each, PUT to shown mean): "
+                  f"p50 {statistics.median(uploads) * 1000:.0f} ms, "
+                  f"p95 {percentile(uploads, 0.95) * 1000:.0f} ms over {len(uploads)} uploads")
         runs = len(latencies)
         if runs:
             print(f"  server CPU after the first loads: {cpu:.1f} s for {runs} changes = "

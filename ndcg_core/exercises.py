@@ -423,7 +423,8 @@ def parse_seed(text: str) -> int:
     42
     """
     folded = str(text).strip()
-    if not folded.isascii() or not folded.isdigit():
+    # length first: int() of thousands of digits is slow, and refused past 4,300 (ValueError)
+    if len(folded) > len(str(MAX_SEED)) or not folded.isascii() or not folded.isdigit():
         fail("bad_link", param="seed", got=folded[:20], rule="rule_seed", limit=MAX_SEED)
     return _check_seed(int(folded))
 
@@ -435,6 +436,7 @@ def parse_index(text: str, n: int) -> int:
     3
     """
     folded = str(text).strip()
-    if not folded.isascii() or not folded.isdigit() or not 1 <= int(folded) <= n:
+    if (len(folded) > len(str(n)) or not folded.isascii() or not folded.isdigit()
+            or not 1 <= int(folded) <= n):
         fail("bad_link", param="ex", got=folded[:20], rule="rule_exercise", n=n)
     return int(folded)

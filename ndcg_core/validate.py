@@ -78,6 +78,27 @@ MESSAGES: dict[str, str] = {
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "file_missing": "The file {name!r} does not exist.",
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
+    # limits of a link and of the editable table (ui.state.check_link, ui.widgets)
+    "link_too_many": (
+        "The link has {got} different parameters. At most {limit} are accepted, "
+        "so the link was not used."
+    ),
+    "link_name_too_long": (
+        "A parameter name in the link has {got} characters. At most {limit} are accepted, "
+        "so that parameter was not used."
+    ),
+    "link_value_too_long": (
+        "The link's parameter {param!r} has a value of {got} characters. At most {limit} are "
+        "accepted, so that parameter was not used."
+    ),
+    "link_repeated": (
+        "The link's parameter {param!r} appears {got} times. It may appear at most {limit} "
+        "time(s), so that parameter was not used."
+    ),
+    "number_too_long": (
+        "Item {position} of the {what} has {got} characters. A number may have at most {limit}."
+    ),
+    "table_edit_invalid": "This change to the table could not be applied, so the table was reset.",
     "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
     "duplicate_pairs": (

@@ -33,11 +33,10 @@ else:
     if upload is None:
         st.info(t("evaluate.upload_prompt"), icon=":material/upload_file:")
     else:
-        data = upload.getvalue()
-        digest = ev.file_digest(data)
-        progress = ev.Progress(len(data) > ev.LARGE_BYTES)
+        digest, size = ev.upload_digest(upload)
+        progress = ev.Progress(size > ev.LARGE_BYTES)
         try:
-            table = ev.load_upload(data, name=upload.name, digest=digest,
+            table = ev.load_upload(upload, name=upload.name, digest=digest,
                                    on_progress=progress.reader(t("evaluate.progress_read"), 0.5))
         except NDCGInputError as err:
             ui.show_error(frame.lang, err)

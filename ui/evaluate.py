@@ -5,20 +5,22 @@ mean), :func:`ndcg_core.mean_ndcg_at_ks` (the k = 1…20 curve) and
 :func:`ndcg_core.ties.rank_by_score` (a query's ranking for the Calculator link). This module
 loads files, caches, picks rows, formats and draws; it does no metric arithmetic.
 
-Caching: a file is identified by the SHA-256 of its bytes. The parsed table is kept in a small
-process-wide store (not ``st.cache_data``, because reading draws a progress bar, and element
-calls inside a cached function would be replayed); the evaluation and the curve are
-``st.cache_data`` keyed on that digest, the chosen columns and the options.
+Caching: a file is identified by the SHA-256 of its bytes. The parsed table, the evaluation
+and the curve are kept in one :class:`ui.memory.BudgetCache` keyed on that digest (and the
+columns and options): bounded in bytes per session and in total, dropped after
+:data:`CACHE_TTL` seconds unused and as soon as every session that used them has ended (not
+``st.cache_data``: it bounds entries by count only and keeps them for every session, issue 12;
+and reading draws a progress bar, which a cached function would replay).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 import altair as alt
 import pandas as pd
@@ -29,6 +31,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core.batch import NO_RELEVANT, TIES, check_ties
 from ndcg_core.ties import rank_by_score
 
+from . import memory
 from .classroom import chart_downloads
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
@@ -130,57 +133,76 @@ def k_text(k: int | None, t: Translate) -> str:
 # --------------------------------------------------------------------------- loading
 
 
-def file_digest(data: bytes) -> str:
+def file_digest(data: bytes | memoryview) -> str:
     """The cache key of an uploaded file: SHA-256 of its bytes."""
     return hashlib.sha256(data).hexdigest()
 
 
-class _Store:
-    """The last few parsed uploads (or their errors), by digest; shared by all sessions."""
+def upload_digest(upload: io.BytesIO) -> tuple[str, int]:
+    """The digest and size of an upload.
 
-    def __init__(self, size: int = 2) -> None:
-        self._items: OrderedDict[str, pd.DataFrame | NDCGInputError] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, key: str) -> pd.DataFrame | NDCGInputError | None:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-            return self._items.get(key)
-
-    def put(self, key: str, value: pd.DataFrame | NDCGInputError) -> None:
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+    ``getvalue()`` of an upload Streamlit has not written to returns the very bytes object it
+    holds (CPython shares it), so this copies nothing; ``getbuffer()`` would make the
+    ``BytesIO`` take a private copy of the whole file for the rest of the session.
+    """
+    data = upload.getvalue()
+    return file_digest(data), len(data)
 
 
-@st.cache_resource(show_spinner=False)
-def _store() -> _Store:
-    return _Store()
+#: Budgets of the cache of parsed uploads and their evaluations (see :mod:`ui.memory`): a
+#: session keeps at most SESSION_BYTES, the server at most CACHE_BYTES, and an entry unused
+#: for CACHE_TTL seconds goes. A table larger than a budget is still kept for the run in
+#: progress, until the next entry replaces it.
+CACHE_BYTES = 1024 * memory.MiB
+SESSION_BYTES = 512 * memory.MiB
+CACHE_TTL = 30 * 60.0
+_CACHE: memory.BudgetCache | None = None
+_CACHE_LOCK = threading.Lock()
 
 
-def load_upload(data: bytes, *, name: str, digest: str,
+def run_cache() -> memory.BudgetCache:
+    """The process's cache of uploads, evaluations and curves (created on first use)."""
+    global _CACHE
+    with _CACHE_LOCK:
+        if _CACHE is None:
+            _CACHE = memory.register(memory.BudgetCache(
+                max_bytes=CACHE_BYTES, session_bytes=SESSION_BYTES, ttl=CACHE_TTL))
+    return _CACHE
+
+
+def _cached(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """``make()``, computed once per key while the cache keeps it; errors are cached too."""
+    cache = run_cache()
+    session = memory.session_id()
+    memory.track_session(session)
+    hit = cache.get(key, session=session)
+    if hit is None:
+        try:
+            hit = make()
+        except NDCGInputError as err:
+            hit = err.with_traceback(None)
+        cache.put(key, hit, session=session)
+    if isinstance(hit, NDCGInputError):
+        # a fresh copy: a raised exception keeps its traceback, whose frames hold the table
+        raise NDCGInputError(hit.key, **hit.params)
+    return hit
+
+
+def load_upload(data: bytes | BinaryIO, *, name: str, digest: str,
                 on_progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Parse an uploaded file with the core's reader, once per (bytes, name).
 
     The table is never modified by the page. Raises the reader's :class:`NDCGInputError`
     (also when the same bad file is seen again).
     """
-    key = f"{digest}:{name}"
-    hit = _store().get(key)
-    if hit is None:
-        try:
-            # id columns (any usual name) are read as text, exactly as written
-            hit = nc.read_run(data, name=name, on_progress=on_progress,
-                              ids=_SYNONYMS["query"] + _SYNONYMS["item"])
-        except NDCGInputError as err:
-            hit = err
-        _store().put(key, hit)
-    if isinstance(hit, NDCGInputError):
-        raise hit.with_traceback(None)
-    return hit
+    def read() -> pd.DataFrame:
+        if not isinstance(data, bytes):
+            data.seek(0)
+        # id columns (any usual name) are read as text, exactly as written
+        return nc.read_run(data, name=name, on_progress=on_progress,
+                           ids=_SYNONYMS["query"] + _SYNONYMS["item"])
+
+    return _cached(("upload", digest, name), read)
 
 
 @st.cache_data(show_spinner=False)
@@ -221,20 +243,18 @@ def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- evaluation
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _evaluate(key: str, columns: tuple[Any, ...], k: int | None, gain: str, ties: str,
-              no_relevant: str, _frame: pd.DataFrame) -> nc.RunResult:
+def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> nc.RunResult:
     query, relevance, score, item = columns
-    return nc.evaluate_run(_frame, k=k, gain=gain, ties=ties, no_relevant=no_relevant,
-                           query=query, relevance=relevance, score=score, item=item)
+    return nc.evaluate_run(frame, k=options.k, gain=options.gain, ties=options.ties,
+                           no_relevant=options.no_relevant, query=query, relevance=relevance,
+                           score=score, item=item)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _curve(key: str, columns: tuple[Any, ...], gain: str, ties: str, no_relevant: str,
-           _frame: pd.DataFrame) -> pd.DataFrame:
+def _curve(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> pd.DataFrame:
     query, relevance, score, item = columns
-    return nc.mean_ndcg_at_ks(_frame, ks=CURVE_KS, gain=gain, ties=ties, no_relevant=no_relevant,
-                              query=query, relevance=relevance, score=score, item=item)
+    return nc.mean_ndcg_at_ks(frame, ks=CURVE_KS, gain=options.gain, ties=options.ties,
+                              no_relevant=options.no_relevant, query=query,
+                              relevance=relevance, score=score, item=item)
 
 
 def evaluate(source: Source, columns: Columns, options: Options, *,
@@ -245,12 +265,12 @@ def evaluate(source: Source, columns: Columns, options: Options, *,
     Raises :class:`NDCGInputError` when the table does not fit the columns.
     """
     cols = (columns.query, columns.relevance, columns.score, columns.item)
-    result = _evaluate(source.key, cols, options.k, options.gain, options.ties,
-                       options.no_relevant, _frame=source.frame)
+    result = _cached(("evaluate", source.key, cols, options),
+                     lambda: _evaluate(source.frame, cols, options))
     if on_step is not None:
         on_step("curve")
-    curve = _curve(source.key, cols, options.gain, options.ties, options.no_relevant,
-                   _frame=source.frame)
+    curve = _cached(("curve", source.key, cols, replace(options, k=None)),
+                    lambda: _curve(source.frame, cols, options))
     return Evaluation(result=result, curve=curve)
 
 
@@ -591,13 +611,15 @@ __all__ = [
     "k_text",
     "load_sample",
     "load_upload",
+    "open_in_calculator",
     "option_widgets",
     "per_query_csv",
-    "open_in_calculator",
     "query_link",
     "results",
+    "run_cache",
     "sample_csv",
     "table_config",
+    "upload_digest",
     "with_notes",
     "worst_queries",
 ]

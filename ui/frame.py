@@ -38,7 +38,7 @@ from ndcg_core import NDCGInputError
 
 from . import classroom, i18n
 from .pages import PAGE_BY_ID, PAGES
-from .state import SHARED_PARAMS, Ranking, ranking_from_params, ranking_to_params
+from .state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
 from .text import md_escape
 
 _RANKING = "lab.ranking"
@@ -80,8 +80,9 @@ def _init_session() -> None:
     """Read the link once per session."""
     if st.session_state.get(_INIT):
         return
-    params = _query_dict()
+    params, refused = check_link(_query_dict())
     ranking, errors = ranking_from_params(params)
+    errors = refused + errors
     st.session_state[_RANKING] = ranking
     st.session_state[_LINK_ERRORS] = errors
     st.session_state[_EXTRA] = {k: v for k, v in params.items() if k not in SHARED_PARAMS}

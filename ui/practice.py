@@ -10,6 +10,8 @@ shows the core's step table. The running score is page-local session state.
 from __future__ import annotations
 
 import hashlib
+import math
+import numbers
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -122,9 +124,23 @@ def _go(number: int) -> None:
 
 def _on_seed() -> None:
     value = st.session_state.get("practice.seed_box")
-    if value is not None:
+    # the box bounds what a person types; anything else (inf, 1e400, text) keeps the seed
+    if valid_seed(value):
         set_param("seed", str(int(value)))
         set_param("ex", "1")
+
+
+def valid_seed(value: Any) -> bool:
+    """Whether a widget's value is a usable seed: a whole number from 0 to MAX_SEED.
+
+    >>> valid_seed(42), valid_seed(42.0), valid_seed(float("inf")), valid_seed("42"), valid_seed(-1)
+    (True, True, False, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    if isinstance(value, numbers.Integral):   # before float(): 10**400 has no float
+        return 0 <= value <= MAX_SEED
+    return math.isfinite(value) and float(value).is_integer() and 0 <= value <= MAX_SEED
 
 
 def _new_set() -> None:

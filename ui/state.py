@@ -20,6 +20,26 @@ GAIN_CHOICES: tuple[str, ...] = ("linear", "exponential")
 DISCOUNT_CHOICES: tuple[str, ...] = ("log2", "jarvelin")
 SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "lang", "present")
 
+# Limits of a link, checked once when a session reads it (ui.frame), before any page converts
+# a value: far below what the server itself accepts (a request line of tens of kilobytes;
+# a request the server rejects never reaches the app, so the app could not say why).
+#: Different parameter names in one link (the app uses about a dozen).
+MAX_LINK_PARAMS = 40
+#: Characters of a parameter's name.
+MAX_NAME_CHARS = 40
+#: Characters of one value: a list of MAX_ITEMS numbers written out fits with room to spare.
+MAX_VALUE_CHARS = 2000
+#: Characters of a value that is one number or one word (a seed, k, a step, an option):
+#: checked before the number is converted, so "seed=" and 5,000 digits never reach ``int``.
+MAX_NUMBER_CHARS = 20
+SHORT_PARAMS: frozenset[str] = frozenset({
+    "k", "gain", "disc", "lang", "present", "scale", "seed", "ex", "step", "dec", "by_score",
+    "eval_k", "eval_gain", "eval_ties", "eval_norel"})
+#: Item names: like the table's names (the core refuses names over 60 characters itself).
+MAX_LABEL_CHARS = 200
+#: How often a name may appear: ``item`` once per item, every other name once.
+REPEATABLE: dict[str, int] = {"item": MAX_ITEMS}
+
 
 def default_labels(n: int) -> tuple[str, ...]:
     """D1, D2, …, Dn."""
@@ -106,11 +126,65 @@ def parse_k(text: str) -> int | None:
     folded = text.strip().lower()
     if folded in ("", "all", "none"):
         return None
+    if len(folded) > MAX_NUMBER_CHARS:   # before int(): thousands of digits are slow or refused
+        nc.validate.fail("k_invalid", got=repr(text[:20]))
     try:
         value = int(folded)
     except ValueError:
         nc.validate.fail("k_invalid", got=repr(text[:20]))
     return nc.validate.check_k(value, value)
+
+
+def value_limit(name: str) -> int:
+    """The most characters a value of the link parameter ``name`` may have."""
+    if name in SHORT_PARAMS:
+        return MAX_NUMBER_CHARS
+    if name == "item":
+        return MAX_LABEL_CHARS
+    return MAX_VALUE_CHARS
+
+
+def check_link(params: Mapping[str, Any]) -> tuple[dict[str, Any], list[NDCGInputError]]:
+    """A link's parameters within the app's limits, and an error for each refused part.
+
+    More than :data:`MAX_LINK_PARAMS` names: the whole link is refused (only a valid-looking
+    ``lang`` is kept, so the message comes in the visitor's language). A name longer than
+    :data:`MAX_NAME_CHARS`, a value longer than :func:`value_limit` or a name repeated more
+    often than :data:`REPEATABLE` allows: that parameter is refused, the rest applies.
+
+    >>> check_link({"k": "3", "seed": "9" * 30})[0]
+    {'k': '3'}
+    >>> [e.key for e in check_link({"k": "3", "seed": "9" * 30})[1]]
+    ['link_value_too_long']
+    """
+    if len(params) > MAX_LINK_PARAMS:
+        kept: dict[str, Any] = {}
+        lang = params.get("lang")
+        if isinstance(lang, str) and len(lang) <= MAX_NUMBER_CHARS:
+            kept["lang"] = lang
+        error = nc.NDCGInputError("link_too_many", got=len(params), limit=MAX_LINK_PARAMS)
+        return kept, [error]
+    out: dict[str, Any] = {}
+    errors: list[NDCGInputError] = []
+    for name, value in params.items():
+        if len(name) > MAX_NAME_CHARS:
+            errors.append(nc.NDCGInputError("link_name_too_long", got=len(name),
+                                            limit=MAX_NAME_CHARS))
+            continue
+        values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+        allowed = REPEATABLE.get(name, 1)
+        if len(values) > allowed:
+            errors.append(nc.NDCGInputError("link_repeated", param=name, got=len(values),
+                                            limit=allowed))
+            continue
+        limit = value_limit(name)
+        longest = max((len(v) for v in values), default=0)
+        if longest > limit:
+            errors.append(nc.NDCGInputError("link_value_too_long", param=name, got=longest,
+                                            limit=limit))
+            continue
+        out[name] = value
+    return out, errors
 
 
 def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGInputError]]:

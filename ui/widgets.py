@@ -183,27 +183,111 @@ def table_key(ranking: Ranking, prefix: str) -> str:
     return f"{prefix}.table.{_digest([*ranking.labels, *ranking.relevance])}"
 
 
+#: Characters of a number in a grade cell (a grade needs a handful; 1e400 or 400 digits do not).
+MAX_CELL_CHARS = 40
+#: Characters of a name cell before the core's own check (60) sees it.
+MAX_NAME_CELL_CHARS = 1000
+
+
+def _invalid_edit() -> None:
+    nc.validate.fail("table_edit_invalid")
+
+
+def _row_index(value: Any, n: int) -> int:
+    """A row number of the editor's state (an int, or its text in JSON keys) within 0..n-1."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        _invalid_edit()
+    if isinstance(value, str):
+        if not (0 < len(value) <= 6 and value.isascii() and value.isdigit()):
+            _invalid_edit()
+        value = int(value)
+    if not 0 <= value < n:
+        _invalid_edit()
+    return int(value)
+
+
+def _digits(value: int) -> int:
+    """Decimal digits of an int without ``str()`` (refused past 4,300 digits)."""
+    return int(abs(value).bit_length() * 0.30103) + 1
+
+
+def _grade_cell(value: Any, position: int) -> Any:
+    """A grade cell bounded before any conversion: long text or a huge int gets a message.
+
+    Whatever passes goes to the core's :func:`~ndcg_core.scales.grade_cells`, which names
+    text, NaN, infinity and negative grades itself.
+    """
+    if isinstance(value, str) and len(value.strip()) > MAX_CELL_CHARS:
+        nc.validate.fail("number_too_long", what="relevance_list", position=position,
+                         got=len(value.strip()), limit=MAX_CELL_CHARS)
+    if isinstance(value, int) and not isinstance(value, bool) and _digits(value) > MAX_CELL_CHARS:
+        nc.validate.fail("number_too_long", what="relevance_list", position=position,
+                         got=_digits(value), limit=MAX_CELL_CHARS)
+    if not isinstance(value, (str, int, float)) and value is not None:
+        return str(type(value).__name__)   # a list or a mapping: "not a number", by the core
+    return value
+
+
+def _name_cell(value: Any, position: int) -> Any:
+    """A name cell as text, bounded before ``str()`` (a huge int has no text form)."""
+    if value is None or isinstance(value, str):
+        text = value
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if _digits(value) > MAX_NAME_CELL_CHARS:
+            nc.validate.fail("label_too_long", position=position, got=_digits(value), limit=60)
+        text = str(value)
+    elif isinstance(value, float):
+        text = repr(value)
+    else:
+        _invalid_edit()
+    if text is not None and len(text) > MAX_NAME_CELL_CHARS:
+        nc.validate.fail("label_too_long", position=position, got=len(text), limit=60)
+    return text
+
+
 def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     """Names and grades after a data editor's edits (edited, deleted and added rows).
 
     Added rows without a name get the first free "D<i>", without a grade 0, so a new row is
-    usable at once; cells a person emptied stay empty and fail validation.
+    usable at once; cells a person emptied stay empty and fail validation. The edits come
+    from the browser as JSON, so their shape is checked too: a row number out of range, a
+    row that is not a mapping or more rows than a table may hold raise
+    ``NDCGInputError("table_edit_invalid")``, a huge number ``number_too_long``; nothing here
+    raises anything else.
     """
     rows = _table_rows(ranking)
-    for index, change in (edits.get("edited_rows") or {}).items():
-        rows[int(index)].update(change)
-    deleted = {int(i) for i in edits.get("deleted_rows") or []}
+    edited = edits.get("edited_rows") or {}
+    deleted_rows = edits.get("deleted_rows") or []
+    added_rows = edits.get("added_rows") or []
+    if (not isinstance(edited, dict) or not isinstance(deleted_rows, list)
+            or not isinstance(added_rows, list)):
+        _invalid_edit()
+    if len(edited) > len(rows) or len(deleted_rows) > len(rows):
+        _invalid_edit()
+    if len(added_rows) > 10 * MAX_ITEMS:
+        nc.validate.fail("too_many", what="relevance_list", got=len(rows) + len(added_rows),
+                         limit=MAX_ITEMS)
+    for index, change in edited.items():
+        if not isinstance(change, dict) or not set(change) <= {"item", "grade"}:
+            _invalid_edit()
+        rows[_row_index(index, len(rows))].update(change)
+    deleted = {_row_index(i, len(rows)) for i in deleted_rows}
     rows = [row for i, row in enumerate(rows) if i not in deleted]
-    taken = {str(row["item"]) for row in rows}
-    free = (f"D{i}" for i in range(1, 10 * MAX_ITEMS) if f"D{i}" not in taken)
-    for added in edits.get("added_rows") or []:
+    for added in added_rows:
+        if not isinstance(added, dict):
+            _invalid_edit()
+    taken = {row["item"] for row in rows if isinstance(row["item"], str)}
+    free = (f"D{i}" for i in range(1, 10 * MAX_ITEMS + 2) if f"D{i}" not in taken)
+    for added in added_rows:
         name = added.get("item")
         grade = added.get("grade")
         rows.append({
             "item": name if name not in (None, "") else next(free),
             "grade": 0.0 if grade is None else grade,
         })
-    return [row["item"] for row in rows], [row["grade"] for row in rows]
+    names = [_name_cell(row["item"], i) for i, row in enumerate(rows, 1)]
+    grades = [_grade_cell(row["grade"], i) for i, row in enumerate(rows, 1)]
+    return names, grades
 
 
 def table_ranking(ranking: Ranking, edits: dict[str, Any], *, scale: str = "free") -> Ranking:
@@ -235,6 +319,8 @@ def apply_table(prefix: str, *, scale: str = "free") -> None:
         new = table_ranking(ranking, edits, scale=scale)
     except NDCGInputError as err:
         _set_error(prefix, "table", err)
+        if err.key == "table_edit_invalid":
+            del st.session_state[key]   # not a table a person made: start again from the ranking
         return
     _set_error(prefix, "table", None)
     del st.session_state[key]

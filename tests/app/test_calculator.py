@@ -401,3 +401,66 @@ def test_cg_metric_sums_exponential_gains(app):
     """CG sums gains (Järvelin & Kekäläinen 2002): 7 + 3 + 0 + 0 + 1 = 11 with 2^rel − 1, not 6."""
     at = app(gain="exponential")
     assert shown(at, "CG") == (5, str((2**3 - 1) + (2**2 - 1) + 0 + 0 + (2**1 - 1)))
+
+
+# --- crafted table edits (issue 12): a message, never an exception --------------------------
+
+@pytest.mark.parametrize(("edits", "err_key", "params"), [
+    ({"edited_rows": {1: {"grade": "9" * 400}}}, "number_too_long",
+     {"what": "relevance_list", "position": 2, "got": 400, "limit": w.MAX_CELL_CHARS}),
+    ({"edited_rows": {1: {"grade": 10 ** 400}}}, "number_too_long",
+     {"what": "relevance_list", "position": 2, "got": 401, "limit": w.MAX_CELL_CHARS}),
+    ({"edited_rows": {1: {"grade": "abc"}}}, "not_a_number",
+     {"what": "relevance_list", "position": 2, "token": "abc"}),
+    ({"edited_rows": {1: {"grade": float("nan")}}}, "grade_missing", {"position": 2}),
+    ({"edited_rows": {1: {"grade": float("inf")}}}, "not_finite",
+     {"what": "relevance_list", "position": 2, "token": "inf"}),
+    ({"edited_rows": {1: {"grade": "1e400"}}}, "not_finite",
+     {"what": "relevance_list", "position": 2, "token": "inf"}),
+    ({"edited_rows": {1: {"item": "x" * 100_000}}}, "label_too_long",
+     {"position": 2, "got": 100_000, "limit": 60}),
+    ({"edited_rows": {1: {"item": 10 ** 400}}}, "label_too_long",
+     {"position": 2, "got": 401, "limit": 60}),
+    ({"edited_rows": {99: {"grade": 1}}}, "table_edit_invalid", {}),
+    ({"edited_rows": {"x": {"grade": 1}}}, "table_edit_invalid", {}),
+    ({"edited_rows": {1: "zz"}}, "table_edit_invalid", {}),
+    ({"edited_rows": {1: {"other": 1}}}, "table_edit_invalid", {}),
+    ({"deleted_rows": ["a"]}, "table_edit_invalid", {}),
+    ({"deleted_rows": [7]}, "table_edit_invalid", {}),
+    ({"added_rows": ["zz"]}, "table_edit_invalid", {}),
+    ({"added_rows": "zz"}, "table_edit_invalid", {}),
+    ({"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(5000)]}, "too_many",
+     {"what": "relevance_list", "got": 5005, "limit": 100}),
+])
+def test_crafted_table_edit_shows_a_message_and_keeps_the_page(app, edits, err_key, params):
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+    at.run()
+    assert not at.exception
+    assert errors(at) == [message(err_key, **params)]
+    assert shown(at) == (5, expected(EXAMPLE))
+    at.run()                                           # the next run works too
+    assert not at.exception
+
+
+def test_crafted_table_edit_message_is_chinese_on_the_chinese_page(app):
+    at = app(lang="zh")
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {1: {"grade": "9" * 400}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    err = NDCGInputError("number_too_long", what="relevance_list", position=2, got=400,
+                         limit=w.MAX_CELL_CHARS)
+    assert errors(at) == [i18n.error_text("zh", err)]
+    assert not re.search(r"[A-Za-z]", errors(at)[0])
+
+
+def test_label_with_a_newline_in_the_table_raises_nothing(app):
+    # the core refuses control characters in names (issue 12, defect 7, ndcg_core side);
+    # here only: no exception, the page keeps working
+    at = app()
+    at.session_state[w.table_key(Ranking(), "calc")] = {
+        "edited_rows": {1: {"item": "a\nb"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert shown(at)[0] == 5

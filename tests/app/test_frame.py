@@ -147,3 +147,71 @@ def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
     assert any(obj is probe for obj in gc.get_objects())
     app()
     assert not any(obj is probe for obj in gc.get_objects())
+
+
+# --- link limits (issue 12): refused with a message in the page's language ------------------
+
+def _link_errors(at) -> list[str]:
+    import re
+
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]
+
+
+def _expected(lang: str, key: str, **params) -> str:
+    from ndcg_core import NDCGInputError
+
+    return i18n.error_text(lang, NDCGInputError(key, **params))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_frame_link_with_too_many_parameters_is_refused_whole(app, lang):
+    from ui.state import MAX_LINK_PARAMS
+
+    extra = {f"p{i}": "1" for i in range(MAX_LINK_PARAMS)}
+    at = app(rel="1,2,3", lang=lang, **extra)
+    assert not at.exception
+    assert _link_errors(at) == [_expected(lang, "link_too_many", got=MAX_LINK_PARAMS + 2,
+                                          limit=MAX_LINK_PARAMS)]
+    assert at.session_state["lab.ranking"].relevance == (3.0, 2.0, 0.0, 0.0, 1.0)   # example
+    assert at.session_state["lab.lang"] == lang
+
+
+def test_frame_link_with_a_long_value_refuses_that_parameter_only(app):
+    from ui.state import MAX_NUMBER_CHARS
+
+    at = app(rel="1,2,3", k="7" * 50)
+    assert _link_errors(at) == [_expected("en", "link_value_too_long", param="k", got=50,
+                                          limit=MAX_NUMBER_CHARS)]
+    assert at.session_state["lab.ranking"].relevance == (1.0, 2.0, 3.0)
+    assert _q(at, "k") is None
+
+
+def test_frame_link_with_a_repeated_parameter_refuses_it(app):
+    at = app(rel="1,2,3", k=["1", "2"])
+    assert _link_errors(at) == [_expected("en", "link_repeated", param="k", got=2, limit=1)]
+    assert at.session_state["lab.ranking"].k is None
+
+
+def test_frame_link_with_a_long_parameter_name_refuses_it(app):
+    from ui.state import MAX_NAME_CHARS
+
+    at = app(**{"x" * 100: "1"})
+    assert _link_errors(at) == [_expected("en", "link_name_too_long", got=100,
+                                          limit=MAX_NAME_CHARS)]
+
+
+def test_frame_link_errors_go_once_dismissed_and_do_not_come_back(app):
+    at = app(k="7" * 50)
+    at.button(key="lab.dismiss_link_errors").click().run()
+    assert not at.error
+    at.run()
+    assert not at.error and not at.exception
+
+
+def test_config_hides_error_details_from_visitors():
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml")
+                           .read_text(encoding="utf-8"))
+    assert config["client"]["showErrorDetails"] == "none"

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import ndcg_core as nc
+from ndcg_core import NDCGInputError
 from ndcg_core.exercises import MAX_SEED, hints, make_exercises
+from ui import practice
+from ui.i18n import error_text
+from ui.state import MAX_NUMBER_CHARS
 
 PAGE = "pages/6_Practice.py"
 SEED = 42
@@ -164,3 +170,48 @@ def test_changing_the_seed_starts_its_set(app):
     assert (_param(at, "seed"), _param(at, "ex")) == ("7", "1")
     first = make_exercises(7, n=1)[0]
     assert _shown_list(at) == (list(first.labels), list(first.relevance))
+
+
+def _errors(at) -> list[str]:
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_practice_5000_digit_seed_is_refused_with_one_message_and_no_traceback(app, lang):
+    # issue 12, defect 5: int() of 5,000 digits raised an uncaught ValueError (traceback)
+    at = app(page=PAGE, seed="9" * 5000, lang=lang)
+    assert not at.exception
+    err = NDCGInputError("link_value_too_long", param="seed", got=5000, limit=MAX_NUMBER_CHARS)
+    assert _errors(at) == [error_text(lang, err)]
+    seed = int(_param(at, "seed"))                      # a fresh seed replaced it
+    assert 0 <= seed <= MAX_SEED
+    at.run()                                            # and the state stays usable
+    assert not at.exception
+
+
+def test_practice_seed_longer_than_max_seed_gets_the_seed_message(app):
+    at = app(page=PAGE, seed="0" * 19 + "1")             # 20 characters: within the link limit
+    assert not at.exception
+    assert any("0000000000" in w.value for w in at.warning)
+    assert len(_param(at, "seed")) <= len(str(MAX_SEED))
+
+
+@pytest.mark.parametrize(("value", "usable"), [
+    (0, True), (MAX_SEED, True), (42.0, True), (MAX_SEED + 1, False), (-1, False), (2.5, False),
+    (float("inf"), False), (float("nan"), False), (10 ** 400, False), ("42", False), (True, False),
+])
+def test_practice_valid_seed_checks_before_converting(value, usable):
+    # Streamlit's box clamps what a person types; the callback still checks what it is given
+    assert practice.valid_seed(value) is usable
+
+
+def test_unexpected_error_shows_no_traceback_or_path(app):
+    # inf in the int box fails inside Streamlit's own widget code, before any app code runs;
+    # client.showErrorDetails = "none" leaves a generic message, no type, traceback or path
+    at = _open(app)
+    at.session_state["practice.seed_box"] = float("inf")
+    at.run()
+    assert len(at.exception) == 1
+    shown = at.exception[0]
+    assert not shown.stack_trace
+    assert "OverflowError" not in shown.message and "/" not in shown.message.replace("'", "")

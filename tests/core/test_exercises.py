@@ -192,7 +192,7 @@ def test_parse_seed_accepts_whole_numbers(text, expected):
     assert parse_seed(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "abc", "-1", "1.5", "１２", str(MAX_SEED + 1), "<b>"])
+@pytest.mark.parametrize("text", ["", "abc", "-1", "1.5", "１２", str(MAX_SEED + 1), "<b>", "9" * 5000])
 def test_parse_seed_rejects_junk(text):
     with pytest.raises(nc.NDCGInputError) as info:
         parse_seed(text)

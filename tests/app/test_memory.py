@@ -1,0 +1,161 @@
+"""Memory bounds of the app's caches (issue 12, defect 4): bytes, time, sessions.
+
+``ui.memory.BudgetCache`` alone, then the Evaluate page's use of it through AppTest: before
+the fix, per-query tables of every k stayed in ``st.cache_data`` for every session for the
+life of the server.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ui import evaluate as ev
+from ui import memory
+
+PAGE = "pages/7_Evaluate_a_run.py"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _cache(**overrides) -> tuple[memory.BudgetCache, Clock]:
+    clock = Clock()
+    options = {"max_bytes": 1000, "session_bytes": 500, "ttl": 60.0, **overrides}
+    return memory.BudgetCache(clock=clock, **options), clock
+
+
+def test_nbytes_counts_the_strings_of_object_columns():
+    frame = pd.DataFrame({"query": ["x" * 1000] * 10}, dtype=object)
+    # ten strings of 1,000 characters: at least 10,000 bytes, not 10 pointers
+    assert memory.nbytes(frame) >= 10 * 1000
+
+
+def test_budget_cache_evicts_least_recently_used_over_the_session_budget():
+    cache, _ = _cache()
+    for key in "abc":
+        cache.put(key, key, session="s", size=200)     # 600 bytes > 500
+    assert cache.keys() == ["b", "c"]
+    assert cache.session_bytes_used("s") == 400
+
+
+def test_budget_cache_reading_an_entry_keeps_it():
+    cache, _ = _cache()
+    cache.put("a", "a", session="s", size=200)
+    cache.put("b", "b", session="s", size=200)
+    assert cache.get("a", session="s") == "a"          # a is now the most recent
+    cache.put("c", "c", session="s", size=200)
+    assert cache.keys() == ["a", "c"]
+
+
+def test_budget_cache_total_budget_spans_sessions():
+    cache, _ = _cache()
+    for i, session in enumerate(["s1", "s2", "s3", "s4", "s5", "s6"]):
+        cache.put(i, i, session=session, size=200)     # 6 x 200 > 1000
+    assert cache.total_bytes() <= 1000
+    assert cache.keys() == [1, 2, 3, 4, 5]
+
+
+def test_budget_cache_keeps_the_entry_just_stored_even_when_too_large():
+    cache, _ = _cache()
+    cache.put("small", 1, session="s", size=100)
+    cache.put("huge", 2, session="s", size=5000)       # the run in progress needs it
+    assert cache.keys() == ["huge"]
+
+
+def test_budget_cache_entry_expires_after_ttl_unused():
+    cache, clock = _cache()
+    cache.put("a", "a", session="s", size=10)
+    clock.now = 59.0
+    assert cache.get("a", session="s") == "a"          # used: the clock restarts
+    clock.now = 118.0
+    assert cache.get("a", session="s") == "a"
+    clock.now = 179.0
+    assert cache.prune(None) == 10
+    assert len(cache) == 0
+
+
+def test_budget_cache_shared_entry_lives_while_one_of_its_sessions_does():
+    cache, _ = _cache()
+    cache.put("file", "table", session="s1", size=300)
+    assert cache.get("file", session="s2") == "table"
+    assert cache.prune(lambda s: s == "s2") == 0       # s1 ended, s2 still uses it
+    assert cache.prune(lambda s: False) == 300
+    assert len(cache) == 0
+
+
+def test_budget_cache_drop_session_frees_only_its_own_entries():
+    cache, _ = _cache()
+    cache.put("a", 1, session="s1", size=100)
+    cache.put("b", 2, session="s2", size=100)
+    assert cache.drop_session("s1") == 100
+    assert cache.keys() == ["b"]
+
+
+def test_close_gone_sessions_waits_for_the_grace_period_then_closes_once():
+    memory._SESSIONS.clear()
+    memory.track_session("gone")
+    memory.track_session("here")
+    closed: list[str] = []
+    alive = {"here"}.__contains__
+    assert memory.close_gone_sessions(alive, closed.append, now=0.0, after=100.0) == []
+    assert memory.close_gone_sessions(alive, closed.append, now=99.0, after=100.0) == []
+    assert memory.close_gone_sessions(alive, closed.append, now=100.0, after=100.0) == ["gone"]
+    assert memory.close_gone_sessions(alive, closed.append, now=500.0, after=100.0) == []
+    assert closed == ["gone"]
+
+
+def test_close_gone_sessions_forgets_the_clock_when_the_browser_comes_back():
+    memory._SESSIONS.clear()
+    memory.track_session("s")
+    connected = {"s": False}
+    alive = connected.__getitem__
+    memory.close_gone_sessions(alive, print, now=0.0, after=100.0)
+    connected["s"] = True
+    memory.close_gone_sessions(alive, print, now=50.0, after=100.0)   # reconnected
+    connected["s"] = False
+    assert memory.close_gone_sessions(alive, print, now=120.0, after=100.0) == []
+
+
+def test_release_memory_runs_without_error():
+    assert memory.release_memory() in (True, False)
+
+
+@pytest.fixture
+def small_budget(monkeypatch):
+    """The Evaluate cache with a budget of 5 sample evaluations per session."""
+    cache = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=60_000, ttl=3600)
+    monkeypatch.setattr(ev, "_CACHE", cache)
+    return cache
+
+
+def test_evaluate_changes_of_k_stay_within_the_session_budget(app, small_budget):
+    at = app(page=PAGE)
+    for k in range(1, 21):
+        at.selectbox(key="evaluate.k").set_value(k).run()
+        assert not at.exception
+    entries = list(small_budget._items.values())
+    sessions = {s for entry in entries for s in entry.sessions}
+    assert len(sessions) == 1
+    session = sessions.pop()
+    biggest = max(entry.size for entry in entries)
+    # within the budget, but for the entry of the run in progress
+    assert small_budget.session_bytes_used(session) <= 60_000 + biggest
+    assert len(small_budget) < 20
+
+
+def test_evaluate_tables_are_dropped_when_the_session_ends(app, small_budget):
+    at = app(page=PAGE)
+    at.selectbox(key="evaluate.k").set_value(3).run()
+    assert len(small_budget) >= 2                      # the evaluation and the curve
+    memory._CACHES.append(small_budget)
+    try:
+        assert memory.prune_all(lambda session: False) > 0   # nobody is connected any more
+    finally:
+        memory._CACHES.remove(small_budget)
+    assert len(small_budget) == 0
