@@ -399,11 +399,16 @@ def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
     """Selectboxes choosing each role's column; ``None`` until query, relevance and score are set."""
     guess = guess_columns(columns)
     chosen: dict[str, Any] = {}
+    # a choice belongs to a file's columns: another file starts from its own guesses (a kept
+    # "no item column" would otherwise refuse trec_eval ties on a file that has one)
+    header = tuple(str(column) for column in columns)
+    if st.session_state.get("evaluate.columns_of") != header:
+        for role in ROLES:
+            st.session_state.pop(f"evaluate.col_{role}", None)
+        st.session_state["evaluate.columns_of"] = header
     for box, role in zip(st.columns(4), ROLES, strict=True):
         key = f"evaluate.col_{role}"
         options: list[Any] = ([None] if role == "item" else []) + list(columns)
-        if key in st.session_state and st.session_state[key] not in options:
-            del st.session_state[key]  # a new file without the previous choice
         default = guess[role]
         with box:
             chosen[role] = st.selectbox(

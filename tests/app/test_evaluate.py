@@ -275,3 +275,15 @@ def test_evaluate_item_column_can_be_left_out(app):
     assert not at.error
     run = nc.evaluate_run(pd.read_csv(io.BytesIO(data)), k=10, item=None)
     assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
+
+
+def test_evaluate_next_file_gets_its_own_column_choices(app):
+    """After a file without an item column, a file with one uses it (trec_eval ties need it).
+
+    Ties at score 0.5 in query a: trec_eval ranks item id descending, "y" before "x", so the
+    grade-0 item comes first: DCG = 0 + 1/log2(3), IDCG = 1, nDCG = 1/log2(3) = 0.6309.
+    """
+    at = _upload(app(page=PAGE, eval_ties="trec_eval"), b"query,relevance,score\nq,1,0.5\n")
+    at = _upload(at, b"query,item,relevance,score\na,x,1,0.5\na,y,0,0.5\n", name="second.csv")
+    assert not at.exception and not at.error
+    assert _metrics(at)["Mean nDCG@10"] == f"{1 / np.log2(3):.4f}" == "0.6309"
