@@ -175,18 +175,14 @@ def _page(lang: str):
 
 
 class _Page:
-    """One page per language, uploaded to case after case (a new one is much slower). The page
-    keeps an earlier "(no item column)" choice for the next file, so after a file without an
-    item column the next case gets a fresh page."""
+    """One page per language, uploaded to case after case (a new one is much slower); each
+    file gets its own column choices, as a visitor's next upload does."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.at = _page(lang)
-        self.stale = False
 
     def get(self):
-        if self.stale:
-            self.at, self.stale = _page(self.lang), False
         return self.at
 
 
@@ -202,7 +198,6 @@ def page_zh():
 
 def _upload(page: _Page, case: dict[str, Any]):
     at = page.get()
-    page.stale = True  # unless the file is seen to have an item column
     options = _options(case)
     at.selectbox(key="evaluate.k").set_value("all" if options["k"] is None else options["k"])
     at.selectbox(key="evaluate.gain").set_value(options.get("gain", "linear"))
@@ -210,8 +205,6 @@ def _upload(page: _Page, case: dict[str, Any]):
     data = (FILES / case["file"]).read_bytes()
     at.file_uploader(key="evaluate.file").set_value((case["file"], data, "text/csv"))
     at.run()
-    boxes = [box for box in at.selectbox if box.key == "evaluate.col_item"]
-    page.stale = not boxes or boxes[0].value is None
     return at
 
 
