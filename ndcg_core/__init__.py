@@ -21,7 +21,7 @@ What well-known tools compute on one list (tools.py)
 Gains and discounts
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
-    evaluate, evaluate_run, summarize, mean_ndcg_at_ks, read_run, sample_run, RunResult,
+    evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
     RunSummary, BATCH_TIES ("average", "optimistic", "pessimistic", "input", "trec_eval"),
     ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
 Export (export.py)
@@ -35,7 +35,7 @@ Every function validates its input and raises :class:`NDCGInputError` (a ``Value
 with a message that says what was wrong, the rule, and what was received.
 """
 
-from .batch import ID_COLUMNS, RunResult, RunSummary, evaluate, evaluate_run, id_text, mean_ndcg_at_ks, read_run, summarize
+from .batch import ID_COLUMNS, RunResult, RunSummary, evaluate, evaluate_run, id_text, mean_ndcg_at_ks, ndcg_bands, read_run, summarize
 from .batch import TIES as BATCH_TIES
 from .export import csv_safe, to_csv_bytes, write_table
 from .discounts import DISCOUNTS, discounts, log_terms
@@ -101,6 +101,7 @@ __all__ = sorted([
     "evaluate",
     "evaluate_run",
     "mean_ndcg_at_ks",
+    "ndcg_bands",
     "read_run",
     "sample_run",
     "summarize",

@@ -237,6 +237,8 @@ TERMS: dict[str, str] = {
     "sample_weight": "sample_weight",
     # the rule it broke
     "rule_text": "text",
+    "band_width": "band width",
+    "rule_band_width": "a number in (0, 1] that divides 1 into whole bands",
     "rule_same_shape": "an array of the shape of y_true, {expected}",
     "rule_weights": "a one-dimensional array, one weight per query",
     "rule_one_dimensional": "a one-dimensional list",

@@ -287,3 +287,30 @@ def test_evaluate_next_file_gets_its_own_column_choices(app):
     at = _upload(at, b"query,item,relevance,score\na,x,1,0.5\na,y,0,0.5\n", name="second.csv")
     assert not at.exception and not at.error
     assert _metrics(at)["Mean nDCG@10"] == f"{1 / np.log2(3):.4f}" == "0.6309"
+
+
+def _chart_tables(at) -> list[pd.DataFrame]:
+    """Every dataset of every chart on the page, as the browser receives it (Arrow)."""
+    import pyarrow as pa
+
+    found: list[pd.DataFrame] = []
+
+    def walk(node) -> None:
+        if str(getattr(node, "type", "")) in ("vega_lite_chart", "arrow_vega_lite_chart"):
+            found.extend(pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in node.proto.datasets)
+        children = getattr(node, "children", None)
+        for child in children.values() if isinstance(children, dict) else ():
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
+def test_evaluate_histogram_gets_one_row_per_band_not_per_query(app):
+    """The sample run's 200 queries reach the browser as 20 counted bands that sum to 200."""
+    at = app(page=PAGE)
+    tables = _chart_tables(at)
+    counted = [table for table in tables if "count" in table.columns]
+    assert [len(table) for table in counted] == [20]
+    assert counted[0]["count"].sum() == ev.SAMPLE_QUERIES == 200
+    assert all(len(table) < ev.SAMPLE_QUERIES for table in tables)

@@ -506,3 +506,20 @@ def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
 def test_read_run_reads_a_text_stream():
     frame = read_run(io.StringIO("query,relevance,score\n001,1,0.5\n"))
     assert frame["query"].tolist() == ["001"] and frame["relevance"].tolist() == [1]
+
+
+def test_ndcg_bands_counts_queries_per_band_with_one_closed_at_the_top():
+    """0.05-wide bands: 0.0 and 0.049 in band 1, 0.05 in band 2, 0.95 and 1.0 in band 20."""
+    table = pd.DataFrame({"ndcg": [0.0, 0.049, 0.05, 0.5, 0.95, 1.0, np.nan]})
+    bands = nc.ndcg_bands(table)
+    assert len(bands) == 20
+    assert bands["start"].tolist()[:3] == [0.0, 0.05, 0.1] and bands["end"].iloc[-1] == 1.0
+    counts = dict(zip(bands["start"].round(2), bands["count"]))
+    assert (counts[0.0], counts[0.05], counts[0.5], counts[0.95]) == (2, 1, 1, 2)
+    assert bands["count"].sum() == 6  # the undefined (NaN) query is not counted
+
+
+@pytest.mark.parametrize("width", [0, -0.1, 0.3, 2.0])
+def test_ndcg_bands_refuses_a_width_that_does_not_divide_one(width):
+    with pytest.raises(nc.NDCGInputError, match="band width"):
+        nc.ndcg_bands(pd.DataFrame({"ndcg": [0.5]}), width=width)
