@@ -16,8 +16,8 @@ from ndcg_core import NDCGInputError
 
 MAX_ITEMS = 100
 EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
-GAIN_CHOICES: tuple[str, ...] = ("linear", "exponential")
-DISCOUNT_CHOICES: tuple[str, ...] = ("log2", "jarvelin")
+GAIN_CHOICES: tuple[str, ...] = tuple(nc.GAINS)  # the core names the options once
+DISCOUNT_CHOICES: tuple[str, ...] = tuple(nc.DISCOUNTS)
 SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "lang", "present")
 
 # Limits of a link, checked once when a session reads it (ui.frame), before any page converts
