@@ -10,13 +10,16 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .batch import NO_RELEVANT, TIES, RunResult, evaluate_run, read_run, summarize
 from .discounts import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
 from .validate import NDCGInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 #: Files from this size on get a progress bar (unless --no-progress).
 PROGRESS_BYTES = 8 * 1024 * 1024
@@ -151,7 +154,8 @@ def _run_spark(args: argparse.Namespace, progress: bool) -> RunResult:
         options = _options(args)
         per_query = engine.evaluate(frame, **options)
         step(1)
-        table = per_query.toPandas().sort_values("query", ignore_index=True)
+        rows: pd.DataFrame = per_query.toPandas()
+        table = rows.sort_values("query", ignore_index=True)
         step(2)
     finally:
         if bar is not None:

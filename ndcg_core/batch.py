@@ -542,7 +542,7 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
     """A column as finite floats (and >= 0 for grades), or an error naming the first bad row."""
     series = frame[column]
     if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values: NDArray[np.float64] = series.to_numpy(dtype=np.float64, na_value=np.nan)
     elif series.dtype.kind in "mM":  # dates and durations are not grades or scores
         fail("bad_column", row=1, column=column, value=str(series.iloc[0]), rule="rule_number")
     else:
@@ -786,7 +786,7 @@ def _rank_order(
             low = key[rows] & np.uint64((1 << (tie_bits + local_bits)) - 1)
             order[rows] = order[rows][np.lexsort((low, -exact[rows], runs[rows]))]
         return order
-    keys: tuple[NDArray, ...]
+    keys: tuple[NDArray[Any], ...]
     if later_first:
         # lexsort is stable; sorting the reversed rows puts the later input row first.
         keys = (-values[::-1], codes[::-1]) if tie is None else (tie[::-1], -values[::-1], codes[::-1])
@@ -801,8 +801,8 @@ def _order(run: _Run, ties: str, counts: NDArray[np.intp], starts: NDArray[np.in
     if ties in ("optimistic", "pessimistic"):
         grades = _small_integers(rel)
         if grades is None:  # any grades: lexsort on the floats themselves
-            tie = -rel if ties == "optimistic" else rel
-            return np.lexsort((tie, -score, codes))
+            by_grade = -rel if ties == "optimistic" else rel
+            return np.lexsort((by_grade, -score, codes))
         tie = int(grades.max()) - grades if ties == "optimistic" else grades
         return _rank_order(codes, counts, starts, score, tie=tie)
     if ties == "trec_eval" and run.item_rank is not None:
@@ -921,7 +921,8 @@ def _idcg(run: _Run, terms: _Terms, *, gain: str, discount: str, depth: int) -> 
     np.cumsum(discounts(cut, discount), out=prefix[1 : cut + 1])
     prefix[cut + 1 :] = prefix[cut]
     values = apply_gain(np.arange(levels - 1, -1, -1, dtype=np.float64), gain)
-    return (prefix[end] - prefix[begin]) @ values
+    ideal: NDArray[np.float64] = (prefix[end] - prefix[begin]) @ values
+    return ideal
 
 
 def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64], no_relevant: str) -> NDArray[np.float64]:
@@ -1136,9 +1137,11 @@ def mean_ndcg_at_ks(
     kept = terms.position < depth
     cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
     size = n_queries * depth
-    dcg = np.bincount(cell, weights=terms.dcg[kept], minlength=size).reshape(n_queries, depth)
-    idcg = np.bincount(cell, weights=_ideal_terms(run, terms)[kept],
-                       minlength=size).reshape(n_queries, depth)
+    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
+    dcg = np.asarray(np.bincount(cell, weights=terms.dcg[kept], minlength=size),
+                     dtype=np.float64).reshape(n_queries, depth)
+    idcg = np.asarray(np.bincount(cell, weights=_ideal_terms(run, terms)[kept], minlength=size),
+                      dtype=np.float64).reshape(n_queries, depth)
     del cell, kept, terms
     np.cumsum(dcg, axis=1, out=dcg)
     np.cumsum(idcg, axis=1, out=idcg)

@@ -27,7 +27,7 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -99,8 +99,8 @@ class Exercise:
     relevance: tuple[float, ...]
     labels: tuple[str, ...]
     k: int | None
-    gain: str
-    discount: str
+    gain: Gain
+    discount: Discount
     answer: float | tuple[str, ...] | str
     other: tuple[float, ...] | None = None
     other_labels: tuple[str, ...] | None = None
@@ -149,15 +149,15 @@ def _hint(key: str, **params: Any) -> Hint:
     return Hint(key, params)
 
 
-def _table(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: str,
-           discount: str) -> pd.DataFrame:
+def _table(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: Gain,
+           discount: Discount) -> pd.DataFrame:
     """The step table within the cutoff."""
     table = step_table(list(relevance), k=k, gain=gain, discount=discount, labels=list(labels))
     return table[table["in_cutoff"]].reset_index(drop=True)
 
 
-def _last(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: str,
-          discount: str, column: str) -> float:
+def _last(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: Gain,
+          discount: Discount, column: str) -> float:
     return float(_table(relevance, labels, k, gain, discount)[column].iloc[-1])
 
 
@@ -184,7 +184,7 @@ def _is_ideal(relevance: Sequence[float]) -> bool:
     return bool(np.all(rel[:-1] >= rel[1:]))
 
 
-def _numeric(number: int, kind: str, rng: np.random.Generator, gain: str, discount: str) -> Exercise:
+def _numeric(number: int, kind: str, rng: np.random.Generator, gain: Gain, discount: Discount) -> Exercise:
     rel = _grades(rng)
     n = len(rel)
     k = None if rng.random() < 0.5 else int(rng.integers(2, n))
@@ -193,7 +193,7 @@ def _numeric(number: int, kind: str, rng: np.random.Generator, gain: str, discou
     return Exercise(number, kind, tuple(rel), labels, k, gain, discount, answer)
 
 
-def _ordering(number: int, rng: np.random.Generator, gain: str, discount: str) -> Exercise:
+def _ordering(number: int, rng: np.random.Generator, gain: Gain, discount: Discount) -> Exercise:
     while True:
         rel = _grades(rng, 4, 6)
         if len(set(rel)) >= 2 and not _is_ideal(rel):
@@ -203,7 +203,7 @@ def _ordering(number: int, rng: np.random.Generator, gain: str, discount: str) -
                     _ideal_order(rel, labels))
 
 
-def _compare(number: int, rng: np.random.Generator, gain: str, discount: str) -> Exercise:
+def _compare(number: int, rng: np.random.Generator, gain: Gain, discount: Discount) -> Exercise:
     while True:
         rel = _grades(rng, 3, 5)
         if len(set(rel)) >= 2:
@@ -229,7 +229,7 @@ def _compare(number: int, rng: np.random.Generator, gain: str, discount: str) ->
 
 
 def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= MAX_SEED:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) <= MAX_SEED:
         fail("bad_link", param="seed", got=str(seed)[:20], rule="rule_seed", limit=MAX_SEED)
     return int(seed)
 
@@ -332,7 +332,7 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
             value = float(answer)
         else:
             fail("shape", what="text", rule="rule_one_number", got=repr(answer)[:40])
-        error = abs(value - float(expected))
+        error = abs(value - float(cast("float | str", expected)))
         # a hair of slack so that "within 0.01" holds for answers written with two decimals
         return Verdict(error <= tol + 1e-12, value, expected, error, tol)
     if exercise.kind == "ideal_order":

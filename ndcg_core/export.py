@@ -75,7 +75,8 @@ def to_csv_bytes(frame: pd.DataFrame, *, encoding: str = "utf-8") -> bytes:
     ``encoding="utf-8-sig"`` adds the byte-order mark some spreadsheets need for non-Latin
     text.
     """
-    return csv_safe(frame).to_csv(index=False).encode(encoding)
+    data: bytes = csv_safe(frame).to_csv(index=False).encode(encoding)
+    return data
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:

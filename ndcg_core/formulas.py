@@ -147,7 +147,7 @@ def general_formula(step: str, *, gain: Gain = "linear", discount: Discount = "l
 
 
 def _digits(digits: Any) -> int:
-    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 0 <= digits <= 15:
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 0 <= int(digits) <= 15:
         fail("shape", what="decimals", rule="rule_decimals", limit=15, got=repr(digits))
     return int(digits)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -69,12 +69,15 @@ def _check_params(function: str, params: dict[str, Any]) -> None:
             fail("sk_param", param=name, function=function, rule="an array-like",
                  got=repr(params[name]))
     k = params["k"]
-    if k is not None and not (isinstance(k, numbers.Integral) and k >= 1):
+    if k is not None and not (isinstance(k, numbers.Integral) and int(k) >= 1):
         fail("sk_param", param="k", function=function,
              rule="an int in the range [1, inf) or None", got=repr(k))
     if "log_base" in params:
         base = params["log_base"]
-        if not (isinstance(base, numbers.Real) and not np.isnan(base) and base > 0):
+        # The Real as given, as scikit-learn's Interval checks it: np.isnan raises TypeError on
+        # a Real numpy cannot convert (a Fraction). cast only tells mypy; no conversion here.
+        if not (isinstance(base, numbers.Real) and not np.isnan(cast(float, base))
+                and cast(float, base) > 0):
             fail("sk_param", param="log_base", function=function,
                  rule="a float in the range (0.0, inf)", got=repr(base))
     weight = params["sample_weight"]
@@ -206,7 +209,8 @@ def _check_sums(y_true: NDArray[Any]) -> None:
 def _discount(n: int, log_base: float) -> NDArray[np.float64]:
     # scikit-learn's exact expression, so the two agree to the last bits.
     with np.errstate(divide="ignore", invalid="ignore"):
-        return 1 / (np.log(np.arange(n) + 2) / np.log(log_base))
+        weights: NDArray[np.float64] = 1 / (np.log(np.arange(n) + 2) / np.log(log_base))
+        return weights
 
 
 def _score_keys(y_score: NDArray[Any]) -> NDArray[np.int64]:
@@ -214,12 +218,12 @@ def _score_keys(y_score: NDArray[Any]) -> NDArray[np.int64]:
     if y_score.dtype.kind in "biu" and y_score.dtype != np.uint64:
         return y_score.astype(np.int64)
     if y_score.dtype == np.float64:
-        bits = y_score.view(np.int64)
+        bits: NDArray[np.int64] = y_score.view(np.int64)
         # Non-negative floats (and no -0.0) already order like their bits: no copy needed.
         if bits.min() >= 0:
             return bits
     # + 0.0 turns -0.0 into 0.0 (equal scores need equal bits) and makes a fresh float64 array.
-    keys = np.add(y_score, 0.0, dtype=np.float64).view(np.int64)
+    keys: NDArray[np.int64] = np.add(y_score, 0.0, dtype=np.float64).view(np.int64)
     # Negative floats order backwards as integers: flip their 63 magnitude bits.
     keys ^= (keys >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)
     return keys
@@ -303,14 +307,15 @@ def _averaged_dcg(
     reach[min(k, width) + 1 :] = reach[min(k, width)]
     starts = np.ones(exact.size, dtype=bool)
     np.logical_or(exact[1:] != exact[:-1], ~same_row, out=starts[1:])
+    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
     if starts.all():
-        return np.bincount(row, weights=gains * (reach[position + 1] - reach[position]),
-                           minlength=rows)
+        return np.asarray(np.bincount(row, weights=gains * (reach[position + 1] - reach[position]),
+                                      minlength=rows), dtype=np.float64)
     first = np.flatnonzero(starts)
     sizes = np.diff(first, append=exact.size)
     top = position[first] + 1  # the group's last position + 1; it spans top - sizes .. top - 1
     weights = np.add.reduceat(gains, first) * (reach[top] - reach[top - sizes]) / sizes
-    return np.bincount(row[first], weights=weights, minlength=rows)
+    return np.asarray(np.bincount(row[first], weights=weights, minlength=rows), dtype=np.float64)
 
 
 def _ignore_ties_dcg(
@@ -319,7 +324,8 @@ def _ignore_ties_dcg(
     # scikit-learn's own call, so numpy orders the ties the same way; then the first k.
     rows, n = y_score.shape
     ranking = np.argsort(y_score)[:, ::-1][:, :k] + (np.arange(rows) * n)[:, None]
-    return np.ascontiguousarray(grades).ravel()[ranking].astype(np.float64) @ discount[:k]
+    dcg: NDArray[np.float64] = np.ascontiguousarray(grades).ravel()[ranking].astype(np.float64) @ discount[:k]
+    return dcg
 
 
 def _dcg_rows(

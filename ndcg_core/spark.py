@@ -46,7 +46,8 @@ from .gains import Gain
 from .validate import check_choice, fail
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pyspark.sql import Column, DataFrame, SparkSession
+    import pandas as pd
+    from pyspark.sql import Column, DataFrame, Row, SparkSession
 
 __all__ = ["evaluate", "evaluate_run", "read_run", "session", "summarize_spark"]
 
@@ -75,7 +76,8 @@ def session(master: str = "local[*]", *, app_name: str = "nDCG Lab") -> SparkSes
     builder = builder.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
     if master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", str(max(4, 2 * (os.cpu_count() or 1))))
-    return builder.getOrCreate()
+    spark: SparkSession = builder.getOrCreate()
+    return spark
 
 
 def read_run(spark: SparkSession, path: str) -> DataFrame:
@@ -132,26 +134,39 @@ def _first_line(error: Exception) -> str:
 # --------------------------------------------------------------------------- checks
 
 
+def _first(frame: DataFrame) -> Row:
+    """The first row of a DataFrame known to have one: an aggregation over the whole frame,
+    or the rows a count found."""
+    row = frame.first()
+    assert row is not None, "an aggregation, or rows a count found, has a first row"
+    return row
+
+
 def _as_double(frame: DataFrame, column: str) -> Column:
     """A column as double; text that is not a number becomes null (and is reported)."""
     F = _spark().functions
     from pyspark.sql.types import NumericType, BooleanType
 
     kind = frame.schema[column].dataType
+    double: Column
     if isinstance(kind, (NumericType, BooleanType)):
-        return F.col(column).cast("double")
-    return F.col(column).try_cast("double")
+        double = F.col(column).cast("double")
+    else:
+        double = F.col(column).try_cast("double")
+    return double
 
 
 def _not_finite(value: Column) -> Column:
     F = _spark().functions
-    return value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
+    flags: Column = value.isNull() | F.isnan(value) | (F.abs(value) == float("inf"))
+    return flags
 
 
 def _gain(rel: Column, gain: str) -> Column:
     """gain(rel) as Spark computes it: the formulas of gains.py."""
     F = _spark().functions
-    return rel if gain == "linear" else F.pow(F.lit(2.0), rel) - F.lit(1.0)
+    gains: Column = rel if gain == "linear" else F.pow(F.lit(2.0), rel) - F.lit(1.0)
+    return gains
 
 
 def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None,
@@ -174,7 +189,7 @@ def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: st
     for index, (column, condition, rule) in enumerate(problems):
         count = counts[f"c{index}"] or 0
         if count:
-            example = frame.filter(condition).select(F.col(column)).first()[0]
+            example = _first(frame.filter(condition).select(F.col(column)))[0]
             fail("bad_values", column=column, count=int(count), rule=rule,
                  value="a missing value" if example is None else example)
     if item is not None:
@@ -191,10 +206,10 @@ def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> 
     of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite)."""
     F = _spark().functions
     gains = _gain(_as_double(frame, relevance), gain)
-    top = frame.agg(F.max(gains).alias("top"), F.count(F.lit(1)).alias("n")).first()
+    top = _first(frame.agg(F.max(gains).alias("top"), F.count(F.lit(1)).alias("n")))
     largest = float(top["top"] or 0.0)
     if largest == float("inf"):
-        grade = frame.filter(gains == float("inf")).select(_as_double(frame, relevance)).first()[0]
+        grade = _first(frame.filter(gains == float("inf")).select(_as_double(frame, relevance)))[0]
         fail("gain_overflow", value=float(grade))
     if largest * int(top["n"]) < 1.7e308:  # no sum can reach infinity: skip the grouping
         return
@@ -211,6 +226,7 @@ def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> 
 def _discount(position: Column, discount: str, k: int | None) -> Column:
     """discount(position), positions from 1, zero beyond k (the formulas of discounts.py)."""
     F = _spark().functions
+    value: Column
     if discount == "log2":
         value = F.lit(1.0) / F.log2(position + F.lit(1.0))
     else:
@@ -322,11 +338,11 @@ def summarize_spark(per_query: DataFrame, *, no_relevant: NoRelevant = "zero") -
     F = _spark().functions
     check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
     relevant = F.col("idcg") > 0
-    row = per_query.agg(
+    row = _first(per_query.agg(
         F.count(F.lit(1)).alias("n"),
         F.sum(F.when(relevant, 0).otherwise(1)).alias("none"),
         F.sum(F.when(relevant, F.col("ndcg")).otherwise(0.0)).alias("total"),
-    ).first()
+    ))
     n, none, total = int(row["n"]), int(row["none"] or 0), float(row["total"] or 0.0)
     in_mean = n - none if no_relevant == "drop" else n
     return RunSummary(mean=total / in_mean if in_mean else float("nan"), n_queries=n,
@@ -352,7 +368,8 @@ def evaluate_run(
     per_query = evaluate(frame, k=k, gain=gain, discount=discount, ties=ties,
                          no_relevant=no_relevant, query=query, relevance=relevance,
                          score=score, item=item, validate=validate)
-    table = per_query.toPandas().sort_values("query", ignore_index=True)
+    rows: pd.DataFrame = per_query.toPandas()
+    table = rows.sort_values("query", ignore_index=True)
     summary = summarize(table, no_relevant=no_relevant)
     return RunResult(per_query=table, mean=summary.mean, n_queries=summary.n_queries,
                      n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,

@@ -344,7 +344,8 @@ def swap_matrix(
 
 
 def _position(position: Any, n: int) -> int:
-    if isinstance(position, bool) or not isinstance(position, numbers.Integral) or not 1 <= position <= n:
+    if (isinstance(position, bool) or not isinstance(position, numbers.Integral)
+            or not 1 <= int(position) <= n):
         fail("position_invalid", n=n, got=repr(position))
     return int(position)
 

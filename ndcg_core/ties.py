@@ -30,7 +30,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -62,6 +62,7 @@ __all__ = [
 ]
 
 Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval", "ignore"]
+_ArrayT = TypeVar("_ArrayT", bound="NDArray[Any]")
 #: The tie treatments of a single list, in the order pages list them.
 TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
 _DISCOUNTS = ("log2", "jarvelin")
@@ -112,7 +113,7 @@ class TieView:
     ranking: Ranking
 
 
-def _readonly(array: NDArray) -> NDArray:
+def _readonly(array: _ArrayT) -> _ArrayT:
     array.setflags(write=False)
     return array
 
@@ -168,7 +169,8 @@ def _order(scored: _Scored, ties: str) -> NDArray[np.intp]:
     if ties == "ignore":
         # scikit-learn's own call on its own 2-D array (one row): NumPy's default, unstable
         # sort, reversed. No other call reproduces its order of ties on every machine.
-        return np.argsort(scored.row[np.newaxis, :])[:, ::-1][0]
+        first_row: NDArray[np.intp] = np.argsort(scored.row[np.newaxis, :])[:, ::-1][0]
+        return first_row
     index = np.arange(sc.size)
     if ties == "trec_eval":
         # Item id descending as text (Python compares code points, as strcmp compares UTF-8
@@ -260,7 +262,7 @@ def rank_by_score(
     return _ranking(_inputs(relevance, scores, labels, allow_negative=True), ties)
 
 
-def _averaged_dcg(ranking: Ranking, k: int, gain: str, discount: str) -> float:
+def _averaged_dcg(ranking: Ranking, k: int, gain: Gain, discount: Discount) -> float:
     gains = apply_gain(ranking.relevance, gain)
     # Gains are averaged, not grades: the mean over every order of the group of the DCG.
     sums = np.bincount(ranking.group, weights=gains)
@@ -268,7 +270,7 @@ def _averaged_dcg(ranking: Ranking, k: int, gain: str, discount: str) -> float:
     return float(mean_gain[:k] @ discounts(k, discount))
 
 
-def _dcg(scored: _Scored, k: int | None, gain: str, discount: str, ties: str) -> float:
+def _dcg(scored: _Scored, k: int | None, gain: Gain, discount: Discount, ties: str) -> float:
     ranking = _ranking(scored, ties)
     if ties == "average":
         return _averaged_dcg(ranking, check_k(k, scored.rel.size), gain, discount)

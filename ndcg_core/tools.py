@@ -41,16 +41,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from .gains import Gain
 from .metrics import idcg, ndcg
 from .sklearn_compat import ndcg_score
 from .steps import default_labels
-from .ties import ndcg_from_scores, rank_by_score
+from .ties import Ties, ndcg_from_scores, rank_by_score
 from .validate import NDCGInputError, as_relevance, as_scores, check_k, check_labels, check_same_length
 
 __all__ = [
@@ -201,7 +202,8 @@ def tool_call(tool: Tool, k: int | None, n: int) -> str:
 def _ordered(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike,
              labels: Sequence[str]) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
-    ties = "input" if tool.ties in ("ranked", "input_short") else tool.ties
+    # A TIES name for every Tool of TOOLS; rank_by_score checks it (check_choice).
+    ties = cast(Ties, "input" if tool.ties in ("ranked", "input_short") else tool.ties)
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
@@ -232,13 +234,15 @@ def _one(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[s
         sizes = np.unique(as_scores(sc), return_counts=True)[1]
         note = "ties_arbitrary" if sizes.max() >= RANX_ARBITRARY_FROM else note
     used_pool = pool if tool.ideal == "pool" else None
-    gain = "linear" if tool.gain == "binary" else tool.gain
+    # "linear" or "exponential" for every Tool of TOOLS; idcg and ndcg check it (check_choice).
+    gain = cast(Gain, "linear" if tool.gain == "binary" else tool.gain)
     if tool.gain == "binary":
         rel = (rel > 0).astype(np.float64)
         used_pool = None if used_pool is None else (used_pool > 0).astype(np.float64)
     if tool.name == "scikit-learn":
         try:
-            value = ndcg_score([rel], [sc], k=k, ignore_ties=tool.ties == "ignore")
+            # One row holding an array-like is array-like; numpy's ArrayLike alias cannot say so.
+            value = ndcg_score([rel], cast(ArrayLike, [sc]), k=k, ignore_ties=tool.ties == "ignore")
         except NDCGInputError:
             return float("nan"), "rejects_single"
         return value, "empty" if idcg(rel, k=k) == 0 else note

@@ -14,8 +14,8 @@ import math
 import numbers
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Iterable, Sequence, Sized
+from typing import Any, NoReturn, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -507,7 +507,7 @@ def as_scores(values: ArrayLike, *, what: str = "score_list") -> NDArray[np.floa
     return _as_float_vector(values, what)
 
 
-def check_same_length(left: Sequence[Any], right: Sequence[Any], *, what: str) -> None:
+def check_same_length(left: Sized, right: Sized, *, what: str) -> None:
     """Raise unless ``left`` and ``right`` have the same length."""
     if len(left) != len(right):
         fail("length_mismatch", what=what, left=len(left), right=len(right))
@@ -531,4 +531,4 @@ def check_choice(value: Any, allowed: Iterable[str], *, option: str) -> str:
     allowed = tuple(allowed)
     if value not in allowed:
         fail("unknown_option", option=option, allowed=", ".join(allowed), got=value)
-    return value
+    return cast(str, value)
