@@ -886,7 +886,9 @@ def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
         return gains
     code = int(np.argmax(bad))
     rows = np.flatnonzero(run.codes == code)
-    index = int(rows[first_overflow(gains[rows])[0]])  # type: ignore[index]
+    found = first_overflow(gains[rows])
+    # this query's sum is not finite, so its gains overflow somewhere: found is never None
+    index = int(rows[found[0] if found is not None else 0])
     fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1,
          value=float(run.relevance[index]))
 

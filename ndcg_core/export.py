@@ -19,7 +19,6 @@ q,1.0
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -90,11 +89,11 @@ def write_table(frame: pd.DataFrame, out: str | os.PathLike[str] | IO[str]) -> N
     """Write ``frame`` to ``out``: Parquet for ``.parquet`` / ``.pq``, JSON (records, exact)
     for ``.json``, else CSV escaped by :func:`csv_safe`; ``"-"`` writes CSV to stdout.
     """
-    if isinstance(out, io.TextIOBase) or out == "-":
-        stream = sys.stdout if out == "-" else out
+    if out == "-" or not isinstance(out, (str, os.PathLike)):
+        stream = sys.stdout if out == "-" else out  # any text stream, not only io.TextIOBase
         csv_safe(frame).to_csv(stream, index=False)
         return
-    path = os.fspath(out)  # type: ignore[arg-type]
+    path = os.fspath(out)
     lower = path.lower()
     if lower.endswith((".parquet", ".pq")):
         frame.to_parquet(path, index=False)
