@@ -56,7 +56,7 @@ if view is not None:
         classroom.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
-    st.code(ties_view.why_code(t), language="python")
+    st.code(ties_view.why_code(t), language="python", wrap_lines=True)
     st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
 
 st.divider()

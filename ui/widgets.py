@@ -39,7 +39,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
-from .classroom import TABLE_PREFIX
+from .classroom import TABLE_PREFIX, step_parts, step_table_key
 from .frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 from .text import md_table
@@ -540,7 +540,14 @@ def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Seq
                                        for x in within]
     body = step_cells(table, columns, t, discount=discount)
     right = [h for h, c in zip(body, columns) if c == "position" or COLUMN_FORMATS[c] is not None]
-    static_table(cells | body, right=right, muted=[not x for x in within], key=key, scroll=not present)
+    muted = [not x for x in within]
+    # the whole table where it fits, else its parts (gains, discounts, ideal) one under the other:
+    # the style sheet shows one of the two by the container's width (classroom.PAGE_CSS)
+    parts = step_parts(cells | body, columns, len(cells))
+    with st.container(key=step_table_key(key, len(cells) + len(body) if len(parts) > 1 else 0)):
+        static_table(cells | body, right=right, muted=muted, key=f"{key}-whole", scroll=not present)
+        for n, part in enumerate(parts if len(parts) > 1 else ()):
+            static_table(part, right=right, muted=muted, key=f"{key}-part{n}", scroll=not present)
 
 
 def ranking_pair(table: pd.DataFrame, t: Translate, *, present: bool = False,
