@@ -486,11 +486,24 @@ def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
             )
 
 
-def share_control(lang: str, link: str) -> None:
+def share_note(lang: str, share: Any) -> str:
+    """Which address the link uses, in the page's language (Markdown, hosts escaped).
+
+    ``share`` is a :class:`ui.address.ShareAddress`.
+    """
+    from .text import md_escape
+
+    return i18n.translate(lang, f"classroom.share_from_{share.source}", host=md_escape(share.host),
+                          browser=md_escape(share.browser_host))
+
+
+def share_control(lang: str, link: str, share: Any = None) -> None:
     """The "share this view" popover: the link to copy and a QR code of it, and a big QR dialog.
 
     The popover tracks its state, so its content (and the QR code) is made only while it is
-    open: a rerun of a class of 60 does not pay for QR codes nobody is looking at.
+    open: a rerun of a class of 60 does not pay for QR codes nobody is looking at. ``share``
+    (a :class:`ui.address.ShareAddress`) says which address the link uses; when no address
+    students can open is known, the popover and the dialog say so in a warning.
     """
     import streamlit as st
 
@@ -499,20 +512,33 @@ def share_control(lang: str, link: str) -> None:
     if popover.open:
         with popover:
             st.caption(i18n.translate(lang, "classroom.share_help"))
+            if share is not None and share.host:
+                _share_note(lang, share)
             st.code(link, language=None, wrap_lines=True)
             st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
                      width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
     # outside the popover: a click here closes the popover, so nothing covers the dialog
     if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
                  icon=":material/fullscreen:", width="stretch", type="tertiary"):
-        _qr_dialog(lang, link)
+        _qr_dialog(lang, link, share)
 
 
-def _qr_dialog(lang: str, link: str) -> None:
+def _share_note(lang: str, share: Any) -> None:
+    import streamlit as st
+
+    if share.source == "unreachable":
+        st.warning(share_note(lang, share), icon=":material/wifi_off:")
+    else:
+        st.caption(share_note(lang, share))
+
+
+def _qr_dialog(lang: str, link: str, share: Any = None) -> None:
     import streamlit as st
 
     @st.dialog(i18n.translate(lang, "classroom.qr_title"), width="large")
     def show() -> None:
+        if share is not None and share.source == "unreachable":
+            _share_note(lang, share)
         # 760 px fits a 1080p projector with the dialog's title: ~1 m wide on a classroom screen
         st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
         st.caption(i18n.translate(lang, "classroom.qr_caption"))

@@ -26,6 +26,7 @@ What every page gets from the frame, without page code (issue 5, the classroom):
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 from collections.abc import Iterable
@@ -36,7 +37,7 @@ import streamlit as st
 
 from ndcg_core import NDCGInputError
 
-from . import classroom, i18n
+from . import address, classroom, i18n
 from .pages import PAGE_BY_ID, PAGES
 from .state import SHARED_PARAMS, Ranking, ranking_from_params, ranking_to_params
 from .text import md_escape
@@ -175,8 +176,10 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
         # share and download first: their popovers open downwards and need the room
-        link = classroom.share_link(_base_url() or "", page_params(names))
-        classroom.share_control(lang, link)
+        share = address.share_address(_base_url(), public_url=os.environ.get(address.PUBLIC_URL_ENV),
+                                      server_address=st.get_option("server.address"))
+        link = classroom.share_link(share.url, page_params(names))
+        classroom.share_control(lang, link, share)
         classroom.export_control(lang, get_ranking(), link)
         links = shared_params(lang=lang)
         for page in PAGES:
