@@ -512,15 +512,24 @@ def share_control(lang: str, link: str, share: Any = None) -> None:
     if popover.open:
         with popover:
             st.caption(i18n.translate(lang, "classroom.share_help"))
+            st.code(link, language=None, wrap_lines=True)
             if share is not None and share.host:
                 _share_note(lang, share)
-            st.code(link, language=None, wrap_lines=True)
             st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
                      width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
     # outside the popover: a click here closes the popover, so nothing covers the dialog
     if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
                  icon=":material/fullscreen:", width="stretch", type="tertiary"):
         _qr_dialog(lang, link, share)
+
+
+#: Static CSS (no user text): the full-size QR code keeps inside the screen's height, with room
+#: for the dialog's title, a warning and margins (checked at 1024×768 by tests/browser/test_share.py).
+QR_CSS = """<style>
+[class*="st-key-lab-qr-full"] { align-items: center; }
+[class*="st-key-lab-qr-full"] img { max-height: calc(100vh - 15rem); width: auto !important;
+  max-width: 100%; margin: 0 auto; display: block; }
+</style>"""
 
 
 def _share_note(lang: str, share: Any) -> None:
@@ -539,9 +548,12 @@ def _qr_dialog(lang: str, link: str, share: Any = None) -> None:
     def show() -> None:
         if share is not None and share.source == "unreachable":
             _share_note(lang, share)
-        # 760 px fits a 1080p projector with the dialog's title: ~1 m wide on a classroom screen
-        st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
-        st.caption(i18n.translate(lang, "classroom.qr_caption"))
+        # as large as the screen allows with the dialog's title (QR_CSS): 760 px on a 1080p
+        # projector, ~1 m wide on a classroom screen; never cut on 1024×768
+        with st.container(key="lab-qr-full"):
+            st.html(QR_CSS)
+            st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
+        # no caption under it: it repeated the dialog's title and fell off a 768-pixel screen
 
     show()
 
