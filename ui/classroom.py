@@ -193,7 +193,7 @@ def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) 
 #: The width, in ems of the step table's type, that one column of the whole step table needs
 #: with its header wrapped (a number like 0.6309 and its padding; checked in Chromium by
 #: tests/browser/test_projector.py). The whole table is shown from columns × this width on.
-STEP_COLUMN_EMS = 4.4
+STEP_COLUMN_EMS = 4.0
 
 
 def step_table_key(key: str, columns: int) -> str:
