@@ -237,7 +237,7 @@ PAGE_CSS = f"""<style>
 {_step_table_queries()}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
 [class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
-[class*="st-key-lab-formula-"] p {{ line-height: 2.4; }}
+[class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
 [data-testid="stCode"] code span {{ color: inherit !important; }}
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
