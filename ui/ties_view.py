@@ -160,7 +160,8 @@ def decimals_control(t: Translate, current: int | None) -> None:
     st.session_state["ties.dec"] = "none" if current is None else current
     st.segmented_control(
         t("ties.decimals_label"), options=options, key="ties.dec", required=True,
-        format_func=lambda v: t("ties.decimals_none") if v == "none" else t("ties.decimals_n", n=v),
+        format_func=lambda v: (t("ties.decimals_none") if v == "none"
+                               else t("ties.decimals_one") if str(v) == "1" else t("ties.decimals_n", n=v)),
         on_change=_on_decimals, help=t("ties.decimals_help"),
     )
 
