@@ -207,7 +207,7 @@ def step_table_key(key: str, columns: int) -> str:
     return f"{STEP_TABLE_PREFIX}c{columns}-{key}"
 
 
-def _step_table_queries(most: int = 20) -> str:
+def _step_table_queries(most: int = 40) -> str:
     """Container queries that show a step table of n columns whole where it fits, else in parts."""
     rules = []
     for n in range(2, most + 1):

@@ -24,6 +24,8 @@ PAGES: dict[str, str] = {
     "calculator": f"/?{LONG}",
     "lesson": f"/Lesson?{LONG}&step=6",  # the last step: every formula, the whole table
     "ties": "/Scores_and_ties?rel=3,2,3,0,1&scores=0.9,0.7,0.7,0.4,0.4",
+    # a free scale allows 1e300: 301 digits written out (now 1 × 10^300 and 1.000e+300)
+    "huge": "/?rel=1e300,2,0,1&scale=free",
 }
 
 #: Every element of the main area that must fit: tables, display formulas, charts and the
