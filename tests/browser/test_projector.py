@@ -9,6 +9,7 @@ class sees.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 
@@ -33,14 +34,17 @@ PAGES: dict[str, str] = {
 _OVERFLOWS = r"""() => {
   const width = window.innerWidth;
   const main = document.querySelector("[data-testid='stMain']");
-  const name = (e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string"
-      ? "." + e.className.split(" ")[0] : "") + " «" + (e.textContent || "").replace(/\s+/g, " ").slice(0, 40) + "»";
+  const name = (e) => e.tagName.toLowerCase()
+      + (e.className && typeof e.className === "string" ? "." + e.className.split(" ")[0] : "")
+      + " «" + (e.textContent || "").replace(/\s+/g, " ").slice(0, 40) + "»";
   const out = [];
   const fits = "table, .katex-display, .katex, [data-testid='stVegaLiteChart'] canvas, "
       + "[data-testid='stVegaLiteChart'] svg.marks, [data-testid='stMetric']";
   for (const e of main.querySelectorAll(fits)) {
     const box = e.getBoundingClientRect();
-    if (box.width > 0 && box.right > width + 1) out.push(`${name(e)} ends at ${Math.round(box.right)} > ${width}`);
+    if (box.width > 0 && box.right > width + 1) {
+      out.push(`${name(e)} ends at ${Math.round(box.right)} > ${width}`);
+    }
   }
   for (const e of main.querySelectorAll("*")) {
     const style = getComputedStyle(e);
@@ -49,13 +53,15 @@ _OVERFLOWS = r"""() => {
       out.push(`${name(e)} scrolls sideways: ${e.scrollWidth} > ${e.clientWidth}`);
     }
   }
-  if (document.documentElement.scrollWidth > width + 1) out.push(`page is ${document.documentElement.scrollWidth} wide`);
+  const page = document.documentElement.scrollWidth;
+  if (page > width + 1) out.push(`page is ${page} wide`);
   return out;
 }"""
 
 
 def _views() -> list[tuple[str, str, bool]]:
-    views = [(page, size, present) for page in PAGES for size in ("1024", "1280") for present in (False, True)]
+    views = [(page, size, present)
+             for page in PAGES for size in ("1024", "1280") for present in (False, True)]
     phone = [(page, "phone", False) for page in PAGES if page != "ties"]
     # the Ties page's ranking is an interactive data frame (Glide, drawn on a canvas at its
     # columns' width): on a phone it often scrolls sideways by ~30 px (not always: Glide sizes
@@ -76,10 +82,9 @@ def test_page_fits_the_screen_without_sideways_scroll(server, browser, page_id, 
     try:
         open_page(page, server + PAGES[page_id] + ("&present=1" if present else ""))
         assert_no_exception(page)
-        try:  # the layout may still move after the run is drawn (fonts, KaTeX): wait for it
+        # the layout may still move after the run is drawn (fonts, KaTeX): wait for it to fit
+        with contextlib.suppress(PlaywrightTimeout):
             page.wait_for_function(f"() => ({_OVERFLOWS})().length === 0", timeout=10_000)
-        except PlaywrightTimeout:
-            pass
         overflows = page.evaluate(_OVERFLOWS)
         name = f"projector-{page_id}-{size}" + ("-present" if present else "")
         screenshot(page, name, full_page=False)
