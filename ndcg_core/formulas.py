@@ -81,14 +81,34 @@ class Formula:
     k: int
 
 
+#: Numbers from this size on are written m × 10^e: a free scale allows 1e300, 301 digits long.
+SCIENTIFIC_FROM = 1e9
+
+
+def _scientific(x: float, digits: int | None) -> str:
+    """``x`` as LaTeX m × 10^e, the mantissa trimmed (``digits=None``) or with ``digits`` decimals.
+
+    >>> print(_scientific(1e300, None), "|", _scientific(2.5e12, 4))
+    {1 \\times 10^{300}} | {2.5000 \\times 10^{12}}
+    """
+    text = np.format_float_scientific(x, trim="-") if digits is None else f"{x:.{digits}e}"
+    mantissa, exponent = text.split("e")
+    # braced: one unit, so a line of KaTeX never breaks between the mantissa and the power
+    return f"{{{mantissa.rstrip('.')} \\times 10^{{{int(exponent)}}}}}"
+
+
 def _grade(x: float) -> str:
-    """A grade as typed: 3, 0.5, 1.25."""
+    """A grade as typed: 3, 0.5, 1.25 (1 \\times 10^{300} for a huge one)."""
+    if abs(float(x)) >= SCIENTIFIC_FROM:
+        return _scientific(float(x), None)
     return np.format_float_positional(float(x), trim="-")
 
 
 def _result(x: float, digits: int) -> str:
     """A result: an integer as an integer, anything else with ``digits`` decimals."""
     x = float(x)
+    if abs(x) >= SCIENTIFIC_FROM:
+        return _scientific(x, digits)
     if x.is_integer():
         return str(int(x))
     return f"{x:.{digits}f}"

@@ -51,16 +51,16 @@ MESSAGES: dict[str, str] = {
     "negative": (
         "Item {position} of the {what} is {value:g}. nDCG needs relevance grades of 0 or more."
     ),
-    "too_many": "The {what} has {got} items. At most {limit} items are allowed here.",
+    "too_many": "The {what} has {got} items, more than the {limit} allowed here.",
     "length_mismatch": (
         "The {what} must have the same length. Got {left} and {right} items instead."
     ),
-    "k_invalid": "k must be a positive integer or None. Got {got} instead.",
+    "k_invalid": "k must be a whole number of at least 1, or none for the whole list. Got {got} instead.",
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
     "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",
     "label_duplicate": "The name {label!r} is used more than once. Item names must be unique.",
-    "label_too_long": "The name of item {position} has {got} characters. At most {limit} are allowed.",
+    "label_too_long": "The name of item {position} has {got} characters, more than the {limit} allowed.",
     "pool_missing": (
         "The judged pool must contain every graded item of the ranking. It has {pool_count} "
         "item(s) of grade {grade:g} but the ranking has {list_count}."

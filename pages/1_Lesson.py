@@ -37,7 +37,8 @@ if name == "play":
                       present=frame.present)
     for step_name in nc.STEPS:
         f = nc.formula(step_name, list(ranking.relevance), **options)
-        st.latex(f.substituted)
+        with st.container(key=f"lab-formula-play-{step_name}"):
+            st.markdown(ui.breakable_math(f.substituted))
     summary_chart = charts.discount_chart(table, t, discount=ranking.discount)
     st.altair_chart(summary_chart, width="stretch")
     classroom.chart_downloads(summary_chart, "lesson_discounted_gain")
@@ -51,7 +52,8 @@ else:
     left, right = st.columns([1, 1])
     with left:
         st.markdown(f"**{t('lesson.formula_general')}**")
-        st.latex(f.general)
+        with st.container(key="lab-formula-general"):
+            st.markdown(ui.breakable_math(f.general))
         st.markdown(f"**{t('lesson.predict')}**")
         q = lesson.question(name, ranking, m, t)
         revealed = lesson.ask(name, q, t)
@@ -65,7 +67,8 @@ else:
                                 width="stretch")
     if revealed:
         st.markdown(f"**{t('lesson.formula_yours')}**")
-        st.latex(f.substituted)
+        with st.container(key="lab-formula-substituted"):
+            st.markdown(ui.breakable_math(f.substituted))
     st.caption(t("lesson.table_caption"))
     lesson.show_table(table, lesson.shown_columns(step, revealed=revealed), t,
                       discount=ranking.discount, key="lesson_table", present=frame.present)

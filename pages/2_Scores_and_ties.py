@@ -46,17 +46,17 @@ if view is not None:
     st.caption(t("ties.ranking_caption"))
 
     k = ranking.cutoff
-    st.subheader(t("ties.band_title", k=k))
+    st.subheader(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
     st.markdown(f"**{t('ties.predict')}**")
     if ties_view.predict_band(view, t):
-        ties_view.metrics(view, t)
+        ties_view.metrics(view, t, k=k)
         band = ties_view.band_chart(view, t)
         st.altair_chart(band, width="stretch")
         st.caption(t("ties.single_caption"))
         classroom.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
-    st.code(ties_view.why_code(t), language="python")
+    st.code(ties_view.why_code(t), language="python", wrap_lines=True)
     st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
 
 st.divider()

@@ -6,13 +6,14 @@ Pages call :func:`frame` first, then the core, then render with helpers from her
 from .frame import Frame, frame, get_param, get_ranking, page_params, set_param, set_ranking, show_error
 from .i18n import LANGUAGES, error_text, translate
 from .state import MAX_ITEMS, Ranking
-from .text import md_escape
+from .text import breakable_math, md_escape
 
 __all__ = [
     "LANGUAGES",
     "MAX_ITEMS",
     "Frame",
     "Ranking",
+    "breakable_math",
     "error_text",
     "frame",
     "get_param",

@@ -16,13 +16,12 @@ from ndcg_core.scales import SCALES, check_scale, infer_scale
 
 from .frame import get_param, get_ranking, set_param, show_error
 from .state import Ranking, default_labels, format_grade
-from .text import md_escape
+from .text import breakable_math, md_escape
 from .widgets import change_ranking, last_change, number
 
 Translate = Callable[..., str]
 
 PREFIX = "calc"
-_LONG_SUM = 4  # sums of more terms are set in a smaller font, so they fit beside the general form
 SCALE_PARAM = "scale"
 
 
@@ -188,14 +187,17 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
 # --- formulas -------------------------------------------------------------------------------
 
 def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
-    """Each step's formula: the general form, then the learner's numbers substituted."""
+    """Each step's formula: the general form, then the learner's numbers substituted.
+
+    Both are set as breakable math (:func:`breakable_math`) in a container whose key starts
+    with ``lab-formula-`` (``classroom.PAGE_CSS`` sizes them like display math).
+    """
     for f in formulas:
         left, right = st.columns([1, 2], vertical_alignment="center")
-        with left:
+        with left, st.container(key=f"lab-formula-general-{f.step}"):
             st.markdown(f"**{t(f'calculator.step_{f.step}')}**")
-            st.latex(f.general)
-        with right:
-            # long sums get a smaller font so they fit beside the general form
-            st.latex(("\\small " if len(f.terms) > _LONG_SUM else "") + f.substituted)
+            st.markdown(breakable_math(f.general))
+        with right, st.container(key=f"lab-formula-substituted-{f.step}"):
+            st.markdown(breakable_math(f.substituted))
             if f.hidden:
                 st.caption(t("calculator.hidden_terms", hidden=f.hidden))

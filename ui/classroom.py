@@ -29,7 +29,7 @@ import io
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -152,17 +152,92 @@ SECONDARY_PREFIX = "lab-secondary-"
 #: Containers whose key starts with this hold a static table (``ui.widgets.static_table``).
 TABLE_PREFIX = "lab-table-"
 
-#: Static CSS of every page (no user text): a static table wider than the page scrolls sideways,
-#: its cells do not wrap and its digits line up; captions are faded less than Streamlit's 0.6
+#: Containers whose key starts with this hold a step table twice: whole (``-whole``) and in
+#: parts (``-part0``...); the style sheet shows the whole table only where it fits.
+STEP_TABLE_PREFIX = "lab-steps-"
+
+#: The step table's parts on a narrow screen, by the core's column names: what is summed
+#: (gains, CG), how it is discounted (DCG), and the ideal ranking with nDCG. Columns not named
+#: here go with the first part.
+STEP_PARTS: tuple[frozenset[str], ...] = (
+    frozenset({"log_term", "discount", "discounted_gain", "dcg"}),
+    frozenset({"ideal_item", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg", "ndcg"}),
+)
+
+
+def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) -> list[dict[str, Any]]:
+    """The step table's columns split into parts that fit a phone or a projector at large type.
+
+    ``cells`` maps shown headers to cells: ``lead`` leading columns (the "In top k" mark), then
+    one per core column of ``columns``, in order. Every part repeats the position column (and the
+    lead columns go with the first part), so each part reads on its own. Parts left empty are
+    dropped; a table of a single part gives one part.
+
+    >>> parts = step_parts({"i": [1], "Gain": [3], "DCG": [3.0], "nDCG": [1.0]},
+    ...                    ["position", "gain", "dcg", "ndcg"])
+    >>> [list(p) for p in parts]
+    [['i', 'Gain'], ['i', 'DCG'], ['i', 'nDCG']]
+    """
+    headers = list(cells)
+    named = dict(zip(columns, headers[lead:]))
+    groups: list[list[str]] = [[], [], []]
+    for column, header in named.items():
+        if column != "position":
+            groups[next((n + 1 for n, part in enumerate(STEP_PARTS) if column in part), 0)].append(header)
+    position = [named["position"]] if "position" in named else []
+    groups = [group for group in groups if group]
+    return [{h: cells[h] for h in [*(headers[:lead] if n == 0 else []), *position, *group]}
+            for n, group in enumerate(groups)]
+
+
+#: The width, in ems of the step table's type, that one column of the whole step table needs
+#: with its header wrapped (a number like 0.6309 and its padding; checked in Chromium by
+#: tests/browser/test_projector.py). The whole table is shown from columns × this width on.
+STEP_COLUMN_EMS = 4.0
+
+
+def step_table_key(key: str, columns: int) -> str:
+    """The key of a step table's container: the prefix, its number of columns, the page's key.
+
+    A table shown whole at every width (one part) has 0 columns here: no query hides it.
+
+    >>> step_table_key("calc_steps", 13)
+    'lab-steps-c13-calc_steps'
+    """
+    return f"{STEP_TABLE_PREFIX}c{columns}-{key}"
+
+
+def _step_table_queries(most: int = 40) -> str:
+    """Container queries that show a step table of n columns whole where it fits, else in parts."""
+    rules = []
+    for n in range(2, most + 1):
+        box, width = f'[class*="st-key-{STEP_TABLE_PREFIX}c{n}-"]', round(n * STEP_COLUMN_EMS, 2)
+        rules.append(f'@container (min-width: {width}em) {{ {box} [class*="-part"] {{ display: none; }} }}')
+        rules.append(f'@container (max-width: {width - 0.01}em) {{ {box} [class*="-whole"] {{ display: none; }} }}')
+    return "\n".join(rules)
+
+
+#: Static CSS of every page (no user text): a static table wider than the page scrolls sideways
+#: (the projector test fails on it), its headers wrap, its cells come closer in a narrow column
+#: and its digits line up; the step table is shown whole or in parts by the room it has; captions are faded less than Streamlit's 0.6
 #: opacity, which left them at 3.9:1 on the light theme (WCAG AA asks 4.5:1; now ~6:1 light,
 #: ~9:1 dark), and code is set in the code colour without the syntax colours, whose comments,
 #: brackets and keywords fell to 2.3-4.3:1 (both measured by tests/browser/test_contrast.py).
 PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
 [class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0 0 1rem; font-variant-numeric: tabular-nums; }}
+[class*="st-key-{TABLE_PREFIX}"] {{ container-type: inline-size; }}
 [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
-  white-space: nowrap; padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+  padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+@container (max-width: 25em) {{ [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  padding: 0.2rem 0.25rem; }} }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] {{ container-type: inline-size; font-size: 0.9rem; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ font-size: inherit; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] th, [class*="st-key-{STEP_TABLE_PREFIX}"] td {{ font-size: 1em !important; }}
+{_step_table_queries()}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
+[class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
+[class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
 [data-testid="stCode"] code span {{ color: inherit !important; }}
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
@@ -222,6 +297,7 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.6rem; }}
 [data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
@@ -411,11 +487,24 @@ def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
             )
 
 
-def share_control(lang: str, link: str) -> None:
+def share_note(lang: str, share: Any) -> str:
+    """Which address the link uses, in the page's language (Markdown, hosts escaped).
+
+    ``share`` is a :class:`ui.address.ShareAddress`.
+    """
+    from .text import md_escape
+
+    return i18n.translate(lang, f"classroom.share_from_{share.source}", host=md_escape(share.host),
+                          browser=md_escape(share.browser_host))
+
+
+def share_control(lang: str, link: str, share: Any = None) -> None:
     """The "share this view" popover: the link to copy and a QR code of it, and a big QR dialog.
 
     The popover tracks its state, so its content (and the QR code) is made only while it is
-    open: a rerun of a class of 60 does not pay for QR codes nobody is looking at.
+    open: a rerun of a class of 60 does not pay for QR codes nobody is looking at. ``share``
+    (a :class:`ui.address.ShareAddress`) says which address the link uses; when no address
+    students can open is known, the popover and the dialog say so in a warning.
     """
     import streamlit as st
 
@@ -425,22 +514,47 @@ def share_control(lang: str, link: str) -> None:
         with popover:
             st.caption(i18n.translate(lang, "classroom.share_help"))
             st.code(link, language=None, wrap_lines=True)
+            if share is not None and share.host:
+                _share_note(lang, share)
             st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
                      width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
     # outside the popover: a click here closes the popover, so nothing covers the dialog
     if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
                  icon=":material/fullscreen:", width="stretch", type="tertiary"):
-        _qr_dialog(lang, link)
+        _qr_dialog(lang, link, share)
 
 
-def _qr_dialog(lang: str, link: str) -> None:
+#: Static CSS (no user text): the full-size QR code keeps inside the screen's height, with room
+#: for the dialog's title, a warning and margins (checked at 1024×768 by tests/browser/test_share.py).
+QR_CSS = """<style>
+[class*="st-key-lab-qr-full"] { align-items: center; }
+[class*="st-key-lab-qr-full"] img { max-height: calc(100vh - 15rem); width: auto !important;
+  max-width: 100%; margin: 0 auto; display: block; }
+</style>"""
+
+
+def _share_note(lang: str, share: Any) -> None:
+    import streamlit as st
+
+    if share.source == "unreachable":
+        st.warning(share_note(lang, share), icon=":material/wifi_off:")
+    else:
+        st.caption(share_note(lang, share))
+
+
+def _qr_dialog(lang: str, link: str, share: Any = None) -> None:
     import streamlit as st
 
     @st.dialog(i18n.translate(lang, "classroom.qr_title"), width="large")
     def show() -> None:
-        # 760 px fits a 1080p projector with the dialog's title: ~1 m wide on a classroom screen
-        st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
-        st.caption(i18n.translate(lang, "classroom.qr_caption"))
+        if share is not None and share.source == "unreachable":
+            _share_note(lang, share)
+        # as large as the screen allows with the dialog's title (QR_CSS): 760 px on a 1080p
+        # projector, ~1 m wide on a classroom screen; never cut on 1024×768
+        with st.container(key="lab-qr-full"):
+            st.html(QR_CSS)
+            st.image(qr_png(link, scale=16), width=760, alt=i18n.translate(lang, "classroom.qr_alt"))
+        # no caption under it: it repeated the dialog's title and fell off a 768-pixel screen
 
     show()
 

@@ -41,3 +41,17 @@ def md_table(columns: Mapping[str, Sequence[object]], *, right: Collection[str] 
         cells = (md_escape(c) for c in row)
         lines.append("| " + " | ".join(f":gray[{c}]" if grey and c else c for c in cells) + " |")
     return "\n".join(lines)
+
+
+def breakable_math(tex: str) -> str:
+    """Display-style LaTeX as Markdown inline math, which KaTeX breaks after ``=`` and ``+``.
+
+    KaTeX never breaks display math (``st.latex``), so a sum of ten fractions was cut on a
+    phone or a projector at large type. Inline math breaks at the top-level relations and
+    operators when the line is full; ``\\dfrac`` and ``\\limits`` keep the display look (a
+    ``\\displaystyle`` would group the whole formula and forbid the breaks).
+
+    >>> print(breakable_math(r"\\mathrm{DCG@k} = \\sum_{i=1}^{k} \\frac{rel_i}{\\log_2(i+1)}"))
+    $\\mathrm{DCG@k} = \\sum\\limits_{i=1}^{k} \\dfrac{rel_i}{\\log_2(i+1)}$
+    """
+    return "$" + tex.replace("\\frac{", "\\dfrac{").replace("\\sum_", "\\sum\\limits_") + "$"

@@ -160,7 +160,8 @@ def decimals_control(t: Translate, current: int | None) -> None:
     st.session_state["ties.dec"] = "none" if current is None else current
     st.segmented_control(
         t("ties.decimals_label"), options=options, key="ties.dec", required=True,
-        format_func=lambda v: t("ties.decimals_none") if v == "none" else t("ties.decimals_n", n=v),
+        format_func=lambda v: (t("ties.decimals_none") if v == "none"
+                               else t("ties.decimals_one") if str(v) == "1" else t("ties.decimals_n", n=v)),
         on_change=_on_decimals, help=t("ties.decimals_help"),
     )
 
@@ -243,9 +244,14 @@ def band_chart(view: TieView, t: Translate, *, height: int = 340) -> alt.LayerCh
     return alt.layer(rule, marks).properties(height=height)
 
 
-def metrics(view: TieView, t: Translate) -> None:
-    """The six numbers: the band (worst, average, best), then the tools' single orders."""
+def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
+    """The six numbers: the band (worst, average, best), then the tools' single orders; without
+    ties, the one nDCG@k every treatment gives."""
     with st.container(key="ties_metrics"):
+        if view.n_tied_items == 0:  # one order: no treatments to tell apart
+            st.metric("nDCG" if k is None else f"nDCG@{k}", f"{view.average:.4f}",
+                      help=t("ties.no_ties"), border=True)
+            return
         for row in (BAND, SINGLE_ORDERS):
             cols = st.columns(len(row))
             for col, name in zip(cols, row):

@@ -25,6 +25,7 @@ Widget keys start with the page's ``prefix`` (the Calculator uses ``"calc"``).
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -39,7 +40,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
-from .classroom import TABLE_PREFIX
+from .classroom import TABLE_PREFIX, step_parts, step_table_key
 from .frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 from .text import md_table
@@ -540,8 +541,9 @@ def variant_choice(ranking: Ranking, t: Translate, field: str, choices: Sequence
 # --- results ------------------------------------------------------------------------------
 
 def number(value: float) -> str:
-    """A metric value as shown everywhere on the page: four decimals."""
-    return f"{value:.4f}"
+    """A metric value as shown everywhere on the page: four decimals (4 significant digits and
+    an exponent from 1e9 on: a free scale allows 1e300, which has 301 digits)."""
+    return f"{value:.4f}" if abs(value) < 1e9 else f"{value:.3e}"
 
 
 def metric_row(m: nc.Metrics, t: Translate, *, delta: float | None = None, key: str = "metrics") -> None:
@@ -578,7 +580,7 @@ def _cell(value: Any, kind: str | None) -> str:
     if kind == "grade":
         return format_grade(float(value))
     if kind == "4":
-        return f"{float(value):.4f}"
+        return number(float(value))
     return str(value)
 
 
@@ -626,7 +628,16 @@ def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Seq
                                        for x in within]
     body = step_cells(table, columns, t, discount=discount)
     right = [h for h, c in zip(body, columns) if c == "position" or COLUMN_FORMATS[c] is not None]
-    static_table(cells | body, right=right, muted=[not x for x in within], key=key, scroll=not present)
+    muted = [not x for x in within]
+    # the whole table where it fits, else its parts (gains, discounts, ideal) one under the other:
+    # the style sheet shows one of the two by the container's width (classroom.PAGE_CSS)
+    parts = step_parts(cells | body, columns, len(cells))
+    # the room the whole table needs: a column per column, more for wide cells (1.000e+300)
+    width = sum(max(1, math.ceil(max(map(len, col), default=0) / 7)) for col in (cells | body).values())
+    with st.container(key=step_table_key(key, width if len(parts) > 1 else 0)):
+        static_table(cells | body, right=right, muted=muted, key=f"{key}-whole", scroll=not present)
+        for n, part in enumerate(parts if len(parts) > 1 else ()):
+            static_table(part, right=right, muted=muted, key=f"{key}-part{n}", scroll=not present)
 
 
 def ranking_pair(table: pd.DataFrame, t: Translate, *, present: bool = False,

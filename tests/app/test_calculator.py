@@ -375,7 +375,7 @@ def test_step_table_is_the_core_table_with_rows_past_k_greyed_and_marked(app):
     rel = [1, 3, 0, 2, 2, 0]
     at = app(rel=",".join(map(str, rel)), k="3", gain="exponential")
     assert not at.exception
-    (shown, grey), = static_tables(at, "Discounted gain")
+    (shown, grey), *_ = static_tables(at, "Discounted gain")  # the whole table, then its parts
     core = nc.step_table(rel, k=3, gain="exponential")
     assert shown["In top k"].tolist() == ["✓ yes"] * 3 + ["— no"] * 3
     assert grey == [False] * 3 + [True] * 3
@@ -390,11 +390,23 @@ def test_step_table_is_the_core_table_with_rows_past_k_greyed_and_marked(app):
 
 def test_long_tables_scroll_in_a_box_except_in_presenter_mode(app):
     rel = ",".join(["1", "0"] * 8)
-    assert box_height(app(rel=rel), "calc_steps") == "420"
-    assert box_height(app(rel="3,2,0,0,1"), "calc_steps") == "content"
+    assert box_height(app(rel=rel), "calc_steps-whole") == "420"
+    assert box_height(app(rel="3,2,0,0,1"), "calc_steps-whole") == "content"
     at = app(rel=rel, present="1")
-    assert box_height(at, "calc_steps") == "content"
+    assert box_height(at, "calc_steps-whole") == "content"
     assert len(static_table(at, "Discounted gain")) == 16
+
+
+def test_step_table_parts_hold_every_column_with_the_positions(app):
+    """On a narrow screen the step table is shown in parts (the style sheet picks whole or parts)."""
+    at = app(rel="3,2,0,0,1", k="3")
+    whole, *parts = [m.value for m in at.markdown if m.value.startswith("| ") and "Position i" in m.value
+                     and "Actual ranking" not in m.value]
+    headers = [line.split("\n")[0].strip("| ").split(" | ") for line in (whole, *parts)]
+    assert len(parts) == 3
+    assert all(h[0] == "Position i" or h[:2] == ["In top k", "Position i"] for h in headers[1:])
+    assert sorted(sum((h for h in headers[1:]), [])) == sorted(headers[0] + ["Position i"] * 2)
+    assert headers[3][-3:] == ["Ideal grade", "IDCG", "nDCG"]
 
 
 def test_cg_metric_sums_exponential_gains(app):

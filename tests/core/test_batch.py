@@ -250,7 +250,7 @@ def test_mean_ndcg_at_ks_equals_evaluate_per_k(run, no_relevant, ties):
 
 
 def test_mean_ndcg_at_ks_rejects_bad_cutoff(run):
-    with pytest.raises(nc.NDCGInputError, match="k must be a positive integer"):
+    with pytest.raises(nc.NDCGInputError, match="k must be a whole number of at least 1"):
         mean_ndcg_at_ks(run, ks=[1, 0])
 
 
@@ -276,7 +276,7 @@ def _frame(**changes) -> pd.DataFrame:
     (_frame(relevance=[1, -1, 2]), {}, r"Row 2 of the column 'relevance' holds -1\.0, which is not a relevance grade of 0 or more"),
     (_frame(query=["a", None, "b"]), {}, r"Row 2 of the column 'query' .* an id"),
     (_frame(item=["x", "x", "x"]), {}, r"The item 'x' appears more than once for the query 'a' \(rows 1, 2\)"),
-    (_frame(), {"k": 0}, r"k must be a positive integer or None\. Got 0"),
+    (_frame(), {"k": 0}, r"k must be a whole number of at least 1, or none for the whole list\. Got 0"),
     (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, input, trec_eval"),
     (_frame(), {"gain": "cubic"}, r"gain must be one of"),
     (_frame(), {"no_relevant": "skip"}, r"no_relevant must be one of zero, drop"),

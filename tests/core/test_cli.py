@@ -68,7 +68,7 @@ def test_cli_drop_no_relevant_and_parquet_output(run_csv, tmp_path):
      "Row 2 of the column 'relevance' holds 'high', which is not a number"),
     ("query,grade,score\na,1,0.5\n", [], "The column 'relevance' is missing"),
     ("", [], "has no rows"),
-    ("query,relevance,score\na,1,0.5\n", ["--k", "0"], "k must be a positive integer"),
+    ("query,relevance,score\na,1,0.5\n", ["--k", "0"], "k must be a whole number of at least 1"),
 ])
 def test_cli_bad_input_exits_2_with_message(tmp_path, content, args, message):
     path = tmp_path / "bad.csv"

@@ -153,3 +153,10 @@ def test_formula_rejects_bad_options(call, key):
     with pytest.raises(nc.NDCGInputError) as info:
         call()
     assert info.value.key == key
+
+
+def test_formula_writes_huge_numbers_as_powers_of_ten():
+    """A free scale allows 1e300: written out it is 301 digits long and breaks any layout."""
+    assert nc.formula("cg", [1e300, 2]).substituted == (
+        r"\mathrm{CG@2} = {1 \times 10^{300}} + 2 = {1 \times 10^{300}}")
+    assert nc.formula("dcg", [2.5e12]).substituted.endswith(r"= {2.5000 \times 10^{12}}")
