@@ -10,7 +10,7 @@ PORT ?= 8501
 app: $(VENV)/.app-installed
 	$(BIN)/ndcg-lab app --server.port $(PORT)
 
-test: $(VENV)/.dev-installed system-deps
+test: $(VENV)/.dev-installed system-deps lint
 	$(BIN)/python -m pytest
 
 # The core alone (unit, properties, doctests, the layer rule): seconds.

@@ -15,9 +15,9 @@ from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
 frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
 t, lang = frame.t, frame.lang
-widgets.apply_drag(calc.PREFIX)           # a drag or a table edit arrives on the next run:
+widgets.apply_drag(calc.PREFIX)  # a drag or a table edit arrives on the next run:
 scale, scale_problem = calc.current_scale(ui.get_ranking())
-widgets.apply_table(calc.PREFIX, scale=scale)   # take them over before drawing any input
+widgets.apply_table(calc.PREFIX, scale=scale)  # take them over before drawing any input
 ranking = ui.get_ranking()
 
 st.title(t("calculator.title"))
@@ -27,7 +27,7 @@ m = nc.metrics(ranking.relevance, **ranking.options())
 table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())
 note = calc.change_note(t, ranking)
 widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics")
-with st.container(key="calc_note"):      # always drawn, so the widgets below never shift
+with st.container(key="calc_note"):  # always drawn, so the widgets below never shift
     if note:
         st.info(note[0], icon=":material/swap_vert:")
     if m.idcg == 0:
@@ -40,7 +40,10 @@ with edit:
     widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)
     widgets.order_buttons(t, prefix=calc.PREFIX)
     widgets.move_buttons(ranking, t, prefix=calc.PREFIX)
-    with frame.secondary("items_table"), st.expander(t("calculator.table_label"), icon=":material/table_edit:"):
+    with (
+        frame.secondary("items_table"),
+        st.expander(t("calculator.table_label"), icon=":material/table_edit:"),
+    ):
         widgets.items_table(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
 with settings, st.container(key="calc_settings", border=True):
     calc.preset_picker(t)

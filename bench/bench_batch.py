@@ -48,10 +48,10 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import sklearn  # noqa: E402
-from sklearn.metrics import ndcg_score as sklearn_ndcg_score  # noqa: E402
+import sklearn
+from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
-import ndcg_core as nc  # noqa: E402
+import ndcg_core as nc
 
 K = 10
 MB = 1e6
@@ -119,7 +119,7 @@ def ranx_per_query(run: pd.DataFrame) -> dict[str, float]:
     qrels = Qrels.from_df(frame, q_id_col="query", doc_id_col="item", score_col="relevance")
     ranking = Run.from_df(frame, q_id_col="query", doc_id_col="item", score_col="score")
     values = evaluate(qrels, ranking, f"ndcg@{K}", return_mean=False)
-    return dict(zip(ranking.keys(), np.asarray(values, dtype=float)))
+    return dict(zip(ranking.keys(), np.asarray(values, dtype=float), strict=False))
 
 
 def pytrec_per_query(run: pd.DataFrame) -> dict[str, float]:
@@ -127,8 +127,13 @@ def pytrec_per_query(run: pd.DataFrame) -> dict[str, float]:
 
     qrels: dict[str, dict[str, int]] = {}
     scores: dict[str, dict[str, float]] = {}
-    for query, item, grade, score in zip(run["query"].tolist(), run["item"].tolist(),
-                                         run["relevance"].tolist(), run["score"].tolist()):
+    for query, item, grade, score in zip(
+        run["query"].tolist(),
+        run["item"].tolist(),
+        run["relevance"].tolist(),
+        run["score"].tolist(),
+        strict=False,
+    ):
         qrels.setdefault(query, {})[item] = grade
         scores.setdefault(query, {})[item] = score
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut_{K}"})
@@ -162,69 +167,84 @@ def dense(n_queries: int, n_items: int, seed: int, repeats: int) -> None:
     y_true = rng.integers(0, 4, (n_queries, n_items))
     continuous = rng.random((n_queries, n_items))
     size = (y_true.nbytes + continuous.nbytes) / MB
-    print(f"\n## Dense {n_queries:,} x {n_items}, nDCG@{K}, input {size:.0f} MB "
-          f"(grades int64 + scores float64)")
+    print(
+        f"\n## Dense {n_queries:,} x {n_items}, nDCG@{K}, input {size:.0f} MB (grades int64 + scores float64)"
+    )
     print(f"{'scores':22} {'method':24} {'seconds':>8} {'peak MB':>8} {'vs ours':>8} {'|diff|':>9}")
-    for label, y_score in (("continuous (no ties)", continuous),
-                           ("rounded 0.1 (ties)", continuous.round(1))):
-        t_ours, v_ours = timed(lambda: nc.ndcg_score(y_true, y_score, k=K), repeats)
-        m_ours = peak(lambda: nc.ndcg_score(y_true, y_score, k=K))
-        t_sk, v_sk = timed(lambda: sklearn_ndcg_score(y_true, y_score, k=K), 1)
-        m_sk = peak(lambda: sklearn_ndcg_score(y_true, y_score, k=K))
-        print(f"{label:22} {'ndcg_core.ndcg_score':24} {t_ours:8.3f} {m_ours / MB:8.0f} "
-              f"{'':>8} {'':>9}")
-        print(f"{'':22} {'sklearn ndcg_score':24} {t_sk:8.3f} {m_sk / MB:8.0f} "
-              f"{t_sk / t_ours:7.1f}x {abs(v_sk - v_ours):9.1e}")
+    for label, y_score in (("continuous (no ties)", continuous), ("rounded 0.1 (ties)", continuous.round(1))):
+        t_ours, v_ours = timed(lambda y_score=y_score: nc.ndcg_score(y_true, y_score, k=K), repeats)
+        m_ours = peak(lambda y_score=y_score: nc.ndcg_score(y_true, y_score, k=K))
+        t_sk, v_sk = timed(lambda y_score=y_score: sklearn_ndcg_score(y_true, y_score, k=K), 1)
+        m_sk = peak(lambda y_score=y_score: sklearn_ndcg_score(y_true, y_score, k=K))
+        print(f"{label:22} {'ndcg_core.ndcg_score':24} {t_ours:8.3f} {m_ours / MB:8.0f} {'':>8} {'':>9}")
+        print(
+            f"{'':22} {'sklearn ndcg_score':24} {t_sk:8.3f} {m_sk / MB:8.0f} "
+            f"{t_sk / t_ours:7.1f}x {abs(v_sk - v_ours):9.1e}"
+        )
 
 
 def ragged(n_queries: int, max_items: int, seed: int, repeats: int, slow: bool) -> None:
     for label, ties in (("no ties", False), ("ties", True)):
-        run = nc.sample_run(n_queries, seed=seed, max_items=max_items,
-                            tie_fraction=0.5 if ties else 0.0,
-                            decimals=None if not ties else 3)
+        run = nc.sample_run(
+            n_queries,
+            seed=seed,
+            max_items=max_items,
+            tie_fraction=0.5 if ties else 0.0,
+            decimals=None if not ties else 3,
+        )
         input_mb = run.memory_usage(deep=True).sum() / MB
-        ours_t, ours = timed(lambda: nc.evaluate(run, k=K), repeats)
-        ours_m = peak(lambda: nc.evaluate(run, k=K))
+        ours_t, ours = timed(lambda run=run: nc.evaluate(run, k=K), repeats)
+        ours_m = peak(lambda run=run: nc.evaluate(run, k=K))
         tied = int(run.duplicated(["query", "score"]).sum())
-        print(f"\n## Ragged, {label}: {len(run):,} rows, {n_queries:,} queries of 1-{max_items} "
-              f"items, {tied:,} rows tied with an earlier one; input {input_mb:.0f} MB "
-              f"(deep), nDCG@{K}")
-        print(f"{'method':34} {'seconds':>8} {'peak MB':>8} {'x input':>8} {'ours faster':>11} "
-              f"{'max |diff|':>10}")
-        print(f"{'ndcg_core.evaluate':34} {ours_t:8.3f} {ours_m / MB:8.0f} "
-              f"{ours_m / MB / input_mb:8.2f} {'':>11} {'':>10}")
-        ours_no_item_t, _ = timed(lambda: nc.evaluate(run, k=K, item=None), repeats)
+        print(
+            f"\n## Ragged, {label}: {len(run):,} rows, {n_queries:,} queries of 1-{max_items} "
+            f"items, {tied:,} rows tied with an earlier one; input {input_mb:.0f} MB "
+            f"(deep), nDCG@{K}"
+        )
+        print(
+            f"{'method':34} {'seconds':>8} {'peak MB':>8} {'x input':>8} {'ours faster':>11} "
+            f"{'max |diff|':>10}"
+        )
+        print(
+            f"{'ndcg_core.evaluate':34} {ours_t:8.3f} {ours_m / MB:8.0f} "
+            f"{ours_m / MB / input_mb:8.2f} {'':>11} {'':>10}"
+        )
+        ours_no_item_t, _ = timed(lambda run=run: nc.evaluate(run, k=K, item=None), repeats)
         print(f"{'  (without the item-pair check)':34} {ours_no_item_t:8.3f}")
 
         competitors: list[tuple[str, Callable[[], Any]]] = [
-            ("sklearn ndcg_score (padded)", lambda: per_query_sklearn(run, max_items)),
+            ("sklearn ndcg_score (padded)", lambda run=run: per_query_sklearn(run, max_items)),
         ]
         try:
             import ranx  # noqa: F401
 
             # numba compiles on the first call; compile it outside the timing.
             ranx_per_query(run.head(50))
-            competitors.append(("ranx ndcg@10 (incl. from_df)", lambda: ranx_per_query(run)))
+            competitors.append(("ranx ndcg@10 (incl. from_df)", lambda run=run: ranx_per_query(run)))
         except ImportError:
             print("(ranx is not installed: skipped)")
         try:
             import pytrec_eval  # noqa: F401
 
-            competitors.append(("pytrec_eval ndcg_cut_10 (+dicts)", lambda: pytrec_per_query(run)))
+            competitors.append(("pytrec_eval ndcg_cut_10 (+dicts)", lambda run=run: pytrec_per_query(run)))
         except ImportError:
             print("(pytrec_eval is not installed: skipped)")
         if slow:
-            competitors.append(("naive per-query Python loop", lambda: naive_per_query(run)))
+            competitors.append(("naive per-query Python loop", lambda run=run: naive_per_query(run)))
         for name, function in competitors:
             seconds, values = timed(function, 1)
             memory = peak(function)
-            print(f"{name:34} {seconds:8.3f} {memory / MB:8.0f} {memory / MB / input_mb:8.2f} "
-                  f"{seconds / ours_t:10.1f}x {difference(ours, values):10.1e}")
+            print(
+                f"{name:34} {seconds:8.3f} {memory / MB:8.0f} {memory / MB / input_mb:8.2f} "
+                f"{seconds / ours_t:10.1f}x {difference(ours, values):10.1e}"
+            )
             if name.startswith("pytrec_eval"):
                 # trec_eval's own tie order (score, then docno descending): the same numbers
-                trec_t, trec = timed(lambda: nc.evaluate(run, k=K, ties="trec_eval"), repeats)
-                print(f"{'ndcg_core.evaluate ties=trec_eval':34} {trec_t:8.3f} {'':>8} {'':>8} "
-                      f"{seconds / trec_t:10.1f}x {difference(trec, values):10.1e}")
+                trec_t, trec = timed(lambda run=run: nc.evaluate(run, k=K, ties="trec_eval"), repeats)
+                print(
+                    f"{'ndcg_core.evaluate ties=trec_eval':34} {trec_t:8.3f} {'':>8} {'':>8} "
+                    f"{seconds / trec_t:10.1f}x {difference(trec, values):10.1e}"
+                )
 
 
 def main() -> int:
@@ -235,15 +255,21 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=10_000, help="ragged case: queries")
     parser.add_argument("--max-items", type=int, default=200, help="ragged case: longest list")
     parser.add_argument("--no-slow", action="store_true", help="skip the naive loop")
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="wall clock, or this process's CPU time (fair on a busy machine)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall clock, or this process's CPU time (fair on a busy machine)",
+    )
     args = parser.parse_args()
     CLOCK["cpu"] = args.clock == "cpu"
     warnings.filterwarnings("ignore", category=Warning, module="ranx|numba")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"numpy {np.__version__}, pandas {pd.__version__}, scikit-learn {sklearn.__version__}, "
-          f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.1f}; "
-          f"times are {args.clock} seconds")
+    print(
+        f"numpy {np.__version__}, pandas {pd.__version__}, scikit-learn {sklearn.__version__}, "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.1f}; "
+        f"times are {args.clock} seconds"
+    )
     if args.dense != "none":
         queries, items = (int(part) for part in args.dense.lower().split("x"))
         dense(queries, items, args.seed, args.repeats)

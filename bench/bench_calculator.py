@@ -95,7 +95,9 @@ def drawn(page, n_cards: int) -> None:
     page.locator("[data-testid='stMetricValue']").nth(3).wait_for()
     page.wait_for_function(
         "document.querySelectorAll(\"[data-testid='stVegaLiteChart'] canvas, "
-        "[data-testid='stVegaLiteChart'] svg.marks\").length >= 2", timeout=30_000)
+        "[data-testid='stVegaLiteChart'] svg.marks\").length >= 2",
+        timeout=30_000,
+    )
     page.frame_locator(SORTABLE).locator("li.sortable-item").nth(n_cards - 1).wait_for()
 
 
@@ -110,13 +112,13 @@ def bench_browser(base: str, drags: int, loads: int) -> tuple[list[float], list[
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
         page = context.new_page()
-        for _ in range(2):                                   # warm the server and the browser
+        for _ in range(2):  # warm the server and the browser
             page.goto(f"{base}/?rel=3,2,0,0,1")
             drawn(page, 5)
         for i in range(drags + 2):
-            there = drag_latency(page, 4, 2, ideal)          # D5 to position 3
-            back = drag_latency(page, 2, 4, example)         # and back to position 5
-            if i >= 1:                                       # the first pair warms up
+            there = drag_latency(page, 4, 2, ideal)  # D5 to position 3
+            back = drag_latency(page, 2, 4, example)  # and back to position 5
+            if i >= 1:  # the first pair warms up
                 latencies += [there, back]
         for _ in range(loads):
             page.goto("about:blank")
@@ -134,14 +136,17 @@ def bench_script(runs: int) -> dict[str, tuple[list[float], list[float]]]:
 
     out: dict[str, tuple[list[float], list[float]]] = {}
     hundred = ",".join(str(i % 4) for i in range(100))
-    for name, rel, k in (("example (5 items)", "3,2,0,0,1", None), ("100 items", hundred, None),
-                         ("100 items, k = 10", hundred, "10")):
+    for name, rel, k in (
+        ("example (5 items)", "3,2,0,0,1", None),
+        ("100 items", hundred, None),
+        ("100 items, k = 10", hundred, "10"),
+    ):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
         at.query_params["rel"] = rel
         if k is not None:
             at.query_params["k"] = k
         at.run()
-        at.run()                                             # warm: imports, caches
+        at.run()  # warm: imports, caches
         wall, cpu = [], []
         for _ in range(runs):
             start, start_cpu = time.perf_counter(), time.process_time()
@@ -156,8 +161,10 @@ def bench_script(runs: int) -> dict[str, tuple[list[float], list[float]]]:
 def _summary(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    return (f"median {statistics.median(values):7.1f} ms   p90 {p90:7.1f} ms   "
-            f"min {ordered[0]:7.1f} ms   max {ordered[-1]:7.1f} ms   (n={len(values)})")
+    return (
+        f"median {statistics.median(values):7.1f} ms   p90 {p90:7.1f} ms   "
+        f"min {ordered[0]:7.1f} ms   max {ordered[-1]:7.1f} ms   (n={len(values)})"
+    )
 
 
 def main() -> None:

@@ -57,8 +57,15 @@ import ndcg_core as nc  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 #: The pages a student tours after the Calculator (url paths of the pages/ scripts).
-TOUR: tuple[str, ...] = ("Lesson", "Scores_and_ties", "Variants_and_libraries", "Blind_spots",
-                         "Explore", "Practice", "Evaluate_a_run")
+TOUR: tuple[str, ...] = (
+    "Lesson",
+    "Scores_and_ties",
+    "Variants_and_libraries",
+    "Blind_spots",
+    "Explore",
+    "Practice",
+    "Evaluate_a_run",
+)
 RUN_TIMEOUT = 60.0  # seconds one rerun may take before it counts as an error
 
 
@@ -72,10 +79,23 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-           "--server.headless", "true", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -139,10 +159,10 @@ class RssSampler(threading.Thread):
 class Page:
     """What one rerun showed: widget ids by key, the sortable's cards, the metrics, problems."""
 
-    widgets: dict[str, str] = field(default_factory=dict)       # user key -> widget id
+    widgets: dict[str, str] = field(default_factory=dict)  # user key -> widget id
     options: dict[str, list[str]] = field(default_factory=dict)  # user key -> option labels
     cards: list[str] = field(default_factory=list)
-    metrics: dict[str, str] = field(default_factory=dict)        # label -> shown value
+    metrics: dict[str, str] = field(default_factory=dict)  # label -> shown value
     problems: list[str] = field(default_factory=list)
     query_string: str | None = None
 
@@ -197,9 +217,9 @@ class Student:
         self.latencies: list[float] = []
         self.load_latency: float | None = None
         self.errors: list[str] = []
-        self.tour_latencies: list[float] = []      # page switches and Evaluate steps
-        self.upload_latency: float | None = None   # from the PUT to the evaluated page
-        self.pages: dict[str, str] = {}            # url path -> page script hash
+        self.tour_latencies: list[float] = []  # page switches and Evaluate steps
+        self.upload_latency: float | None = None  # from the PUT to the evaluated page
+        self.pages: dict[str, str] = {}  # url path -> page script hash
         self.session_id = ""
 
     def _back(self, widget_state=None, *, page_hash: str | None = None):
@@ -238,7 +258,9 @@ class Student:
             elif kind == "page_info_changed":
                 self.query_string = msg.page_info_changed.query_string
             elif kind == "session_event" and msg.session_event.WhichOneof("type") in (
-                    "script_compilation_exception", "script_changed_on_disk"):
+                "script_compilation_exception",
+                "script_changed_on_disk",
+            ):
                 page.problems.append(f"session event {msg.session_event.WhichOneof('type')}")
             elif kind == "script_finished":
                 # 0: finished successfully; 1: rerun early (fragment); others: errors
@@ -278,7 +300,9 @@ class Student:
         else:
             new = "exponential" if self.expected.gain == "linear" else "linear"
             state.id = page.widgets["calc.gain"]
-            state.string_array_value.data.append(page.options["calc.gain"][["linear", "exponential"].index(new)])
+            state.string_array_value.data.append(
+                page.options["calc.gain"][["linear", "exponential"].index(new)]
+            )
             self.expected.gain = new
         return what, state
 
@@ -300,15 +324,25 @@ class Student:
     def _put(self, url: str, name: str, data: bytes) -> None:
         """The browser's upload: multipart PUT with the XSRF cookie and its header."""
         boundary = f"----bench{self.number}{random.getrandbits(32):x}"
-        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
-                f"filename=\"{name}\"\r\nContent-Type: text/csv\r\n\r\n").encode() + data + \
-            f"\r\n--{boundary}--\r\n".encode()
+        body = (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                f'filename="{name}"\r\nContent-Type: text/csv\r\n\r\n'
+            ).encode()
+            + data
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}{url}" if url.startswith("/") else url,
-            data=body, method="PUT",
-            headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
-                     "Cookie": f"_streamlit_xsrf={self.xsrf}", "X-Xsrftoken": self.xsrf,
-                     "Origin": f"http://127.0.0.1:{self.port}"})
+            data=body,
+            method="PUT",
+            headers={
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Cookie": f"_streamlit_xsrf={self.xsrf}",
+                "X-Xsrftoken": self.xsrf,
+                "Origin": f"http://127.0.0.1:{self.port}",
+            },
+        )
         with urllib.request.urlopen(request, timeout=RUN_TIMEOUT) as response:
             response.read()
 
@@ -317,12 +351,11 @@ class Student:
 
         radio = WidgetState()
         radio.id = page.widgets["evaluate.source"]
-        radio.string_value = page.options["evaluate.source"][1]      # "My file"
+        radio.string_value = page.options["evaluate.source"][1]  # "My file"
         latency, page = await self._run(ws, self._back(radio))
         self.tour_latencies.append(latency)
         self._no_problems(page, "Evaluate, choose My file")
-        run = nc.sample_run(max(1, rows // 10), seed=1000 + self.number, min_items=5,
-                            max_items=15)
+        run = nc.sample_run(max(1, rows // 10), seed=1000 + self.number, min_items=5, max_items=15)
         data = run.to_csv(index=False).encode("utf-8")
         name = f"run_{self.number}.csv"
         started = time.perf_counter()
@@ -339,8 +372,9 @@ class Student:
         shown = page.metrics.get("Mean nDCG@10")
         self._no_problems(page, "Evaluate upload")
         if shown != expected:
-            self.errors.append(f"student {self.number} Evaluate upload: mean shows {shown!r}, "
-                               f"core says {expected}")
+            self.errors.append(
+                f"student {self.number} Evaluate upload: mean shows {shown!r}, core says {expected}"
+            )
 
     def _no_problems(self, page: Page, what: str) -> None:
         self.errors.extend(f"student {self.number} {what}: {p}" for p in page.problems)
@@ -360,13 +394,24 @@ class Student:
             if path == "Evaluate_a_run" and rows:
                 await self._evaluate_upload(ws, page, rows)
 
-    async def run(self, changes: int, pace: tuple[float, float], loaded: asyncio.Barrier,
-                  tour: bool = True, rows: int = 2000) -> None:
+    async def run(
+        self,
+        changes: int,
+        pace: tuple[float, float],
+        loaded: asyncio.Barrier,
+        tour: bool = True,
+        rows: int = 2000,
+    ) -> None:
         uri = f"ws://127.0.0.1:{self.port}/_stcore/stream"
         try:
-            async with websockets.connect(uri, subprotocols=["streamlit"], max_size=None,
-                                          origin=f"http://127.0.0.1:{self.port}",
-                                          open_timeout=RUN_TIMEOUT, ping_interval=None) as ws:
+            async with websockets.connect(
+                uri,
+                subprotocols=["streamlit"],
+                max_size=None,
+                origin=f"http://127.0.0.1:{self.port}",
+                open_timeout=RUN_TIMEOUT,
+                ping_interval=None,
+            ) as ws:
                 try:
                     self.load_latency, page = await self._run(ws, self._back())
                     self._check(page, "first load")
@@ -380,7 +425,7 @@ class Student:
                     self._check(page, f"change {i + 1} ({what})")
                 if tour:
                     await self.tour(ws, pace, rows)
-        except Exception as err:  # noqa: BLE001 - every failure is counted, none stops the class
+        except Exception as err:
             self.errors.append(f"student {self.number}: {type(err).__name__}: {err}")
             if loaded.n_waiting < loaded.parties and not loaded.broken and self.load_latency is None:
                 await loaded.abort()
@@ -405,8 +450,16 @@ def xsrf_cookie(port: int) -> str:
     return ""
 
 
-async def run_class(port: int, students: int, changes: int, pace: tuple[float, float],
-                    seed: int, on_loaded, tour: bool = True, rows: int = 2000) -> list[Student]:
+async def run_class(
+    port: int,
+    students: int,
+    changes: int,
+    pace: tuple[float, float],
+    seed: int,
+    on_loaded,
+    tour: bool = True,
+    rows: int = 2000,
+) -> list[Student]:
     class_ = [Student(i, port, random.Random(seed * 1000 + i)) for i in range(students)]
     cookie = xsrf_cookie(port)
     for student in class_:
@@ -450,10 +503,19 @@ def run_browsers(port: int, count: int, seed: int) -> tuple[int, list[str], floa
     ok = 0
     started = time.perf_counter()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--no-first-run"])
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         pages = []
         for rel, k in cases:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -467,15 +529,18 @@ def run_browsers(port: int, count: int, seed: int) -> tuple[int, list[str], floa
             try:
                 page.wait_for_selector(idle, timeout=120_000)
                 metric = page.locator(".st-key-calc_metrics [data-testid='stMetric']").filter(
-                    has_text=f"nDCG@{m.k}")
+                    has_text=f"nDCG@{m.k}"
+                )
                 metric.first.wait_for(timeout=60_000)
                 shown = metric.first.locator("[data-testid='stMetricValue']").inner_text().strip()
                 exceptions = page.locator("[data-testid='stException']").count()
                 if shown == f"{m.ndcg:.4f}" and exceptions == 0:
                     ok += 1
                 else:
-                    errors.append(f"rel={rel} k={k}: shows {shown!r}, core {m.ndcg:.4f}, exceptions {exceptions}")
-            except Exception as err:  # noqa: BLE001
+                    errors.append(
+                        f"rel={rel} k={k}: shows {shown!r}, core {m.ndcg:.4f}, exceptions {exceptions}"
+                    )
+            except Exception as err:
                 errors.append(f"rel={rel} k={k}: {type(err).__name__}: {str(err)[:200]}")
         browser.close()
     return ok, errors, time.perf_counter() - started
@@ -488,13 +553,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--changes", type=int, default=20)
-    parser.add_argument("--pace", type=float, nargs=2, default=(3.0, 10.0), metavar=("MIN", "MAX"),
-                        help="seconds a student looks before each change (uniform); default 3 10")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        nargs=2,
+        default=(3.0, 10.0),
+        metavar=("MIN", "MAX"),
+        help="seconds a student looks before each change (uniform); default 3 10",
+    )
     parser.add_argument("--browsers", type=int, default=10)
-    parser.add_argument("--no-tour", dest="tour", action="store_false",
-                        help="only the Calculator (the tour of every page is on by default)")
-    parser.add_argument("--upload-rows", type=int, default=2000,
-                        help="rows of each student's Evaluate upload; 0 for none; default 2000")
+    parser.add_argument(
+        "--no-tour",
+        dest="tour",
+        action="store_false",
+        help="only the Calculator (the tour of every page is on by default)",
+    )
+    parser.add_argument(
+        "--upload-rows",
+        type=int,
+        default=2000,
+        help="rows of each student's Evaluate upload; 0 for none; default 2000",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if not (1 <= args.students <= 500 and 1 <= args.changes <= 200 and 0 <= args.browsers <= 50):
@@ -504,48 +583,74 @@ def main() -> int:
     proc = start_server(port)
     sampler = RssSampler(proc.pid)
     sampler.start()
-    print(f"server pid {proc.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPU(s); "
-          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"server pid {proc.pid} on 127.0.0.1:{port}; {os.cpu_count()} CPU(s); "
+        f"load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     try:
         t0, marks = time.perf_counter(), {}
-        class_ = asyncio.run(run_class(port, args.students, args.changes, tuple(args.pace), args.seed,
-                                       lambda: marks.setdefault("cpu", sampler.cpu_seconds()),
-                                       args.tour, args.upload_rows))
+        class_ = asyncio.run(
+            run_class(
+                port,
+                args.students,
+                args.changes,
+                tuple(args.pace),
+                args.seed,
+                lambda: marks.setdefault("cpu", sampler.cpu_seconds()),
+                args.tour,
+                args.upload_rows,
+            )
+        )
         elapsed, cpu = time.perf_counter() - t0, sampler.cpu_seconds() - marks.get("cpu", 0.0)
         latencies = [x for s in class_ for x in s.latencies]
         loads = [s.load_latency for s in class_ if s.load_latency is not None]
         errors = [e for s in class_ for e in s.errors]
-        print(f"\nPart 1: {args.students} students x {args.changes} changes (pace {args.pace[0]:g}-{args.pace[1]:g} s) "
-              f"in {elapsed:.1f} s")
+        print(
+            f"\nPart 1: {args.students} students x {args.changes} changes (pace {args.pace[0]:g}-{args.pace[1]:g} s) "
+            f"in {elapsed:.1f} s"
+        )
         if latencies:
-            print(f"  change latency: p50 {statistics.median(latencies) * 1000:.0f} ms, "
-                  f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
-                  f"over {len(latencies)} changes")
+            print(
+                f"  change latency: p50 {statistics.median(latencies) * 1000:.0f} ms, "
+                f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
+                f"over {len(latencies)} changes"
+            )
         if loads:
-            print(f"  first page load (all at once): p50 {statistics.median(loads) * 1000:.0f} ms, "
-                  f"max {max(loads) * 1000:.0f} ms")
+            print(
+                f"  first page load (all at once): p50 {statistics.median(loads) * 1000:.0f} ms, "
+                f"max {max(loads) * 1000:.0f} ms"
+            )
         tour = [x for s in class_ for x in s.tour_latencies]
         uploads = [s.upload_latency for s in class_ if s.upload_latency is not None]
         if tour:
-            print(f"  tour of every page: p50 {statistics.median(tour) * 1000:.0f} ms, "
-                  f"p95 {percentile(tour, 0.95) * 1000:.0f} ms, max {max(tour) * 1000:.0f} ms "
-                  f"over {len(tour)} page runs")
+            print(
+                f"  tour of every page: p50 {statistics.median(tour) * 1000:.0f} ms, "
+                f"p95 {percentile(tour, 0.95) * 1000:.0f} ms, max {max(tour) * 1000:.0f} ms "
+                f"over {len(tour)} page runs"
+            )
         if uploads:
-            print(f"  Evaluate uploads ({args.upload_rows:,} rows each, PUT to shown mean): "
-                  f"p50 {statistics.median(uploads) * 1000:.0f} ms, "
-                  f"p95 {percentile(uploads, 0.95) * 1000:.0f} ms over {len(uploads)} uploads")
+            print(
+                f"  Evaluate uploads ({args.upload_rows:,} rows each, PUT to shown mean): "
+                f"p50 {statistics.median(uploads) * 1000:.0f} ms, "
+                f"p95 {percentile(uploads, 0.95) * 1000:.0f} ms over {len(uploads)} uploads"
+            )
         runs = len(latencies)
         if runs:
-            print(f"  server CPU after the first loads: {cpu:.1f} s for {runs} changes = "
-                  f"{cpu / runs * 1000:.0f} ms per change; "
-                  f"machine load average at the end {os.getloadavg()[0]:.1f}")
+            print(
+                f"  server CPU after the first loads: {cpu:.1f} s for {runs} changes = "
+                f"{cpu / runs * 1000:.0f} ms per change; "
+                f"machine load average at the end {os.getloadavg()[0]:.1f}"
+            )
         print(f"  errors: {len(errors)}")
         for e in errors[:10]:
             print(f"    {e}")
         if args.browsers:
             ok, berrors, seconds = run_browsers(port, args.browsers, args.seed)
-            print(f"\nPart 2: {args.browsers} Chromium pages at once: {ok}/{args.browsers} show the core's nDCG "
-                  f"({seconds:.1f} s)")
+            print(
+                f"\nPart 2: {args.browsers} Chromium pages at once: {ok}/{args.browsers} show the core's nDCG "
+                f"({seconds:.1f} s)"
+            )
             for e in berrors[:10]:
                 print(f"    {e}")
             errors += berrors

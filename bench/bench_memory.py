@@ -34,13 +34,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_classroom import CHROMIUM, free_port, start_server, stop_server
+from bench_classroom import CHROMIUM, free_port, start_server, stop_server  # noqa: E402 - a sibling script, importable once bench/ is on the path (line above)
 
-import ndcg_core as nc
+import ndcg_core as nc  # noqa: E402 - after the path set-up above, like bench_classroom
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
@@ -93,8 +100,7 @@ def upload(page, base: str, path: Path) -> None:
     page.locator("[data-testid='stRadio'] label").filter(has_text="My file").click()
     wait_idle(page)
     page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
-    page.locator("[data-testid='stMetric']").filter(has_text="Mean nDCG").first.wait_for(
-        timeout=600_000)
+    page.locator("[data-testid='stMetric']").filter(has_text="Mean nDCG").first.wait_for(timeout=600_000)
     wait_idle(page)
 
 
@@ -125,13 +131,20 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--warmup-rows", type=int, default=1000)
-    parser.add_argument("--sessions", type=int, default=1,
-                        help="visitors one after the other, each the same upload and changes; "
-                             "default 1")
-    parser.add_argument("--settle", type=float, default=125.0,
-                        help="seconds to wait once the browser's session is disconnected: "
-                             "the app closes a disconnected session 15 s before Streamlit's "
-                             "server.disconnectedSessionTTL (120 s) would hide it; default 125")
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        default=1,
+        help="visitors one after the other, each the same upload and changes; default 1",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=125.0,
+        help="seconds to wait once the browser's session is disconnected: "
+        "the app closes a disconnected session 15 s before Streamlit's "
+        "server.disconnectedSessionTTL (120 s) would hide it; default 125",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -141,12 +154,16 @@ def main() -> int:
         path = Path(tmp) / "run_1m.csv"
         run.to_csv(path, index=False)
         small = Path(tmp) / "warmup.csv"
-        nc.sample_run(max(1, args.warmup_rows // 20), seed=2, min_items=20, max_items=20,
-                      ids="text").to_csv(small, index=False)
+        nc.sample_run(max(1, args.warmup_rows // 20), seed=2, min_items=20, max_items=20, ids="text").to_csv(
+            small, index=False
+        )
         table = nc.read_run(path.read_bytes(), name=path.name)
         table_mib = table.memory_usage(deep=True).sum() / 2**20
-        print(f"upload: {len(table):,} rows, {n_queries:,} queries, file "
-              f"{path.stat().st_size / 2**20:.1f} MiB, in memory {table_mib:.1f} MiB", flush=True)
+        print(
+            f"upload: {len(table):,} rows, {n_queries:,} queries, file "
+            f"{path.stat().st_size / 2**20:.1f} MiB, in memory {table_mib:.1f} MiB",
+            flush=True,
+        )
         del run, table
 
         port = free_port()
@@ -164,8 +181,11 @@ def main() -> int:
                 context.close()
                 wait_sessions_gone(port)
                 idle = settle(proc.pid, args.settle)
-                print(f"idle server (after a warm-up visit with a {args.warmup_rows:,}-row upload, "
-                      f"visitor gone): RSS {mib(idle):.0f} MiB", flush=True)
+                print(
+                    f"idle server (after a warm-up visit with a {args.warmup_rows:,}-row upload, "
+                    f"visitor gone): RSS {mib(idle):.0f} MiB",
+                    flush=True,
+                )
 
                 afters = []
                 for number in range(1, args.sessions + 1):
@@ -173,19 +193,23 @@ def main() -> int:
                     page = context.new_page()
                     started = time.perf_counter()
                     upload(page, base, path)
-                    print(f"session {number}: uploaded and evaluated in "
-                          f"{time.perf_counter() - started:.1f} s: mean {mean_text(page)}; "
-                          f"RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB", flush=True)
+                    print(
+                        f"session {number}: uploaded and evaluated in "
+                        f"{time.perf_counter() - started:.1f} s: mean {mean_text(page)}; "
+                        f"RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
+                        flush=True,
+                    )
                     ks = [k for k in range(1, 21) if k != 10][: args.changes]
                     ks += [10] * (args.changes - len(ks))
                     started = time.perf_counter()
                     for i, k in enumerate(ks, 1):
                         choose_k(page, k)
                         if i % 5 == 0:
-                            print(f"  {i} changes of k: RSS "
-                                  f"{mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB", flush=True)
-                    print(f"{len(ks)} changes of k in {time.perf_counter() - started:.1f} s",
-                          flush=True)
+                            print(
+                                f"  {i} changes of k: RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
+                                flush=True,
+                            )
+                    print(f"{len(ks)} changes of k in {time.perf_counter() - started:.1f} s", flush=True)
                     exceptions = page.locator("[data-testid='stException']").count()
                     during = status_kib(proc.pid, "VmRSS")
                     context.close()
@@ -198,12 +222,16 @@ def main() -> int:
         finally:
             stop_server(proc)
 
-    print(f"\nRSS idle {mib(idle):.0f} MiB, at the end of the session {mib(during):.0f} MiB, "
-          f"peak {mib(peak):.0f} MiB, after the session ended {mib(after):.0f} MiB "
-          f"(measured {waited + args.settle:.0f} s after the browser closed)")
+    print(
+        f"\nRSS idle {mib(idle):.0f} MiB, at the end of the session {mib(during):.0f} MiB, "
+        f"peak {mib(peak):.0f} MiB, after the session ended {mib(after):.0f} MiB "
+        f"(measured {waited + args.settle:.0f} s after the browser closed)"
+    )
     growth = mib(peak - idle)
-    print(f"peak - idle = {growth:.0f} MiB = {growth / table_mib:.2f} x the upload's "
-          f"{table_mib:.0f} MiB in memory (goal < 3 x)")
+    print(
+        f"peak - idle = {growth:.0f} MiB = {growth / table_mib:.2f} x the upload's "
+        f"{table_mib:.0f} MiB in memory (goal < 3 x)"
+    )
     back = (after - idle) / idle
     print(f"after - idle = {mib(after - idle):+.0f} MiB = {back:+.1%} of idle (goal within 10 %)")
     print(f"exceptions on the page: {exceptions}")

@@ -20,15 +20,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import sklearn  # noqa: E402
-from sklearn.metrics import ndcg_score as sklearn_ndcg_score  # noqa: E402
+import sklearn
+from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
-import ndcg_core  # noqa: E402
+import ndcg_core
 
 TARGETS = {False: 40.0, True: 5.0}
 TOLERANCE = 1e-12
@@ -61,23 +62,30 @@ def main() -> int:
     cases = {"continuous (no ties)": continuous, "rounded to 0.1 (ties)": continuous.round(1)}
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"nDCG@{args.k}, {args.queries:,} queries x {args.items} items, grades 0-3, "
-          f"seed {args.seed}; best of {args.repeats} (scikit-learn) / {args.core_repeats} "
-          f"(ndcg_core)")
-    print(f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.1f}")
-    header = (f"{'scores':24} {'ignore_ties':>11} {'sklearn ms':>11} {'ndcg_core ms':>13} "
-              f"{'ratio':>7} {'target':>7} {'|diff|':>9}")
+    print(
+        f"nDCG@{args.k}, {args.queries:,} queries x {args.items} items, grades 0-3, "
+        f"seed {args.seed}; best of {args.repeats} (scikit-learn) / {args.core_repeats} "
+        f"(ndcg_core)"
+    )
+    print(
+        f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.1f}"
+    )
+    header = (
+        f"{'scores':24} {'ignore_ties':>11} {'sklearn ms':>11} {'ndcg_core ms':>13} "
+        f"{'ratio':>7} {'target':>7} {'|diff|':>9}"
+    )
     print(header)
     print("-" * len(header))
 
     failed = False
     for label, y_score in cases.items():
         for ignore_ties in (False, True):
-            def theirs() -> float:
+
+            def theirs(y_score: Any = y_score, ignore_ties: bool = ignore_ties) -> float:
                 return sklearn_ndcg_score(y_true, y_score, k=args.k, ignore_ties=ignore_ties)
 
-            def ours() -> float:
+            def ours(y_score: Any = y_score, ignore_ties: bool = ignore_ties) -> float:
                 return ndcg_core.ndcg_score(y_true, y_score, k=args.k, ignore_ties=ignore_ties)
 
             ours()  # warm the caches (discount tables, allocator) before timing
@@ -90,8 +98,10 @@ def main() -> int:
             if diff > TOLERANCE:
                 mark += "  VALUES DIFFER"
                 failed = True
-            print(f"{label:24} {str(ignore_ties):>11} {sk_time * 1e3:11.1f} "
-                  f"{core_time * 1e3:13.2f} {ratio:6.1f}x {target:6.0f}x {diff:9.1e}{mark}")
+            print(
+                f"{label:24} {ignore_ties!s:>11} {sk_time * 1e3:11.1f} "
+                f"{core_time * 1e3:13.2f} {ratio:6.1f}x {target:6.0f}x {diff:9.1e}{mark}"
+            )
     return 1 if failed else 0
 
 

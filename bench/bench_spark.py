@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ndcg_core as nc  # noqa: E402
-from ndcg_core import spark as nspark  # noqa: E402
+import ndcg_core as nc
+from ndcg_core import spark as nspark
 
 TOLERANCE = 1e-9
 
@@ -62,33 +62,40 @@ def main() -> int:
     spark = nspark.session(args.master)
     spark.sparkContext.setLogLevel("ERROR")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Spark {spark.version} {args.master}, {os.cpu_count()} CPUs, load average {load:.1f}, "
-          f"shuffle partitions {spark.conf.get('spark.sql.shuffle.partitions')}")
+    print(
+        f"Spark {spark.version} {args.master}, {os.cpu_count()} CPUs, load average {load:.1f}, "
+        f"shuffle partitions {spark.conf.get('spark.sql.shuffle.partitions')}"
+    )
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         for relevance in ("graded", "binary"):
-            run = nc.sample_run(args.queries, seed=args.seed, max_items=args.max_items,
-                                relevance=relevance, tie_fraction=0.5)
+            run = nc.sample_run(
+                args.queries, seed=args.seed, max_items=args.max_items, relevance=relevance, tie_fraction=0.5
+            )
             path = os.path.join(folder, f"{relevance}.parquet")
             run.to_parquet(path, index=False)
             frame = spark.read.parquet(path).cache()
             frame.count()  # read once, so the timings below are the engine's
-            print(f"\n## {relevance} relevance: {len(run):,} rows, {args.queries:,} queries, "
-                  f"nDCG@{args.k}")
+            print(f"\n## {relevance} relevance: {len(run):,} rows, {args.queries:,} queries, nDCG@{args.k}")
             if relevance == "graded":
                 for validate in (True, False):
                     force(nspark.evaluate(frame, k=args.k, validate=validate))  # warm-up
-                    seconds = min(force(nspark.evaluate(frame, k=args.k, validate=validate))
-                                  for _ in range(2))
+                    seconds = min(
+                        force(nspark.evaluate(frame, k=args.k, validate=validate)) for _ in range(2)
+                    )
                     start = time.perf_counter()
                     nc.evaluate(run, k=args.k)
                     pandas_seconds = time.perf_counter() - start
-                    print(f"validate={validate!s:5}: {seconds:6.2f} s, "
-                          f"{len(run) / seconds:12,.0f} rows/s (pandas engine {pandas_seconds:.2f} s, "
-                          f"{len(run) / pandas_seconds:12,.0f} rows/s)")
+                    print(
+                        f"validate={validate!s:5}: {seconds:6.2f} s, "
+                        f"{len(run) / seconds:12,.0f} rows/s (pandas engine {pandas_seconds:.2f} s, "
+                        f"{len(run) / pandas_seconds:12,.0f} rows/s)"
+                    )
             options_list = [{"k": args.k}, {"k": args.k, "gain": "exponential"}]
             if relevance == "graded":
-                options_list += [{"k": args.k, "ties": t} for t in ("input", "trec_eval", "optimistic", "pessimistic")]
+                options_list += [
+                    {"k": args.k, "ties": t} for t in ("input", "trec_eval", "optimistic", "pessimistic")
+                ]
                 options_list += [{"discount": "jarvelin", "no_relevant": "drop"}]
             for options in options_list:
                 ours = nspark.evaluate(frame, validate=False, **options).toPandas()

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .batch import NO_RELEVANT, TIES, RunResult, evaluate_run, read_run, summarize
+from .batch import TIES, RunResult, evaluate_run, read_run, summarize
 from .discounts import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
@@ -51,48 +51,87 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("file", metavar="FILE", help="the run: a CSV file with a header row, or Parquet")
-    parser.add_argument("--k", type=int, default=None, metavar="K",
-                        help="cutoff: nDCG@K (default: each query's whole list)")
-    parser.add_argument("--gain", choices=tuple(GAINS), default="linear",
-                        help="gain of a grade: linear = rel, exponential = 2^rel - 1 (default: linear)")
-    parser.add_argument("--discount", choices=DISCOUNTS, default="log2",
-                        help="discount of position i: log2 = 1/log2(i+1), jarvelin = none before "
-                             "position 2, then 1/log2(i) (default: log2)")
+    parser.add_argument(
+        "--k", type=int, default=None, metavar="K", help="cutoff: nDCG@K (default: each query's whole list)"
+    )
+    parser.add_argument(
+        "--gain",
+        choices=tuple(GAINS),
+        default="linear",
+        help="gain of a grade: linear = rel, exponential = 2^rel - 1 (default: linear)",
+    )
+    parser.add_argument(
+        "--discount",
+        choices=DISCOUNTS,
+        default="log2",
+        help="discount of position i: log2 = 1/log2(i+1), jarvelin = none before "
+        "position 2, then 1/log2(i) (default: log2)",
+    )
     # Not argparse choices: a refused name ('ignore') gets the core's message, which says why.
-    parser.add_argument("--ties", default="average", metavar="{" + ",".join(TIES) + "}",
-                        help="how tied scores are ranked (default: average)")
-    parser.add_argument("--engine", choices=("pandas", "spark"), default="pandas",
-                        help="pandas (this machine, default) or spark (needs PySpark and Java 17+)")
-    parser.add_argument("--query", default="query", metavar="COL",
-                        help="query id column (default: query)")
-    parser.add_argument("--relevance", default="relevance", metavar="COL",
-                        help="relevance grade column, graded or 0/1 (default: relevance)")
-    parser.add_argument("--score", default="score", metavar="COL",
-                        help="score column; higher ranks first (default: score)")
-    parser.add_argument("--item", default="item", metavar="COL",
-                        help="item id column, checked for repeated (query, item) pairs when "
-                             "present (default: item)")
-    parser.add_argument("--drop-no-relevant", action="store_true",
-                        help="leave queries with nothing relevant (IDCG = 0) out of the mean "
-                             "(their nDCG is written as empty); by default they count as 0, "
-                             "like scikit-learn. Their number is printed either way")
-    parser.add_argument("--output", metavar="OUT",
-                        help="write the per-query rows to OUT: .csv (text cells that a spreadsheet "
-                             "would run as a formula get a leading apostrophe), .parquet or "
-                             ".json (exact); '-' for CSV on stdout")
-    parser.add_argument("--master", default="local[*]",
-                        help="Spark master URL for --engine spark (default: local[*])")
-    parser.add_argument("--no-progress", action="store_true",
-                        help=f"no progress bar (shown on stderr for files of "
-                             f"{PROGRESS_BYTES // 2**20} MB or more)")
+    parser.add_argument(
+        "--ties",
+        default="average",
+        metavar="{" + ",".join(TIES) + "}",
+        help="how tied scores are ranked (default: average)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("pandas", "spark"),
+        default="pandas",
+        help="pandas (this machine, default) or spark (needs PySpark and Java 17+)",
+    )
+    parser.add_argument("--query", default="query", metavar="COL", help="query id column (default: query)")
+    parser.add_argument(
+        "--relevance",
+        default="relevance",
+        metavar="COL",
+        help="relevance grade column, graded or 0/1 (default: relevance)",
+    )
+    parser.add_argument(
+        "--score", default="score", metavar="COL", help="score column; higher ranks first (default: score)"
+    )
+    parser.add_argument(
+        "--item",
+        default="item",
+        metavar="COL",
+        help="item id column, checked for repeated (query, item) pairs when present (default: item)",
+    )
+    parser.add_argument(
+        "--drop-no-relevant",
+        action="store_true",
+        help="leave queries with nothing relevant (IDCG = 0) out of the mean "
+        "(their nDCG is written as empty); by default they count as 0, "
+        "like scikit-learn. Their number is printed either way",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="OUT",
+        help="write the per-query rows to OUT: .csv (text cells that a spreadsheet "
+        "would run as a formula get a leading apostrophe), .parquet or "
+        ".json (exact); '-' for CSV on stdout",
+    )
+    parser.add_argument(
+        "--master", default="local[*]", help="Spark master URL for --engine spark (default: local[*])"
+    )
+    parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help=f"no progress bar (shown on stderr for files of {PROGRESS_BYTES // 2**20} MB or more)",
+    )
     return parser
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {
-        "k": args.k, "gain": args.gain, "discount": args.discount, "ties": args.ties,
+        "k": args.k,
+        "gain": args.gain,
+        "discount": args.discount,
+        "ties": args.ties,
         "no_relevant": "drop" if args.drop_no_relevant else "zero",
-        "query": args.query, "relevance": args.relevance, "score": args.score, "item": args.item,
+        "query": args.query,
+        "relevance": args.relevance,
+        "score": args.score,
+        "item": args.item,
     }
 
 
@@ -113,8 +152,10 @@ def _run_pandas(args: argparse.Namespace, progress: bool) -> RunResult:
         return evaluate_run(read_run(args.file, ids=_ids(args)), **_options(args))
     from tqdm import tqdm
 
-    with tqdm(total=os.path.getsize(args.file), unit="B", unit_scale=True, desc="read",
-              file=sys.stderr) as bar:
+    with tqdm(
+        total=os.path.getsize(args.file), unit="B", unit_scale=True, desc="read", file=sys.stderr
+    ) as bar:
+
         def advance(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
@@ -161,16 +202,23 @@ def _run_spark(args: argparse.Namespace, progress: bool) -> RunResult:
         if bar is not None:
             bar.close()
     summary = summarize(table, no_relevant=options["no_relevant"])
-    return RunResult(per_query=table, mean=summary.mean, n_queries=summary.n_queries,
-                     n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,
-                     k=args.k, gain=args.gain, discount=args.discount, ties=args.ties,
-                     no_relevant=options["no_relevant"])
+    return RunResult(
+        per_query=table,
+        mean=summary.mean,
+        n_queries=summary.n_queries,
+        n_no_relevant=summary.n_no_relevant,
+        n_in_mean=summary.n_in_mean,
+        k=args.k,
+        gain=args.gain,
+        discount=args.discount,
+        ties=args.ties,
+        no_relevant=options["no_relevant"],
+    )
 
 
 def _report(result: RunResult, output: str | None) -> list[str]:
     name = "nDCG" if result.k is None else f"nDCG@{result.k}"
-    policy = ("left out of the mean" if result.no_relevant == "drop"
-              else "counted as 0 in the mean")
+    policy = "left out of the mean" if result.no_relevant == "drop" else "counted as 0 in the mean"
     lines = [
         f"mean {name}: {result.mean:.10f}",
         f"queries: {result.n_queries} ({result.n_in_mean} in the mean)",
@@ -186,10 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     progress = _wants_progress(args)
     try:
-        if args.engine == "spark":
-            result = _run_spark(args, progress)
-        else:
-            result = _run_pandas(args, progress)
+        result = _run_spark(args, progress) if args.engine == "spark" else _run_pandas(args, progress)
     except NDCGInputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

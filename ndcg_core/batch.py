@@ -77,9 +77,9 @@ __all__ = [
     "evaluate_run",
     "id_text",
     "mean_ndcg_at_ks",
+    "ndcg_bands",
     "read_run",
     "summarize",
-    "ndcg_bands",
 ]
 
 Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval"]
@@ -257,8 +257,9 @@ def read_run(
 _BLOCK = 1 << 22
 
 
-def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: set[str],
-              label: str) -> pd.DataFrame:
+def _read_csv(
+    source: Any, on_progress: Callable[[int, int], None] | None, ids: set[str], label: str
+) -> pd.DataFrame:
     """A CSV file read entirely as text by pyarrow, then each non-id column made numeric when
     every value is a number.
 
@@ -279,7 +280,10 @@ def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: 
 
     try:
         head = handle.read(4)
-        if isinstance(head, bytes) and head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (what some spreadsheets save)
+        if isinstance(head, bytes) and head[:2] in (
+            b"\xff\xfe",
+            b"\xfe\xff",
+        ):  # UTF-16 (what some spreadsheets save)
             fail("not_utf8", name=label, line=1)
         rest = handle.read()  # the reader wants bytes; pyarrow makes its own copy per block
     finally:
@@ -299,16 +303,16 @@ def _read_csv(source: Any, on_progress: Callable[[int, int], None] | None, ids: 
     # Every column as text: one type per header field (names not in the file are ignored).
     import csv
 
-    first = next(csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace"),
-                                        newline="")), [])
+    first = next(csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace"), newline="")), [])
     types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
     try:
         reader = pacsv.open_csv(
             pa.BufferReader(data),
             read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK),
             parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
-            convert_options=pacsv.ConvertOptions(column_types=types, null_values=[""],
-                                                 strings_can_be_null=True),
+            convert_options=pacsv.ConvertOptions(
+                column_types=types, null_values=[""], strings_can_be_null=True
+            ),
         )
         batches = []
         done = 0
@@ -377,8 +381,9 @@ def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
     row) and, when quoted new lines make them differ, its line in the file."""
     import csv
 
-    text = io.StringIO(data.decode("utf-8", errors="replace"), newline="") \
-        if isinstance(data, bytes) else data
+    text = (
+        io.StringIO(data.decode("utf-8", errors="replace"), newline="") if isinstance(data, bytes) else data
+    )
     reader = csv.reader(text)
     expected: int | None = None
     number = 0
@@ -395,8 +400,7 @@ def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
             if start == number + 1 and line == start:
                 fail("field_count", row=number, got=len(record), expected=expected)
             fail("field_count_line", row=number, line=start, got=len(record), expected=expected)
-    fail("field_count_line", row="?", line="?", got=row.actual_columns,
-         expected=row.expected_columns)
+    fail("field_count_line", row="?", line="?", got=row.actual_columns, expected=row.expected_columns)
 
 
 def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> None:
@@ -426,27 +430,29 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
         head = stream.read(1 << 20)
     import csv
 
-    first = next(csv.reader(io.StringIO(head.decode("utf-8", errors="replace").lstrip("\ufeff"),
-                                        newline="")), [])
+    first = next(
+        csv.reader(io.StringIO(head.decode("utf-8", errors="replace").lstrip("\ufeff"), newline="")), []
+    )
     types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
     try:
         with pa.input_stream(os.fspath(path)) as stream:
             reader = pacsv.open_csv(
                 stream,
                 read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK),
-                parse_options=pacsv.ParseOptions(newlines_in_values=True,
-                                                 invalid_row_handler=on_invalid),
-                convert_options=pacsv.ConvertOptions(column_types=types, null_values=[""],
-                                                     strings_can_be_null=True,
-                                                     check_utf8=False),
+                parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
+                convert_options=pacsv.ConvertOptions(
+                    column_types=types, null_values=[""], strings_can_be_null=True, check_utf8=False
+                ),
             )
             for _ in reader:
                 pass
     except pa.ArrowInvalid:
         if not bad:
             return  # not a field count: Spark reports what it finds
-        with pa.input_stream(os.fspath(path)) as stream, \
-                io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text:
+        with (
+            pa.input_stream(os.fspath(path)) as stream,
+            io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text,
+        ):
             _field_count_error(text, label, bad[0])
 
 
@@ -502,17 +508,22 @@ def id_text(values: pd.Series) -> pd.Series:
 
 def _unique_text(uniques: Any) -> NDArray[np.object_]:
     """Unique ids as an object array of text (strings as they are)."""
-    if pd.api.types.is_string_dtype(getattr(uniques, "dtype", None)) and not \
-            pd.api.types.is_object_dtype(uniques.dtype):
+    if pd.api.types.is_string_dtype(getattr(uniques, "dtype", None)) and not pd.api.types.is_object_dtype(
+        uniques.dtype
+    ):
         return np.asarray(uniques, dtype=object)
     array = np.asarray(uniques)
     if array.dtype.kind in "iub":
         return array.astype(str).astype(object)
     if array.dtype.kind == "f":
         return np.array([repr(float(value)) for value in array.tolist()], dtype=object)
-    return np.array([value if isinstance(value, str) else
-                     repr(value) if isinstance(value, float) else str(value)
-                     for value in array.tolist()], dtype=object)
+    return np.array(
+        [
+            value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
+            for value in array.tolist()
+        ],
+        dtype=object,
+    )
 
 
 # --------------------------------------------------------------------------- validation
@@ -550,22 +561,19 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
         bad = coerced.isna().to_numpy() & series.notna().to_numpy()
         if bad.any():
             row = int(np.argmax(bad))
-            fail("bad_column", row=row + 1, column=column, value=_shown(series.iloc[row]),
-                 rule="rule_number")
+            fail("bad_column", row=row + 1, column=column, value=_shown(series.iloc[row]), rule="rule_number")
         values = coerced.to_numpy(dtype=np.float64, na_value=np.nan)
     finite = np.isfinite(values)
     if not finite.all():
         row = int(np.argmin(finite))
         raw = series.iloc[row]
         value = _shown(raw) if pd.isna(raw) else float(values[row])
-        fail("bad_column", row=row + 1, column=column, value=value,
-             rule="rule_finite")
+        fail("bad_column", row=row + 1, column=column, value=value, rule="rule_finite")
     if grade:
         negative = values < 0
         if negative.any():
             row = int(np.argmax(negative))
-            fail("bad_column", row=row + 1, column=column, value=float(values[row]),
-                 rule="rule_grade")
+            fail("bad_column", row=row + 1, column=column, value=float(values[row]), rule="rule_grade")
     return values
 
 
@@ -599,8 +607,7 @@ def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArra
     missing = codes < 0
     if missing.any():
         row = int(np.argmax(missing))
-        fail("bad_column", row=row + 1, column=column, value="a missing value",
-             rule="rule_id")
+        fail("bad_column", row=row + 1, column=column, value="a missing value", rule="rule_id")
     return codes, None if names is None else pd.Index(names, dtype="str")
 
 
@@ -612,8 +619,9 @@ def _descending_text_rank(codes: NDArray[np.intp], names: pd.Index) -> NDArray[n
     return rank[codes]
 
 
-def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str,
-                 *, text: bool = False) -> NDArray[np.int64] | None:
+def _check_pairs(
+    frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str, *, text: bool = False
+) -> NDArray[np.int64] | None:
     """Refuse a repeated (query, item) pair; with ``text``, return each row's item rank in
     descending string order (for ``ties="trec_eval"``)."""
     items, names = _ids(frame, item, text=text)
@@ -631,8 +639,12 @@ def _check_pairs(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query:
     if duplicated.any():
         first = int(np.argmax(duplicated))
         rows = np.flatnonzero(pair == pair[first])[:5] + 1
-        fail("duplicate_pair", item=_shown(frame[item].iloc[first]),
-             query=_shown(frame[query].iloc[first]), rows=", ".join(map(str, rows)))
+        fail(
+            "duplicate_pair",
+            item=_shown(frame[item].iloc[first]),
+            query=_shown(frame[query].iloc[first]),
+            rows=", ".join(map(str, rows)),
+        )
     return ranks
 
 
@@ -665,8 +677,14 @@ def _prepare(
     item_rank = None
     if item is not None:
         item_rank = _check_pairs(frame, codes, item, query, text=ties == "trec_eval")
-    return _Run(codes=codes, queries=pd.Index(queries), relevance=rel, score=scores,
-                item_rank=item_rank, relevance_column=relevance)
+    return _Run(
+        codes=codes,
+        queries=pd.Index(queries),
+        relevance=rel,
+        score=scores,
+        item_rank=item_rank,
+        relevance_column=relevance,
+    )
 
 
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:
@@ -862,8 +880,15 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
         del new
     del order
     ranked *= weight
-    return _Terms(counts=counts, starts=starts, codes=ranked_codes, position=position,
-                  weight=weight, dcg=ranked, gains=gains)
+    return _Terms(
+        counts=counts,
+        starts=starts,
+        codes=ranked_codes,
+        position=position,
+        weight=weight,
+        dcg=ranked,
+        gains=gains,
+    )
 
 
 def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
@@ -876,8 +901,9 @@ def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
         return gains
     index, kind = problem
     if kind == "gain":
-        fail("gain_overflow_row", row=index + 1, column=run.relevance_column,
-             value=float(run.relevance[index]))
+        fail(
+            "gain_overflow_row", row=index + 1, column=run.relevance_column, value=float(run.relevance[index])
+        )
     # The sum of all rows overflows; does a query's? (Queries are summed apart.)
     with np.errstate(over="ignore"):
         sums = np.bincount(run.codes, weights=gains, minlength=run.queries.size)
@@ -889,8 +915,7 @@ def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
     found = first_overflow(gains[rows])
     # this query's sum is not finite, so its gains overflow somewhere: found is never None
     index = int(rows[found[0] if found is not None else 0])
-    fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1,
-         value=float(run.relevance[index]))
+    fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1, value=float(run.relevance[index]))
 
 
 def _ideal_terms(run: _Run, terms: _Terms) -> NDArray[np.float64]:
@@ -1005,20 +1030,23 @@ def evaluate(
     return _per_query(run, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
 
 
-def _per_query(run: _Run, *, k: int | None, gain: str, discount: str, ties: str,
-               no_relevant: str) -> pd.DataFrame:
+def _per_query(
+    run: _Run, *, k: int | None, gain: str, discount: str, ties: str, no_relevant: str
+) -> pd.DataFrame:
     depth = run.codes.size if k is None else int(k)
     terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
     # Rows are grouped by query in ranked order, so a query's sum is one reduceat segment.
     dcg = np.add.reduceat(terms.dcg, terms.starts)
     idcg = _idcg(run, terms, gain=gain, discount=discount, depth=depth)
-    return pd.DataFrame({
-        "query": run.queries,
-        "n_items": terms.counts.astype(np.int64),
-        "dcg": dcg,
-        "idcg": idcg,
-        "ndcg": _ratio(dcg, idcg, no_relevant),
-    })
+    return pd.DataFrame(
+        {
+            "query": run.queries,
+            "n_items": terms.counts.astype(np.int64),
+            "dcg": dcg,
+            "idcg": idcg,
+            "ndcg": _ratio(dcg, idcg, no_relevant),
+        }
+    )
 
 
 def ndcg_bands(per_query: pd.DataFrame, *, width: float = 0.05) -> pd.DataFrame:
@@ -1042,8 +1070,9 @@ def ndcg_bands(per_query: pd.DataFrame, *, width: float = 0.05) -> pd.DataFrame:
     # band i holds [i/n, (i+1)/n); 1.0 (and the float noise just above it) goes in the last band
     index = np.clip(np.floor(values * n + 1e-9).astype(np.int64), 0, n - 1)
     edges = np.arange(n + 1) / n
-    return pd.DataFrame({"start": edges[:-1], "end": edges[1:],
-                         "count": np.bincount(index, minlength=n).astype(np.int64)})
+    return pd.DataFrame(
+        {"start": edges[:-1], "end": edges[1:], "count": np.bincount(index, minlength=n).astype(np.int64)}
+    )
 
 
 def summarize(per_query: pd.DataFrame, *, no_relevant: NoRelevant = "zero") -> RunSummary:
@@ -1063,8 +1092,12 @@ def summarize(per_query: pd.DataFrame, *, no_relevant: NoRelevant = "zero") -> R
     if no_relevant == "drop":
         values = values[relevant]
     mean = float(values.mean()) if values.size else float("nan")
-    return RunSummary(mean=mean, n_queries=int(relevant.size),
-                      n_no_relevant=int(relevant.size - relevant.sum()), n_in_mean=int(values.size))
+    return RunSummary(
+        mean=mean,
+        n_queries=int(relevant.size),
+        n_no_relevant=int(relevant.size - relevant.sum()),
+        n_in_mean=int(values.size),
+    )
 
 
 def evaluate_run(
@@ -1088,13 +1121,31 @@ def evaluate_run(
     >>> result.mean, result.n_queries, result.n_no_relevant, result.n_in_mean
     (1.0, 2, 1, 1)
     """
-    per_query = evaluate(frame, k=k, gain=gain, discount=discount, ties=ties,
-                         no_relevant=no_relevant, query=query, relevance=relevance,
-                         score=score, item=item)
+    per_query = evaluate(
+        frame,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        no_relevant=no_relevant,
+        query=query,
+        relevance=relevance,
+        score=score,
+        item=item,
+    )
     summary = summarize(per_query, no_relevant=no_relevant)
-    return RunResult(per_query=per_query, mean=summary.mean, n_queries=summary.n_queries,
-                     n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,
-                     k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
+    return RunResult(
+        per_query=per_query,
+        mean=summary.mean,
+        n_queries=summary.n_queries,
+        n_no_relevant=summary.n_no_relevant,
+        n_in_mean=summary.n_in_mean,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        no_relevant=no_relevant,
+    )
 
 
 def mean_ndcg_at_ks(
@@ -1140,10 +1191,12 @@ def mean_ndcg_at_ks(
     cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
     size = n_queries * depth
     # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
-    dcg = np.asarray(np.bincount(cell, weights=terms.dcg[kept], minlength=size),
-                     dtype=np.float64).reshape(n_queries, depth)
-    idcg = np.asarray(np.bincount(cell, weights=_ideal_terms(run, terms)[kept], minlength=size),
-                      dtype=np.float64).reshape(n_queries, depth)
+    dcg = np.asarray(np.bincount(cell, weights=terms.dcg[kept], minlength=size), dtype=np.float64).reshape(
+        n_queries, depth
+    )
+    idcg = np.asarray(
+        np.bincount(cell, weights=_ideal_terms(run, terms)[kept], minlength=size), dtype=np.float64
+    ).reshape(n_queries, depth)
     del cell, kept, terms
     np.cumsum(dcg, axis=1, out=dcg)
     np.cumsum(idcg, axis=1, out=idcg)
@@ -1152,5 +1205,4 @@ def mean_ndcg_at_ks(
     if no_relevant == "drop":
         values = values[relevant]
     means = values.mean(axis=0) if values.shape[0] else np.full(depth, np.nan)
-    return pd.DataFrame({"k": np.asarray(cutoffs, dtype=np.int64),
-                         "ndcg": means[np.asarray(cutoffs) - 1]})
+    return pd.DataFrame({"k": np.asarray(cutoffs, dtype=np.int64), "ndcg": means[np.asarray(cutoffs) - 1]})

@@ -149,15 +149,22 @@ def _hint(key: str, **params: Any) -> Hint:
     return Hint(key, params)
 
 
-def _table(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: Gain,
-           discount: Discount) -> pd.DataFrame:
+def _table(
+    relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: Gain, discount: Discount
+) -> pd.DataFrame:
     """The step table within the cutoff."""
     table = step_table(list(relevance), k=k, gain=gain, discount=discount, labels=list(labels))
     return table[table["in_cutoff"]].reset_index(drop=True)
 
 
-def _last(relevance: Sequence[float], labels: Sequence[str], k: int | None, gain: Gain,
-          discount: Discount, column: str) -> float:
+def _last(
+    relevance: Sequence[float],
+    labels: Sequence[str],
+    k: int | None,
+    gain: Gain,
+    discount: Discount,
+    column: str,
+) -> float:
     return float(_table(relevance, labels, k, gain, discount)[column].iloc[-1])
 
 
@@ -199,8 +206,9 @@ def _ordering(number: int, rng: np.random.Generator, gain: Gain, discount: Disco
         if len(set(rel)) >= 2 and not _is_ideal(rel):
             break
     labels = _labels(len(rel))
-    return Exercise(number, "ideal_order", tuple(rel), labels, None, gain, discount,
-                    _ideal_order(rel, labels))
+    return Exercise(
+        number, "ideal_order", tuple(rel), labels, None, gain, discount, _ideal_order(rel, labels)
+    )
 
 
 def _compare(number: int, rng: np.random.Generator, gain: Gain, discount: Discount) -> Exercise:
@@ -224,8 +232,9 @@ def _compare(number: int, rng: np.random.Generator, gain: Gain, discount: Discou
     a = _last(rel, labels, None, gain, discount, "ndcg")
     b = _last(other, other_labels, None, gain, discount, "ndcg")
     answer = "same" if abs(a - b) <= _SAME else "A" if a > b else "B"
-    return Exercise(number, "compare", tuple(rel), labels, None, gain, discount, answer,
-                    tuple(other), other_labels)
+    return Exercise(
+        number, "compare", tuple(rel), labels, None, gain, discount, answer, tuple(other), other_labels
+    )
 
 
 def _check_seed(seed: Any) -> int:
@@ -337,7 +346,7 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
         return Verdict(error <= tol + 1e-12, value, expected, error, tol)
     if exercise.kind == "ideal_order":
         given = tuple(str(x) for x in answer)
-        grade = dict(zip(exercise.labels, exercise.relevance))
+        grade = dict(zip(exercise.labels, exercise.relevance, strict=False))
         correct = sorted(given) == sorted(exercise.labels) and _is_ideal([grade[x] for x in given])
         return Verdict(correct, given, expected, None, tol)
     choice = check_choice(answer, CHOICES, option="answer")
@@ -369,8 +378,11 @@ def hints(exercise: Exercise) -> tuple[Hint, ...]:
     t = _table(e.relevance, e.labels, e.k, e.gain, e.discount)
     if e.kind == "cg":
         # CG sums gains: with exponential gain the hint lists the gains, not the grades
-        shown = _hint("grades", k=kk, values=_values(t, "relevance")) if e.gain == "linear" \
+        shown = (
+            _hint("grades", k=kk, values=_values(t, "relevance"))
+            if e.gain == "linear"
             else _hint("gains", k=kk, values=_values(t, "gain"))
+        )
         return (_hint("cg_rule", k=kk), shown)
     if e.kind == "dcg":
         return (
@@ -436,7 +448,6 @@ def parse_index(text: str, n: int) -> int:
     3
     """
     folded = str(text).strip()
-    if (len(folded) > len(str(n)) or not folded.isascii() or not folded.isdigit()
-            or not 1 <= int(folded) <= n):
+    if len(folded) > len(str(n)) or not folded.isascii() or not folded.isdigit() or not 1 <= int(folded) <= n:
         fail("bad_link", param="ex", got=folded[:20], rule="rule_exercise", n=n)
     return int(folded)

@@ -58,8 +58,11 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
         if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
             continue
         values = series.to_numpy(dtype=object, na_value=None)
-        starts = np.fromiter((isinstance(v, str) and v.startswith(FORMULA_START) for v in values),
-                             dtype=bool, count=values.size)
+        starts = np.fromiter(
+            (isinstance(v, str) and v.startswith(FORMULA_START) for v in values),
+            dtype=bool,
+            count=values.size,
+        )
         if starts.any():
             values = values.copy()
             values[starts] = [_escape(v) for v in values[starts]]
@@ -81,8 +84,10 @@ def to_csv_bytes(frame: pd.DataFrame, *, encoding: str = "utf-8") -> bytes:
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows as plain Python values: floats keep every bit (``repr``), NaN becomes null."""
     records = frame.astype(object).where(frame.notna(), None).to_dict("records")
-    return [{str(key): (value.item() if isinstance(value, np.generic) else value)
-             for key, value in row.items()} for row in records]
+    return [
+        {str(key): (value.item() if isinstance(value, np.generic) else value) for key, value in row.items()}
+        for row in records
+    ]
 
 
 def write_table(frame: pd.DataFrame, out: str | os.PathLike[str] | IO[str]) -> None:

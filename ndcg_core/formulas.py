@@ -248,23 +248,30 @@ def formula(
     if step == "gain":
         grades = rel[: m.k]
         gains = apply_gain(grades, gain)
-        gain_text = ([_grade(x) for x in grades.tolist()] if gain == "linear"
-                     else [_result(g, digits) for g in gains.tolist()])
+        gain_text = (
+            [_grade(x) for x in grades.tolist()]
+            if gain == "linear"
+            else [_result(g, digits) for g in gains.tolist()]
+        )
         shown_gains, hidden = _shorten(gain_text, ", ")
         symbols = {1: "G_1", 2: "(G_1, G_2)"}.get(m.k, f"(G_1, \\ldots, G_{{{m.k}}})")
         if gain == "linear":
             text = f"{symbols} = ({shown_gains})" if m.k > 1 else f"{symbols} = {shown_gains}"
         else:
             shown_tex, _ = _shorten([_gain_tex(x, gain) for x in grades.tolist()], ", ")
-            text = (f"{symbols} = ({shown_tex}) = ({shown_gains})" if m.k > 1
-                    else f"{symbols} = {shown_tex} = {shown_gains}")
+            text = (
+                f"{symbols} = ({shown_tex}) = ({shown_gains})"
+                if m.k > 1
+                else f"{symbols} = {shown_tex} = {shown_gains}"
+            )
         terms = tuple(gains.tolist())
         return Formula(step, general, text, float(gains.sum()), terms, hidden, label_k)
     if step == "cg":
         grades = rel[: m.k].tolist()
         # CG sums the gains: the grades themselves (linear) or (2^{rel}-1) each (exponential)
-        written = ([_grade(x) for x in grades] if gain == "linear"
-                   else [f"({_gain_tex(x, gain)})" for x in grades])
+        written = (
+            [_grade(x) for x in grades] if gain == "linear" else [f"({_gain_tex(x, gain)})" for x in grades]
+        )
         body, hidden = _shorten(written, " + ")
         # a sum of typed grades reads best trimmed: 1.75, not 1.7500
         text = _equation(name("CG"), body, _grade(round(m.cg, digits)), len(grades) == 1)
@@ -280,8 +287,10 @@ def formula(
         return Formula(step, general, text, value, terms, hidden, label_k)
     ratio = f"\\frac{{{name('DCG')}}}{{{name('IDCG')}}}"
     if m.idcg > 0:
-        text = (f"{name('nDCG')} = {ratio} = \\frac{{{_result(m.dcg, digits)}}}"
-                f"{{{_result(m.idcg, digits)}}} = {_result(m.ndcg, digits)}")
+        text = (
+            f"{name('nDCG')} = {ratio} = \\frac{{{_result(m.dcg, digits)}}}"
+            f"{{{_result(m.idcg, digits)}}} = {_result(m.ndcg, digits)}"
+        )
     else:  # nothing relevant: the rule, not a division by zero
         text = f"{name('nDCG')} = 0 \\quad ({name('IDCG')} = 0)"
     return Formula(step, general, text, m.ndcg, (m.dcg, m.idcg), 0, label_k)

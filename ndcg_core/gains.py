@@ -72,10 +72,10 @@ def apply_gain(rel: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
 
     >>> apply_gain(np.array([3.0, 2.0, 0.0]), "exponential").tolist()
     [7.0, 3.0, 0.0]
-    >>> apply_gain(np.array([1100.0]), "exponential")
+    >>> apply_gain(np.array([1100.0]), "exponential")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ndcg_core.validate.NDCGInputError: The grade 1100 is too large for the exponential gain: 2^1100 - 1 is above the largest floating-point number (about 1.8e308). Use grades below 1024.
+    ndcg_core.validate.NDCGInputError: The grade 1100 is too large for the exponential gain: ...
     """
     rel = np.asarray(rel, dtype=np.float64)
     with np.errstate(over="ignore"):

@@ -63,9 +63,7 @@ def _dcg_kernel(rel: NDArray[np.float64], k: int, gain: str, discount: str) -> f
     return float(apply_gain(rel[:k], gain) @ discounts(k, discount)[: min(k, rel.size)])
 
 
-def ideal_relevance(
-    relevance: ArrayLike, *, pool: ArrayLike | None = None
-) -> NDArray[np.float64]:
+def ideal_relevance(relevance: ArrayLike, *, pool: ArrayLike | None = None) -> NDArray[np.float64]:
     """The ideal ranking's grades: the pool's (or the list's) grades, largest first.
 
     >>> ideal_relevance([3, 2, 0, 0, 1]).tolist()
@@ -100,7 +98,7 @@ def _ideal(rel: NDArray[np.float64], pool: ArrayLike | None) -> NDArray[np.float
         return np.ascontiguousarray(np.sort(rel)[::-1])
     judged = as_relevance(pool, what="judged_pool")
     grades, list_counts = np.unique(rel[rel > 0], return_counts=True)
-    for grade, list_count in zip(grades, list_counts):
+    for grade, list_count in zip(grades, list_counts, strict=False):
         pool_count = int(np.count_nonzero(judged == grade))
         if pool_count < list_count:
             fail("pool_missing", grade=float(grade), pool_count=pool_count, list_count=int(list_count))

@@ -73,14 +73,12 @@ def sample_run(
     """
     check_choice(relevance, ("graded", "binary"), option="relevance")
     check_choice(ids, ("text", "int"), option="ids")
-    for name, value in (("n_queries", n_queries), ("min_items", min_items),
-                        ("max_items", max_items)):
+    for name, value in (("n_queries", n_queries), ("min_items", min_items), ("max_items", max_items)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             fail("shape", what=name, rule="rule_positive_integer", got=repr(value))
     if max_items < min_items:
         fail("shape", what="max_items", rule="rule_at_least_min_items", min_items=min_items, got=max_items)
-    for name, share in (("tie_fraction", tie_fraction),
-                        ("no_relevant_fraction", no_relevant_fraction)):
+    for name, share in (("tie_fraction", tie_fraction), ("no_relevant_fraction", no_relevant_fraction)):
         if not 0.0 <= share <= 1.0:
             fail("shape", what=name, rule="rule_share", got=share)
 
@@ -107,14 +105,15 @@ def sample_run(
         width = len(str(n_queries))
         query_names = np.array([f"q{i:0{width}d}" for i in range(1, n_queries + 1)], dtype=object)
         item_width = len(str(max_items))
-        item_names = np.array([f"d{i:0{item_width}d}" for i in range(1, max_items + 1)],
-                              dtype=object)
+        item_names = np.array([f"d{i:0{item_width}d}" for i in range(1, max_items + 1)], dtype=object)
         query_ids, item_ids = query_names[codes], item_names[position]
     else:
         query_ids, item_ids = codes + 1, position + 1
-    return pd.DataFrame({
-        "query": query_ids,
-        "item": item_ids,
-        "relevance": grades.astype(np.int64),
-        "score": scores + 0.0,  # + 0.0 turns a rounded -0.0 into 0.0
-    })
+    return pd.DataFrame(
+        {
+            "query": query_ids,
+            "item": item_ids,
+            "relevance": grades.astype(np.int64),
+            "score": scores + 0.0,  # + 0.0 turns a rounded -0.0 into 0.0
+        }
+    )

@@ -35,9 +35,7 @@ SCALES: tuple[str, ...] = ("graded", "binary", "free")
 GRADED_MAX = 3
 
 
-def check_scale(
-    relevance: ArrayLike, scale: Scale, *, what: str = "relevance_list"
-) -> NDArray[np.float64]:
+def check_scale(relevance: ArrayLike, scale: Scale, *, what: str = "relevance_list") -> NDArray[np.float64]:
     """Grades that fit ``scale``: 0/1 for binary, whole numbers 0-3 for graded, any >= 0 for free.
 
     >>> check_scale([3, 2, 0, 0, 1], "graded").tolist()

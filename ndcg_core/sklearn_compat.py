@@ -66,28 +66,42 @@ def _check_params(function: str, params: dict[str, Any]) -> None:
     """scikit-learn's ``validate_params`` for these two functions (same order, same wording)."""
     for name in ("y_true", "y_score"):
         if not _is_array_like(params[name]):
-            fail("sk_param", param=name, function=function, rule="an array-like",
-                 got=repr(params[name]))
+            fail("sk_param", param=name, function=function, rule="an array-like", got=repr(params[name]))
     k = params["k"]
     if k is not None and not (isinstance(k, numbers.Integral) and int(k) >= 1):
-        fail("sk_param", param="k", function=function,
-             rule="an int in the range [1, inf) or None", got=repr(k))
+        fail(
+            "sk_param", param="k", function=function, rule="an int in the range [1, inf) or None", got=repr(k)
+        )
     if "log_base" in params:
         base = params["log_base"]
         # The Real as given, as scikit-learn's Interval checks it: np.isnan raises TypeError on
         # a Real numpy cannot convert (a Fraction). cast only tells mypy; no conversion here.
-        if not (isinstance(base, numbers.Real) and not np.isnan(cast(float, base))
-                and cast(float, base) > 0):
-            fail("sk_param", param="log_base", function=function,
-                 rule="a float in the range (0.0, inf)", got=repr(base))
+        if not (isinstance(base, numbers.Real) and not np.isnan(cast(float, base)) and cast(float, base) > 0):
+            fail(
+                "sk_param",
+                param="log_base",
+                function=function,
+                rule="a float in the range (0.0, inf)",
+                got=repr(base),
+            )
     weight = params["sample_weight"]
     if weight is not None and not _is_array_like(weight):
-        fail("sk_param", param="sample_weight", function=function,
-             rule="an array-like or None", got=repr(weight))
+        fail(
+            "sk_param",
+            param="sample_weight",
+            function=function,
+            rule="an array-like or None",
+            got=repr(weight),
+        )
     ties = params["ignore_ties"]
     if not isinstance(ties, (bool, np.bool_)):
-        fail("sk_param", param="ignore_ties", function=function,
-             rule="an instance of 'bool' or an instance of 'numpy.bool'", got=repr(ties))
+        fail(
+            "sk_param",
+            param="ignore_ties",
+            function=function,
+            rule="an instance of 'bool' or an instance of 'numpy.bool'",
+            got=repr(ties),
+        )
 
 
 def _check_array(value: ArrayLike) -> NDArray[Any]:
@@ -155,8 +169,13 @@ def _check_target_type(y_true: NDArray[Any]) -> None:
 def _check_same_shape(y_true: NDArray[Any], y_score: NDArray[Any]) -> None:
     # scikit-learn fails here with numpy's broadcasting message; this one says what is wrong.
     if y_score.shape != y_true.shape:
-        fail("shape", what="y_score", rule="rule_same_shape", expected=y_true.shape,
-             got=f"an array of shape {y_score.shape}")
+        fail(
+            "shape",
+            what="y_score",
+            rule="rule_same_shape",
+            expected=y_true.shape,
+            got=f"an array of shape {y_score.shape}",
+        )
 
 
 def _weights(sample_weight: Any) -> NDArray[np.float64] | None:
@@ -167,8 +186,7 @@ def _weights(sample_weight: Any) -> NDArray[np.float64] | None:
     except (TypeError, ValueError) as error:
         fail("sk_conversion", reason=str(error))
     if weights.ndim != 1:
-        fail("shape", what="sample_weight", rule="rule_weights",
-             got=f"an array of shape {weights.shape}")
+        fail("shape", what="sample_weight", rule="rule_weights", got=f"an array of shape {weights.shape}")
     if weights.sum() == 0:
         fail("sk_weights_zero")
     return weights
@@ -199,8 +217,7 @@ def _check_sums(y_true: NDArray[Any]) -> None:
     problem = first_overflow(grades.ravel())
     if problem is not None:
         row, column = divmod(problem[0], grades.shape[1])
-        fail("sum_overflow_2d", row=row + 1, position=column + 1,
-             value=float(grades[row, column]))
+        fail("sum_overflow_2d", row=row + 1, position=column + 1, value=float(grades[row, column]))
 
 
 # --- kernels: trust their input ---------------------------------------------------------
@@ -244,7 +261,7 @@ class _Candidates:
 
 
 def _candidates(keys: NDArray[np.int64], k: int) -> _Candidates:
-    rows, n = keys.shape
+    _rows, n = keys.shape
     low = (1 << max(1, (n - 1).bit_length())) - 1
     packed = keys & np.int64(~low)
     packed |= np.arange(n, dtype=np.int64)
@@ -309,8 +326,10 @@ def _averaged_dcg(
     np.logical_or(exact[1:] != exact[:-1], ~same_row, out=starts[1:])
     # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
     if starts.all():
-        return np.asarray(np.bincount(row, weights=gains * (reach[position + 1] - reach[position]),
-                                      minlength=rows), dtype=np.float64)
+        return np.asarray(
+            np.bincount(row, weights=gains * (reach[position + 1] - reach[position]), minlength=rows),
+            dtype=np.float64,
+        )
     first = np.flatnonzero(starts)
     sizes = np.diff(first, append=exact.size)
     top = position[first] + 1  # the group's last position + 1; it spans top - sizes .. top - 1
@@ -329,7 +348,10 @@ def _ignore_ties_dcg(
 
 
 def _dcg_rows(
-    grades: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64],
+    grades: NDArray[Any],
+    y_score: NDArray[Any],
+    k: int,
+    discount: NDArray[np.float64],
     ignore_ties: bool,
 ) -> NDArray[np.float64]:
     if ignore_ties:
@@ -339,22 +361,29 @@ def _dcg_rows(
 
 def _compact(y_true: NDArray[Any]) -> NDArray[Any]:
     """The grades as int32 when they are integers that fit: sorted and gathered faster."""
-    if y_true.dtype.kind in "biu" and y_true.dtype != np.int32:
-        if _INT32.min <= y_true.min() and y_true.max() <= _INT32.max:
-            return y_true.astype(np.int32)
+    if (
+        y_true.dtype.kind in "biu"
+        and y_true.dtype != np.int32
+        and _INT32.min <= y_true.min()
+        and y_true.max() <= _INT32.max
+    ):
+        return y_true.astype(np.int32)
     return y_true
 
 
-def _ideal_dcg_rows(
-    grades: NDArray[Any], k: int, discount: NDArray[np.float64]
-) -> NDArray[np.float64]:
+def _ideal_dcg_rows(grades: NDArray[Any], k: int, discount: NDArray[np.float64]) -> NDArray[np.float64]:
     best = np.sort(grades, axis=1)[:, ::-1][:, :k]
     return best.astype(np.float64) @ discount[:k]
 
 
 def _per_query(
-    y_true: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64],
-    ignore_ties: bool, *, ideal: bool,
+    y_true: NDArray[Any],
+    y_score: NDArray[Any],
+    k: int,
+    discount: NDArray[np.float64],
+    ignore_ties: bool,
+    *,
+    ideal: bool,
 ) -> NDArray[np.float64]:
     """DCG@k of every query, or nDCG@k (0 where IDCG@k = 0) with ``ideal=True``.
 
@@ -425,9 +454,17 @@ def dcg_score(
     >>> round(dcg_score([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]), 4)  # tie at 0: averaged
     4.6706
     """
-    true, score, weights = _validate("dcg_score", y_true, y_score, {
-        "k": k, "log_base": log_base, "sample_weight": sample_weight, "ignore_ties": ignore_ties,
-    })
+    true, score, weights = _validate(
+        "dcg_score",
+        y_true,
+        y_score,
+        {
+            "k": k,
+            "log_base": log_base,
+            "sample_weight": sample_weight,
+            "ignore_ties": ignore_ties,
+        },
+    )
     n = true.shape[1]
     cut = n if k is None else min(int(k), n)
     values = _per_query(true, score, cut, _discount(n, log_base), bool(ignore_ties), ideal=False)
@@ -477,9 +514,16 @@ def ndcg_score(
     >>> round(ndcg_score([[7, 4, 1, 0, 0]], [[0.9, 0.5, 0.6, 0.9, 0.9]], ignore_ties=True), 5)
     0.54651
     """
-    true, score, weights = _validate("ndcg_score", y_true, y_score, {
-        "k": k, "sample_weight": sample_weight, "ignore_ties": ignore_ties,
-    })
+    true, score, weights = _validate(
+        "ndcg_score",
+        y_true,
+        y_score,
+        {
+            "k": k,
+            "sample_weight": sample_weight,
+            "ignore_ties": ignore_ties,
+        },
+    )
     n = true.shape[1]
     cut = n if k is None else min(int(k), n)
     values = _per_query(true, score, cut, _discount(n, 2), bool(ignore_ties), ideal=True)

@@ -53,7 +53,7 @@ __all__ = ["evaluate", "evaluate_run", "read_run", "session", "summarize_spark"]
 
 INSTALL_HINT = (
     "The Spark engine needs PySpark and Java 17 or newer: "
-    "pip install -e \".[spark]\" (the spark extra of nDCG Lab)"
+    'pip install -e ".[spark]" (the spark extra of nDCG Lab)'
 )
 
 
@@ -61,8 +61,8 @@ def _spark() -> Any:
     """The pyspark.sql module, or an ImportError that says how to get it."""
     try:
         import pyspark.sql
-        import pyspark.sql.functions  # noqa: F401
-        import pyspark.sql.window  # noqa: F401
+        import pyspark.sql.functions
+        import pyspark.sql.window
     except ImportError as error:
         raise ImportError(f"{INSTALL_HINT} ({error})") from None
     return pyspark.sql
@@ -96,7 +96,7 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     try:
         if os.path.isfile(path):
             parquet = _is_parquet(path)
-        elif os.path.isdir(path):   # a folder Spark wrote: part files
+        elif os.path.isdir(path):  # a folder Spark wrote: part files
             parquet = any(part.endswith((".parquet", ".pq")) for part in os.listdir(path))
         else:
             parquet = str(path).rstrip("/").endswith((".parquet", ".pq"))
@@ -107,10 +107,11 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
         # Spark pads a short row with nulls and fails on a long one without naming it
         check_csv_fields(path, name=name)
     try:
-        if parquet:
-            frame = spark.read.parquet(str(path))
-        else:
-            frame = spark.read.option("header", True).option("mode", "FAILFAST").csv(str(path))
+        frame = (
+            spark.read.parquet(str(path))
+            if parquet
+            else spark.read.option("header", True).option("mode", "FAILFAST").csv(str(path))
+        )
     except Exception as error:  # Spark raises its own (Py4J-backed) exception types
         if not _is_spark_error(sql, error):
             raise
@@ -145,14 +146,15 @@ def _first(frame: DataFrame) -> Row:
 def _as_double(frame: DataFrame, column: str) -> Column:
     """A column as double; text that is not a number becomes null (and is reported)."""
     F = _spark().functions
-    from pyspark.sql.types import NumericType, BooleanType
+    from pyspark.sql.types import BooleanType, NumericType
 
     kind = frame.schema[column].dataType
     double: Column
-    if isinstance(kind, (NumericType, BooleanType)):
-        double = F.col(column).cast("double")
-    else:
-        double = F.col(column).try_cast("double")
+    double = (
+        F.col(column).cast("double")
+        if isinstance(kind, (NumericType, BooleanType))
+        else F.col(column).try_cast("double")
+    )
     return double
 
 
@@ -169,8 +171,9 @@ def _gain(rel: Column, gain: str) -> Column:
     return gains
 
 
-def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None,
-           gain: str = "linear") -> None:
+def _check(
+    frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None, gain: str = "linear"
+) -> None:
     """One pass over the rows counting bad values; a second only to show an example."""
     F = _spark().functions
     rel, sc = _as_double(frame, relevance), _as_double(frame, score)
@@ -180,21 +183,27 @@ def _check(frame: DataFrame, *, query: str, relevance: str, score: str, item: st
         (relevance, ~_not_finite(rel) & (rel < 0), "rule_grade"),
         (score, _not_finite(sc), "rule_finite"),
     ]
-    counts = frame.agg(*[
-        F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
-        for index, (_, condition, _) in enumerate(problems)
-    ]).first()
+    counts = frame.agg(
+        *[
+            F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
+            for index, (_, condition, _) in enumerate(problems)
+        ]
+    ).first()
     if counts is None or all(value is None for value in counts):
         fail("empty_table", what="run")
     for index, (column, condition, rule) in enumerate(problems):
         count = counts[f"c{index}"] or 0
         if count:
             example = _first(frame.filter(condition).select(F.col(column)))[0]
-            fail("bad_values", column=column, count=int(count), rule=rule,
-                 value="a missing value" if example is None else example)
+            fail(
+                "bad_values",
+                column=column,
+                count=int(count),
+                rule=rule,
+                value="a missing value" if example is None else example,
+            )
     if item is not None:
-        repeated = (frame.groupBy(query, item).count().filter(F.col("count") > 1)
-                    .limit(1).collect())
+        repeated = frame.groupBy(query, item).count().filter(F.col("count") > 1).limit(1).collect()
         if repeated:
             row = repeated[0]
             fail("duplicate_pairs", item=row[item], query=row[query], count=int(row["count"]))
@@ -213,9 +222,13 @@ def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> 
         fail("gain_overflow", value=float(grade))
     if largest * int(top["n"]) < 1.7e308:  # no sum can reach infinity: skip the grouping
         return
-    over = (frame.groupBy(query).agg(F.sum(gains).alias("total"),
-                                     F.max(_as_double(frame, relevance)).alias("grade"))
-            .filter(F.col("total") == float("inf")).limit(1).collect())
+    over = (
+        frame.groupBy(query)
+        .agg(F.sum(gains).alias("total"), F.max(_as_double(frame, relevance)).alias("grade"))
+        .filter(F.col("total") == float("inf"))
+        .limit(1)
+        .collect()
+    )
     if over:
         fail("sum_overflow_spark", query=str(over[0][query]), value=float(over[0]["grade"]))
 
@@ -232,7 +245,8 @@ def _discount(position: Column, discount: str, k: int | None) -> Column:
     else:
         # 1 before position b, then 1 / log_b(i): the same expression as discounts.py.
         value = F.when(position < JARVELIN_BASE, F.lit(1.0)).otherwise(
-            F.lit(1.0) / (F.log(position.cast("double")) / F.log(F.lit(float(JARVELIN_BASE)))))
+            F.lit(1.0) / (F.log(position.cast("double")) / F.log(F.lit(float(JARVELIN_BASE))))
+        )
     if k is not None:
         value = F.when(position <= k, value).otherwise(F.lit(0.0))
     return value
@@ -329,7 +343,8 @@ def evaluate(
     )
     empty = F.lit(0.0) if no_relevant == "zero" else F.lit(float("nan"))
     return per_query.withColumn(
-        "ndcg", F.when(F.col("idcg") > 0, F.col("dcg") / F.col("idcg")).otherwise(empty))
+        "ndcg", F.when(F.col("idcg") > 0, F.col("dcg") / F.col("idcg")).otherwise(empty)
+    )
 
 
 def summarize_spark(per_query: DataFrame, *, no_relevant: NoRelevant = "zero") -> RunSummary:
@@ -338,15 +353,18 @@ def summarize_spark(per_query: DataFrame, *, no_relevant: NoRelevant = "zero") -
     F = _spark().functions
     check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
     relevant = F.col("idcg") > 0
-    row = _first(per_query.agg(
-        F.count(F.lit(1)).alias("n"),
-        F.sum(F.when(relevant, 0).otherwise(1)).alias("none"),
-        F.sum(F.when(relevant, F.col("ndcg")).otherwise(0.0)).alias("total"),
-    ))
+    row = _first(
+        per_query.agg(
+            F.count(F.lit(1)).alias("n"),
+            F.sum(F.when(relevant, 0).otherwise(1)).alias("none"),
+            F.sum(F.when(relevant, F.col("ndcg")).otherwise(0.0)).alias("total"),
+        )
+    )
     n, none, total = int(row["n"]), int(row["none"] or 0), float(row["total"] or 0.0)
     in_mean = n - none if no_relevant == "drop" else n
-    return RunSummary(mean=total / in_mean if in_mean else float("nan"), n_queries=n,
-                      n_no_relevant=none, n_in_mean=in_mean)
+    return RunSummary(
+        mean=total / in_mean if in_mean else float("nan"), n_queries=n, n_no_relevant=none, n_in_mean=in_mean
+    )
 
 
 def evaluate_run(
@@ -365,13 +383,31 @@ def evaluate_run(
 ) -> RunResult:
     """:func:`evaluate` with the per-query rows brought to pandas (one row per query, sorted
     by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does."""
-    per_query = evaluate(frame, k=k, gain=gain, discount=discount, ties=ties,
-                         no_relevant=no_relevant, query=query, relevance=relevance,
-                         score=score, item=item, validate=validate)
+    per_query = evaluate(
+        frame,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        no_relevant=no_relevant,
+        query=query,
+        relevance=relevance,
+        score=score,
+        item=item,
+        validate=validate,
+    )
     rows: pd.DataFrame = per_query.toPandas()
     table = rows.sort_values("query", ignore_index=True)
     summary = summarize(table, no_relevant=no_relevant)
-    return RunResult(per_query=table, mean=summary.mean, n_queries=summary.n_queries,
-                     n_no_relevant=summary.n_no_relevant, n_in_mean=summary.n_in_mean,
-                     k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
-
+    return RunResult(
+        per_query=table,
+        mean=summary.mean,
+        n_queries=summary.n_queries,
+        n_no_relevant=summary.n_no_relevant,
+        n_in_mean=summary.n_in_mean,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        no_relevant=no_relevant,
+    )

@@ -78,9 +78,22 @@ NO_ITEM = "—"
 
 #: The columns of :func:`step_table`, in order.
 STEP_COLUMNS: tuple[str, ...] = (
-    "position", "item", "relevance", "gain", "cg", "log_term", "discount", "discounted_gain",
-    "dcg", "ideal_item", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg",
-    "ndcg", "in_cutoff",
+    "position",
+    "item",
+    "relevance",
+    "gain",
+    "cg",
+    "log_term",
+    "discount",
+    "discounted_gain",
+    "dcg",
+    "ideal_item",
+    "ideal_relevance",
+    "ideal_gain",
+    "ideal_discounted_gain",
+    "idcg",
+    "ndcg",
+    "in_cutoff",
 )
 
 
@@ -123,8 +136,8 @@ def _ideal_items(rel: NDArray[np.float64], ideal: NDArray[np.float64], labels: l
     # occurrence number of each value within its run of equal grades (both arrays are sorted)
     list_occ = np.arange(rel.size) - np.searchsorted(-sorted_rel, -sorted_rel, side="left")
     ideal_occ = np.arange(ideal.size) - np.searchsorted(-ideal, -ideal, side="left")
-    slot = {(g, int(o)): labels[i] for g, o, i in zip(sorted_rel.tolist(), list_occ, order)}
-    return [slot.get((g, int(o)), NO_ITEM) for g, o in zip(ideal.tolist(), ideal_occ)]
+    slot = {(g, int(o)): labels[i] for g, o, i in zip(sorted_rel.tolist(), list_occ, order, strict=False)}
+    return [slot.get((g, int(o)), NO_ITEM) for g, o in zip(ideal.tolist(), ideal_occ, strict=False)]
 
 
 def _padded(values: NDArray[np.float64], rows: int, fill: float) -> NDArray[np.float64]:
@@ -220,7 +233,7 @@ def step_table(
         if unjudged == "drop":
             if not rel.size:
                 fail("empty", what="relevance_list")
-            labels = [name for name, gone in zip(items_all, missing) if not gone]
+            labels = [name for name, gone in zip(items_all, missing, strict=False) if not gone]
         else:
             shown_rel = raw
             labels = items_all
@@ -237,25 +250,27 @@ def step_table(
     position = np.arange(1, rows + 1)
     ideal_items = _ideal_items(rel, ideal, items)
     gains = apply_gain(rel, gain)
-    return pd.DataFrame({
-        "position": position,
-        "item": (items + [NO_ITEM] * rows)[:rows],
-        "relevance": _padded(rel if shown_rel is None else shown_rel, rows, np.nan),
-        "gain": _padded(gains, rows, np.nan),
-        # CG sums gains (Järvelin & Kekäläinen 2002), so it equals DCG with every discount 1
-        "cg": np.cumsum(np.where(within, _padded(gains, rows, 0.0), 0.0)),
-        "log_term": log_terms(rows, discount),
-        "discount": discounts(rows, discount),
-        "discounted_gain": contrib,
-        "dcg": dcg,
-        "ideal_item": (ideal_items + [NO_ITEM] * rows)[:rows],
-        "ideal_relevance": _padded(ideal, rows, np.nan),
-        "ideal_gain": _padded(apply_gain(ideal, gain), rows, np.nan),
-        "ideal_discounted_gain": ideal_contrib,
-        "idcg": idcg,
-        "ndcg": _ratio(dcg, idcg),
-        "in_cutoff": position <= (rows if k is None else k),
-    })
+    return pd.DataFrame(
+        {
+            "position": position,
+            "item": (items + [NO_ITEM] * rows)[:rows],
+            "relevance": _padded(rel if shown_rel is None else shown_rel, rows, np.nan),
+            "gain": _padded(gains, rows, np.nan),
+            # CG sums gains (Järvelin & Kekäläinen 2002), so it equals DCG with every discount 1
+            "cg": np.cumsum(np.where(within, _padded(gains, rows, 0.0), 0.0)),
+            "log_term": log_terms(rows, discount),
+            "discount": discounts(rows, discount),
+            "discounted_gain": contrib,
+            "dcg": dcg,
+            "ideal_item": (ideal_items + [NO_ITEM] * rows)[:rows],
+            "ideal_relevance": _padded(ideal, rows, np.nan),
+            "ideal_gain": _padded(apply_gain(ideal, gain), rows, np.nan),
+            "ideal_discounted_gain": ideal_contrib,
+            "idcg": idcg,
+            "ndcg": _ratio(dcg, idcg),
+            "in_cutoff": position <= (rows if k is None else k),
+        }
+    )
 
 
 def ndcg_at_each_k(
@@ -287,9 +302,9 @@ def ndcg_at_each_k(
     return pd.DataFrame({"k": np.arange(1, rows + 1), "dcg": dcg, "idcg": idcg, "ndcg": _ratio(dcg, idcg)})
 
 
-def _weights(rel: NDArray[np.float64], k: int | None, gain: str, discount: str) -> tuple[
-    NDArray[np.float64], NDArray[np.float64]
-]:
+def _weights(
+    rel: NDArray[np.float64], k: int | None, gain: str, discount: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """(gain of each item, discount of each position with 0 beyond the cutoff)."""
     n = rel.size
     cutoff = check_k(k, n)
@@ -333,19 +348,24 @@ def swap_matrix(
     n = rel.size
     i, j = np.divmod(np.arange(n * n), n)
     names = np.asarray(items, dtype=object)
-    return pd.DataFrame({
-        "i": i + 1,
-        "j": j + 1,
-        "item_i": names[i],
-        "item_j": names[j],
-        "ndcg": ndcg.ravel(),
-        "delta": ndcg.ravel() - m.ndcg,
-    })
+    return pd.DataFrame(
+        {
+            "i": i + 1,
+            "j": j + 1,
+            "item_i": names[i],
+            "item_j": names[j],
+            "ndcg": ndcg.ravel(),
+            "delta": ndcg.ravel() - m.ndcg,
+        }
+    )
 
 
 def _position(position: Any, n: int) -> int:
-    if (isinstance(position, bool) or not isinstance(position, numbers.Integral)
-            or not 1 <= int(position) <= n):
+    if (
+        isinstance(position, bool)
+        or not isinstance(position, numbers.Integral)
+        or not 1 <= int(position) <= n
+    ):
         fail("position_invalid", n=n, got=repr(position))
     return int(position)
 
@@ -381,14 +401,16 @@ def slide_down(
     # moving down by t: positions p..p+t lose their old terms, the moved item lands at p+t and
     # each passed item takes the discount of the place above it
     lost = np.cumsum(g[p:] * d[p:])
-    passed = np.concatenate(([0.0], np.cumsum(g[p + 1:] * d[p:n - 1])))
+    passed = np.concatenate(([0.0], np.cumsum(g[p + 1 :] * d[p : n - 1])))
     dcg = m.dcg - lost + g[p] * d[p:] + passed
-    return pd.DataFrame({
-        "d": np.arange(n - p),
-        "to_position": np.arange(p + 1, n + 1),
-        "dcg": dcg,
-        "ndcg": _ratio(dcg, np.asarray(m.idcg)),
-    })
+    return pd.DataFrame(
+        {
+            "d": np.arange(n - p),
+            "to_position": np.arange(p + 1, n + 1),
+            "dcg": dcg,
+            "ndcg": _ratio(dcg, np.asarray(m.idcg)),
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,8 +638,14 @@ def mismatched_cutoffs(
     top = metrics(relevance, k=dcg_k, gain=gain, discount=discount, pool=pool)
     ideal = metrics(relevance, k=idcg_k, gain=gain, discount=discount, pool=pool)
     ratio = top.dcg / ideal.idcg if ideal.idcg > 0 else 0.0
-    return CutoffMismatch(dcg=top.dcg, idcg=ideal.idcg, ratio=ratio, ndcg=top.ndcg,
-                          dcg_k=top.k, idcg_k=check_k(idcg_k, ideal_relevance(relevance, pool=pool).size))
+    return CutoffMismatch(
+        dcg=top.dcg,
+        idcg=ideal.idcg,
+        ratio=ratio,
+        ndcg=top.ndcg,
+        dcg_k=top.k,
+        idcg_k=check_k(idcg_k, ideal_relevance(relevance, pool=pool).size),
+    )
 
 
 #: The log bases :func:`base_comparison` shows by default: 2, e (Spark's natural log) and 10.
@@ -696,14 +724,16 @@ class Change:
     effect: Literal["raised", "lowered", "unchanged"]
 
 
-def _classify(before: list[str], after: list[str], rel_b: NDArray[np.float64],
-              rel_a: NDArray[np.float64]) -> dict[str, Any]:
-    none: dict[str, Any] = dict(item=None, other_item=None, from_position=None, to_position=None,
-                                grade_before=None, grade_after=None)
+def _classify(
+    before: list[str], after: list[str], rel_b: NDArray[np.float64], rel_a: NDArray[np.float64]
+) -> dict[str, Any]:
+    none: dict[str, Any] = dict(
+        item=None, other_item=None, from_position=None, to_position=None, grade_before=None, grade_after=None
+    )
     if sorted(before) != sorted(after):
         return {**none, "kind": "other"}
-    grade_b = dict(zip(before, rel_b.tolist()))
-    grade_a = dict(zip(after, rel_a.tolist()))
+    grade_b = dict(zip(before, rel_b.tolist(), strict=False))
+    grade_a = dict(zip(after, rel_a.tolist(), strict=False))
     regraded = [name for name in after if grade_a[name] != grade_b[name]]
     if regraded:
         if before != after:
@@ -712,19 +742,32 @@ def _classify(before: list[str], after: list[str], rel_b: NDArray[np.float64],
             return {**none, "kind": "regraded"}
         name = regraded[0]
         at = after.index(name) + 1
-        return {**none, "kind": "regraded", "item": name, "from_position": at, "to_position": at,
-                "grade_before": grade_b[name], "grade_after": grade_a[name]}
+        return {
+            **none,
+            "kind": "regraded",
+            "item": name,
+            "from_position": at,
+            "to_position": at,
+            "grade_before": grade_b[name],
+            "grade_after": grade_a[name],
+        }
     if before == after:
         return {**none, "kind": "unchanged"}
-    differ = [i for i, (x, y) in enumerate(zip(before, after)) if x != y]
+    differ = [i for i, (x, y) in enumerate(zip(before, after, strict=False)) if x != y]
     a, b = differ[0], differ[-1]
-    if after[a] == before[b] and after[a + 1:b + 1] == before[a:b]:
+    if after[a] == before[b] and after[a + 1 : b + 1] == before[a:b]:
         return {**none, "kind": "moved", "item": before[b], "from_position": b + 1, "to_position": a + 1}
-    if after[b] == before[a] and after[a:b] == before[a + 1:b + 1]:
+    if after[b] == before[a] and after[a:b] == before[a + 1 : b + 1]:
         return {**none, "kind": "moved", "item": before[a], "from_position": a + 1, "to_position": b + 1}
-    if after[a] == before[b] and after[b] == before[a] and after[a + 1:b] == before[a + 1:b]:
-        return {**none, "kind": "swapped", "item": before[a], "other_item": before[b],
-                "from_position": a + 1, "to_position": b + 1}
+    if after[a] == before[b] and after[b] == before[a] and after[a + 1 : b] == before[a + 1 : b]:
+        return {
+            **none,
+            "kind": "swapped",
+            "item": before[a],
+            "other_item": before[b],
+            "from_position": a + 1,
+            "to_position": b + 1,
+        }
     return {**none, "kind": "reordered"}
 
 

@@ -51,8 +51,8 @@ from .validate import (
 __all__ = [
     "TIES",
     "Ranking",
-    "Ties",
     "TieView",
+    "Ties",
     "dcg_from_scores",
     "ndcg_from_scores",
     "rank_by_score",
@@ -395,10 +395,7 @@ def tie_view(
     check_k(k, 1)
     scored = _inputs(relevance, scores, labels, allow_negative=False)
     ideal = idcg(scored.rel, k=k, gain=gain, discount=discount, pool=pool)
-    values = {
-        ties: (_dcg(scored, k, gain, discount, ties) / ideal if ideal > 0 else 0.0)
-        for ties in TIES
-    }
+    values = {ties: (_dcg(scored, k, gain, discount, ties) / ideal if ideal > 0 else 0.0) for ties in TIES}
     ranking = _ranking(scored, "average")
     sizes = np.bincount(ranking.group)[1:]
     return TieView(

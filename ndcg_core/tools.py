@@ -57,8 +57,8 @@ from .validate import NDCGInputError, as_relevance, as_scores, check_k, check_la
 __all__ = [
     "EMPTY_SKIP",
     "NOTHING_RETURNED",
-    "TOOL_COLUMNS",
     "TOOLS",
+    "TOOL_COLUMNS",
     "Tool",
     "nothing_relevant_reports",
     "tool_call",
@@ -67,8 +67,19 @@ __all__ = [
 
 #: The columns of :func:`tool_scores`, in order.
 TOOL_COLUMNS: tuple[str, ...] = (
-    "tool", "label", "call", "gain", "discount", "ties", "ideal", "empty", "max_grade", "grades",
-    "ndcg", "status", "source",
+    "tool",
+    "label",
+    "call",
+    "gain",
+    "discount",
+    "ties",
+    "ideal",
+    "empty",
+    "max_grade",
+    "grades",
+    "ndcg",
+    "status",
+    "source",
 )
 
 #: Largest grade LightGBM's default ``label_gain`` (2^i - 1 for i = 0..30) accepts, and
@@ -112,41 +123,128 @@ class Tool:
 
 #: The tools in the order the page lists them (TEACHING.md §7, row by row).
 TOOLS: tuple[Tool, ...] = (
-    Tool("scikit-learn", "scikit-learn", "ndcg_score(y_true, y_score, k={k})",
-         "ndcg_score(y_true, y_score)",
-         "linear", "average", "list", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("scikit-learn", "scikit-learn ignore_ties",
-         "ndcg_score(y_true, y_score, k={k}, ignore_ties=True)",
-         "ndcg_score(y_true, y_score, ignore_ties=True)",
-         "linear", "ignore", "list", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("ranx", "ranx ndcg", 'ranx.evaluate(qrels, run, "ndcg@{k}")',
-         'ranx.evaluate(qrels, run, "ndcg")',
-         "linear", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
-    Tool("ranx", "ranx ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
-         'ranx.evaluate(qrels, run, "ndcg_burges")',
-         "exponential", "input_short", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
-    Tool("trec_eval", "trec_eval", "trec_eval -m ndcg_cut.{k} qrels run",
-         "trec_eval -m ndcg qrels run",
-         "linear", "trec_eval", "pool", 0.0, "truncate", "TEACHING.md §7 (run)"),
-    Tool("Spark MLlib (Python)", "Spark MLlib", "RankingMetrics(predictionAndLabels).ndcgAt({k})",
-         "RankingMetrics(predictionAndLabels).ndcgAt({k})",
-         "binary", "ranked", "pool", 0.0, "any", "TEACHING.md §7 (run)"),
-    Tool("LightGBM", "LightGBM", '{{"metric": "ndcg", "eval_at": [{k}]}}',
-         '{{"metric": "ndcg", "eval_at": [{k}]}}',
-         "exponential", "input", "list", 1.0, "integer",
-         "src/metric/dcg_calculator.cpp, src/metric/rank_metric.hpp", _LIGHTGBM_MAX_LABEL),
-    Tool("XGBoost", "XGBoost", 'eval_metric="ndcg@{k}"', 'eval_metric="ndcg"',
-         "exponential", "input", "list", 1.0, "integer",
-         "src/common/ranking_utils.h, src/common/algorithm.h; docs: parameter.rst",
-         _XGBOOST_MAX_LABEL),
-    Tool("TensorFlow Ranking", "TF Ranking", "tfr.keras.metrics.NDCGMetric(topn={k})",
-         "tfr.keras.metrics.NDCGMetric()",
-         "exponential", "random", "list", 0.0, "any",
-         "tensorflow_ranking/python/metrics_impl.py, tensorflow_ranking/python/utils.py"),
-    Tool("torchmetrics", "torchmetrics", "retrieval_normalized_dcg(preds, target, top_k={k})",
-         "retrieval_normalized_dcg(preds, target)",
-         "linear", "average", "list", 0.0, "any",
-         "src/torchmetrics/functional/retrieval/ndcg.py"),
+    Tool(
+        "scikit-learn",
+        "scikit-learn",
+        "ndcg_score(y_true, y_score, k={k})",
+        "ndcg_score(y_true, y_score)",
+        "linear",
+        "average",
+        "list",
+        0.0,
+        "any",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "scikit-learn",
+        "scikit-learn ignore_ties",
+        "ndcg_score(y_true, y_score, k={k}, ignore_ties=True)",
+        "ndcg_score(y_true, y_score, ignore_ties=True)",
+        "linear",
+        "ignore",
+        "list",
+        0.0,
+        "any",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "ranx",
+        "ranx ndcg",
+        'ranx.evaluate(qrels, run, "ndcg@{k}")',
+        'ranx.evaluate(qrels, run, "ndcg")',
+        "linear",
+        "input_short",
+        "pool",
+        0.0,
+        "truncate",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "ranx",
+        "ranx ndcg_burges",
+        'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
+        'ranx.evaluate(qrels, run, "ndcg_burges")',
+        "exponential",
+        "input_short",
+        "pool",
+        0.0,
+        "truncate",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "trec_eval",
+        "trec_eval",
+        "trec_eval -m ndcg_cut.{k} qrels run",
+        "trec_eval -m ndcg qrels run",
+        "linear",
+        "trec_eval",
+        "pool",
+        0.0,
+        "truncate",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "Spark MLlib (Python)",
+        "Spark MLlib",
+        "RankingMetrics(predictionAndLabels).ndcgAt({k})",
+        "RankingMetrics(predictionAndLabels).ndcgAt({k})",
+        "binary",
+        "ranked",
+        "pool",
+        0.0,
+        "any",
+        "TEACHING.md §7 (run)",
+    ),
+    Tool(
+        "LightGBM",
+        "LightGBM",
+        '{{"metric": "ndcg", "eval_at": [{k}]}}',
+        '{{"metric": "ndcg", "eval_at": [{k}]}}',
+        "exponential",
+        "input",
+        "list",
+        1.0,
+        "integer",
+        "src/metric/dcg_calculator.cpp, src/metric/rank_metric.hpp",
+        _LIGHTGBM_MAX_LABEL,
+    ),
+    Tool(
+        "XGBoost",
+        "XGBoost",
+        'eval_metric="ndcg@{k}"',
+        'eval_metric="ndcg"',
+        "exponential",
+        "input",
+        "list",
+        1.0,
+        "integer",
+        "src/common/ranking_utils.h, src/common/algorithm.h; docs: parameter.rst",
+        _XGBOOST_MAX_LABEL,
+    ),
+    Tool(
+        "TensorFlow Ranking",
+        "TF Ranking",
+        "tfr.keras.metrics.NDCGMetric(topn={k})",
+        "tfr.keras.metrics.NDCGMetric()",
+        "exponential",
+        "random",
+        "list",
+        0.0,
+        "any",
+        "tensorflow_ranking/python/metrics_impl.py, tensorflow_ranking/python/utils.py",
+    ),
+    Tool(
+        "torchmetrics",
+        "torchmetrics",
+        "retrieval_normalized_dcg(preds, target, top_k={k})",
+        "retrieval_normalized_dcg(preds, target)",
+        "linear",
+        "average",
+        "list",
+        0.0,
+        "any",
+        "src/torchmetrics/functional/retrieval/ndcg.py",
+    ),
 )
 
 #: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
@@ -199,16 +297,23 @@ def tool_call(tool: Tool, k: int | None, n: int) -> str:
     return (tool.call_all if k is None else tool.call).format(k=n if k is None else k)
 
 
-def _ordered(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike,
-             labels: Sequence[str]) -> NDArray[np.float64]:
+def _ordered(
+    tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[str]
+) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
     # A TIES name for every Tool of TOOLS; rank_by_score checks it (check_choice).
     ties = cast(Ties, "input" if tool.ties in ("ranked", "input_short") else tool.ties)
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
-def _one(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[str],
-         k: int | None, pool: NDArray[np.float64] | None) -> tuple[float, str]:
+def _one(
+    tool: Tool,
+    rel: NDArray[np.float64],
+    sc: ArrayLike,
+    labels: Sequence[str],
+    k: int | None,
+    pool: NDArray[np.float64] | None,
+) -> tuple[float, str]:
     """(nDCG@k as the tool computes it, status); NaN with a status where the tool refuses.
 
     Statuses, the first that applies: ``rejects_fraction``, ``rejects_large``,
@@ -218,7 +323,8 @@ def _one(tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[s
     the input order, ranx's own order is arbitrary), ``ok``.
     """
     fractional = bool((np.floor(rel) != rel).any()) or (
-        pool is not None and bool((np.floor(pool) != pool).any()))
+        pool is not None and bool((np.floor(pool) != pool).any())
+    )
     if tool.grades == "integer" and fractional:
         return float("nan"), "rejects_fraction"
     if tool.max_grade is not None and (rel > tool.max_grade).any():
@@ -286,7 +392,8 @@ def tool_scores(
         name, unique per row), ``call`` (the whole call with this ``k``, see
         :func:`tool_call`), ``gain``, ``discount``, ``ties``, ``ideal``, ``empty``
         (the score when IDCG = 0), ``max_grade`` (the largest grade the tool accepts, NaN for no
-        limit), ``grades`` (what the tool does with non-integer grades), ``ndcg`` (NaN where the tool refuses the input), ``status`` (``"ok"``,
+        limit), ``grades`` (what the tool does with non-integer grades), ``ndcg`` (NaN where
+        the tool refuses the input), ``status`` (``"ok"``,
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
         for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
@@ -319,12 +426,21 @@ def tool_scores(
     rows = []
     for tool in TOOLS:
         value, status = _one(tool, rel, sc, names, k, judged)
-        rows.append({
-            "tool": tool.name, "label": tool.label, "call": tool_call(tool, k, n), "gain": tool.gain,
-            "discount": "log2", "ties": tool.ties, "ideal": tool.ideal, "empty": tool.empty,
-            "max_grade": np.nan if tool.max_grade is None else float(tool.max_grade),
-            "grades": tool.grades, "ndcg": value,
-            "status": status, "source": tool.source,
-        })
+        rows.append(
+            {
+                "tool": tool.name,
+                "label": tool.label,
+                "call": tool_call(tool, k, n),
+                "gain": tool.gain,
+                "discount": "log2",
+                "ties": tool.ties,
+                "ideal": tool.ideal,
+                "empty": tool.empty,
+                "max_grade": np.nan if tool.max_grade is None else float(tool.max_grade),
+                "grades": tool.grades,
+                "ndcg": value,
+                "status": status,
+                "source": tool.source,
+            }
+        )
     return pd.DataFrame(rows, columns=list(TOOL_COLUMNS))
-

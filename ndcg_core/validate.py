@@ -22,9 +22,9 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "MESSAGES",
-    "NDCGInputError",
     "TERMS",
     "TERM_PARAMS",
+    "NDCGInputError",
     "as_relevance",
     "as_scores",
     "check_choice",
@@ -45,16 +45,11 @@ MESSAGES: dict[str, str] = {
         "Use numbers separated by commas, spaces or new lines."
     ),
     "not_finite": (
-        "Item {position} of the {what} is {token}. Only finite numbers are allowed "
-        "(no NaN or infinity)."
+        "Item {position} of the {what} is {token}. Only finite numbers are allowed (no NaN or infinity)."
     ),
-    "negative": (
-        "Item {position} of the {what} is {value:g}. nDCG needs relevance grades of 0 or more."
-    ),
+    "negative": ("Item {position} of the {what} is {value:g}. nDCG needs relevance grades of 0 or more."),
     "too_many": "The {what} has {got} items, more than the {limit} allowed here.",
-    "length_mismatch": (
-        "The {what} must have the same length. Got {left} and {right} items instead."
-    ),
+    "length_mismatch": ("The {what} must have the same length. Got {left} and {right} items instead."),
     "k_invalid": "k must be a whole number of at least 1, or none for the whole list. Got {got} instead.",
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
@@ -67,9 +62,7 @@ MESSAGES: dict[str, str] = {
     ),
     "shape": "The {what} must be {rule}. Got {got} instead.",
     "missing_column": "The column {column!r} is missing. The table has the columns {columns}.",
-    "bad_column": (
-        "Row {row} of the column {column!r} holds {value!r}, which is not {rule}."
-    ),
+    "bad_column": ("Row {row} of the column {column!r} holds {value!r}, which is not {rule}."),
     "duplicate_pair": (
         "The item {item!r} appears more than once for the query {query!r} (rows {rows}). "
         "Each (query, item) pair must appear once."
@@ -80,8 +73,7 @@ MESSAGES: dict[str, str] = {
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
     # limits of a link and of the editable table (ui.state.check_link, ui.widgets)
     "link_too_many": (
-        "The link has {got} different parameters. At most {limit} are accepted, "
-        "so the link was not used."
+        "The link has {got} different parameters. At most {limit} are accepted, so the link was not used."
     ),
     "link_name_too_long": (
         "A parameter name in the link has {got} characters. At most {limit} are accepted, "
@@ -127,20 +119,14 @@ MESSAGES: dict[str, str] = {
     "sk_nan": "Input contains NaN.",
     "sk_infinity": "Input contains infinity or a value too large for {dtype}.",
     "sk_scalar": (
-        "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, "
-        "got scalar `{got}` instead."
+        "Input should have at least 1 dimension i.e. satisfy `len(x.shape) > 0`, got scalar `{got}` instead."
     ),
-    "sk_samples": (
-        "Found array with {got} sample(s) (shape={shape}) while a minimum of 1 is required."
-    ),
-    "sk_features": (
-        "Found array with {got} feature(s) (shape={shape}) while a minimum of 1 is required."
-    ),
+    "sk_samples": ("Found array with {got} sample(s) (shape={shape}) while a minimum of 1 is required."),
+    "sk_features": ("Found array with {got} feature(s) (shape={shape}) while a minimum of 1 is required."),
     "sk_lengths": "Found input variables with inconsistent numbers of samples: {lengths}",
     "sk_negative": "ndcg_score should not be used on negative y_true values.",
     "sk_one_document": (
-        "Computing NDCG is only meaningful when there is more than 1 document. "
-        "Got {got} instead."
+        "Computing NDCG is only meaningful when there is more than 1 document. Got {got} instead."
     ),
     "sk_target_type": "Only {supported} formats are supported. Got {got} instead",
     "sk_weights_zero": "Weights sum to zero, can't be normalized",

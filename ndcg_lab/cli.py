@@ -38,8 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return evaluate(rest)
     if command == "app":
         if not APP.is_file():
-            print(f"error: {APP} not found; 'ndcg-lab app' needs the checkout "
-                  "(install it with pip install -e .)", file=sys.stderr)
+            print(
+                f"error: {APP} not found; 'ndcg-lab app' needs the checkout "
+                "(install it with pip install -e .)",
+                file=sys.stderr,
+            )
             return 2
         os.chdir(APP.parent)  # .streamlit/config.toml and pages/ are read from here
         os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(APP), *rest])

@@ -18,8 +18,10 @@ st.caption(t("lesson.intro"))
 step = lesson.current_step(frame.lang, ui.show_error)
 name = lesson.STEPS[step - 1]
 
-st.progress(step / len(lesson.STEPS),
-            text=t("lesson.step_of", step=step, total=len(lesson.STEPS), name=t(f"lesson.names.{name}")))
+st.progress(
+    step / len(lesson.STEPS),
+    text=t("lesson.step_of", step=step, total=len(lesson.STEPS), name=t(f"lesson.names.{name}")),
+)
 lesson.nav_buttons(step, t)
 
 table = nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **options)
@@ -33,8 +35,7 @@ if name == "play":
     widgets.order_buttons(t, prefix="lesson")
     widgets.metric_row(m, t, key="lesson_metrics")
     columns = lesson.shown_columns(len(lesson.STEPS), revealed=True)
-    lesson.show_table(table, columns, t, discount=ranking.discount, key="lesson_table",
-                      present=frame.present)
+    lesson.show_table(table, columns, t, discount=ranking.discount, key="lesson_table", present=frame.present)
     for step_name in nc.STEPS:
         f = nc.formula(step_name, list(ranking.relevance), **options)
         with st.container(key=f"lab-formula-play-{step_name}"):
@@ -45,9 +46,17 @@ if name == "play":
     st.divider()
     ties_view.slip_panel(t, ns="lesson")
 else:
-    st.caption(t("lesson.ranking_caption",
-                 items=ui.md_escape(", ".join(f"{label} · {ui.state.format_grade(g)}"
-                                               for label, g in zip(ranking.labels, ranking.relevance)))))
+    st.caption(
+        t(
+            "lesson.ranking_caption",
+            items=ui.md_escape(
+                ", ".join(
+                    f"{label} · {ui.state.format_grade(g)}"
+                    for label, g in zip(ranking.labels, ranking.relevance, strict=False)
+                )
+            ),
+        )
+    )
     f = nc.formula(name, list(ranking.relevance), **options)
     left, right = st.columns([1, 1])
     with left:
@@ -63,15 +72,20 @@ else:
                 chart = lesson.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
                 st.altair_chart(chart, width="stretch")
             else:
-                st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount),
-                                width="stretch")
+                st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")
     if revealed:
         st.markdown(f"**{t('lesson.formula_yours')}**")
         with st.container(key="lab-formula-substituted"):
             st.markdown(ui.breakable_math(f.substituted))
     st.caption(t("lesson.table_caption"))
-    lesson.show_table(table, lesson.shown_columns(step, revealed=revealed), t,
-                      discount=ranking.discount, key="lesson_table", present=frame.present)
+    lesson.show_table(
+        table,
+        lesson.shown_columns(step, revealed=revealed),
+        t,
+        discount=ranking.discount,
+        key="lesson_table",
+        present=frame.present,
+    )
     if ranking.k is not None and ranking.k < ranking.n:
         st.caption(t("lesson.k_note", k=ranking.k))
     if name == "dcg":

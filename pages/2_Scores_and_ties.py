@@ -15,8 +15,13 @@ ranking = ui.get_ranking()
 
 st.title(t("nav.ties"))
 st.markdown(t("ties.intro"))
-st.button(t("ties.load_example"), key="ties.load", on_click=ties_view.load_practitioner,
-          icon=":material/restart_alt:", type="tertiary")
+st.button(
+    t("ties.load_example"),
+    key="ties.load",
+    on_click=ties_view.load_practitioner,
+    icon=":material/restart_alt:",
+    type="tertiary",
+)
 ties_view.grades_and_scores(ranking, t, frame.lang)
 
 decimals = None
@@ -31,8 +36,7 @@ try:
     scores = ties_view.parse_scores(ui.get_param("scores", ""))
     if decimals is not None:
         scores = ties.round_scores(scores, decimals)
-    view = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels),
-                         **ranking.options())
+    view = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels), **ranking.options())
 except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 

@@ -28,8 +28,13 @@ def _on_judged() -> None:
 
 judged_raw = ui.get_param("judged")
 st.session_state.setdefault("variants.judged", "" if judged_raw is None else str(judged_raw))
-st.text_input(t("variants.judged_label"), key="variants.judged", on_change=_on_judged,
-              help=t("variants.judged_help"), placeholder="3, 2")
+st.text_input(
+    t("variants.judged_label"),
+    key="variants.judged",
+    on_change=_on_judged,
+    help=t("variants.judged_help"),
+    placeholder="3, 2",
+)
 pool = None
 try:
     pool = variants.pool_of(ranking, variants.judged_extra())
@@ -56,8 +61,7 @@ try:
 except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 try:
-    tools = tool_scores(list(ranking.relevance), scores, k=ranking.k, pool=pool,
-                        labels=list(ranking.labels))
+    tools = tool_scores(list(ranking.relevance), scores, k=ranking.k, pool=pool, labels=list(ranking.labels))
 except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 else:
@@ -67,8 +71,13 @@ else:
     st.altair_chart(tools_chart, width="stretch")
     classroom.chart_downloads(tools_chart, "variants_tools")
 st.markdown(t("variants.tie_example", **variants.tie_example_values()))
-st.button(t("variants.load_tie_example"), key="variants.load_tie_example",
-          on_click=variants.load_tie_example, icon=":material/restart_alt:", type="tertiary")
+st.button(
+    t("variants.load_tie_example"),
+    key="variants.load_tie_example",
+    on_click=variants.load_tie_example,
+    icon=":material/restart_alt:",
+    type="tertiary",
+)
 st.markdown(f"**{t('variants.why_title')}**")
 st.markdown(t("variants.why", **variants.nothing_relevant_names(frame.lang)))
 with st.expander(t("variants.sources_title")):

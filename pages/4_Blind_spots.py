@@ -11,6 +11,6 @@ st.markdown(frame.t("blind_spots.intro"))
 blind_spots.variant_caption(frame)
 
 tabs = st.tabs([frame.t(f"blind_spots.{name}.tab") for name, _ in blind_spots.CASES])
-for tab, (name, body) in zip(tabs, blind_spots.CASES):
+for tab, (name, body) in zip(tabs, blind_spots.CASES, strict=False):
     with tab:
         blind_spots.case(frame, name, body)

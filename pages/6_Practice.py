@@ -8,9 +8,13 @@ from ui import practice
 frame = ui.frame("practice", params=("seed", "ex"))
 st.title(frame.t("nav.practice"))
 st.markdown(frame.t("practice.intro", tol=practice.TOLERANCE))
-st.caption(frame.t("practice.variant",
-                   gain=frame.t(f"blind_spots.variant_names.{frame.ranking.gain}"),
-                   discount=frame.t(f"blind_spots.variant_names.{frame.ranking.discount}")))
+st.caption(
+    frame.t(
+        "practice.variant",
+        gain=frame.t(f"blind_spots.variant_names.{frame.ranking.gain}"),
+        discount=frame.t(f"blind_spots.variant_names.{frame.ranking.discount}"),
+    )
+)
 
 place = practice.read_link(frame)
 practice.toolbar(frame, place)

@@ -82,9 +82,13 @@ def _with_host(url: str, host: str) -> str:
     return urlunsplit((parts.scheme or "http", netloc, parts.path, "", ""))
 
 
-def share_address(browser_url: str | None, *, public_url: str | None = None,
-                  server_address: str | None = None,
-                  detect: Callable[[], str | None] = network_address) -> ShareAddress:
+def share_address(
+    browser_url: str | None,
+    *,
+    public_url: str | None = None,
+    server_address: str | None = None,
+    detect: Callable[[], str | None] = network_address,
+) -> ShareAddress:
     """The base of the share link and its source (see the module's docstring).
 
     Parameters

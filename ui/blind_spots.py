@@ -78,7 +78,7 @@ def judged_pool(grade: float, count: int) -> tuple[float, ...]:
 
 
 def grades_text(relevance: Sequence[float]) -> str:
-    """"[3, 0, 0]"."""
+    """ "[3, 0, 0]"."""
     return "[" + ", ".join(format_grade(x) for x in relevance) + "]"
 
 
@@ -89,18 +89,34 @@ def _options(frame: Frame) -> dict[str, str]:
 def variant_caption(frame: Frame) -> None:
     """Which gain and discount the cases use (the Calculator's)."""
     t = frame.t
-    st.caption(t("blind_spots.variant",
-                 gain=t(f"blind_spots.variant_names.{frame.ranking.gain}"),
-                 discount=t(f"blind_spots.variant_names.{frame.ranking.discount}")))
+    st.caption(
+        t(
+            "blind_spots.variant",
+            gain=t(f"blind_spots.variant_names.{frame.ranking.gain}"),
+            discount=t(f"blind_spots.variant_names.{frame.ranking.discount}"),
+        )
+    )
 
 
-def predict(frame: Frame, key: str, question: str, options: dict[str, str], correct: str,
-            feedback: dict[str, str] | None = None) -> bool:
+def predict(
+    frame: Frame,
+    key: str,
+    question: str,
+    options: dict[str, str],
+    correct: str,
+    feedback: dict[str, str] | None = None,
+) -> bool:
     """A predict-first question; returns whether it was answered (then the reveal follows)."""
     t = frame.t
     st.markdown(f"**{t('blind_spots.predict_prompt')}** {question}")
-    choice = st.radio(question, list(options), index=None, format_func=options.__getitem__,
-                      key=key, label_visibility="collapsed")
+    choice = st.radio(
+        question,
+        list(options),
+        index=None,
+        format_func=options.__getitem__,
+        key=key,
+        label_visibility="collapsed",
+    )
     if choice is None:
         st.caption(t("blind_spots.reveal_hint"))
         return False
@@ -113,7 +129,7 @@ def predict(frame: Frame, key: str, question: str, options: dict[str, str], corr
 
 
 def which_higher(first: float, second: float, *, tol: float = 1e-12) -> str:
-    """"A", "B" or "same": which of two metric values (from the core) is higher."""
+    """ "A", "B" or "same": which of two metric values (from the core) is higher."""
     if abs(first - second) <= tol:
         return "same"
     return "A" if first > second else "B"
@@ -121,8 +137,9 @@ def which_higher(first: float, second: float, *, tol: float = 1e-12) -> str:
 
 def metrics_of(side: Side, frame: Frame) -> nc.Metrics:
     """The core's CG, DCG, IDCG, nDCG of one side (whole list, the Calculator's variant)."""
-    return nc.metrics(list(side.relevance), pool=None if side.pool is None else list(side.pool),
-                      **_options(frame))
+    return nc.metrics(
+        list(side.relevance), pool=None if side.pool is None else list(side.pool), **_options(frame)
+    )
 
 
 def summary_frame(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
@@ -131,16 +148,19 @@ def summary_frame(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
     rows = []
     for side in sides:
         m = metrics_of(side, frame)
-        rows.append({
-            t("blind_spots.col_list"): side.name,
-            t("blind_spots.col_grades"): grades_text(side.relevance),
-            t("blind_spots.col_ideal"): t("blind_spots.ideal_list") if side.pool is None
-            else f"{t('blind_spots.ideal_pool')} {grades_text(side.pool)}",
-            t("blind_spots.col_cg"): m.cg,
-            t("blind_spots.col_dcg"): m.dcg,
-            t("blind_spots.col_idcg"): m.idcg,
-            t("blind_spots.col_ndcg"): m.ndcg,
-        })
+        rows.append(
+            {
+                t("blind_spots.col_list"): side.name,
+                t("blind_spots.col_grades"): grades_text(side.relevance),
+                t("blind_spots.col_ideal"): t("blind_spots.ideal_list")
+                if side.pool is None
+                else f"{t('blind_spots.ideal_pool')} {grades_text(side.pool)}",
+                t("blind_spots.col_cg"): m.cg,
+                t("blind_spots.col_dcg"): m.dcg,
+                t("blind_spots.col_idcg"): m.idcg,
+                t("blind_spots.col_ndcg"): m.ndcg,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -148,7 +168,7 @@ def numbers(sides: Sequence[Side], frame: Frame, *, key: str, headline: str = "n
     """The reveal's numbers: big metrics of both lists and the comparison table."""
     t = frame.t
     cols = st.columns(len(sides))
-    for col, side in zip(cols, sides):
+    for col, side in zip(cols, sides, strict=False):
         m = metrics_of(side, frame)
         label = f"{t('blind_spots.col_' + headline)} · {side.name}"
         col.metric(label, f"{getattr(m, headline):.4f}", border=True)
@@ -164,27 +184,37 @@ def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
     """nDCG@k, DCG@k and IDCG@k for every k of every list, in long form (one row per list and k)."""
     parts = []
     for side in sides:
-        by_k = ndcg_at_each_k(list(side.relevance), pool=None if side.pool is None else list(side.pool),
-                              **_options(frame))
+        by_k = ndcg_at_each_k(
+            list(side.relevance), pool=None if side.pool is None else list(side.pool), **_options(frame)
+        )
         parts.append(by_k.assign(list=side.name))
     return pd.concat(parts, ignore_index=True)
 
 
-def curve_chart(data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Sequence[str] = (),
-                height: int = 260) -> alt.LayerChart:
+def curve_chart(
+    data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
+) -> alt.LayerChart:
     """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
     t = frame.t
     names = list(names) or list(dict.fromkeys(data["list"]))
     palette = [BLUE, ORANGE][: len(names)]
     y_title = t(f"blind_spots.chart_{y}")
     scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
-    x = alt.X("k:Q", title=t("blind_spots.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
-              scale=alt.Scale(domainMin=1))
+    x = alt.X(
+        "k:Q",
+        title=t("blind_spots.chart_k"),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+        scale=alt.Scale(domainMin=1),
+    )
     enc = dict(
         x=x,
         y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
-        color=alt.Color("list:N", scale=alt.Scale(domain=names, range=palette),
-                        title=t("blind_spots.chart_list"), legend=alt.Legend(orient="top")),
+        color=alt.Color(
+            "list:N",
+            scale=alt.Scale(domain=names, range=palette),
+            title=t("blind_spots.chart_list"),
+            legend=alt.Legend(orient="top"),
+        ),
         tooltip=[
             alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
             alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
@@ -193,18 +223,31 @@ def curve_chart(data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Seq
             alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
         ],
     )
-    line = alt.Chart(data).mark_line().encode(
-        strokeWidth=alt.StrokeWidth("list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]),
-                                    legend=None),
-        strokeDash=alt.StrokeDash("list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]),
-                                  legend=None),
-        **enc,
+    line = (
+        alt.Chart(data)
+        .mark_line()
+        .encode(
+            strokeWidth=alt.StrokeWidth(
+                "list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]), legend=None
+            ),
+            strokeDash=alt.StrokeDash(
+                "list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]), legend=None
+            ),
+            **enc,
+        )
     )
-    points = alt.Chart(data).mark_point(filled=True).encode(
-        size=alt.Size("list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None),
-        shape=alt.Shape("list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]),
-                        legend=None),
-        **enc,
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            size=alt.Size(
+                "list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None
+            ),
+            shape=alt.Shape(
+                "list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]), legend=None
+            ),
+            **enc,
+        )
     )
     title = t(f"blind_spots.chart_{y}_title")
     return alt.layer(line, points).properties(height=height, title=title)
@@ -214,31 +257,47 @@ def charts(sides: Sequence[Side], frame: Frame, *, key: str, ys: Sequence[str] =
     """One chart per y (side by side on a wide screen), each with its PNG/SVG downloads."""
     data = curves(sides, frame)
     cols = st.columns(len(ys))
-    for col, y in zip(cols, ys):
+    for col, y in zip(cols, ys, strict=False):
         chart = curve_chart(data, frame, y=y, names=[s.name for s in sides])
         with col:
             st.altair_chart(chart, width="stretch", height=340)
             chart_downloads(chart, f"{key}_{y}", lang=frame.lang)
 
 
-_STEP_COLUMNS = ("position", "item", "relevance", "discount", "discounted_gain", "dcg",
-                 "ideal_relevance", "idcg", "ndcg")
+_STEP_COLUMNS = (
+    "position",
+    "item",
+    "relevance",
+    "discount",
+    "discounted_gain",
+    "dcg",
+    "ideal_relevance",
+    "idcg",
+    "ndcg",
+)
 
 
 def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
     """The core's step table of each list (in an expander, to keep the case short)."""
     with st.expander(frame.t("blind_spots.steps_title")):
         for side in sides:
-            table = step_table(list(side.relevance), pool=None if side.pool is None else list(side.pool),
-                               **_options(frame))
-            title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}   # headers in the page's language
+            table = step_table(
+                list(side.relevance), pool=None if side.pool is None else list(side.pool), **_options(frame)
+            )
+            title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}  # headers in the page's language
             shown = table[list(_STEP_COLUMNS)].rename(columns=title)
             st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
             st.dataframe(
-                shown.style.format({title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
-                                   | {title[c]: lambda x: "" if pd.isna(x) else format_grade(float(x))
-                                      for c in ("relevance", "ideal_relevance")}),
-                hide_index=True, width="stretch", key=f"{key}_steps_{side.name}",
+                shown.style.format(
+                    {title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
+                    | {
+                        title[c]: lambda x: "" if pd.isna(x) else format_grade(float(x))
+                        for c in ("relevance", "ideal_relevance")
+                    }
+                ),
+                hide_index=True,
+                width="stretch",
+                key=f"{key}_steps_{side.name}",
             )
 
 
@@ -252,8 +311,11 @@ def case(frame: Frame, name: str, body: Callable[[Frame], None]) -> None:
 
 def _choices(frame: Frame) -> dict[str, str]:
     t = frame.t
-    return {"A": t("blind_spots.answer_a"), "B": t("blind_spots.answer_b"),
-            "same": t("blind_spots.answer_same")}
+    return {
+        "A": t("blind_spots.answer_a"),
+        "B": t("blind_spots.answer_b"),
+        "same": t("blind_spots.answer_same"),
+    }
 
 
 def padding(frame: Frame) -> None:
@@ -263,13 +325,20 @@ def padding(frame: Frame) -> None:
     default = [Side(a, PADDING_BASE), Side(b, padded(PADDING_BASE, 2))]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
-    if not predict(frame, "blind.padding.predict", t("blind_spots.padding.question"), _choices(frame), correct):
+    if not predict(
+        frame, "blind.padding.predict", t("blind_spots.padding.question"), _choices(frame), correct
+    ):
         return
     c1, c2 = st.columns(2)
-    base_choice = c1.radio(t("blind_spots.padding.base"), ["example", "mine"], horizontal=True,
-                           format_func=lambda x: t(f"blind_spots.padding.base_{x}" if x == "example"
-                                                   else "blind_spots.padding.base_mine"),
-                           key="blind.padding.base")
+    base_choice = c1.radio(
+        t("blind_spots.padding.base"),
+        ["example", "mine"],
+        horizontal=True,
+        format_func=lambda x: t(
+            f"blind_spots.padding.base_{x}" if x == "example" else "blind_spots.padding.base_mine"
+        ),
+        key="blind.padding.base",
+    )
     zeros = c2.slider(t("blind_spots.padding.zeros"), 0, 10, 2, key="blind.padding.zeros")
     base = PADDING_BASE if base_choice == "example" else frame.ranking.relevance
     sides = [Side(a, tuple(base)), Side(b, padded(base, zeros))]
@@ -286,14 +355,25 @@ def unretrieved(frame: Frame) -> None:
     default = [Side(a, RETURNED_A), Side(b, RETURNED_B)]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
-    if not predict(frame, "blind.unretrieved.predict", t("blind_spots.unretrieved.question"),
-                   _choices(frame), correct):
+    if not predict(
+        frame, "blind.unretrieved.predict", t("blind_spots.unretrieved.question"), _choices(frame), correct
+    ):
         return
     c1, c2 = st.columns(2)
-    source = c1.radio(t("blind_spots.unretrieved.ideal"), ["list", "pool"], horizontal=True,
-                      format_func=lambda x: t(f"blind_spots.ideal_{x}"), key="blind.unretrieved.ideal")
-    judged = c2.slider(t("blind_spots.unretrieved.judged"), len(RETURNED_B), 8, len(RETURNED_B),
-                       key="blind.unretrieved.judged")
+    source = c1.radio(
+        t("blind_spots.unretrieved.ideal"),
+        ["list", "pool"],
+        horizontal=True,
+        format_func=lambda x: t(f"blind_spots.ideal_{x}"),
+        key="blind.unretrieved.ideal",
+    )
+    judged = c2.slider(
+        t("blind_spots.unretrieved.judged"),
+        len(RETURNED_B),
+        8,
+        len(RETURNED_B),
+        key="blind.unretrieved.judged",
+    )
     pool = judged_pool(3.0, judged) if source == "pool" else None
     sides = [Side(a, RETURNED_A, pool), Side(b, RETURNED_B, pool)]
     numbers(sides, frame, key="blind_unretrieved")
@@ -307,18 +387,22 @@ def nothing_relevant(frame: Frame) -> None:
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     st.markdown(f"{a}: `{grades_text(NOTHING_A)}`")
-    options = {"one": t("blind_spots.nothing.answer_one"), "zero": t("blind_spots.nothing.answer_zero"),
-               "undefined": t("blind_spots.nothing.answer_undefined")}
+    options = {
+        "one": t("blind_spots.nothing.answer_one"),
+        "zero": t("blind_spots.nothing.answer_zero"),
+        "undefined": t("blind_spots.nothing.answer_undefined"),
+    }
     m = metrics_of(Side(a, NOTHING_A), frame)
     correct = "zero" if m.ndcg == 0 else "one"
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
     feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
-    answered = predict(frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options,
-                       correct, feedback)
+    answered = predict(
+        frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options, correct, feedback
+    )
     if not answered:
         return
     grade = st.slider(t("blind_spots.nothing.grade"), 0, 3, 1, key="blind.nothing.grade")
-    sides = [Side(a, NOTHING_A), Side(b, NOTHING_A[:-1] + (float(grade),))]
+    sides = [Side(a, NOTHING_A), Side(b, (*NOTHING_A[:-1], float(grade)))]
     numbers(sides, frame, key="blind_nothing")
     charts(sides, frame, key="blind_nothing")
     st.info(t("blind_spots.nothing.why", **names), icon=":material/lightbulb:")
@@ -333,10 +417,13 @@ def lengths(frame: Frame) -> None:
     default = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:default_n])]
     correct = which_higher(metrics_of(default[0], frame).dcg, metrics_of(default[1], frame).dcg)
     st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
-    if not predict(frame, "blind.lengths.predict", t("blind_spots.lengths.question"), _choices(frame), correct):
+    if not predict(
+        frame, "blind.lengths.predict", t("blind_spots.lengths.question"), _choices(frame), correct
+    ):
         return
-    n = st.slider(t("blind_spots.lengths.length"), len(SHORT_PERFECT), len(LONG_MIXED), default_n,
-                  key="blind.lengths.n")
+    n = st.slider(
+        t("blind_spots.lengths.length"), len(SHORT_PERFECT), len(LONG_MIXED), default_n, key="blind.lengths.n"
+    )
     sides = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:n])]
     numbers(sides, frame, key="blind_lengths", headline="dcg")
     charts(sides, frame, key="blind_lengths", ys=("dcg", "ndcg"))
@@ -356,26 +443,34 @@ def difficulty(frame: Frame) -> None:
     easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
     correct = which_higher(easy.mean, hard.mean)
     st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
-    if not predict(frame, "blind.difficulty.predict", t("blind_spots.difficulty.question"),
-                   _choices(frame), correct):
+    if not predict(
+        frame, "blind.difficulty.predict", t("blind_spots.difficulty.question"), _choices(frame), correct
+    ):
         return
     ranking = frame.ranking
     yours = nc.order_bounds(list(ranking.relevance), **opts)
     names = [a, b, t("blind_spots.difficulty.yours")]
-    rows = pd.DataFrame({
-        "list": names,
-        "grades": [grades_text(EASY), grades_text(HARD), grades_text(ranking.relevance)],
-        "worst": [easy.worst, hard.worst, yours.worst],
-        "mean": [easy.mean, hard.mean, yours.mean],
-        "best": [easy.best, hard.best, yours.best],
-        "current": [easy.current, hard.current, yours.current],
-    })
+    rows = pd.DataFrame(
+        {
+            "list": names,
+            "grades": [grades_text(EASY), grades_text(HARD), grades_text(ranking.relevance)],
+            "worst": [easy.worst, hard.worst, yours.worst],
+            "mean": [easy.mean, hard.mean, yours.mean],
+            "best": [easy.best, hard.best, yours.best],
+            "current": [easy.current, hard.current, yours.current],
+        }
+    )
     cols = {key: t(f"blind_spots.difficulty.col_{key}") for key in ("worst", "mean", "best", "current")}
     # no grades column: four numbers per row already fill a phone's width
-    st.markdown(md_table({
-        t("blind_spots.col_list"): names,
-        **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
-    }, right=set(cols.values())))
+    st.markdown(
+        md_table(
+            {
+                t("blind_spots.col_list"): names,
+                **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
+            },
+            right=set(cols.values()),
+        )
+    )
     st.caption(t("blind_spots.difficulty.yours_grades", grades=md_escape(grades_text(ranking.relevance))))
     st.caption(t("blind_spots.difficulty.closed_forms"))
     st.markdown(f"**{t('blind_spots.difficulty.chart_title')}**")
@@ -384,12 +479,20 @@ def difficulty(frame: Frame) -> None:
     chart_downloads(chart, "blind_difficulty", lang=frame.lang)
     dist = nc.permutation_distribution(list(ranking.relevance), **opts)
     key = "blind_spots.difficulty.percentile" if dist.exact else "blind_spots.difficulty.percentile_sampled"
-    st.caption(t(key, current=_f(dist.current), percentile=f"{dist.percentile:.1f}",
-                 count=f"{dist.values.size:,}"))
+    st.caption(
+        t(key, current=_f(dist.current), percentile=f"{dist.percentile:.1f}", count=f"{dist.values.size:,}")
+    )
     worked = nc.order_bounds(list(WORKED), **opts)
-    st.info(t("blind_spots.difficulty.why", a_mean=f"{easy.mean:.3f}", a_worst=f"{easy.worst:.3f}",
-              b_mean=f"{hard.mean:.3f}", example_worst=f"{worked.worst:.3f}"),
-            icon=":material/lightbulb:")
+    st.info(
+        t(
+            "blind_spots.difficulty.why",
+            a_mean=f"{easy.mean:.3f}",
+            a_worst=f"{easy.worst:.3f}",
+            b_mean=f"{hard.mean:.3f}",
+            example_worst=f"{worked.worst:.3f}",
+        ),
+        icon=":material/lightbulb:",
+    )
 
 
 def gain_reorders(frame: Frame) -> None:
@@ -397,24 +500,35 @@ def gain_reorders(frame: Frame) -> None:
     t = frame.t
     discount = frame.ranking.discount
     scores = {
-        gain: (nc.ndcg(list(GAIN_A), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
-               nc.ndcg(list(GAIN_B), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)))
+        gain: (
+            nc.ndcg(list(GAIN_A), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
+            nc.ndcg(list(GAIN_B), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
+        )
         for gain in ("linear", "exponential")
     }
     correct = which_higher(*scores["exponential"])
-    options = {"A": t("blind_spots.gain.answer_a"), "B": t("blind_spots.gain.answer_b"),
-               "same": t("blind_spots.gain.answer_same")}
+    options = {
+        "A": t("blind_spots.gain.answer_a"),
+        "B": t("blind_spots.gain.answer_b"),
+        "same": t("blind_spots.gain.answer_same"),
+    }
     if not predict(frame, "blind.gain.predict", t("blind_spots.gain.question"), options, correct):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
     col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
-    st.markdown(md_table({
-        t("blind_spots.gain.col_gain"): [t(f"blind_spots.variant_names.{g}") for g in scores],
-        col_a: [_f(a) for a, _ in scores.values()],
-        col_b: [_f(b) for _, b in scores.values()],
-        t("blind_spots.gain.col_winner"): [t(f"blind_spots.gain.{winner[which_higher(a, b)]}")
-                                           for a, b in scores.values()],
-    }, right={col_a, col_b}))
+    st.markdown(
+        md_table(
+            {
+                t("blind_spots.gain.col_gain"): [t(f"blind_spots.variant_names.{g}") for g in scores],
+                col_a: [_f(a) for a, _ in scores.values()],
+                col_b: [_f(b) for _, b in scores.values()],
+                t("blind_spots.gain.col_winner"): [
+                    t(f"blind_spots.gain.{winner[which_higher(a, b)]}") for a, b in scores.values()
+                ],
+            },
+            right={col_a, col_b},
+        )
+    )
     st.info(t("blind_spots.gain.why"), icon=":material/lightbulb:")
 
 
@@ -426,12 +540,19 @@ def unjudged(frame: Frame) -> None:
     zero = nc.ndcg(example, unjudged="zero", **opts)
     drop = nc.ndcg(example, unjudged="drop", **opts)
     correct = {"A": "zero", "B": "drop", "same": "same"}[which_higher(zero, drop)]
-    options = {"zero": t("blind_spots.unjudged.answer_zero"), "drop": t("blind_spots.unjudged.answer_drop"),
-               "same": t("blind_spots.unjudged.answer_same")}
+    options = {
+        "zero": t("blind_spots.unjudged.answer_zero"),
+        "drop": t("blind_spots.unjudged.answer_drop"),
+        "same": t("blind_spots.unjudged.answer_same"),
+    }
     if not predict(frame, "blind.unjudged.predict", t("blind_spots.unjudged.question"), options, correct):
         return
-    text = st.text_input(t("blind_spots.unjudged.input"), UNJUDGED_EXAMPLE, help=t("blind_spots.unjudged.input_help"),
-                         key="blind.unjudged.text")
+    text = st.text_input(
+        t("blind_spots.unjudged.input"),
+        UNJUDGED_EXAMPLE,
+        help=t("blind_spots.unjudged.input_help"),
+        key="blind.unjudged.text",
+    )
     try:
         grades = nc.parse_relevance(text, allow_unjudged=True, limit=UNJUDGED_LIMIT)
     except nc.NDCGInputError as err:
@@ -443,12 +564,24 @@ def unjudged(frame: Frame) -> None:
     m_drop = nc.metrics(grades, k=k, unjudged="drop", **opts)
     judged = nc.judged_at_k(grades, k=k)
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("blind_spots.unjudged.metric_zero", k=k), _f(m_zero.ndcg), help=t("blind_spots.unjudged.help_zero"),
-              border=True)
-    c2.metric(t("blind_spots.unjudged.metric_drop", k=k), _f(m_drop.ndcg), help=t("blind_spots.unjudged.help_drop"),
-              border=True)
-    c3.metric(t("blind_spots.unjudged.metric_judged", k=k), f"{judged:.0%}", help=t("blind_spots.unjudged.help_judged"),
-              border=True)
+    c1.metric(
+        t("blind_spots.unjudged.metric_zero", k=k),
+        _f(m_zero.ndcg),
+        help=t("blind_spots.unjudged.help_zero"),
+        border=True,
+    )
+    c2.metric(
+        t("blind_spots.unjudged.metric_drop", k=k),
+        _f(m_drop.ndcg),
+        help=t("blind_spots.unjudged.help_drop"),
+        border=True,
+    )
+    c3.metric(
+        t("blind_spots.unjudged.metric_judged", k=k),
+        f"{judged:.0%}",
+        help=t("blind_spots.unjudged.help_judged"),
+        border=True,
+    )
     kept = [format_grade(float(g)) for g in prepared(grades, "drop")]  # the condensed list
     if kept:
         st.caption(t("blind_spots.unjudged.condensed", items=md_escape("[" + ", ".join(kept) + "]")))
@@ -463,8 +596,14 @@ def not_modelled(frame: Frame) -> None:
     value = nc.ndcg(list(DUPLICATES), **_options(frame))
     options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
     note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
-    if not predict(frame, "blind.not_modelled.predict", t("blind_spots.not_modelled.question"), options,
-                   "no" if value == 1.0 else "yes", {"yes": note, "no": note}):
+    if not predict(
+        frame,
+        "blind.not_modelled.predict",
+        t("blind_spots.not_modelled.question"),
+        options,
+        "no" if value == 1.0 else "yes",
+        {"yes": note, "no": note},
+    ):
         return
     st.markdown(t("blind_spots.not_modelled.why"))
     st.caption(t("blind_spots.not_modelled.references"))

@@ -38,8 +38,13 @@ class Preset:
     def ranking(self, current: Ranking) -> Ranking:
         """The preset's ranking, keeping the current gain and discount."""
         labels = self.labels or default_labels(len(self.relevance))
-        return Ranking(relevance=tuple(float(x) for x in self.relevance), labels=labels, k=self.k,
-                       gain=current.gain, discount=current.discount)
+        return Ranking(
+            relevance=tuple(float(x) for x in self.relevance),
+            labels=labels,
+            k=self.k,
+            gain=current.gain,
+            discount=current.discount,
+        )
 
 
 #: The presets, in the order offered: the worked example, a binary recommendation list, the
@@ -61,6 +66,7 @@ PRESET_BY_ID: dict[str, Preset] = {preset.id: preset for preset in PRESETS}
 
 # --- presets and scale ---------------------------------------------------------------------
 
+
 def _on_preset() -> None:
     key = f"{PREFIX}.preset"
     preset = PRESET_BY_ID.get(st.session_state.get(key))
@@ -74,9 +80,14 @@ def _on_preset() -> None:
 def preset_picker(t: Translate) -> None:
     """A select box of the presets; choosing one loads it."""
     st.selectbox(
-        t("calculator.preset_label"), options=[preset.id for preset in PRESETS], index=None,
-        key=f"{PREFIX}.preset", placeholder=t("calculator.preset_placeholder"), filter_mode=None,
-        format_func=lambda pid: t(f"calculator.preset_{pid}"), on_change=_on_preset,
+        t("calculator.preset_label"),
+        options=[preset.id for preset in PRESETS],
+        index=None,
+        key=f"{PREFIX}.preset",
+        placeholder=t("calculator.preset_placeholder"),
+        filter_mode=None,
+        format_func=lambda pid: t(f"calculator.preset_{pid}"),
+        on_change=_on_preset,
     )
 
 
@@ -121,19 +132,24 @@ def scale_choice(scale: str, t: Translate, lang: str, *, problem: NDCGInputError
     key = f"{PREFIX}.scale"
     st.session_state[key] = scale
     st.segmented_control(
-        t("calculator.scale_label"), options=list(SCALES), key=key, required=True,
-        format_func=lambda s: t(f"calculator.scale_{s}"), on_change=_on_scale,
+        t("calculator.scale_label"),
+        options=list(SCALES),
+        key=key,
+        required=True,
+        format_func=lambda s: t(f"calculator.scale_{s}"),
+        on_change=_on_scale,
         help=t("calculator.scale_help"),
     )
     stored = st.session_state.get(f"{PREFIX}.scale_error")
     if stored is not None and stored[0] == get_ranking():
         problem = stored[1]
-    with st.container(key=f"{PREFIX}_error_scale"):   # always drawn: see widgets._show_error
+    with st.container(key=f"{PREFIX}_error_scale"):  # always drawn: see widgets._show_error
         if problem is not None:
             show_error(lang, problem)
 
 
 # --- what changed ---------------------------------------------------------------------------
+
 
 def _result(t: Translate, effect: str, metric: str, before: float, after: float) -> str:
     return t(f"calculator.result_{effect}", metric=metric, before=number(before), after=number(after))
@@ -153,38 +169,54 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
     before, after, cause = change
     if cause.startswith("preset:"):
         m = nc.metrics(after.relevance, **after.options())
-        text = t("calculator.note_preset", preset=t(f"calculator.preset_{cause[7:]}"),
-                 metric=f"nDCG@{m.k}", value=number(m.ndcg))
+        text = t(
+            "calculator.note_preset",
+            preset=t(f"calculator.preset_{cause[7:]}"),
+            metric=f"nDCG@{m.k}",
+            value=number(m.ndcg),
+        )
         return text, None
     if cause in ("k", "gain", "discount"):
         old = nc.metrics(before.relevance, **before.options())
         new = nc.metrics(after.relevance, **after.options())
-        effect = ("raised" if new.ndcg > old.ndcg + 1e-12 else
-                  "lowered" if new.ndcg < old.ndcg - 1e-12 else "unchanged")
-        action = t("calculator.action_option", option=t(f"calculator.option_{cause}"),
-                   old=_option_text(t, cause, before), new=_option_text(t, cause, after))
+        effect = (
+            "raised"
+            if new.ndcg > old.ndcg + 1e-12
+            else "lowered"
+            if new.ndcg < old.ndcg - 1e-12
+            else "unchanged"
+        )
+        action = t(
+            "calculator.action_option",
+            option=t(f"calculator.option_{cause}"),
+            old=_option_text(t, cause, before),
+            new=_option_text(t, cause, after),
+        )
         metric = "nDCG" if cause == "k" else f"nDCG@{new.k}"
         text = t("calculator.note", action=action, result=_result(t, effect, metric, old.ndcg, new.ndcg))
         return text, None
-    c = nc.describe_change(before.relevance, after.relevance, before.labels, after.labels,
-                           **after.options())
-    metric = f"nDCG@{after.cutoff}"   # as the metric row names it (k larger than n: n)
+    c = nc.describe_change(before.relevance, after.relevance, before.labels, after.labels, **after.options())
+    metric = f"nDCG@{after.cutoff}"  # as the metric row names it (k larger than n: n)
     if c.kind == "unchanged":
         return t("calculator.note_unchanged", metric=metric, value=number(c.ndcg_after)), None
     params = {
-        "item": md_escape(c.item), "other_item": md_escape(c.other_item),
-        "from_position": c.from_position, "to_position": c.to_position,
+        "item": md_escape(c.item),
+        "other_item": md_escape(c.other_item),
+        "from_position": c.from_position,
+        "to_position": c.to_position,
         "grade_before": format_grade(c.grade_before) if c.grade_before is not None else "",
         "grade_after": format_grade(c.grade_after) if c.grade_after is not None else "",
     }
     kind = "regraded_one" if c.kind == "regraded" and c.item is not None else c.kind
     action = t(f"calculator.action_{kind}", **params)
-    text = t("calculator.note", action=action,
-             result=_result(t, c.effect, metric, c.ndcg_before, c.ndcg_after))
+    text = t(
+        "calculator.note", action=action, result=_result(t, c.effect, metric, c.ndcg_before, c.ndcg_after)
+    )
     return text, c.delta
 
 
 # --- formulas -------------------------------------------------------------------------------
+
 
 def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
     """Each step's formula: the general form, then the learner's numbers substituted.

@@ -79,7 +79,7 @@ def relative_luminance(colour: str) -> float:
     code = colour.lstrip("#")
     if len(code) != 6:
         raise ValueError(f"expected #RRGGBB, got {colour!r}")
-    channels = [int(code[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    channels = [int(code[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -121,8 +121,11 @@ def share_link(base: str, params: Mapping[str, str | list[str]]) -> str:
     if base and not urlsplit(base).path:
         base += "/"  # the home page: http://host:8501/?rel=...
     query = urlencode(
-        [(name, value) for name, values in params.items()
-         for value in (values if isinstance(values, list) else [values])],
+        [
+            (name, value)
+            for name, values in params.items()
+            for value in (values if isinstance(values, list) else [values])
+        ],
         safe=",",
     )
     return f"{base.rstrip('?')}?{query}" if query else base
@@ -179,15 +182,17 @@ def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) 
     [['i', 'Gain'], ['i', 'DCG'], ['i', 'nDCG']]
     """
     headers = list(cells)
-    named = dict(zip(columns, headers[lead:]))
+    named = dict(zip(columns, headers[lead:], strict=False))
     groups: list[list[str]] = [[], [], []]
     for column, header in named.items():
         if column != "position":
             groups[next((n + 1 for n, part in enumerate(STEP_PARTS) if column in part), 0)].append(header)
     position = [named["position"]] if "position" in named else []
     groups = [group for group in groups if group]
-    return [{h: cells[h] for h in [*(headers[:lead] if n == 0 else []), *position, *group]}
-            for n, group in enumerate(groups)]
+    return [
+        {h: cells[h] for h in [*(headers[:lead] if n == 0 else []), *position, *group]}
+        for n, group in enumerate(groups)
+    ]
 
 
 #: The width, in ems of the step table's type, that one column of the whole step table needs
@@ -213,7 +218,9 @@ def _step_table_queries(most: int = 40) -> str:
     for n in range(2, most + 1):
         box, width = f'[class*="st-key-{STEP_TABLE_PREFIX}c{n}-"]', round(n * STEP_COLUMN_EMS, 2)
         rules.append(f'@container (min-width: {width}em) {{ {box} [class*="-part"] {{ display: none; }} }}')
-        rules.append(f'@container (max-width: {width - 0.01}em) {{ {box} [class*="-whole"] {{ display: none; }} }}')
+        rules.append(
+            f'@container (max-width: {width - 0.01}em) {{ {box} [class*="-whole"] {{ display: none; }} }}'
+        )
     return "\n".join(rules)
 
 
@@ -242,6 +249,7 @@ PAGE_CSS = f"""<style>
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 </style>"""
 
+
 def widget_text_css(upload_label: str) -> str:
     """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
     1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
@@ -252,14 +260,16 @@ def widget_text_css(upload_label: str) -> str:
     caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
     """
     label = json.dumps(upload_label, ensure_ascii=False)
-    return ("<style>"
-            '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
-            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
-            "{ visibility: hidden; position: relative; }"
-            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
-            f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
-            "text-align: center; white-space: nowrap; }"
-            "</style>")
+    return (
+        "<style>"
+        '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
+        "{ visibility: hidden; position: relative; }"
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
+        f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
+        "text-align: center; white-space: nowrap; }"
+        "</style>"
+    )
 
 
 #: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
@@ -338,8 +348,19 @@ def _cell(value: Any) -> str:
 
 
 HANDOUT_COLUMNS: tuple[str, ...] = (
-    "position", "item", "relevance", "gain", "cg", "discount", "discounted_gain", "dcg",
-    "ideal_item", "ideal_relevance", "idcg", "ndcg", "in_cutoff",
+    "position",
+    "item",
+    "relevance",
+    "gain",
+    "cg",
+    "discount",
+    "discounted_gain",
+    "dcg",
+    "ideal_item",
+    "ideal_relevance",
+    "idcg",
+    "ndcg",
+    "in_cutoff",
 )
 
 TEXT_COLUMNS = frozenset({"item", "ideal_item"})
@@ -377,29 +398,48 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
     m = nc.metrics(list(ranking.relevance), **ranking.options())
     table = step_table(ranking)[list(HANDOUT_COLUMNS)]
     rows = [
-        {"past_k": not values["in_cutoff"],
-         "cells": [{"text": column in TEXT_COLUMNS, "value": _cell(value)} for column, value in values.items()]}
+        {
+            "past_k": not values["in_cutoff"],
+            "cells": [
+                {"text": column in TEXT_COLUMNS, "value": _cell(value)} for column, value in values.items()
+            ],
+        }
         for values in table.to_dict("records")
     ]
-    return _templates().get_template("handout.html.j2").render(
-        html_lang="zh-Hans" if lang == "zh" else "en",
-        title=t("handout.title"),
-        variant=t("handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}")),
-        ranking_title=t("handout.ranking"),
-        items=[{"label": label, "grade": format_grade(grade)}
-               for label, grade in zip(ranking.labels, ranking.relevance, strict=True)],
-        metrics=[{"name": f"{name}@{m.k}", "value": f"{value:.4f}"}
-                 for name, value in (("DCG", m.dcg), ("IDCG", m.idcg), ("nDCG", m.ndcg))],
-        formulas_title=t("handout.formulas"),
-        # MathML made by latex2mathml from the core's own LaTeX (no user text in it)
-        formulas=[Markup(convert(f.substituted, display="block"))
-                  for f in formulas(list(ranking.relevance), **ranking.options())],
-        steps_title=t("handout.steps"),
-        columns=[{"title": _column_title(lang, column), "text": column in TEXT_COLUMNS} for column in HANDOUT_COLUMNS],
-        rows=rows,
-        past_k_note=t("handout.past_k_note"),
-        link=link,
-        link_label=t("handout.link"),
+    return (
+        _templates()
+        .get_template("handout.html.j2")
+        .render(
+            html_lang="zh-Hans" if lang == "zh" else "en",
+            title=t("handout.title"),
+            variant=t(
+                "handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}")
+            ),
+            ranking_title=t("handout.ranking"),
+            items=[
+                {"label": label, "grade": format_grade(grade)}
+                for label, grade in zip(ranking.labels, ranking.relevance, strict=True)
+            ],
+            metrics=[
+                {"name": f"{name}@{m.k}", "value": f"{value:.4f}"}
+                for name, value in (("DCG", m.dcg), ("IDCG", m.idcg), ("nDCG", m.ndcg))
+            ],
+            formulas_title=t("handout.formulas"),
+            # MathML made by latex2mathml from the core's own LaTeX (no user text in it)
+            formulas=[
+                Markup(convert(f.substituted, display="block"))
+                for f in formulas(list(ranking.relevance), **ranking.options())
+            ],
+            steps_title=t("handout.steps"),
+            columns=[
+                {"title": _column_title(lang, column), "text": column in TEXT_COLUMNS}
+                for column in HANDOUT_COLUMNS
+            ],
+            rows=rows,
+            past_k_note=t("handout.past_k_note"),
+            link=link,
+            link_label=t("handout.link"),
+        )
     )
 
 
@@ -494,8 +534,12 @@ def share_note(lang: str, share: Any) -> str:
     """
     from .text import md_escape
 
-    return i18n.translate(lang, f"classroom.share_from_{share.source}", host=md_escape(share.host),
-                          browser=md_escape(share.browser_host))
+    return i18n.translate(
+        lang,
+        f"classroom.share_from_{share.source}",
+        host=md_escape(share.host),
+        browser=md_escape(share.browser_host),
+    )
 
 
 def share_control(lang: str, link: str, share: Any = None) -> None:
@@ -508,19 +552,33 @@ def share_control(lang: str, link: str, share: Any = None) -> None:
     """
     import streamlit as st
 
-    popover = st.popover(i18n.translate(lang, "classroom.share"), icon=":material/qr_code_2:",
-                         width="stretch", key="lab.share", on_change="rerun")
+    popover = st.popover(
+        i18n.translate(lang, "classroom.share"),
+        icon=":material/qr_code_2:",
+        width="stretch",
+        key="lab.share",
+        on_change="rerun",
+    )
     if popover.open:
         with popover:
             st.caption(i18n.translate(lang, "classroom.share_help"))
             st.code(link, language=None, wrap_lines=True)
             if share is not None and share.host:
                 _share_note(lang, share)
-            st.image(qr_png(link, scale=10), caption=i18n.translate(lang, "classroom.qr_caption"),
-                     width="stretch", alt=i18n.translate(lang, "classroom.qr_alt"))
+            st.image(
+                qr_png(link, scale=10),
+                caption=i18n.translate(lang, "classroom.qr_caption"),
+                width="stretch",
+                alt=i18n.translate(lang, "classroom.qr_alt"),
+            )
     # outside the popover: a click here closes the popover, so nothing covers the dialog
-    if st.button(i18n.translate(lang, "classroom.show_qr"), key="lab.show_qr",
-                 icon=":material/fullscreen:", width="stretch", type="tertiary"):
+    if st.button(
+        i18n.translate(lang, "classroom.show_qr"),
+        key="lab.show_qr",
+        icon=":material/fullscreen:",
+        width="stretch",
+        type="tertiary",
+    ):
         _qr_dialog(lang, link, share)
 
 
@@ -563,8 +621,12 @@ def export_control(lang: str, ranking: Ranking, link: str) -> None:
     """Downloads of the current example: the step table as CSV and a printable handout."""
     import streamlit as st
 
-    with st.popover(i18n.translate(lang, "classroom.export"), icon=":material/download:",
-                    width="stretch", key="lab.export"):
+    with st.popover(
+        i18n.translate(lang, "classroom.export"),
+        icon=":material/download:",
+        width="stretch",
+        key="lab.export",
+    ):
         st.download_button(
             i18n.translate(lang, "classroom.step_csv"),
             data=lambda: step_table_csv(ranking),

@@ -48,8 +48,12 @@ LARGE_BYTES = 1_000_000
 ROLES: tuple[str, ...] = ("query", "item", "relevance", "score")
 REQUIRED: tuple[str, ...] = ("query", "relevance", "score")
 #: Page link parameters of the options (the shared ``k``/``gain`` belong to the Calculator).
-PARAMS: dict[str, str] = {"k": "eval_k", "gain": "eval_gain", "ties": "eval_ties",
-                          "no_relevant": "eval_norel"}
+PARAMS: dict[str, str] = {
+    "k": "eval_k",
+    "gain": "eval_gain",
+    "ties": "eval_ties",
+    "no_relevant": "eval_norel",
+}
 _SYNONYMS: dict[str, tuple[str, ...]] = {
     "query": ("query", "qid", "query_id", "queryid", "topic"),
     "item": ("item", "item_id", "itemid", "doc", "docid", "doc_id", "docno", "document"),
@@ -72,8 +76,7 @@ class Columns:
 
     def as_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of the core's batch functions."""
-        return {"query": self.query, "relevance": self.relevance, "score": self.score,
-                "item": self.item}
+        return {"query": self.query, "relevance": self.relevance, "score": self.score, "item": self.item}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +168,9 @@ def run_cache() -> memory.BudgetCache:
     global _CACHE
     with _CACHE_LOCK:
         if _CACHE is None:
-            _CACHE = memory.register(memory.BudgetCache(
-                max_bytes=CACHE_BYTES, session_bytes=SESSION_BYTES, ttl=CACHE_TTL))
+            _CACHE = memory.register(
+                memory.BudgetCache(max_bytes=CACHE_BYTES, session_bytes=SESSION_BYTES, ttl=CACHE_TTL)
+            )
     return _CACHE
 
 
@@ -188,19 +192,22 @@ def _cached(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     return hit
 
 
-def load_upload(data: bytes | BinaryIO, *, name: str, digest: str,
-                on_progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+def load_upload(
+    data: bytes | BinaryIO, *, name: str, digest: str, on_progress: Callable[[int, int], None] | None = None
+) -> pd.DataFrame:
     """Parse an uploaded file with the core's reader, once per (bytes, name).
 
     The table is never modified by the page. Raises the reader's :class:`NDCGInputError`
     (also when the same bad file is seen again).
     """
+
     def read() -> pd.DataFrame:
         if not isinstance(data, bytes):
             data.seek(0)
         # id columns (any usual name) are read as text, exactly as written
-        return nc.read_run(data, name=name, on_progress=on_progress,
-                           ids=_SYNONYMS["query"] + _SYNONYMS["item"])
+        return nc.read_run(
+            data, name=name, on_progress=on_progress, ids=_SYNONYMS["query"] + _SYNONYMS["item"]
+        )
 
     return _cached(("upload", digest, name), read)
 
@@ -245,32 +252,49 @@ def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
 
 def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> nc.RunResult:
     query, relevance, score, item = columns
-    return nc.evaluate_run(frame, k=options.k, gain=options.gain, ties=options.ties,
-                           no_relevant=options.no_relevant, query=query, relevance=relevance,
-                           score=score, item=item)
+    return nc.evaluate_run(
+        frame,
+        k=options.k,
+        gain=options.gain,
+        ties=options.ties,
+        no_relevant=options.no_relevant,
+        query=query,
+        relevance=relevance,
+        score=score,
+        item=item,
+    )
 
 
 def _curve(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> pd.DataFrame:
     query, relevance, score, item = columns
-    return nc.mean_ndcg_at_ks(frame, ks=CURVE_KS, gain=options.gain, ties=options.ties,
-                              no_relevant=options.no_relevant, query=query,
-                              relevance=relevance, score=score, item=item)
+    return nc.mean_ndcg_at_ks(
+        frame,
+        ks=CURVE_KS,
+        gain=options.gain,
+        ties=options.ties,
+        no_relevant=options.no_relevant,
+        query=query,
+        relevance=relevance,
+        score=score,
+        item=item,
+    )
 
 
-def evaluate(source: Source, columns: Columns, options: Options, *,
-             on_step: Callable[[str], None] | None = None) -> Evaluation:
+def evaluate(
+    source: Source, columns: Columns, options: Options, *, on_step: Callable[[str], None] | None = None
+) -> Evaluation:
     """The run evaluated by the core (cached by file digest, columns and options).
 
     ``on_step("curve")`` is called between the two computations, for a progress bar.
     Raises :class:`NDCGInputError` when the table does not fit the columns.
     """
     cols = (columns.query, columns.relevance, columns.score, columns.item)
-    result = _cached(("evaluate", source.key, cols, options),
-                     lambda: _evaluate(source.frame, cols, options))
+    result = _cached(("evaluate", source.key, cols, options), lambda: _evaluate(source.frame, cols, options))
     if on_step is not None:
         on_step("curve")
-    curve = _cached(("curve", source.key, cols, replace(options, k=None)),
-                    lambda: _curve(source.frame, cols, options))
+    curve = _cached(
+        ("curve", source.key, cols, replace(options, k=None)), lambda: _curve(source.frame, cols, options)
+    )
     return Evaluation(result=result, curve=curve)
 
 
@@ -305,9 +329,11 @@ def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Optio
         ids = nc.id_text(rows[columns.item]).sort_values(ascending=False, kind="stable")
         rows = rows.loc[ids.index]
     # "input" and "trec_eval" (run-level treatments) rank like "average": stably, file order
-    ranked = rank_by_score(pd.to_numeric(rows[columns.relevance]).to_numpy(dtype=float),
-                           pd.to_numeric(rows[columns.score]).to_numpy(dtype=float),
-                           ties=options.ties if options.ties in nc.TIES else "average")
+    ranked = rank_by_score(
+        pd.to_numeric(rows[columns.relevance]).to_numpy(dtype=float),
+        pd.to_numeric(rows[columns.score]).to_numpy(dtype=float),
+        ties=options.ties if options.ties in nc.TIES else "average",
+    )
     top = ranked.order[:MAX_ITEMS]
     grades = ranked.relevance[:MAX_ITEMS]
     base = Ranking(k=None, gain=options.gain, discount="log2")
@@ -333,8 +359,9 @@ def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Optio
 # --------------------------------------------------------------------------- widgets
 
 
-def _choice_widget(name: str, choices: Sequence[Any], default: Any,
-                   parse: Callable[[str], Any]) -> tuple[str, list[Any], NDCGInputError | None]:
+def _choice_widget(
+    name: str, choices: Sequence[Any], default: Any, parse: Callable[[str], Any]
+) -> tuple[str, list[Any], NDCGInputError | None]:
     """Seed an option's widget state from its link parameter (once); return key and options."""
     key = f"evaluate.{name}"
     error = None
@@ -367,25 +394,43 @@ def _store_param(name: str) -> None:
 def option_widgets(lang: str, t: Translate) -> Options:
     """The k, gain, ties and no-relevant selectors (kept in the link), with their explanations."""
     specs = (
-        ("k", K_CHOICES, DEFAULT_K, lambda raw: parse_k(raw) or "all",
-         lambda v: k_text(None if v == "all" else v, t)),
-        ("gain", GAIN_CHOICES, "linear",
-         lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
-         lambda v: t(f"evaluate.gain_{v}")),
-        ("ties", TIES, "average",
-         check_ties,
-         lambda v: t(f"evaluate.ties_{v}")),
-        ("no_relevant", NO_RELEVANT, "zero",
-         lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option="no_relevant"),
-         lambda v: t(f"evaluate.no_relevant_{v}")),
+        (
+            "k",
+            K_CHOICES,
+            DEFAULT_K,
+            lambda raw: parse_k(raw) or "all",
+            lambda v: k_text(None if v == "all" else v, t),
+        ),
+        (
+            "gain",
+            GAIN_CHOICES,
+            "linear",
+            lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
+            lambda v: t(f"evaluate.gain_{v}"),
+        ),
+        ("ties", TIES, "average", check_ties, lambda v: t(f"evaluate.ties_{v}")),
+        (
+            "no_relevant",
+            NO_RELEVANT,
+            "zero",
+            lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option="no_relevant"),
+            lambda v: t(f"evaluate.no_relevant_{v}"),
+        ),
     )
     values: dict[str, Any] = {}
     for column, (name, choices, default, parse, label) in zip(st.columns(4), specs, strict=True):
         key, options, error = _choice_widget(name, choices, default, parse)
         with column:
-            values[name] = st.selectbox(t(f"evaluate.{name}"), options, key=key,
-                                        format_func=label, on_change=_store_param, args=(name,),
-                                        placeholder=t("common.choose"), filter_mode=None)
+            values[name] = st.selectbox(
+                t(f"evaluate.{name}"),
+                options,
+                key=key,
+                format_func=label,
+                on_change=_store_param,
+                args=(name,),
+                placeholder=t("common.choose"),
+                filter_mode=None,
+            )
             if error is not None:
                 show_error(lang, error)
     st.caption(t("evaluate.ties_note"))
@@ -412,16 +457,22 @@ def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
         default = guess[role]
         with box:
             chosen[role] = st.selectbox(
-                t(f"evaluate.col_{role}"), options, key=key,
+                t(f"evaluate.col_{role}"),
+                options,
+                key=key,
                 index=options.index(default) if default in options else None,
-                format_func=lambda c: t("evaluate.no_column") if c is None else t("evaluate.column_name", name=c),
-                placeholder=t("evaluate.no_column"), filter_mode=None,
+                format_func=lambda c: (
+                    t("evaluate.no_column") if c is None else t("evaluate.column_name", name=c)
+                ),
+                placeholder=t("evaluate.no_column"),
+                filter_mode=None,
             )
     if any(chosen[role] is None for role in REQUIRED):
         st.info(t("evaluate.choose_columns"), icon=":material/view_column:")
         return None
-    return Columns(query=chosen["query"], relevance=chosen["relevance"],
-                   score=chosen["score"], item=chosen["item"])
+    return Columns(
+        query=chosen["query"], relevance=chosen["relevance"], score=chosen["score"], item=chosen["item"]
+    )
 
 
 class Progress:
@@ -452,39 +503,74 @@ def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> 
     The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
     """
     data = nc.ndcg_bands(per_query, width=0.05)
-    bars = alt.Chart(data).mark_bar(color=BLUE, stroke="white", strokeWidth=0.5).encode(
-        x=alt.X("start:Q", title=t("evaluate.hist_x", k=k), scale=alt.Scale(domain=[0, 1]),
-                bin=alt.Bin(binned=True, step=0.05)),
-        x2="end:Q",
-        y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
-        tooltip=[alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
-                 alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d")],
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                title=t("evaluate.hist_x", k=k),
+                scale=alt.Scale(domain=[0, 1]),
+                bin=alt.Bin(binned=True, step=0.05),
+            ),
+            x2="end:Q",
+            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
+            tooltip=[
+                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
+                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
+            ],
+        )
     )
     described = {"description": t("evaluate.hist_caption", k=k)}
     if pd.isna(mean):
         return alt.layer(bars).properties(**described)
     label = t("evaluate.hist_mean", value=fmt(mean))
     marker = pd.DataFrame({"mean": [mean], "label": [label]})
-    rule = alt.Chart(marker).mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2).encode(
-        x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    )
     # The label sits on the side of the line with more room, so it is never cut off.
     right_half = mean > 0.5
-    text = alt.Chart(marker).mark_text(color=VERMILLION, align="right" if right_half else "left",
-                                       dx=-5 if right_half else 5, dy=-4, baseline="bottom",
-                                       fontWeight="bold").encode(
-        x="mean:Q", y=alt.value(0), text="label:N",
-        tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    text = (
+        alt.Chart(marker)
+        .mark_text(
+            color=VERMILLION,
+            align="right" if right_half else "left",
+            dx=-5 if right_half else 5,
+            dy=-4,
+            baseline="bottom",
+            fontWeight="bold",
+        )
+        .encode(
+            x="mean:Q",
+            y=alt.value(0),
+            text="label:N",
+            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
+        )
+    )
     return alt.layer(bars, rule, text).properties(**described)
 
 
 def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart:
     """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
-    line = alt.Chart(table).mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40)).encode(
-        x=alt.X("k:Q", title=t("evaluate.curve_x"), scale=alt.Scale(domain=[1, max(CURVE_KS)]),
-                axis=alt.Axis(tickMinStep=1, format=",d")),
-        y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
-        tooltip=[alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
-                 alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f")],
+    line = (
+        alt.Chart(table)
+        .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("evaluate.curve_x"),
+                scale=alt.Scale(domain=[1, max(CURVE_KS)]),
+                axis=alt.Axis(tickMinStep=1, format=",d"),
+            ),
+            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[
+                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
+                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
+            ],
+        )
     )
     described = {"description": t("evaluate.curve_caption")}
     if k is None or k not in CURVE_KS:
@@ -492,12 +578,18 @@ def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart
     label = t("evaluate.curve_chosen", k=k)
     marker = pd.DataFrame({"k": [k], "label": [label]})
     # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
-    rule = alt.Chart(marker).mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2).encode(
-        x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
-    text = alt.Chart(marker).mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4,
-                                       fontWeight="bold").encode(
-        x="k:Q", y=alt.value(0), text="label:N",
-        tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    )
+    text = (
+        alt.Chart(marker)
+        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
+        .encode(
+            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
+        )
+    )
     return alt.layer(line, rule, text).properties(**described)
 
 
@@ -520,7 +612,6 @@ def with_notes(per_query: pd.DataFrame, t: Translate) -> pd.DataFrame:
     return per_query.assign(query=per_query["query"].astype(str), note=notes)
 
 
-
 # --------------------------------------------------------------------------- results
 
 
@@ -531,7 +622,10 @@ def _choose_query(worst: pd.DataFrame, t: Translate) -> Any:
         del st.session_state[key]  # other options or another file: back to the worst query
     shown = dict(zip(options, worst["ndcg"], strict=True))
     return st.selectbox(
-        t("evaluate.open_choice"), options, key=key, placeholder=t("common.choose"),
+        t("evaluate.open_choice"),
+        options,
+        key=key,
+        placeholder=t("common.choose"),
         format_func=lambda q: t("evaluate.open_option", query=q, ndcg=fmt(shown[q])),
     )
 
@@ -544,23 +638,37 @@ def open_in_calculator(link: QueryLink, t: Translate) -> None:
         st.caption(t("evaluate.open_note_truncated", n=link.n_items, limit=MAX_ITEMS))
     if link.default_labels:
         st.caption(t("evaluate.open_note_labels"))
-    if st.button(t("evaluate.open_button"), key="evaluate.open", icon=":material/calculate:",
-                 on_click=set_ranking, args=(link.ranking,)):   # not "primary": see practice.py
+    if st.button(
+        t("evaluate.open_button"),
+        key="evaluate.open",
+        icon=":material/calculate:",
+        on_click=set_ranking,
+        args=(link.ranking,),
+    ):  # not "primary": see practice.py
         st.switch_page("app.py")
 
 
-def results(evaluation: Evaluation, source: Source, columns: Columns, options: Options, *,
-            t: Translate) -> None:
+def results(
+    evaluation: Evaluation, source: Source, columns: Columns, options: Options, *, t: Translate
+) -> None:
     """The mean and counts, the two charts, the worst queries, the download."""
     run = evaluation.result
     k = k_text(options.k, t)
     st.header(t("evaluate.results_header"))
     mean_box, count_box, empty_box = st.columns(3)
-    mean_box.metric(t("evaluate.mean", k=k), fmt(run.mean), border=True,
-                    help=t("evaluate.mean_help", n_in_mean=run.n_in_mean, n_queries=run.n_queries))
+    mean_box.metric(
+        t("evaluate.mean", k=k),
+        fmt(run.mean),
+        border=True,
+        help=t("evaluate.mean_help", n_in_mean=run.n_in_mean, n_queries=run.n_queries),
+    )
     count_box.metric(t("evaluate.n_queries"), f"{run.n_queries:,}", border=True)
-    empty_box.metric(t("evaluate.n_no_relevant"), f"{run.n_no_relevant:,}", border=True,
-                     help=t("evaluate.n_no_relevant_help"))
+    empty_box.metric(
+        t("evaluate.n_no_relevant"),
+        f"{run.n_no_relevant:,}",
+        border=True,
+        help=t("evaluate.n_no_relevant_help"),
+    )
     if pd.isna(run.mean):
         st.warning(t("evaluate.mean_undefined"), icon=":material/warning:")
 
@@ -585,22 +693,35 @@ def results(evaluation: Evaluation, source: Source, columns: Columns, options: O
     if len(worst):
         st.subheader(t("evaluate.worst_header"))
         st.caption(t("evaluate.worst_caption", n=len(worst), k=k))
-        st.dataframe(worst.assign(query=worst["query"].astype(str)), hide_index=True,
-                     column_config=config, key="evaluate.worst")
+        st.dataframe(
+            worst.assign(query=worst["query"].astype(str)),
+            hide_index=True,
+            column_config=config,
+            key="evaluate.worst",
+        )
         query = _choose_query(worst, t)
         if query is not None:
             open_in_calculator(query_link(source.frame, query, columns, options), t)
 
-    st.download_button(t("evaluate.download"), per_query_csv(run.per_query),
-                       file_name=f"ndcg_at_{_param_text(options.k)}_per_query.csv",
-                       mime="text/csv", key="evaluate.download", on_click="ignore",
-                       icon=":material/download:")
+    st.download_button(
+        t("evaluate.download"),
+        per_query_csv(run.per_query),
+        file_name=f"ndcg_at_{_param_text(options.k)}_per_query.csv",
+        mime="text/csv",
+        key="evaluate.download",
+        on_click="ignore",
+        icon=":material/download:",
+    )
     with st.expander(t("evaluate.all_queries", n=f"{run.n_queries:,}")):
         if run.n_queries > TABLE_ROWS:
-            st.caption(t("evaluate.all_queries_capped", shown=f"{TABLE_ROWS:,}",
-                         n=f"{run.n_queries:,}"))
-        st.dataframe(with_notes(run.per_query.head(TABLE_ROWS), t), hide_index=True,
-                     column_config=config, key="evaluate.all")
+            st.caption(t("evaluate.all_queries_capped", shown=f"{TABLE_ROWS:,}", n=f"{run.n_queries:,}"))
+        st.dataframe(
+            with_notes(run.per_query.head(TABLE_ROWS), t),
+            hide_index=True,
+            column_config=config,
+            key="evaluate.all",
+        )
+
 
 __all__ = [
     "Columns",

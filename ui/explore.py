@@ -22,7 +22,13 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core.steps import PermutationDistribution, describe_change, permutation_distribution, slide_down, swap_matrix
+from ndcg_core.steps import (
+    PermutationDistribution,
+    describe_change,
+    permutation_distribution,
+    slide_down,
+    swap_matrix,
+)
 
 from .classroom import chart_downloads
 from .frame import Frame, get_ranking, set_ranking
@@ -42,21 +48,33 @@ _NOISE = 1e-12
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def swaps(relevance: tuple[float, ...], labels: tuple[str, ...], k: int | None, gain: str,
-          discount: str) -> pd.DataFrame:
+def swaps(
+    relevance: tuple[float, ...], labels: tuple[str, ...], k: int | None, gain: str, discount: str
+) -> pd.DataFrame:
     """:func:`ndcg_core.steps.swap_matrix`, cached on the ranking."""
     return swap_matrix(list(relevance), k=k, gain=gain, discount=discount, labels=list(labels))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def distribution(relevance: tuple[float, ...], k: int | None, gain: str, discount: str) -> PermutationDistribution:
+def distribution(
+    relevance: tuple[float, ...], k: int | None, gain: str, discount: str
+) -> PermutationDistribution:
     """:func:`ndcg_core.steps.permutation_distribution`, cached on the ranking."""
-    return permutation_distribution(list(relevance), k=k, gain=gain, discount=discount,
-                                    max_exact=EXACT_LIMIT, samples=SAMPLES, seed=SAMPLE_SEED)
+    return permutation_distribution(
+        list(relevance),
+        k=k,
+        gain=gain,
+        discount=discount,
+        max_exact=EXACT_LIMIT,
+        samples=SAMPLES,
+        seed=SAMPLE_SEED,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def slides(relevance: tuple[float, ...], position: int, k: int | None, gain: str, discount: str) -> pd.DataFrame:
+def slides(
+    relevance: tuple[float, ...], position: int, k: int | None, gain: str, discount: str
+) -> pd.DataFrame:
     """:func:`ndcg_core.steps.slide_down`, cached on the ranking and the position."""
     return slide_down(list(relevance), position=position, k=k, gain=gain, discount=discount)
 
@@ -87,13 +105,13 @@ def compute(frame: Frame) -> Views:
 
 
 def card(label: str, grade: float) -> str:
-    """"D1 · 3"."""
+    """ "D1 · 3"."""
     return f"{label} · {format_grade(grade)}"
 
 
 def ranking_line(ranking: Ranking) -> str:
     """The ranking as one line of cards (user text: escape before Markdown)."""
-    return "  ›  ".join(card(x, g) for x, g in zip(ranking.labels, ranking.relevance))
+    return "  ›  ".join(card(x, g) for x, g in zip(ranking.labels, ranking.relevance, strict=False))
 
 
 def header(frame: Frame, views: Views) -> None:
@@ -106,8 +124,10 @@ def header(frame: Frame, views: Views) -> None:
 
 # --- swaps --------------------------------------------------------------------------------
 
-def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int] | None,
-            n: int) -> alt.LayerChart:
+
+def heatmap(
+    data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int] | None, n: int
+) -> alt.LayerChart:
     """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
     written in the cells for small lists, the chosen swap outlined."""
     t = frame.t
@@ -123,33 +143,60 @@ def heatmap(data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int]
         alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
         alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
     ]
-    cells = alt.Chart(data).mark_rect(stroke="#BBBBBB", strokeWidth=0.5).encode(
-        x=x, y=y, tooltip=tooltip,
-        color=alt.Color("delta:Q", title=t("explore.swap.legend"),
-                        scale=alt.Scale(domain=[-reach, 0, reach], range=[VERMILLION, "#FFFFFF", BLUE],
-                                        interpolate="rgb"),
-                        legend=alt.Legend(orient="bottom", format="+.2f")),
+    cells = (
+        alt.Chart(data)
+        .mark_rect(stroke="#BBBBBB", strokeWidth=0.5)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "delta:Q",
+                title=t("explore.swap.legend"),
+                scale=alt.Scale(
+                    domain=[-reach, 0, reach], range=[VERMILLION, "#FFFFFF", BLUE], interpolate="rgb"
+                ),
+                legend=alt.Legend(orient="bottom", format="+.2f"),
+            ),
+        )
     )
     layers: list[alt.Chart] = [cells]
     if n <= TEXT_LIMIT:
         # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
-        layers.append(alt.Chart(data).mark_text(fontSize=11 if n > 6 else 13).encode(
-            x=x, y=y, color=alt.condition(f"datum.delta > {0.55 * reach!r}",
-                                          alt.value("#FFFFFF"), alt.value(BLACK)), text=alt.Text("ndcg:Q", format=".2f"), tooltip=tooltip))
+        layers.append(
+            alt.Chart(data)
+            .mark_text(fontSize=11 if n > 6 else 13)
+            .encode(
+                x=x,
+                y=y,
+                color=alt.condition(
+                    f"datum.delta > {0.55 * reach!r}", alt.value("#FFFFFF"), alt.value(BLACK)
+                ),
+                text=alt.Text("ndcg:Q", format=".2f"),
+                tooltip=tooltip,
+            )
+        )
     if chosen is not None:
         i, j = chosen
         picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
-        layers.append(alt.Chart(picked).mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3).encode(
-            x=x, y=y, tooltip=tooltip))
+        layers.append(
+            alt.Chart(picked)
+            .mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3)
+            .encode(x=x, y=y, tooltip=tooltip)
+        )
     off_diagonal = data[data["i"] != data["j"]]
     best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
     worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
     now = data.loc[data["i"] == data["j"], "ndcg"]
     description = t(
-        "explore.swap.description", k=k, count=len(off_diagonal) // 2,
-        best_i=int(best["i"]) if best is not None else "–", best_j=int(best["j"]) if best is not None else "–",
+        "explore.swap.description",
+        k=k,
+        count=len(off_diagonal) // 2,
+        best_i=int(best["i"]) if best is not None else "–",
+        best_j=int(best["j"]) if best is not None else "–",
         best=f"{best['ndcg']:.4f}" if best is not None else "–",
-        worst_i=int(worst["i"]) if worst is not None else "–", worst_j=int(worst["j"]) if worst is not None else "–",
+        worst_i=int(worst["i"]) if worst is not None else "–",
+        worst_j=int(worst["j"]) if worst is not None else "–",
         worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
         now=f"{now.iloc[0]:.4f}" if len(now) else "–",
     )
@@ -170,12 +217,16 @@ def _apply_swap(i: int, j: int) -> None:
 
 def _swap_table(rows: pd.DataFrame, frame: Frame) -> pd.DataFrame:
     t = frame.t
-    return pd.DataFrame({
-        t("explore.swap.row_swap"): [f"{a} ({i}) ↔ {b} ({j})" for a, i, b, j in
-                                     zip(rows["item_i"], rows["i"], rows["item_j"], rows["j"])],
-        t("explore.swap.row_ndcg"): rows["ndcg"].to_numpy(),
-        t("explore.swap.row_delta"): rows["delta"].to_numpy(),
-    })
+    return pd.DataFrame(
+        {
+            t("explore.swap.row_swap"): [
+                f"{a} ({i}) ↔ {b} ({j})"
+                for a, i, b, j in zip(rows["item_i"], rows["i"], rows["item_j"], rows["j"], strict=False)
+            ],
+            t("explore.swap.row_ndcg"): rows["ndcg"].to_numpy(),
+            t("explore.swap.row_delta"): rows["delta"].to_numpy(),
+        }
+    )
 
 
 def _style(table: pd.DataFrame) -> object:
@@ -196,19 +247,41 @@ def swap_section(frame: Frame, views: Views) -> None:
         if st.session_state.get(key) not in positions:
             st.session_state[key] = default
     c1, c2, c3 = st.columns([1, 1, 1])
-    i = c1.selectbox(t("explore.swap.first"), positions, format_func=fmt.__getitem__, key="explore.swap_i",
-                     placeholder=t("common.choose"), filter_mode=None)
-    j = c2.selectbox(t("explore.swap.second"), positions, format_func=fmt.__getitem__, key="explore.swap_j",
-                     placeholder=t("common.choose"), filter_mode=None)
+    i = c1.selectbox(
+        t("explore.swap.first"),
+        positions,
+        format_func=fmt.__getitem__,
+        key="explore.swap_i",
+        placeholder=t("common.choose"),
+        filter_mode=None,
+    )
+    j = c2.selectbox(
+        t("explore.swap.second"),
+        positions,
+        format_func=fmt.__getitem__,
+        key="explore.swap_j",
+        placeholder=t("common.choose"),
+        filter_mode=None,
+    )
     data = views.swaps
     if i == j:
         c3.info(t("explore.swap.same"))
     else:
         row = data[(data["i"] == i) & (data["j"] == j)].iloc[0]
-        c3.metric(t("explore.swap.after", k=k), f"{row['ndcg']:.4f}", delta=f"{row['delta']:+.4f}",
-                  delta_color="normal" if abs(row["delta"]) >= 5e-5 else "off", border=True)
-        c3.button(t("explore.swap.apply"), key="explore.apply_swap", on_click=_apply_swap, args=(i, j),
-                  icon=":material/swap_vert:")
+        c3.metric(
+            t("explore.swap.after", k=k),
+            f"{row['ndcg']:.4f}",
+            delta=f"{row['delta']:+.4f}",
+            delta_color="normal" if abs(row["delta"]) >= 5e-5 else "off",
+            border=True,
+        )
+        c3.button(
+            t("explore.swap.apply"),
+            key="explore.apply_swap",
+            on_click=_apply_swap,
+            args=(i, j),
+            icon=":material/swap_vert:",
+        )
     c1, c2 = st.columns([3, 2])
     chart = heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n)
     c1.altair_chart(chart, width="stretch", height=min(640, 40 * r.n + 150))
@@ -224,13 +297,17 @@ def swap_section(frame: Frame, views: Views) -> None:
         if helpful.empty:
             st.caption(t("explore.swap.none_helpful"))
         else:
-            best = helpful.sort_values(["delta", "i", "j"], ascending=[False, True, True], kind="stable").head(5)
+            best = helpful.sort_values(
+                ["delta", "i", "j"], ascending=[False, True, True], kind="stable"
+            ).head(5)
             data_table(_style(_swap_table(best, frame)), key="explore.best_table")
         st.markdown(f"**{t('explore.swap.worst')}**")
         if harmful.empty:
             st.caption(t("explore.swap.none_harmful"))
         else:
-            worst = harmful.sort_values(["delta", "i", "j"], ascending=[True, True, True], kind="stable").head(5)
+            worst = harmful.sort_values(
+                ["delta", "i", "j"], ascending=[True, True, True], kind="stable"
+            ).head(5)
             data_table(_style(_swap_table(worst, frame)), key="explore.worst_table")
 
 
@@ -261,22 +338,41 @@ def histogram(dist: PermutationDistribution, frame: Frame) -> alt.LayerChart:
             x=alt.X("lo:Q", bin="binned", title=x_title, scale=alt.Scale(domain=[0, 1])),
             x2="hi:Q",
             y=alt.Y("count:Q", title=t("explore.dist.axis_count")),
-            tooltip=[alt.Tooltip("lo:Q", title="≥", format=".4f"), alt.Tooltip("hi:Q", title="<", format=".4f"),
-                     alt.Tooltip("count:Q", title=t("explore.dist.axis_count"))],
+            tooltip=[
+                alt.Tooltip("lo:Q", title="≥", format=".4f"),
+                alt.Tooltip("hi:Q", title="<", format=".4f"),
+                alt.Tooltip("count:Q", title=t("explore.dist.axis_count")),
+            ],
         )
     )
-    mark = pd.DataFrame({"ndcg": [dist.current], "label": [t("explore.dist.marker")],
-                         "percentile": [dist.percentile]})
-    tip = [alt.Tooltip("label:N", title=" "), alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
-           alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f")]
-    rule = alt.Chart(mark).mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3]).encode(
-        x="ndcg:Q", tooltip=tip)
-    text = alt.Chart(mark).mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION,
-                                     fontWeight="bold", y=0).encode(x="ndcg:Q", text="label:N", tooltip=tip)
-    description = t("explore.dist.description", k=k, count=len(dist.values), current=f"{dist.current:.4f}",
-                    percentile=f"{dist.percentile:.1f}")
-    return alt.layer(bars, rule, text).properties(height=280, title=t("explore.dist.chart_title", k=k),
-                                                  description=description)
+    mark = pd.DataFrame(
+        {"ndcg": [dist.current], "label": [t("explore.dist.marker")], "percentile": [dist.percentile]}
+    )
+    tip = [
+        alt.Tooltip("label:N", title=" "),
+        alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+        alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f"),
+    ]
+    rule = (
+        alt.Chart(mark)
+        .mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3])
+        .encode(x="ndcg:Q", tooltip=tip)
+    )
+    text = (
+        alt.Chart(mark)
+        .mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION, fontWeight="bold", y=0)
+        .encode(x="ndcg:Q", text="label:N", tooltip=tip)
+    )
+    description = t(
+        "explore.dist.description",
+        k=k,
+        count=len(dist.values),
+        current=f"{dist.current:.4f}",
+        percentile=f"{dist.percentile:.1f}",
+    )
+    return alt.layer(bars, rule, text).properties(
+        height=280, title=t("explore.dist.chart_title", k=k), description=description
+    )
 
 
 def distribution_section(frame: Frame, views: Views) -> None:
@@ -285,9 +381,15 @@ def distribution_section(frame: Frame, views: Views) -> None:
     dist = views.distribution
     st.subheader(t("explore.dist.title"))
     st.markdown(f"**{t('blind_spots.predict_prompt')}** {t('explore.dist.question')}")
-    guess = st.radio(t("explore.dist.question"), GUESSES, index=None, horizontal=True,
-                     format_func=lambda g: t(f"explore.dist.guess_{g}"), key="explore.guess",
-                     label_visibility="collapsed")
+    guess = st.radio(
+        t("explore.dist.question"),
+        GUESSES,
+        index=None,
+        horizontal=True,
+        format_func=lambda g: t(f"explore.dist.guess_{g}"),
+        key="explore.guess",
+        label_visibility="collapsed",
+    )
     if guess is None:
         st.caption(t("blind_spots.reveal_hint"))
         return
@@ -299,10 +401,14 @@ def distribution_section(frame: Frame, views: Views) -> None:
     if dist.exact:
         st.caption(t("explore.dist.exact", count=f"{dist.values.size:,}", n=frame.ranking.n))
     else:
-        st.caption(t("explore.dist.sampled", count=f"{dist.values.size:,}", seed=SAMPLE_SEED, n=frame.ranking.n))
+        st.caption(
+            t("explore.dist.sampled", count=f"{dist.values.size:,}", seed=SAMPLE_SEED, n=frame.ranking.n)
+        )
     c1, c2 = st.columns(2)
     c1.metric(t("explore.dist.percentile"), f"{value} %", help=t("explore.dist.percentile_help"), border=True)
-    c2.metric(t("explore.dist.mean", k=dist.k), f"{dist.mean:.4f}", help=t("explore.dist.mean_help"), border=True)
+    c2.metric(
+        t("explore.dist.mean", k=dist.k), f"{dist.mean:.4f}", help=t("explore.dist.mean_help"), border=True
+    )
     c3, c4 = st.columns(2)
     c3.metric(t("explore.dist.worst"), f"{dist.worst:.4f}", border=True)
     c4.metric(t("explore.dist.best"), f"{dist.best:.4f}", border=True)
@@ -312,6 +418,7 @@ def distribution_section(frame: Frame, views: Views) -> None:
 
 
 # --- slide down -----------------------------------------------------------------------------
+
 
 def _slide_order(n: int, position: int, d: int) -> list[int]:
     order = list(range(n))
@@ -326,21 +433,38 @@ def slide_chart(data: pd.DataFrame, frame: Frame, *, item: str, k: int, chosen: 
     data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
     x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
-    tip = [alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
-           alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
-           alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
-           alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f")]
+    tip = [
+        alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
+        alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
+        alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
+        alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
+    ]
     line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tip)
-    pts = alt.Chart(data).mark_point(filled=True).encode(
-        x=x, y=y, tooltip=tip,
-        color=alt.Color("mark:N", scale=alt.Scale(domain=[c, o], range=[VERMILLION, BLUE]), title=None,
-                        legend=alt.Legend(orient="top")),
-        shape=alt.Shape("mark:N", scale=alt.Scale(domain=[c, o], range=["diamond", "circle"]), legend=None),
-        size=alt.Size("mark:N", scale=alt.Scale(domain=[c, o], range=[220, 60]), legend=None),
+    pts = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tip,
+            color=alt.Color(
+                "mark:N",
+                scale=alt.Scale(domain=[c, o], range=[VERMILLION, BLUE]),
+                title=None,
+                legend=alt.Legend(orient="top"),
+            ),
+            shape=alt.Shape(
+                "mark:N", scale=alt.Scale(domain=[c, o], range=["diamond", "circle"]), legend=None
+            ),
+            size=alt.Size("mark:N", scale=alt.Scale(domain=[c, o], range=[220, 60]), legend=None),
+        )
     )
     values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
-    return alt.layer(line, pts).properties(height=260, title=t("explore.slide.chart_title", item=item, k=k),
-                                           description=t("explore.slide.description", item=item, k=k, values=values))
+    return alt.layer(line, pts).properties(
+        height=260,
+        title=t("explore.slide.chart_title", item=item, k=k),
+        description=t("explore.slide.description", item=item, k=k, values=values),
+    )
 
 
 def slide_section(frame: Frame) -> None:
@@ -353,35 +477,55 @@ def slide_section(frame: Frame) -> None:
     if st.session_state.get("explore.slide_from") not in positions:
         st.session_state["explore.slide_from"] = 1
     c1, c2 = st.columns(2)
-    p = c1.selectbox(t("explore.slide.from"), positions, key="explore.slide_from", placeholder=t("common.choose"),
-                     filter_mode=None,
-                     format_func=lambda q: f"{q} · {card(r.labels[q - 1], r.relevance[q - 1])}")
+    p = c1.selectbox(
+        t("explore.slide.from"),
+        positions,
+        key="explore.slide_from",
+        placeholder=t("common.choose"),
+        filter_mode=None,
+        format_func=lambda q: f"{q} · {card(r.labels[q - 1], r.relevance[q - 1])}",
+    )
     most = r.n - p
     d_key = f"explore.slide_d.{p}.{r.n}"
     d = c2.slider(t("explore.slide.distance"), 0, most, min(2, most), key=d_key)
     data = slides(r.relevance, p, r.k, r.gain, r.discount)
     moved = r.with_order(_slide_order(r.n, p, d))
-    change = describe_change(list(r.relevance), list(moved.relevance), list(r.labels), list(moved.labels),
-                             **r.options())
+    change = describe_change(
+        list(r.relevance), list(moved.relevance), list(r.labels), list(moved.labels), **r.options()
+    )
     before, after = f"{change.ndcg_before:.4f}", f"{change.ndcg_after:.4f}"
     if d == 0:
         st.markdown(t("explore.slide.stay", k=change.k, before=before))
     else:
-        st.markdown(t(f"explore.slide.effect_{change.effect}", item=md_escape(r.labels[p - 1]),
-                      from_position=change.from_position or p, to_position=change.to_position or p + d,
-                      k=change.k, before=md_escape(before), after=md_escape(after),
-                      delta=md_escape(f"{change.delta:+.4f}")))
+        st.markdown(
+            t(
+                f"explore.slide.effect_{change.effect}",
+                item=md_escape(r.labels[p - 1]),
+                from_position=change.from_position or p,
+                to_position=change.to_position or p + d,
+                k=change.k,
+                before=md_escape(before),
+                after=md_escape(after),
+                delta=md_escape(f"{change.delta:+.4f}"),
+            )
+        )
     c1, c2 = st.columns([3, 2])
     chart = slide_chart(data, frame, item=r.labels[p - 1], k=change.k, chosen=d)
     c1.altair_chart(chart, width="stretch", height=320)
     with c1:
         chart_downloads(chart, "explore_slide_down", lang=frame.lang)
-    table = pd.DataFrame({
-        t("explore.slide.row_d"): data["d"].to_numpy(),
-        t("explore.slide.row_to"): data["to_position"].to_numpy(),
-        t("explore.slide.row_dcg"): data["dcg"].to_numpy(),
-        t("explore.slide.row_ndcg"): data["ndcg"].to_numpy(),
-    })
+    table = pd.DataFrame(
+        {
+            t("explore.slide.row_d"): data["d"].to_numpy(),
+            t("explore.slide.row_to"): data["to_position"].to_numpy(),
+            t("explore.slide.row_dcg"): data["dcg"].to_numpy(),
+            t("explore.slide.row_ndcg"): data["ndcg"].to_numpy(),
+        }
+    )
     cols = list(table.columns)
-    c2.dataframe(table.style.format({cols[2]: "{:.4f}", cols[3]: "{:.4f}"}), hide_index=True,
-                 width="stretch", key="explore.slide_table")
+    c2.dataframe(
+        table.style.format({cols[2]: "{:.4f}", cols[3]: "{:.4f}"}),
+        hide_index=True,
+        width="stretch",
+        key="explore.slide_table",
+    )

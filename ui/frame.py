@@ -22,7 +22,6 @@ What every page gets from the frame, without page code (issue 5, the classroom):
   ``with frame.secondary("<name>"):``); pages may also read ``frame.present`` to skip them.
 """
 
-
 from __future__ import annotations
 
 import gc
@@ -46,7 +45,7 @@ from .text import md_escape
 _RANKING = "lab.ranking"
 _LANG = "lab.lang"
 _PRESENT = "lab.present"
-_EXTRA = "lab.extra"          # page-specific link parameters: name -> str or list of str
+_EXTRA = "lab.extra"  # page-specific link parameters: name -> str or list of str
 _LINK_ERRORS = "lab.link_errors"
 _INIT = "lab.init"
 #: The page icon (64×64: four falling bars, white on the theme's blue), served by Streamlit.
@@ -74,7 +73,7 @@ class Frame:
 
 def _query_dict() -> dict[str, str | list[str]]:
     out: dict[str, str | list[str]] = {}
-    for name in st.query_params.keys():
+    for name in st.query_params:
         values = st.query_params.get_all(name)
         out[name] = values if len(values) > 1 or name == "item" else values[0]
     return out
@@ -94,7 +93,7 @@ def _init_session() -> None:
     if lang is None:
         try:
             lang = i18n.normalize_language(st.context.locale)
-        except Exception:  # noqa: BLE001 - no browser context (tests, bare mode)
+        except Exception:
             lang = None
     st.session_state[_LANG] = lang or i18n.DEFAULT_LANGUAGE
     st.session_state[_PRESENT] = params.get("present") in ("1", "true", "yes")
@@ -172,7 +171,7 @@ def presenting() -> bool:
 def _base_url() -> str | None:
     try:
         return st.context.url
-    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
+    except Exception:
         return None
 
 
@@ -180,8 +179,11 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
         # share and download first: their popovers open downwards and need the room
-        share = address.share_address(_base_url(), public_url=os.environ.get(address.PUBLIC_URL_ENV),
-                                      server_address=st.get_option("server.address"))
+        share = address.share_address(
+            _base_url(),
+            public_url=os.environ.get(address.PUBLIC_URL_ENV),
+            server_address=st.get_option("server.address"),
+        )
         link = classroom.share_link(share.url, page_params(names))
         classroom.share_control(lang, link, share)
         classroom.export_control(lang, get_ranking(), link)
@@ -203,7 +205,8 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             key="lab.lang_widget",
             # filter_mode=None: no typing in a short list, so Streamlit's English-only "No results"
             # (no parameter in 1.67) cannot appear; the same in the other short select boxes.
-            placeholder=i18n.translate(lang, "common.choose"), filter_mode=None,
+            placeholder=i18n.translate(lang, "common.choose"),
+            filter_mode=None,
             on_change=_on_language,
         )
         st.session_state["lab.present_widget"] = bool(st.session_state.get(_PRESENT))
@@ -265,9 +268,12 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     )
     names = tuple(params)
     st.session_state["lab.page_params"] = names
-    st.html(classroom.PAGE_CSS + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
-            + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
-            + (classroom.PRESENTER_CSS if present else ""))
+    st.html(
+        classroom.PAGE_CSS
+        + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
+        + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
+        + (classroom.PRESENTER_CSS if present else "")
+    )
     _sidebar(page, lang, names)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []

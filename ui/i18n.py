@@ -52,8 +52,11 @@ def catalog(lang: str) -> dict[str, str]:
 
 def placeholders(template: str) -> set[str]:
     """The names of the ``{placeholders}`` of a template."""
-    return {field.split(".")[0].split("[")[0].split("!")[0].split(":")[0]
-            for _, field, _, _ in string.Formatter().parse(template) if field}
+    return {
+        field.split(".")[0].split("[")[0].split("!")[0].split(":")[0]
+        for _, field, _, _ in string.Formatter().parse(template)
+        if field
+    }
 
 
 def normalize_language(value: str | None) -> str | None:
@@ -84,8 +87,8 @@ def error_text(lang: str, err: NDCGInputError) -> str:
     table = catalog(lang)
     if f"errors.{err.key}" not in table:
         return str(err)
-    messages = {name[len("errors."):]: text for name, text in table.items() if name.startswith("errors.")}
-    terms = {name[len("terms."):]: text for name, text in table.items() if name.startswith("terms.")}
+    messages = {name[len("errors.") :]: text for name, text in table.items() if name.startswith("errors.")}
+    terms = {name[len("terms.") :]: text for name, text in table.items() if name.startswith("terms.")}
     try:
         return render(messages, terms, err.key, err.params)
     except (KeyError, IndexError, ValueError):

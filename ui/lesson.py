@@ -103,14 +103,28 @@ def current_step(lang: str, show_error: Callable[..., None]) -> int:
 def nav_buttons(step: int, t: Translate) -> None:
     """Back and Next (Back disabled at the first step, Next at the last)."""
     back, _, forward = st.columns([1, 3, 1])
-    back.button(t("lesson.back"), key="lesson.back", icon=":material/arrow_back:",
-                on_click=_set_step, args=(step - 1,), disabled=step <= 1, width="stretch")
-    forward.button(t("lesson.next"), key="lesson.next", icon=":material/arrow_forward:",
-                   on_click=_set_step, args=(step + 1,), disabled=step >= len(STEPS),
-                   width="stretch")
+    back.button(
+        t("lesson.back"),
+        key="lesson.back",
+        icon=":material/arrow_back:",
+        on_click=_set_step,
+        args=(step - 1,),
+        disabled=step <= 1,
+        width="stretch",
+    )
+    forward.button(
+        t("lesson.next"),
+        key="lesson.next",
+        icon=":material/arrow_forward:",
+        on_click=_set_step,
+        args=(step + 1,),
+        disabled=step >= len(STEPS),
+        width="stretch",
+    )
 
 
 # --- predictions -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Question:
@@ -136,34 +150,59 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
     if name == "gain":
         gains = nc.apply_gain(nc.validate.as_relevance(list(ranking.relevance)), ranking.gain)
         shown = ", ".join(format_grade(float(g)) for g in gains)
-        return Question(t("lesson.gain.question"), ("grade", "position", "both"), "grade",
-                        t("lesson.gain.reveal", gains=f"({shown})"))
+        return Question(
+            t("lesson.gain.question"),
+            ("grade", "position", "both"),
+            "grade",
+            t("lesson.gain.reveal", gains=f"({shown})"),
+        )
     if name == "cg":
         if ranking.n < 2:
-            return Question(t("lesson.cg.question_single"), ("yes", "no"), "no",
-                            t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)))
+            return Question(
+                t("lesson.cg.question_single"),
+                ("yes", "no"),
+                "no",
+                t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)),
+            )
         order = [ranking.n - 1, *range(1, ranking.n - 1), 0]
         swapped = ranking.with_order(order)
         after = nc.cg(list(swapped.relevance), k=ranking.k, gain=ranking.gain)
         return Question(
-            t("lesson.cg.question", first=md_escape(ranking.labels[0]),
-              last=md_escape(ranking.labels[-1]), k=k),
-            ("yes", "no"), "no" if _close(after, m.cg) else "yes",
+            t(
+                "lesson.cg.question",
+                first=md_escape(ranking.labels[0]),
+                last=md_escape(ranking.labels[-1]),
+                k=k,
+            ),
+            ("yes", "no"),
+            "no" if _close(after, m.cg) else "yes",
             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
         )
     if name == "dcg":
         correct = "equal" if _close(m.cg, m.dcg) else ("cg" if m.cg > m.dcg else "dcg")
         key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
-        return Question(t("lesson.dcg.question", k=k), ("cg", "dcg", "equal"), correct,
-                        t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)))
+        return Question(
+            t("lesson.dcg.question", k=k),
+            ("cg", "dcg", "equal"),
+            correct,
+            t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)),
+        )
     if name == "idcg":
         correct = "yes" if m.dcg > m.idcg and not _close(m.dcg, m.idcg) else "no"
-        return Question(t("lesson.idcg.question", k=k), ("yes", "no"), correct,
-                        t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)))
+        return Question(
+            t("lesson.idcg.question", k=k),
+            ("yes", "no"),
+            correct,
+            t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)),
+        )
     if name == "ndcg":
         correct = "low" if m.ndcg < 0.5 else ("mid" if m.ndcg <= 0.9 else "high")
-        return Question(t("lesson.ndcg.question", k=k), ("low", "mid", "high"), correct,
-                        t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)))
+        return Question(
+            t("lesson.ndcg.question", k=k),
+            ("low", "mid", "high"),
+            correct,
+            t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)),
+        )
     return None
 
 
@@ -179,12 +218,23 @@ def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: st
     """
     key = f"{ns}.predict.{name}"
     shown_key = f"{ns}.shown.{name}"
-    st.radio(q.text, options=q.options, index=None, key=key,
-             format_func=lambda option: t(f"{text_ns}.{name}.{option}"))
+    st.radio(
+        q.text,
+        options=q.options,
+        index=None,
+        key=key,
+        format_func=lambda option: t(f"{text_ns}.{name}.{option}"),
+    )
     answer = st.session_state.get(key)
     if answer is None and not st.session_state.get(shown_key):
-        st.button(t("lesson.show_me"), key=f"{ns}.show.{name}", on_click=_on_show,
-                  args=(shown_key,), type="tertiary", icon=":material/visibility:")
+        st.button(
+            t("lesson.show_me"),
+            key=f"{ns}.show.{name}",
+            on_click=_on_show,
+            args=(shown_key,),
+            type="tertiary",
+            icon=":material/visibility:",
+        )
         return False
     with st.container(key=f"{ns}_verdict_{name}"):
         if answer is None:
@@ -198,8 +248,10 @@ def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: st
 
 # --- table and chart ---------------------------------------------------------------------
 
-def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str,
-               present: bool = False) -> None:
+
+def show_table(
+    table: pd.DataFrame, columns: list[str], t: Translate, *, discount: str, key: str, present: bool = False
+) -> None:
     """The table so far (the Calculator's static step table with the step's columns).
 
     Rows past k are greyed and, when there are any, marked in an "In top k" column.
@@ -207,49 +259,85 @@ def show_table(table: pd.DataFrame, columns: list[str], t: Translate, *, discoun
     step_table(table, t, discount=discount, columns=columns, mark_cutoff=None, present=present, key=key)
 
 
-def gain_chart(table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False,
-               height: int = 260) -> alt.LayerChart:
+def gain_chart(
+    table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False, height: int = 260
+) -> alt.LayerChart:
     """The early steps' chart: gain per position (bars); at the CG step the running CG (line);
     at the DCG step the discounted gain next to each gain (bars) and the running DCG (line)."""
-    base = pd.DataFrame({
-        "position": table["position"].to_numpy(),
-        "item": table["item"].to_numpy(),
-        "gain": table["gain"].to_numpy(),
-        "cg": table["cg"].to_numpy(),
-        "discount": table["discount"].to_numpy(),
-        "discounted_gain": table["discounted_gain"].to_numpy(),
-        "dcg": table["dcg"].to_numpy(),
-    })
+    base = pd.DataFrame(
+        {
+            "position": table["position"].to_numpy(),
+            "item": table["item"].to_numpy(),
+            "gain": table["gain"].to_numpy(),
+            "cg": table["cg"].to_numpy(),
+            "discount": table["discount"].to_numpy(),
+            "discounted_gain": table["discounted_gain"].to_numpy(),
+            "dcg": table["dcg"].to_numpy(),
+        }
+    )
     x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
-    tooltip = [alt.Tooltip("position:O", title=t("table.position")),
-               alt.Tooltip("item:N", title=t("table.item")),
-               alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f")]
+    tooltip = [
+        alt.Tooltip("position:O", title=t("table.position")),
+        alt.Tooltip("item:N", title=t("table.item")),
+        alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
+    ]
     running = "dcg" if with_dcg else "cg"
     if with_cg or with_dcg:
         tooltip.append(alt.Tooltip(f"{running}:Q", title=t(f"table.{running}"), format=".4~f"))
     if with_dcg:
-        tooltip[3:3] = [alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
-                        alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f")]
+        tooltip[3:3] = [
+            alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
+            alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f"),
+        ]
         names = [t("table.gain"), t("table.discounted_gain")]
-        long = pd.concat([base.assign(series=names[0], value=base["gain"]),
-                          base.assign(series=names[1], value=base["discounted_gain"])],
-                         ignore_index=True)
-        bars = alt.Chart(long).mark_bar(stroke="#0072B2", strokeWidth=1.5).encode(
-            x=x, xOffset=alt.XOffset("series:N", sort=names),
-            y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
-            color=alt.Color("series:N", sort=names, title=None, legend=alt.Legend(orient="top"),
-                            scale=alt.Scale(domain=names, range=["#56B4E9", "#0072B2"])),
-            tooltip=tooltip,
+        long = pd.concat(
+            [
+                base.assign(series=names[0], value=base["gain"]),
+                base.assign(series=names[1], value=base["discounted_gain"]),
+            ],
+            ignore_index=True,
+        )
+        bars = (
+            alt.Chart(long)
+            .mark_bar(stroke="#0072B2", strokeWidth=1.5)
+            .encode(
+                x=x,
+                xOffset=alt.XOffset("series:N", sort=names),
+                y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
+                color=alt.Color(
+                    "series:N",
+                    sort=names,
+                    title=None,
+                    legend=alt.Legend(orient="top"),
+                    scale=alt.Scale(domain=names, range=["#56B4E9", "#0072B2"]),
+                ),
+                tooltip=tooltip,
+            )
         )
     else:
-        bars = alt.Chart(base).mark_bar(color="#0072B2", opacity=0.85).encode(
-            x=x, y=alt.Y("gain:Q", title=t("table.gain")), tooltip=tooltip,
+        bars = (
+            alt.Chart(base)
+            .mark_bar(color="#0072B2", opacity=0.85)
+            .encode(
+                x=x,
+                y=alt.Y("gain:Q", title=t("table.gain")),
+                tooltip=tooltip,
+            )
         )
     layers = [bars]
     if with_cg or with_dcg:
-        line = alt.Chart(base).mark_line(color="#E69F00", strokeDash=[6, 3], point=alt.OverlayMarkDef(
-            shape="diamond", size=70, color="#E69F00")).encode(
-            x=x, y=alt.Y(f"{running}:Q", title=t(f"table.{running}")), tooltip=tooltip,
+        line = (
+            alt.Chart(base)
+            .mark_line(
+                color="#E69F00",
+                strokeDash=[6, 3],
+                point=alt.OverlayMarkDef(shape="diamond", size=70, color="#E69F00"),
+            )
+            .encode(
+                x=x,
+                y=alt.Y(f"{running}:Q", title=t(f"table.{running}")),
+                tooltip=tooltip,
+            )
         )
         layers.append(line)
     return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
@@ -282,18 +370,29 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     st.markdown(f"#### {t('lesson.bases.title')}")
     st.markdown(t("lesson.bases.explain"))
     base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
-    q = Question(t("lesson.bases.question", k=m.k), ("up", "down", "same"),
-                 _side(base2, base10, higher="up", lower="down", same="same"),
-                 t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)))
+    q = Question(
+        t("lesson.bases.question", k=m.k),
+        ("up", "down", "same"),
+        _side(base2, base10, higher="up", lower="down", same="same"),
+        t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)),
+    )
     if ask("bases", q, t):
         names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
-        st.markdown(md_table({
-            t("lesson.bases.col_base"): list(names.values()),
-            t("lesson.bases.col_dcg", k=m.k): [_number(x) for x in table["dcg"]],
-            t("lesson.bases.col_idcg", k=m.k): [_number(x) for x in table["idcg"]],
-            t("lesson.bases.col_ndcg", k=m.k): [_number(x) for x in table["ndcg"]],
-        }, right={t("lesson.bases.col_dcg", k=m.k), t("lesson.bases.col_idcg", k=m.k),
-                  t("lesson.bases.col_ndcg", k=m.k)}))
+        st.markdown(
+            md_table(
+                {
+                    t("lesson.bases.col_base"): list(names.values()),
+                    t("lesson.bases.col_dcg", k=m.k): [_number(x) for x in table["dcg"]],
+                    t("lesson.bases.col_idcg", k=m.k): [_number(x) for x in table["idcg"]],
+                    t("lesson.bases.col_ndcg", k=m.k): [_number(x) for x in table["ndcg"]],
+                },
+                right={
+                    t("lesson.bases.col_dcg", k=m.k),
+                    t("lesson.bases.col_idcg", k=m.k),
+                    t("lesson.bases.col_ndcg", k=m.k),
+                },
+            )
+        )
 
 
 def which_ideal_section(ranking: Ranking, t: Translate) -> None:
@@ -305,19 +404,29 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
     pooled = nc.metrics(rel, pool=pool, **options)
     st.markdown(f"#### {t('lesson.which_ideal.title')}")
     st.markdown(t("lesson.which_ideal.explain"))
-    q = Question(t("lesson.which_ideal.question", k=own.k), ("higher", "lower", "same"),
-                 _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
-                 t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)))
+    q = Question(
+        t("lesson.which_ideal.question", k=own.k),
+        ("higher", "lower", "same"),
+        _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
+        t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)),
+    )
     if not ask("which_ideal", q, t):
         return
     pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
     col_idcg, col_ndcg = t("lesson.which_ideal.col_idcg", k=own.k), t("lesson.which_ideal.col_ndcg", k=own.k)
-    st.markdown(md_table({
-        t("lesson.which_ideal.col_ideal"): [t("lesson.which_ideal.own"),
-                                            t("lesson.which_ideal.pooled", pool=pool_text)],
-        col_idcg: [_number(own.idcg), _number(pooled.idcg)],
-        col_ndcg: [_number(own.ndcg), _number(pooled.ndcg)],
-    }, right={col_idcg, col_ndcg}))
+    st.markdown(
+        md_table(
+            {
+                t("lesson.which_ideal.col_ideal"): [
+                    t("lesson.which_ideal.own"),
+                    t("lesson.which_ideal.pooled", pool=pool_text),
+                ],
+                col_idcg: [_number(own.idcg), _number(pooled.idcg)],
+                col_ndcg: [_number(own.ndcg), _number(pooled.ndcg)],
+            },
+            right={col_idcg, col_ndcg},
+        )
+    )
     st.info(t("lesson.which_ideal.why"), icon=":material/lightbulb:")
 
 
@@ -327,7 +436,16 @@ def same_k_section(t: Translate) -> None:
     st.markdown(f"#### {t('lesson.same_k.title')}")
     st.markdown(t("lesson.same_k.explain"))
     correct = "one" if _close(c.ratio, 1.0) else ("less" if c.ratio < 1.0 else "more")
-    q = Question(t("lesson.same_k.question"), ("one", "less", "more"), correct,
-                 t("lesson.same_k.reveal", dcg=_number(c.dcg), idcg=_number(c.idcg),
-                   ratio=_number(c.ratio), ndcg=_number(c.ndcg)))
+    q = Question(
+        t("lesson.same_k.question"),
+        ("one", "less", "more"),
+        correct,
+        t(
+            "lesson.same_k.reveal",
+            dcg=_number(c.dcg),
+            idcg=_number(c.idcg),
+            ratio=_number(c.ratio),
+            ndcg=_number(c.ndcg),
+        ),
+    )
     ask("same_k", q, t)

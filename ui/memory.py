@@ -58,8 +58,7 @@ def nbytes(value: Any) -> int:
     if isinstance(value, (list, tuple)):
         return sys.getsizeof(value) + sum(nbytes(v) for v in value)
     if hasattr(value, "__dataclass_fields__"):
-        return sys.getsizeof(value) + sum(nbytes(getattr(value, name))
-                                          for name in value.__dataclass_fields__)
+        return sys.getsizeof(value) + sum(nbytes(getattr(value, name)) for name in value.__dataclass_fields__)
     if isinstance(value, BaseException):
         return 1024
     return sys.getsizeof(value)
@@ -99,8 +98,9 @@ class BudgetCache:
     True
     """
 
-    def __init__(self, *, max_bytes: int, session_bytes: int, ttl: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, max_bytes: int, session_bytes: int, ttl: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.max_bytes = max_bytes
         self.session_bytes = session_bytes
         self.ttl = ttl
@@ -149,7 +149,7 @@ class BudgetCache:
                 entry = self._items[key]
                 entry.sessions.discard(session)
                 over -= entry.size
-                if not entry.sessions:   # nobody else uses it: drop it
+                if not entry.sessions:  # nobody else uses it: drop it
                     del self._items[key]
         total = self.total_bytes()
         for key in [k for k in self._items if k != keep]:
@@ -252,7 +252,7 @@ def release_memory() -> bool:
     try:
         libc = ctypes.CDLL(name)
         return bool(libc.malloc_trim(0))
-    except (OSError, AttributeError):   # musl and others have no malloc_trim
+    except (OSError, AttributeError):  # musl and others have no malloc_trim
         return False
 
 
@@ -267,7 +267,7 @@ def prune_all(alive: Callable[[str], bool] | None = None) -> int:
 
     freed = sum(cache.prune(alive) for cache in list(_CACHES))
     if freed:
-        gc.collect()   # the tables may sit in reference cycles (pandas caches)
+        gc.collect()  # the tables may sit in reference cycles (pandas caches)
         release_memory()
     return freed
 
@@ -292,14 +292,17 @@ def _close_after() -> float:
         import streamlit as st
 
         ttl = float(st.get_option("server.disconnectedSessionTTL"))
-    except Exception:  # noqa: BLE001 - no config: Streamlit's default
+    except Exception:
         ttl = 120.0
     return max(0.0, ttl - CLOSE_MARGIN)
 
 
-def close_gone_sessions(alive: Callable[[str], bool] | None,
-                        close: Callable[[str], None] | None,
-                        now: float | None = None, after: float | None = None) -> list[str]:
+def close_gone_sessions(
+    alive: Callable[[str], bool] | None,
+    close: Callable[[str], None] | None,
+    now: float | None = None,
+    after: float | None = None,
+) -> list[str]:
     """Close the tracked sessions that have been disconnected for ``after`` seconds.
 
     Streamlit keeps a disconnected session (its state and its uploaded files) so that the
@@ -343,7 +346,7 @@ def _session_closer() -> Callable[[str], None] | None:
             return None
         instance = runtime.get_instance()
         loop = instance._get_async_objs().eventloop
-    except Exception:  # noqa: BLE001 - another Streamlit version: leave sessions to it
+    except Exception:
         return None
     return lambda session: loop.call_soon_threadsafe(instance.close_session, session)
 
@@ -354,12 +357,12 @@ def _prune_forever() -> None:
         time.sleep(PRUNE_SECONDS)
         try:
             alive = session_alive()
-            freed = prune_all(alive)   # trims the heap itself when it freed something
+            freed = prune_all(alive)  # trims the heap itself when it freed something
             if trim_next and not freed:
                 import gc
 
                 gc.collect()
-                release_memory()       # what the sessions closed last period held
+                release_memory()  # what the sessions closed last period held
             trim_next = bool(close_gone_sessions(alive, _session_closer()))
         except Exception:  # the pruner must never die; the next period retries
             _LOGGER.warning("cache pruning failed; retrying", exc_info=True)
@@ -387,8 +390,7 @@ def configure_allocator() -> bool:
         return False
     try:
         libc = ctypes.CDLL(name)
-        return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-                    and libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
+        return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
     except (OSError, AttributeError):
         return False
 
@@ -401,8 +403,7 @@ def register(cache: BudgetCache) -> BudgetCache:
             _CACHES.append(cache)
         if _PRUNER is None or not _PRUNER.is_alive():
             configure_allocator()
-            _PRUNER = threading.Thread(target=_prune_forever, name="ndcg-lab-cache-pruner",
-                                       daemon=True)
+            _PRUNER = threading.Thread(target=_prune_forever, name="ndcg-lab-cache-pruner", daemon=True)
             _PRUNER.start()
     return cache
 

@@ -45,9 +45,9 @@ from .widgets import data_table
 #: Exercises per set.
 SET_SIZE = 10
 TOLERANCE = DEFAULT_TOLERANCE
-_RESULTS = "practice.results"    # (seed, number) -> "right" | "wrong" | "shown"
+_RESULTS = "practice.results"  # (seed, number) -> "right" | "wrong" | "shown"
 _VERDICTS = "practice.verdicts"  # (seed, number) -> last Verdict
-_HINTS = "practice.hints"        # (seed, number) -> hints revealed
+_HINTS = "practice.hints"  # (seed, number) -> hints revealed
 _SEP = " · "
 
 
@@ -100,8 +100,10 @@ def read_link(frame: Frame) -> Place:
             seed = parse_seed(_one(raw))
         except NDCGInputError:
             seed = _fresh_seed()
-            st.warning(t("practice.bad_seed", got=md_escape(repr(_one(raw)[:20])), max=MAX_SEED, seed=seed),
-                       icon=":material/link_off:")
+            st.warning(
+                t("practice.bad_seed", got=md_escape(repr(_one(raw)[:20])), max=MAX_SEED, seed=seed),
+                icon=":material/link_off:",
+            )
             set_param("seed", str(seed))
     raw_ex = get_param("ex")
     number = 1
@@ -109,14 +111,17 @@ def read_link(frame: Frame) -> Place:
         try:
             number = parse_index(_one(raw_ex), SET_SIZE)
         except NDCGInputError:
-            st.warning(t("practice.bad_index", got=md_escape(repr(_one(raw_ex)[:20])), n=SET_SIZE),
-                       icon=":material/link_off:")
+            st.warning(
+                t("practice.bad_index", got=md_escape(repr(_one(raw_ex)[:20])), n=SET_SIZE),
+                icon=":material/link_off:",
+            )
     if raw_ex is None or _one(raw_ex) != str(number):
         set_param("ex", str(number))
     return Place(seed, number, exercise_set(seed, frame.ranking.gain, frame.ranking.discount))
 
 
 # --- the set: seed, navigation, score ----------------------------------------------------------
+
 
 def _go(number: int) -> None:
     set_param("ex", str(min(max(number, 1), SET_SIZE)))
@@ -138,7 +143,7 @@ def valid_seed(value: Any) -> bool:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
-    if isinstance(value, numbers.Integral):   # before float(): 10**400 has no float
+    if isinstance(value, numbers.Integral):  # before float(): 10**400 has no float
         return 0 <= value <= MAX_SEED
     return math.isfinite(value) and float(value).is_integer() and 0 <= value <= MAX_SEED
 
@@ -173,26 +178,58 @@ def toolbar(frame: Frame, place: Place) -> None:
     if st.session_state.get("practice.seed_box") != place.seed:
         st.session_state["practice.seed_box"] = place.seed
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
-    c1.number_input(t("practice.seed"), min_value=0, max_value=MAX_SEED, step=1, key="practice.seed_box",
-                    on_change=_on_seed, help=t("practice.seed_help", max=MAX_SEED))
-    c2.button(t("practice.new_set"), key="practice.new_set", on_click=_new_set, icon=":material/casino:",
-              width="stretch")
+    c1.number_input(
+        t("practice.seed"),
+        min_value=0,
+        max_value=MAX_SEED,
+        step=1,
+        key="practice.seed_box",
+        on_change=_on_seed,
+        help=t("practice.seed_help", max=MAX_SEED),
+    )
+    c2.button(
+        t("practice.new_set"),
+        key="practice.new_set",
+        on_click=_new_set,
+        icon=":material/casino:",
+        width="stretch",
+    )
     right, tried = score(place)
-    c3.metric(t("practice.score"), t("practice.score_value", right=right, tried=tried),
-              help=t("practice.score_help"), border=True)
+    c3.metric(
+        t("practice.score"),
+        t("practice.score_value", right=right, tried=tried),
+        help=t("practice.score_help"),
+        border=True,
+    )
     st.caption(t("practice.share"))
     marks = {"right": "✓", "wrong": "✗", "shown": "◐", "open": "○"}
     line = "\u2003".join(f"{n}\u00a0{marks[status(place, n)]}" for n in range(1, SET_SIZE + 1))
     c1, c2, c3 = st.columns([1, 3, 1], vertical_alignment="center")
-    c1.button(t("practice.prev"), key="practice.prev", on_click=_go, args=(place.number - 1,),
-              disabled=place.number <= 1, icon=":material/arrow_back:", width="stretch")
-    c2.markdown(f"**{t('practice.progress', number=place.number, n=SET_SIZE)}**  \n{line}",
-                help=t("practice.legend"))
-    c3.button(t("practice.next"), key="practice.next", on_click=_go, args=(place.number + 1,),
-              disabled=place.number >= SET_SIZE, icon=":material/arrow_forward:", width="stretch")
+    c1.button(
+        t("practice.prev"),
+        key="practice.prev",
+        on_click=_go,
+        args=(place.number - 1,),
+        disabled=place.number <= 1,
+        icon=":material/arrow_back:",
+        width="stretch",
+    )
+    c2.markdown(
+        f"**{t('practice.progress', number=place.number, n=SET_SIZE)}**  \n{line}", help=t("practice.legend")
+    )
+    c3.button(
+        t("practice.next"),
+        key="practice.next",
+        on_click=_go,
+        args=(place.number + 1,),
+        disabled=place.number >= SET_SIZE,
+        icon=":material/arrow_forward:",
+        width="stretch",
+    )
 
 
 # --- one exercise --------------------------------------------------------------------------------
+
 
 def list_table(relevance: Sequence[float], labels: Sequence[str], frame: Frame) -> pd.DataFrame:
     """A list shown across: one column per position, rows item and grade."""
@@ -225,7 +262,7 @@ def sort_key(place: Place) -> str:
 
 
 def cards(e: Exercise) -> list[str]:
-    return [f"{x}{_SEP}{format_grade(g)}" for x, g in zip(e.labels, e.relevance)]
+    return [f"{x}{_SEP}{format_grade(g)}" for x, g in zip(e.labels, e.relevance, strict=False)]
 
 
 def prompt(frame: Frame, place: Place) -> None:
@@ -235,7 +272,7 @@ def prompt(frame: Frame, place: Place) -> None:
     st.subheader(f"{place.number} · {t(f'practice.kind.{e.kind}')}")
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in NUMERIC_KINDS and e.k is None:
-        sep = "" if text.endswith(("。", "？", "！")) else " "   # Chinese sentences need no space
+        sep = "" if text.endswith(("。", "？", "！")) else " "  # Chinese sentences need no space
         text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
     st.markdown(text)
     if e.kind == "compare":
@@ -252,7 +289,7 @@ def _order_of(e: Exercise, value: Any) -> list[str]:
         order = list(value[0].get("items", order))
     elif isinstance(value, list) and all(isinstance(x, str) for x in value):
         order = value
-    label_of = dict(zip(cards(e), e.labels))
+    label_of = dict(zip(cards(e), e.labels, strict=False))
     return [label_of[c] for c in order if c in label_of]
 
 
@@ -285,11 +322,17 @@ def _answer_widget(frame: Frame, place: Place) -> None:
     t = frame.t
     e = place.exercise
     if e.kind in NUMERIC_KINDS:
-        st.text_input(t("practice.answer"), key=_key("answer", place),
-                      placeholder=t("practice.answer_placeholder"))
+        st.text_input(
+            t("practice.answer"), key=_key("answer", place), placeholder=t("practice.answer_placeholder")
+        )
     elif e.kind == "compare":
-        st.radio(t("practice.choice"), ["A", "B", "same"], index=None, key=_key("choice", place),
-                 format_func=lambda c: t(f"practice.choice_{c}"))
+        st.radio(
+            t("practice.choice"),
+            ["A", "B", "same"],
+            index=None,
+            key=_key("choice", place),
+            format_func=lambda c: t(f"practice.choice_{c}"),
+        )
     else:
         st.markdown(t("practice.drag"))
         order = sort_items(cards(e), direction="horizontal", key=sort_key(place))
@@ -301,8 +344,9 @@ def answer(frame: Frame, place: Place) -> None:
     t = frame.t
     _answer_widget(frame, place)
     # not type="primary": white on the dark theme's sky-blue primary is 2.3:1 (test_contrast.py)
-    st.button(t("practice.check"), key=_key("check", place), icon=":material/done:",
-              on_click=_check, args=(place,))
+    st.button(
+        t("practice.check"), key=_key("check", place), icon=":material/done:", on_click=_check, args=(place,)
+    )
     outcome = st.session_state[_VERDICTS].get(place.id)
     if outcome == "choose_first":
         st.info(t("practice.choose_first"))
@@ -322,8 +366,15 @@ def show_verdict(frame: Frame, e: Exercise, verdict: Verdict) -> None:
     if e.kind in NUMERIC_KINDS:
         given = md_escape(format_grade(float(verdict.given)))
         if verdict.correct:
-            st.success(t("practice.right_number", given=given, tol=tol,
-                         expected=md_escape(_number(float(verdict.expected)))), icon=":material/check_circle:")
+            st.success(
+                t(
+                    "practice.right_number",
+                    given=given,
+                    tol=tol,
+                    expected=md_escape(_number(float(verdict.expected))),
+                ),
+                icon=":material/check_circle:",
+            )
         else:
             st.error(t("practice.wrong_number", given=given, tol=tol), icon=":material/close:")
     elif e.kind == "ideal_order":
@@ -332,8 +383,10 @@ def show_verdict(frame: Frame, e: Exercise, verdict: Verdict) -> None:
         else:
             st.error(t("practice.wrong_order"), icon=":material/close:")
     elif verdict.correct:
-        st.success(t("practice.right_choice", choice=t(f"practice.choice_{verdict.expected}")),
-                   icon=":material/check_circle:")
+        st.success(
+            t("practice.right_choice", choice=t(f"practice.choice_{verdict.expected}")),
+            icon=":material/check_circle:",
+        )
     else:
         st.error(t("practice.wrong_choice"), icon=":material/close:")
 
@@ -371,32 +424,52 @@ def help_and_solution(frame: Frame, place: Place) -> None:
     steps = hints(e)
     shown = st.session_state[_HINTS].get(place.id, 0)
     c1, c2 = st.columns(2, vertical_alignment="center")
-    c1.button(t("practice.hint", shown=shown, total=len(steps)), key=_key("hint", place),
-              on_click=_more_hint, args=(place.id, len(steps)), disabled=shown >= len(steps),
-              icon=":material/lightbulb:")
-    reveal = c2.toggle(t("practice.solution"), key=_key("solution", place), on_change=_on_reveal,
-                       args=(place, _key("solution", place)))
+    c1.button(
+        t("practice.hint", shown=shown, total=len(steps)),
+        key=_key("hint", place),
+        on_click=_more_hint,
+        args=(place.id, len(steps)),
+        disabled=shown >= len(steps),
+        icon=":material/lightbulb:",
+    )
+    reveal = c2.toggle(
+        t("practice.solution"),
+        key=_key("solution", place),
+        on_change=_on_reveal,
+        args=(place, _key("solution", place)),
+    )
     if shown:
         with st.container(border=True, key=f"practice_hints_{place.seed}_{place.number}"):
             st.markdown(f"**{t('practice.hints_title')}**")
-            st.markdown("\n".join(f"{i}. {_format_hint(frame, h, e)}" for i, h in enumerate(steps[:shown], 1)))
+            st.markdown(
+                "\n".join(f"{i}. {_format_hint(frame, h, e)}" for i, h in enumerate(steps[:shown], 1))
+            )
     if reveal:
         solution(frame, e)
 
 
 _SOLUTION_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("position", "col_position"), ("item", "col_item"), ("relevance", "col_grade"), ("gain", "col_gain"),
-    ("cg", "col_cg"), ("discount", "col_discount"), ("discounted_gain", "col_discounted_gain"),
-    ("dcg", "col_dcg"), ("ideal_relevance", "col_ideal_grade"),
-    ("ideal_discounted_gain", "col_ideal_discounted_gain"), ("idcg", "col_idcg"), ("ndcg", "col_ndcg"),
+    ("position", "col_position"),
+    ("item", "col_item"),
+    ("relevance", "col_grade"),
+    ("gain", "col_gain"),
+    ("cg", "col_cg"),
+    ("discount", "col_discount"),
+    ("discounted_gain", "col_discounted_gain"),
+    ("dcg", "col_dcg"),
+    ("ideal_relevance", "col_ideal_grade"),
+    ("ideal_discounted_gain", "col_ideal_discounted_gain"),
+    ("idcg", "col_idcg"),
+    ("ndcg", "col_ndcg"),
 )
 _GRADE_COLUMNS = ("relevance", "gain", "cg", "ideal_relevance")
 
 
 def solution_frame(table: pd.DataFrame, frame: Frame) -> pd.DataFrame:
     """The core's step table with translated headers (numbers unchanged)."""
-    return pd.DataFrame({frame.t(f"practice.{label}"): table[column].to_numpy()
-                         for column, label in _SOLUTION_COLUMNS})
+    return pd.DataFrame(
+        {frame.t(f"practice.{label}"): table[column].to_numpy() for column, label in _SOLUTION_COLUMNS}
+    )
 
 
 def solution(frame: Frame, e: Exercise) -> None:
@@ -404,16 +477,29 @@ def solution(frame: Frame, e: Exercise) -> None:
     tables = solution_tables(e)
     if e.kind in NUMERIC_KINDS:
         name = {"cg": "CG", "dcg": "DCG", "idcg": "IDCG", "ndcg": "nDCG"}[e.kind]
-        st.info(t("practice.solution_value", name=f"{name}@{e.cutoff}", value=md_escape(_number(float(e.answer)))),
-                icon=":material/key:")
+        st.info(
+            t(
+                "practice.solution_value",
+                name=f"{name}@{e.cutoff}",
+                value=md_escape(_number(float(e.answer))),
+            ),
+            icon=":material/key:",
+        )
     elif e.kind == "ideal_order":
-        grade = dict(zip(e.labels, e.relevance))
+        grade = dict(zip(e.labels, e.relevance, strict=False))
         order = "  ›  ".join(f"{x}{_SEP}{format_grade(grade[x])}" for x in e.answer)
         st.info(t("practice.solution_order", order=md_escape(order)), icon=":material/key:")
     else:
         a, b = tables["A"]["ndcg"].iloc[-1], tables["B"]["ndcg"].iloc[-1]
-        st.info(t("practice.solution_compare", a=md_escape(f"{a:.4f}"), b=md_escape(f"{b:.4f}"),
-                  choice=t(f"practice.choice_{e.answer}")), icon=":material/key:")
+        st.info(
+            t(
+                "practice.solution_compare",
+                a=md_escape(f"{a:.4f}"),
+                b=md_escape(f"{b:.4f}"),
+                choice=t(f"practice.choice_{e.answer}"),
+            ),
+            icon=":material/key:",
+        )
     st.caption(t("practice.solution_steps"))
     for name, table in tables.items():
         if len(tables) > 1:
@@ -421,7 +507,7 @@ def solution(frame: Frame, e: Exercise) -> None:
         shown = solution_frame(table, frame)
         cols = list(shown.columns)
         fmt: dict[str, Any] = {}
-        for (column, _), header in zip(_SOLUTION_COLUMNS, cols):
+        for (column, _), header in zip(_SOLUTION_COLUMNS, cols, strict=False):
             if column in _GRADE_COLUMNS:
                 fmt[header] = lambda x: "" if pd.isna(x) else format_grade(float(x))
             elif column not in ("position", "item"):

@@ -32,9 +32,25 @@ MAX_VALUE_CHARS = 2000
 #: Characters of a value that is one number or one word (a seed, k, a step, an option):
 #: checked before the number is converted, so "seed=" and 5,000 digits never reach ``int``.
 MAX_NUMBER_CHARS = 20
-SHORT_PARAMS: frozenset[str] = frozenset({
-    "k", "gain", "disc", "lang", "present", "scale", "seed", "ex", "step", "dec", "by_score",
-    "eval_k", "eval_gain", "eval_ties", "eval_norel"})
+SHORT_PARAMS: frozenset[str] = frozenset(
+    {
+        "k",
+        "gain",
+        "disc",
+        "lang",
+        "present",
+        "scale",
+        "seed",
+        "ex",
+        "step",
+        "dec",
+        "by_score",
+        "eval_k",
+        "eval_gain",
+        "eval_ties",
+        "eval_norel",
+    }
+)
 #: Item names: like the table's names (the core refuses names over 60 characters itself).
 MAX_LABEL_CHARS = 200
 #: How often a name may appear: ``item`` once per item, every other name once.
@@ -126,7 +142,7 @@ def parse_k(text: str) -> int | None:
     folded = text.strip().lower()
     if folded in ("", "all", "none"):
         return None
-    if len(folded) > MAX_NUMBER_CHARS:   # before int(): thousands of digits are slow or refused
+    if len(folded) > MAX_NUMBER_CHARS:  # before int(): thousands of digits are slow or refused
         nc.validate.fail("k_invalid", got=repr(text[:20]))
     try:
         value = int(folded)
@@ -168,20 +184,17 @@ def check_link(params: Mapping[str, Any]) -> tuple[dict[str, Any], list[NDCGInpu
     errors: list[NDCGInputError] = []
     for name, value in params.items():
         if len(name) > MAX_NAME_CHARS:
-            errors.append(nc.NDCGInputError("link_name_too_long", got=len(name),
-                                            limit=MAX_NAME_CHARS))
+            errors.append(nc.NDCGInputError("link_name_too_long", got=len(name), limit=MAX_NAME_CHARS))
             continue
         values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
         allowed = REPEATABLE.get(name, 1)
         if len(values) > allowed:
-            errors.append(nc.NDCGInputError("link_repeated", param=name, got=len(values),
-                                            limit=allowed))
+            errors.append(nc.NDCGInputError("link_repeated", param=name, got=len(values), limit=allowed))
             continue
         limit = value_limit(name)
         longest = max((len(v) for v in values), default=0)
         if longest > limit:
-            errors.append(nc.NDCGInputError("link_value_too_long", param=name, got=longest,
-                                            limit=limit))
+            errors.append(nc.NDCGInputError("link_value_too_long", param=name, got=longest, limit=limit))
             continue
         out[name] = value
     return out, errors

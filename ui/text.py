@@ -17,8 +17,9 @@ def md_escape(text: object) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
-def md_table(columns: Mapping[str, Sequence[object]], *, right: Collection[str] = (),
-             muted: Sequence[bool] = ()) -> str:
+def md_table(
+    columns: Mapping[str, Sequence[object]], *, right: Collection[str] = (), muted: Sequence[bool] = ()
+) -> str:
     """A Markdown table of ready-made cells, every header and cell escaped with :func:`md_escape`.
 
     ``right`` names the columns aligned right (numbers). Rows whose ``muted`` flag is true are
@@ -33,9 +34,11 @@ def md_table(columns: Mapping[str, Sequence[object]], *, right: Collection[str] 
     | :gray[c] |  |
     """
     headers = list(columns)
-    lines = ["| " + " | ".join(md_escape(h) for h in headers) + " |",
-             "| " + " | ".join("---:" if h in right else ":---" for h in headers) + " |"]
-    rows = zip(*(columns[h] for h in headers)) if headers else ()
+    lines = [
+        "| " + " | ".join(md_escape(h) for h in headers) + " |",
+        "| " + " | ".join("---:" if h in right else ":---" for h in headers) + " |",
+    ]
+    rows = zip(*(columns[h] for h in headers), strict=False) if headers else ()
     for i, row in enumerate(rows):
         grey = i < len(muted) and bool(muted[i])
         cells = (md_escape(c) for c in row)

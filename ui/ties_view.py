@@ -99,6 +99,7 @@ def ensure_scores() -> None:
 
 # --- inputs -------------------------------------------------------------------------------
 
+
 def _on_grades() -> None:
     ranking = get_ranking()
     try:
@@ -129,7 +130,10 @@ def _on_decimals() -> None:
 
 def _sync(key: str, value: str) -> None:
     """Show ``value`` in the text box ``key`` when its source changed (not while it has an error)."""
-    if st.session_state.get(f"{key}_for") != value and f"{key.replace('.', '.error.', 1)}" not in st.session_state:
+    if (
+        st.session_state.get(f"{key}_for") != value
+        and f"{key.replace('.', '.error.', 1)}" not in st.session_state
+    ):
         st.session_state[key] = value
         st.session_state[f"{key}_for"] = value
 
@@ -141,13 +145,23 @@ def grades_and_scores(ranking: Ranking, t: Translate, lang: str) -> None:
     _sync("ties.scores", "" if raw is None else str(raw))
     left, right = st.columns(2)
     with left:
-        st.text_input(t("ties.grades_label"), key="ties.grades", on_change=_on_grades,
-                      help=t("ties.grades_help"), placeholder="7, 4, 1, 0, 0")
+        st.text_input(
+            t("ties.grades_label"),
+            key="ties.grades",
+            on_change=_on_grades,
+            help=t("ties.grades_help"),
+            placeholder="7, 4, 1, 0, 0",
+        )
         if (err := st.session_state.get("ties.error.grades")) is not None:
             show_error(lang, err)
     with right:
-        st.text_input(t("ties.scores_label"), key="ties.scores", on_change=_on_scores,
-                      help=t("ties.scores_help"), placeholder="0.9, 0.5, 0.6, 0.9, 0.9")
+        st.text_input(
+            t("ties.scores_label"),
+            key="ties.scores",
+            on_change=_on_scores,
+            help=t("ties.scores_help"),
+            placeholder="0.9, 0.5, 0.6, 0.9, 0.9",
+        )
         if (err := st.session_state.get("ties.error.scores")) is not None:
             show_error(lang, err)
 
@@ -159,27 +173,40 @@ def decimals_control(t: Translate, current: int | None) -> None:
         options.append(current)
     st.session_state["ties.dec"] = "none" if current is None else current
     st.segmented_control(
-        t("ties.decimals_label"), options=options, key="ties.dec", required=True,
-        format_func=lambda v: (t("ties.decimals_none") if v == "none"
-                               else t("ties.decimals_one") if str(v) == "1" else t("ties.decimals_n", n=v)),
-        on_change=_on_decimals, help=t("ties.decimals_help"),
+        t("ties.decimals_label"),
+        options=options,
+        key="ties.dec",
+        required=True,
+        format_func=lambda v: (
+            t("ties.decimals_none")
+            if v == "none"
+            else t("ties.decimals_one")
+            if str(v) == "1"
+            else t("ties.decimals_n", n=v)
+        ),
+        on_change=_on_decimals,
+        help=t("ties.decimals_help"),
     )
 
 
 # --- results ------------------------------------------------------------------------------
 
+
 def ranking_frame(view: TieView, labels: Sequence[str], t: Translate) -> pd.DataFrame:
     """The induced ranking with tie groups, translated headers, values as text."""
     r = view.ranking
-    return pd.DataFrame({
-        t("ties.position"): np.arange(1, r.order.size + 1),
-        t("ties.item"): [labels[i] for i in r.order],
-        t("ties.grade"): [format_grade(float(x)) for x in r.relevance],
-        t("ties.score"): [format(float(x), ".15g") for x in r.scores],
-        t("ties.group"): r.group.tolist(),
-        t("ties.tied"): [t("ties.tied_yes", n=int(s)) if s > 1 else t("ties.tied_no")
-                         for s in r.group_size],
-    })
+    return pd.DataFrame(
+        {
+            t("ties.position"): np.arange(1, r.order.size + 1),
+            t("ties.item"): [labels[i] for i in r.order],
+            t("ties.grade"): [format_grade(float(x)) for x in r.relevance],
+            t("ties.score"): [format(float(x), ".15g") for x in r.scores],
+            t("ties.group"): r.group.tolist(),
+            t("ties.tied"): [
+                t("ties.tied_yes", n=int(s)) if s > 1 else t("ties.tied_no") for s in r.group_size
+            ],
+        }
+    )
 
 
 def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
@@ -194,20 +221,34 @@ def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
 BAND: tuple[str, ...] = ("pessimistic", "average", "optimistic")
 SINGLE_ORDERS: tuple[str, ...] = ("input", "trec_eval", "ignore")
 TREATMENTS: tuple[str, ...] = (*BAND, *SINGLE_ORDERS)
-_SHAPES = {"pessimistic": "triangle-down", "average": "circle", "optimistic": "triangle-up",
-           "input": "diamond", "trec_eval": "cross", "ignore": "square"}
+_SHAPES = {
+    "pessimistic": "triangle-down",
+    "average": "circle",
+    "optimistic": "triangle-up",
+    "input": "diamond",
+    "trec_eval": "cross",
+    "ignore": "square",
+}
 # Okabe-Ito colours; the band's own light blue is kept for the band.
-_COLOURS = {"pessimistic": "#D55E00", "average": "#0072B2", "optimistic": "#009E73",
-            "input": "#E69F00", "trec_eval": "#8C8C8C", "ignore": "#CC79A7"}
+_COLOURS = {
+    "pessimistic": "#D55E00",
+    "average": "#0072B2",
+    "optimistic": "#009E73",
+    "input": "#E69F00",
+    "trec_eval": "#8C8C8C",
+    "ignore": "#CC79A7",
+}
 
 
 def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
     """One row per tie treatment: its key, translated name and nDCG (from the core's view)."""
-    return pd.DataFrame({
-        "treatment": list(TREATMENTS),
-        "name": [t(f"ties.{x}").replace("`", "") for x in TREATMENTS],  # charts show no Markdown
-        "ndcg": [getattr(view, x) for x in TREATMENTS],
-    })
+    return pd.DataFrame(
+        {
+            "treatment": list(TREATMENTS),
+            "name": [t(f"ties.{x}").replace("`", "") for x in TREATMENTS],  # charts show no Markdown
+            "ndcg": [getattr(view, x) for x in TREATMENTS],
+        }
+    )
 
 
 _AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
@@ -220,26 +261,52 @@ def band_chart(view: TieView, t: Translate, *, height: int = 340) -> alt.LayerCh
     Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
     """
     points = treatments_frame(view, t)
-    band = pd.DataFrame({"low": [view.pessimistic], "high": [view.optimistic],
-                         "label": [t("ties.chart_band")]})
+    band = pd.DataFrame(
+        {"low": [view.pessimistic], "high": [view.optimistic], "label": [t("ties.chart_band")]}
+    )
     x_title = t("ties.chart_value")
     names = points["name"].tolist()
-    rule = alt.Chart(band).mark_rect(color="#56B4E9", opacity=0.35).encode(
-        x=alt.X("low:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS), x2="high:Q",
-        tooltip=[alt.Tooltip("label:N", title=t("ties.chart_treatment")),
-                 alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
-                 alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f")],
+    rule = (
+        alt.Chart(band)
+        .mark_rect(color="#56B4E9", opacity=0.35)
+        .encode(
+            x=alt.X("low:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
+            x2="high:Q",
+            tooltip=[
+                alt.Tooltip("label:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
+                alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f"),
+            ],
+        )
     )
-    marks = alt.Chart(points).mark_point(filled=True, size=200, opacity=1).encode(
-        x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
-        y=alt.Y("name:N", title=None, sort=names,
-                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')")),
-        color=alt.Color("name:N", sort=names, legend=None,
-                        scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS])),
-        shape=alt.Shape("name:N", sort=names, legend=None,
-                        scale=alt.Scale(domain=names, range=[_SHAPES[x] for x in TREATMENTS])),
-        tooltip=[alt.Tooltip("name:N", title=t("ties.chart_treatment")),
-                 alt.Tooltip("ndcg:Q", title=x_title, format=".4f")],
+    marks = (
+        alt.Chart(points)
+        .mark_point(filled=True, size=200, opacity=1)
+        .encode(
+            x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
+            y=alt.Y(
+                "name:N",
+                title=None,
+                sort=names,
+                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')"),
+            ),
+            color=alt.Color(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS]),
+            ),
+            shape=alt.Shape(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[_SHAPES[x] for x in TREATMENTS]),
+            ),
+            tooltip=[
+                alt.Tooltip("name:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+            ],
+        )
     )
     return alt.layer(rule, marks).properties(height=height)
 
@@ -249,39 +316,47 @@ def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
     ties, the one nDCG@k every treatment gives."""
     with st.container(key="ties_metrics"):
         if view.n_tied_items == 0:  # one order: no treatments to tell apart
-            st.metric("nDCG" if k is None else f"nDCG@{k}", f"{view.average:.4f}",
-                      help=t("ties.no_ties"), border=True)
+            st.metric(
+                "nDCG" if k is None else f"nDCG@{k}",
+                f"{view.average:.4f}",
+                help=t("ties.no_ties"),
+                border=True,
+            )
             return
         for row in (BAND, SINGLE_ORDERS):
             cols = st.columns(len(row))
-            for col, name in zip(cols, row):
-                col.metric(t(f"ties.{name}_short"), f"{getattr(view, name):.4f}",
-                           help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}", border=True)
+            for col, name in zip(cols, row, strict=False):
+                col.metric(
+                    t(f"ties.{name}_short"),
+                    f"{getattr(view, name):.4f}",
+                    help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}",
+                    border=True,
+                )
 
 
 def why_code(t: Translate) -> str:
     """The code block of "why a hand-written sort disagrees", comments in the page's language."""
-    return ("ranked = sorted(zip(scores, grades), reverse=True)   # "
-            f"{t('ties.code_sorted')}\n"
-            "ndcg_score([grades], [scores])                       # "
-            f"{t('ties.code_average')}\n"
-            "ndcg_score([grades], [scores], ignore_ties=True)     # "
-            f"{t('ties.code_ignore')}")
+    return (
+        "ranked = sorted(zip(scores, grades), reverse=True)   # "
+        f"{t('ties.code_sorted')}\n"
+        "ndcg_score([grades], [scores])                       # "
+        f"{t('ties.code_average')}\n"
+        "ndcg_score([grades], [scores], ignore_ties=True)     # "
+        f"{t('ties.code_ignore')}"
+    )
 
 
 def band_question(view: TieView, t: Translate) -> Question:
     """Predict where scikit-learn's default lands; judged from the core's view."""
     if view.n_tied_items == 0:
-        return Question(t("ties.question"), ("worst", "between", "best"), "between",
-                        t("ties.reveal_none"))
+        return Question(t("ties.question"), ("worst", "between", "best"), "between", t("ties.reveal_none"))
     if view.average == view.optimistic:
         correct = "best"
     elif view.average == view.pessimistic:
         correct = "worst"
     else:
         correct = "between"
-    return Question(t("ties.question"), ("worst", "between", "best"), correct,
-                    t("ties.reveal_between"))
+    return Question(t("ties.question"), ("worst", "between", "best"), correct, t("ties.reveal_between"))
 
 
 def predict_band(view: TieView, t: Translate) -> bool:
@@ -289,6 +364,7 @@ def predict_band(view: TieView, t: Translate) -> bool:
 
 
 # --- the tutorial's slip (TEACHING.md §2) ------------------------------------------------
+
 
 def slip_numbers() -> dict[str, float]:
     """The slip's numbers, all from the core: by hand, the tutorial's calls, the right call."""
@@ -303,14 +379,18 @@ def slip_numbers() -> dict[str, float]:
 def slip_ranking(t: Translate) -> pd.DataFrame:
     """How scikit-learn ranks the tutorial's call: by score, tie groups marked."""
     r = rank_by_score(list(SLIP_WRONG_TRUE), list(SLIP_GRADES), ties="average")
-    return pd.DataFrame({
-        t("ties.position"): np.arange(1, r.order.size + 1),
-        t("ties.item"): [f"D{i + 1}" for i in r.order],
-        t("lesson.slip.score"): [format_grade(float(x)) for x in r.scores],
-        t("lesson.slip.true_grade"): [format_grade(float(x)) for x in r.relevance],
-        t("lesson.slip.tied"): [t("lesson.slip.tied_n", n=int(s)) if s > 1 else t("lesson.slip.tied_none")
-                                for s in r.group_size],
-    })
+    return pd.DataFrame(
+        {
+            t("ties.position"): np.arange(1, r.order.size + 1),
+            t("ties.item"): [f"D{i + 1}" for i in r.order],
+            t("lesson.slip.score"): [format_grade(float(x)) for x in r.scores],
+            t("lesson.slip.true_grade"): [format_grade(float(x)) for x in r.relevance],
+            t("lesson.slip.tied"): [
+                t("lesson.slip.tied_n", n=int(s)) if s > 1 else t("lesson.slip.tied_none")
+                for s in r.group_size
+            ],
+        }
+    )
 
 
 def slip_panel(t: Translate, *, ns: str) -> None:
@@ -328,8 +408,11 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     wrong, right = st.columns(2)
     with wrong:
         st.markdown(f"**{t('lesson.slip.tutorial_call')}**")
-        st.code("dcg_score([[3, 2, 1, 0, 0]],\n          [[3, 2, 0, 0, 1]])\n"
-                "ndcg_score([[3, 2, 1, 0, 0]],\n           [[3, 2, 0, 0, 1]])", language="python")
+        st.code(
+            "dcg_score([[3, 2, 1, 0, 0]],\n          [[3, 2, 0, 0, 1]])\n"
+            "ndcg_score([[3, 2, 1, 0, 0]],\n           [[3, 2, 0, 0, 1]])",
+            language="python",
+        )
         left, right_metric = st.columns(2)
         left.metric("dcg_score", shown["wrong_dcg"], border=True)
         right_metric.metric("ndcg_score", shown["wrong_ndcg"], border=True)

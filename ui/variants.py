@@ -29,7 +29,10 @@ Translate = Callable[..., str]
 
 #: The variants compared side by side: (gain, discount).
 VARIANTS: tuple[tuple[str, str], ...] = (
-    ("linear", "log2"), ("exponential", "log2"), ("linear", "jarvelin"), ("exponential", "jarvelin"),
+    ("linear", "log2"),
+    ("exponential", "log2"),
+    ("linear", "jarvelin"),
+    ("exponential", "jarvelin"),
 )
 _GAIN_COLOURS = {"linear": "#0072B2", "exponential": "#D55E00"}
 _DISCOUNT_DASH = {"log2": [1, 0], "jarvelin": [6, 4]}
@@ -60,52 +63,81 @@ def variants_frame(ranking: Ranking, pool: Sequence[float] | None) -> pd.DataFra
     ideals = ("list",) if pool is None else ("list", "pool")
     for ideal in ideals:
         for gain, discount in VARIANTS:
-            m = nc.metrics(list(ranking.relevance), k=ranking.k, gain=gain, discount=discount,
-                           pool=None if ideal == "list" else list(pool))
-            rows.append({"gain": gain, "discount": discount, "ideal": ideal, "k": m.k,
-                         "dcg": m.dcg, "idcg": m.idcg, "ndcg": m.ndcg,
-                         "yours": gain == ranking.gain and discount == ranking.discount
-                         and ideal == ("list" if pool is None else "pool")})
+            m = nc.metrics(
+                list(ranking.relevance),
+                k=ranking.k,
+                gain=gain,
+                discount=discount,
+                pool=None if ideal == "list" else list(pool),
+            )
+            rows.append(
+                {
+                    "gain": gain,
+                    "discount": discount,
+                    "ideal": ideal,
+                    "k": m.k,
+                    "dcg": m.dcg,
+                    "idcg": m.idcg,
+                    "ndcg": m.ndcg,
+                    "yours": gain == ranking.gain
+                    and discount == ranking.discount
+                    and ideal == ("list" if pool is None else "pool"),
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def variants_table(frame: pd.DataFrame, t: Translate) -> pd.DataFrame:
     """The variants with translated headers and values as text."""
-    return pd.DataFrame({
-        t("variants.gain"): [t(f"variants.gain_{g}") for g in frame["gain"]],
-        t("variants.discount"): [t(f"variants.discount_{d}") for d in frame["discount"]],
-        t("variants.ideal"): [t(f"variants.ideal_{i}") for i in frame["ideal"]],
-        "DCG@k": [f"{x:.4f}" for x in frame["dcg"]],
-        "IDCG@k": [f"{x:.4f}" for x in frame["idcg"]],
-        "nDCG@k": [f"{x:.4f}" for x in frame["ndcg"]],
-        t("variants.yours"): [t("variants.yours_mark") if y else "" for y in frame["yours"]],
-    })
+    return pd.DataFrame(
+        {
+            t("variants.gain"): [t(f"variants.gain_{g}") for g in frame["gain"]],
+            t("variants.discount"): [t(f"variants.discount_{d}") for d in frame["discount"]],
+            t("variants.ideal"): [t(f"variants.ideal_{i}") for i in frame["ideal"]],
+            "DCG@k": [f"{x:.4f}" for x in frame["dcg"]],
+            "IDCG@k": [f"{x:.4f}" for x in frame["idcg"]],
+            "nDCG@k": [f"{x:.4f}" for x in frame["ndcg"]],
+            t("variants.yours"): [t("variants.yours_mark") if y else "" for y in frame["yours"]],
+        }
+    )
 
 
 def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     shown = variants_table(frame, t)
     yours = frame["yours"].to_numpy()
     styler = shown.style.apply(
-        lambda row: ["font-weight: 700; color: #2F2D2B; background-color: #DCEBF5;" if yours[row.name] else ""] * len(row),
-        axis=1)
+        lambda row: (
+            ["font-weight: 700; color: #2F2D2B; background-color: #DCEBF5;" if yours[row.name] else ""]
+            * len(row)
+        ),
+        axis=1,
+    )
     data_table(styler, key="variants.table")
 
 
 def _short_discount(discount: str, t: Translate) -> str:
     """The discount's name in the chart legend (short enough for a phone)."""
-    return t("variants.discount_jarvelin_short") if discount == "jarvelin" else t(f"variants.discount_{discount}")
+    return (
+        t("variants.discount_jarvelin_short")
+        if discount == "jarvelin"
+        else t(f"variants.discount_{discount}")
+    )
 
 
 def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:
     """nDCG@k for every k under each variant, long format (for the chart)."""
     parts = []
     for gain, discount in VARIANTS:
-        by_k = nc.ndcg_at_each_k(list(ranking.relevance), gain=gain, discount=discount,
-                                 pool=None if pool is None else list(pool))
-        parts.append(by_k.assign(
-            gain=t(f"variants.gain_{gain}"), discount=_short_discount(discount, t),
-            variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
-        ))
+        by_k = nc.ndcg_at_each_k(
+            list(ranking.relevance), gain=gain, discount=discount, pool=None if pool is None else list(pool)
+        )
+        parts.append(
+            by_k.assign(
+                gain=t(f"variants.gain_{gain}"),
+                discount=_short_discount(discount, t),
+                variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -113,24 +145,41 @@ def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Ch
     """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
     gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
     discounts = [_short_discount(d, t) for d in _DISCOUNT_DASH]
-    return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("k:Q", title=t("variants.chart_k"), axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domainMin=1)),
-        y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("gain:N", title=t("variants.chart_gain"),
-                        scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
-                        legend=alt.Legend(orient="bottom", direction="vertical")),
-        strokeDash=alt.StrokeDash("discount:N", title=t("variants.chart_discount"),
-                                  scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                                  legend=alt.Legend(orient="bottom", direction="vertical",
-                                                    labelLimit=300)),
-        shape=alt.Shape("discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]),
-                        legend=None),
-        detail="variant:N",
-        tooltip=[alt.Tooltip("variant:N", title=t("variants.chart_variant")),
-                 alt.Tooltip("k:Q", title=t("variants.chart_k")),
-                 alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")],
-    ).properties(height=height, description=_by_k_description(data, t))
+    return (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("variants.chart_k"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=1),
+            ),
+            y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "gain:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical"),
+            ),
+            strokeDash=alt.StrokeDash(
+                "discount:N",
+                title=t("variants.chart_discount"),
+                scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]), legend=None
+            ),
+            detail="variant:N",
+            tooltip=[
+                alt.Tooltip("variant:N", title=t("variants.chart_variant")),
+                alt.Tooltip("k:Q", title=t("variants.chart_k")),
+                alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+            ],
+        )
+        .properties(height=height, description=_by_k_description(data, t))
+    )
 
 
 def _by_k_description(data: pd.DataFrame, t: Translate) -> str:
@@ -144,13 +193,14 @@ def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
     """Predict exponential vs linear gain (log2 discount, ideal from the list), from the core's rows."""
     rows = frame[(frame["discount"] == "log2") & (frame["ideal"] == "list")].set_index("gain")["ndcg"]
     linear, exponential = float(rows["linear"]), float(rows["exponential"])
-    if abs(linear - exponential) <= 1e-12:
-        correct = "same"
-    else:
-        correct = "higher" if exponential > linear else "lower"
+    correct = "same" if abs(linear - exponential) <= 1e-12 else "higher" if exponential > linear else "lower"
     k = int(frame["k"].iloc[0])
-    return Question(t("variants.guess.question", k=k), ("higher", "lower", "same"), correct,
-                    t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"))
+    return Question(
+        t("variants.guess.question", k=k),
+        ("higher", "lower", "same"),
+        correct,
+        t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"),
+    )
 
 
 def jarvelin_note(t: Translate) -> str:
@@ -169,13 +219,18 @@ def nothing_relevant_names(lang: str) -> dict[str, str]:
     return {
         "zero_tools": join_names(reports.get(0.0, ()), lang),
         "one_tools": join_names(reports.get(1.0, ()), lang),
-        "skip_tools": join_names([f"{name} (`{option}`)" if lang != "zh" else f"{name}（`{option}`）"
-                                  for name, option in core_tools.EMPTY_SKIP.items()], lang),
+        "skip_tools": join_names(
+            [
+                f"{name} (`{option}`)" if lang != "zh" else f"{name}（`{option}`）"
+                for name, option in core_tools.EMPTY_SKIP.items()
+            ],
+            lang,
+        ),
     }
 
 
 def join_names(names: Sequence[str], lang: str) -> str:
-    """"a, b and c" in English, "a、b、c" in Chinese.
+    """ "a, b and c" in English, "a、b、c" in Chinese.
 
     >>> join_names(["LightGBM", "XGBoost"], "en"), join_names(["LightGBM", "XGBoost"], "zh")
     ('LightGBM and XGBoost', 'LightGBM、XGBoost')
@@ -199,9 +254,15 @@ def tie_example_values() -> dict[str, str]:
     """The tools' values on the tie example (whole list), from the core, keyed for the text."""
     table = core_tools.tool_scores(list(TIE_EXAMPLE_GRADES), list(TIE_EXAMPLE_SCORES))
     by_label = table.set_index("label")["ndcg"]
-    return {key: f"{float(by_label[label]):.4f}" for key, label in (
-        ("sklearn", "scikit-learn"), ("trec_eval", "trec_eval"), ("ranx", "ranx ndcg"),
-        ("lightgbm", "LightGBM"))}
+    return {
+        key: f"{float(by_label[label]):.4f}"
+        for key, label in (
+            ("sklearn", "scikit-learn"),
+            ("trec_eval", "trec_eval"),
+            ("ranx", "ranx ndcg"),
+            ("lightgbm", "LightGBM"),
+        )
+    }
 
 
 def load_tie_example() -> None:
@@ -233,8 +294,12 @@ def _on_scores() -> None:
 def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | None:
     """The "rank by scores" toggle and the scores box; the scores to use (None: the ranking's order)."""
     st.session_state["variants.use_scores"] = use_scores()
-    st.toggle(t("variants.use_scores"), key="variants.use_scores", on_change=_on_use_scores,
-              help=t("variants.use_scores_help"))
+    st.toggle(
+        t("variants.use_scores"),
+        key="variants.use_scores",
+        on_change=_on_use_scores,
+        help=t("variants.use_scores_help"),
+    )
     if not use_scores():
         return None
     raw = _one(get_param("scores"))
@@ -244,8 +309,12 @@ def scores_controls(ranking: Ranking, t: Translate, lang: str) -> np.ndarray | N
     if st.session_state.get("variants.scores_for") != raw and "variants.error.scores" not in st.session_state:
         st.session_state["variants.scores"] = raw
         st.session_state["variants.scores_for"] = raw
-    st.text_input(t("variants.scores_label"), key="variants.scores", on_change=_on_scores,
-                  help=t("variants.scores_help"))
+    st.text_input(
+        t("variants.scores_label"),
+        key="variants.scores",
+        on_change=_on_scores,
+        help=t("variants.scores_help"),
+    )
     if (err := st.session_state.get("variants.error.scores")) is not None:
         show_error(lang, err)
     return nc.parse_numbers(str(raw), what="score_list", limit=MAX_ITEMS)
@@ -263,6 +332,7 @@ def _grades_text(tool: str, grades: str, t: Translate) -> str:
 
 def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
     """The core's tool table with translated settings; refused inputs say so instead of a number."""
+
     def note(row: Any) -> str:
         status = row["status"]
         if status == "ok":
@@ -273,18 +343,22 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
             return t("variants.status_rejects_large", limit=int(row["max_grade"]))
         return t(f"variants.status_{status}")
 
-    return pd.DataFrame({
-        t("variants.tool"): table["tool"].tolist(),
-        t("variants.call"): table["call"].tolist(),
-        t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
-        t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
-        t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
-        t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
-        t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
-        t("variants.grades"): [_grades_text(tool, grades, t)
-                               for tool, grades in zip(table["tool"], table["grades"])],
-        t("variants.note"): [note(row) for _, row in table.iterrows()],
-    })
+    return pd.DataFrame(
+        {
+            t("variants.tool"): table["tool"].tolist(),
+            t("variants.call"): table["call"].tolist(),
+            t("variants.value"): [t("variants.refused") if pd.isna(x) else f"{x:.4f}" for x in table["ndcg"]],
+            t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
+            t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
+            t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
+            t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+            t("variants.grades"): [
+                _grades_text(tool, grades, t)
+                for tool, grades in zip(table["tool"], table["grades"], strict=False)
+            ],
+            t("variants.note"): [note(row) for _, row in table.iterrows()],
+        }
+    )
 
 
 def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
@@ -297,30 +371,61 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> a
     """
     data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
         gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
-        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"])],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
     )
     gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
-    y = alt.Y("row:N", title=None, sort=None,
-              scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
-              axis=alt.Axis(labelExpr="split(datum.label, '\\n')", labelAlign="left",
-                            labelBaseline="bottom", labelOffset=-17, labelPadding=0, ticks=False,
-                            domain=False, labelLimit=600, labelFontSize=11, labelLineHeight=13))
-    tooltip = [alt.Tooltip("tool:N", title=t("variants.chart_tool")),
-               alt.Tooltip("call:N", title=t("variants.chart_call")),
-               alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f")]
-    points = alt.Chart(data).mark_point(filled=True, size=140, opacity=1).encode(
-        x=alt.X("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1.05], nice=False),
-                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0])),
-        y=y,
-        color=alt.Color("gain_name:N", title=t("variants.chart_gain"),
-                        scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
-                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300)),
-        shape=alt.Shape("gain_name:N", scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
-                        legend=None),
-        tooltip=tooltip,
+    y = alt.Y(
+        "row:N",
+        title=None,
+        sort=None,
+        scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
+        axis=alt.Axis(
+            labelExpr="split(datum.label, '\\n')",
+            labelAlign="left",
+            labelBaseline="bottom",
+            labelOffset=-17,
+            labelPadding=0,
+            ticks=False,
+            domain=False,
+            labelLimit=600,
+            labelFontSize=11,
+            labelLineHeight=13,
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+        alt.Tooltip("call:N", title=t("variants.chart_call")),
+        alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+    ]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True, size=140, opacity=1)
+        .encode(
+            x=alt.X(
+                "ndcg:Q",
+                title=t("variants.chart_ndcg"),
+                scale=alt.Scale(domain=[0, 1.05], nice=False),
+                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+            ),
+            y=y,
+            color=alt.Color(
+                "gain_name:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "gain_name:N",
+                scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
+                legend=None,
+            ),
+            tooltip=tooltip,
+        )
     )
     return points.properties(
         height=alt.Step(row_height),
-        description=t("variants.tools_description",
-                      values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples())),
+        description=t(
+            "variants.tools_description",
+            values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples()),
+        ),
     )

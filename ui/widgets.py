@@ -45,13 +45,14 @@ from .frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 from .text import md_table
 
-_CHANGE = "lab.change"   # (before, after, cause) of the last change made through these widgets
+_CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
 
 Translate = Callable[..., str]
 
 
 # --- recording changes ------------------------------------------------------------------
+
 
 def change_ranking(new: Ranking, *, cause: str = "edit") -> None:
     """Replace the shared ranking and remember the change (for "what changed" notes).
@@ -94,6 +95,7 @@ def _show_error(prefix: str, name: str, lang: str, ranking: Ranking) -> bool:
 
 
 # --- helpers on rankings (orders, labels) ------------------------------------------------
+
 
 def grades_text(ranking: Ranking) -> str:
     """The grades as the text box shows them: "3, 2, 0, 0, 1"."""
@@ -139,6 +141,7 @@ def _digest(parts: Sequence[Any]) -> str:
 
 # --- typed grades ------------------------------------------------------------------------
 
+
 def _on_text(prefix: str, scale: str) -> None:
     key = f"{prefix}.text"
     ranking = get_ranking()
@@ -175,8 +178,12 @@ def grades_input(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scal
 
 # --- the table of names and grades ---------------------------------------------------------
 
+
 def _table_rows(ranking: Ranking) -> list[dict[str, Any]]:
-    return [{"item": label, "grade": grade} for label, grade in zip(ranking.labels, ranking.relevance)]
+    return [
+        {"item": label, "grade": grade}
+        for label, grade in zip(ranking.labels, ranking.relevance, strict=False)
+    ]
 
 
 def table_key(ranking: Ranking, prefix: str) -> str:
@@ -219,13 +226,23 @@ def _grade_cell(value: Any, position: int) -> Any:
     text, NaN, infinity and negative grades itself.
     """
     if isinstance(value, str) and len(value.strip()) > MAX_CELL_CHARS:
-        nc.validate.fail("number_too_long", what="relevance_list", position=position,
-                         got=len(value.strip()), limit=MAX_CELL_CHARS)
+        nc.validate.fail(
+            "number_too_long",
+            what="relevance_list",
+            position=position,
+            got=len(value.strip()),
+            limit=MAX_CELL_CHARS,
+        )
     if isinstance(value, int) and not isinstance(value, bool) and _digits(value) > MAX_CELL_CHARS:
-        nc.validate.fail("number_too_long", what="relevance_list", position=position,
-                         got=_digits(value), limit=MAX_CELL_CHARS)
+        nc.validate.fail(
+            "number_too_long",
+            what="relevance_list",
+            position=position,
+            got=_digits(value),
+            limit=MAX_CELL_CHARS,
+        )
     if not isinstance(value, (str, int, float)) and value is not None:
-        return str(type(value).__name__)   # a list or a mapping: "not a number", by the core
+        return str(type(value).__name__)  # a list or a mapping: "not a number", by the core
     return value
 
 
@@ -260,14 +277,12 @@ def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any
     edited = edits.get("edited_rows") or {}
     deleted_rows = edits.get("deleted_rows") or []
     added_rows = edits.get("added_rows") or []
-    if (not isinstance(edited, dict) or not isinstance(deleted_rows, list)
-            or not isinstance(added_rows, list)):
+    if not isinstance(edited, dict) or not isinstance(deleted_rows, list) or not isinstance(added_rows, list):
         _invalid_edit()
     if len(edited) > len(rows) or len(deleted_rows) > len(rows):
         _invalid_edit()
     if len(added_rows) > 10 * MAX_ITEMS:
-        nc.validate.fail("too_many", what="relevance_list", got=len(rows) + len(added_rows),
-                         limit=MAX_ITEMS)
+        nc.validate.fail("too_many", what="relevance_list", got=len(rows) + len(added_rows), limit=MAX_ITEMS)
     for index, change in edited.items():
         if not isinstance(change, dict) or not set(change) <= {"item", "grade"}:
             _invalid_edit()
@@ -282,10 +297,12 @@ def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any
     for added in added_rows:
         name = added.get("item")
         grade = added.get("grade")
-        rows.append({
-            "item": name if name not in (None, "") else next(free),
-            "grade": 0.0 if grade is None else grade,
-        })
+        rows.append(
+            {
+                "item": name if name not in (None, "") else next(free),
+                "grade": 0.0 if grade is None else grade,
+            }
+        )
     names = [_name_cell(row["item"], i) for i, row in enumerate(rows, 1)]
     grades = [_grade_cell(row["grade"], i) for i, row in enumerate(rows, 1)]
     return names, grades
@@ -312,8 +329,9 @@ def apply_table(prefix: str, *, scale: str = "free") -> None:
     ranking = get_ranking()
     key = table_key(ranking, prefix)
     edits = st.session_state.get(key)
-    if not isinstance(edits, dict) or not any(edits.get(part) for part in
-                                               ("edited_rows", "added_rows", "deleted_rows")):
+    if not isinstance(edits, dict) or not any(
+        edits.get(part) for part in ("edited_rows", "added_rows", "deleted_rows")
+    ):
         _set_error(prefix, "table", None)
         return
     try:
@@ -321,7 +339,7 @@ def apply_table(prefix: str, *, scale: str = "free") -> None:
     except NDCGInputError as err:
         _set_error(prefix, "table", err)
         if err.key == "table_edit_invalid":
-            del st.session_state[key]   # not a table a person made: start again from the ranking
+            del st.session_state[key]  # not a table a person made: start again from the ranking
         return
     _set_error(prefix, "table", None)
     del st.session_state[key]
@@ -342,8 +360,9 @@ def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale
         width="stretch",
         column_config={
             "item": st.column_config.TextColumn(t("table.item"), max_chars=60),
-            "grade": st.column_config.NumberColumn(t("table.relevance"), format="%g",
-                                                   help=t(f"calculator.grades_help_{scale}")),
+            "grade": st.column_config.NumberColumn(
+                t("table.relevance"), format="%g", help=t(f"calculator.grades_help_{scale}")
+            ),
         },
     )
     _show_error(prefix, "table", lang, ranking)
@@ -351,9 +370,13 @@ def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale
 
 # --- drag to reorder ---------------------------------------------------------------------
 
+
 def cards(ranking: Ranking) -> list[str]:
     """The drag cards' texts, "D1 · 3" (unique because item names are unique)."""
-    return [f"{label}{_CARD_SEP}{format_grade(grade)}" for label, grade in zip(ranking.labels, ranking.relevance)]
+    return [
+        f"{label}{_CARD_SEP}{format_grade(grade)}"
+        for label, grade in zip(ranking.labels, ranking.relevance, strict=False)
+    ]
 
 
 def sortable_key(ranking: Ranking, prefix: str) -> str:
@@ -393,9 +416,9 @@ def apply_drag(prefix: str) -> None:
     if order is None or order == current or sorted(order) != sorted(current):
         return
     index = {card: i for i, card in enumerate(current)}
-    if isinstance(value[0], dict):      # the component's own value: it shows this order now
+    if isinstance(value[0], dict):  # the component's own value: it shows this order now
         st.session_state[f"{prefix}.drag_shown"] = (key, tuple(order))
-    else:                               # anything else (a test's plain list): draw a fresh one
+    else:  # anything else (a test's plain list): draw a fresh one
         del st.session_state[key]
     change_ranking(ranking.with_order([index[card] for card in order]))
 
@@ -411,9 +434,12 @@ _CARD_STYLE = """
 """
 
 
-_COMPACT_STYLE = _CARD_STYLE + """
+_COMPACT_STYLE = (
+    _CARD_STYLE
+    + """
 .sortable-item, .sortable-item:hover { padding: 1px 6px; margin: 2px; font-size: 0.8rem; font-weight: 500; }
 """
+)
 
 
 _BEYOND_K_STYLE = """
@@ -423,9 +449,12 @@ _BEYOND_K_STYLE = """
 """
 
 
-_LARGE_STYLE = _CARD_STYLE + """
+_LARGE_STYLE = (
+    _CARD_STYLE
+    + """
 .sortable-item, .sortable-item:hover { padding: 8px 18px; margin: 6px; font-size: 1.7rem; }
 """
+)
 
 
 def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
@@ -438,11 +467,11 @@ def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
     style = _LARGE_STYLE if large and ranking.n <= 20 else _CARD_STYLE if ranking.n <= 20 else _COMPACT_STYLE
     if ranking.cutoff < ranking.n:
         style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
-    sort_items(cards(ranking), direction="horizontal", custom_style=style,
-               key=_live_key(ranking, prefix))
+    sort_items(cards(ranking), direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
 
 
 # --- buttons ------------------------------------------------------------------------------
+
 
 def _on_order(how: str) -> None:
     ranking = get_ranking()
@@ -465,10 +494,19 @@ def _on_order(how: str) -> None:
 def order_buttons(t: Translate, *, prefix: str) -> None:
     """Ideal order, reverse, shuffle."""
     with st.container(horizontal=True, wrap=True, gap="small"):
-        for how, icon in zip(("ideal", "reverse", "shuffle"),
-                             (":material/sort:", ":material/swap_vert:", ":material/shuffle:")):
-            st.button(t(f"calculator.{how}"), key=f"{prefix}.{how}", icon=icon, on_click=_on_order,
-                      args=(how,), help=t(f"calculator.{how}_help"))
+        for how, icon in zip(
+            ("ideal", "reverse", "shuffle"),
+            (":material/sort:", ":material/swap_vert:", ":material/shuffle:"),
+            strict=False,
+        ):
+            st.button(
+                t(f"calculator.{how}"),
+                key=f"{prefix}.{how}",
+                icon=icon,
+                on_click=_on_order,
+                args=(how,),
+                help=t(f"calculator.{how}_help"),
+            )
 
 
 def _on_move(prefix: str, step: int) -> None:
@@ -496,15 +534,35 @@ def move_buttons(ranking: Ranking, t: Translate, *, prefix: str) -> None:
     st.session_state[key] = st.session_state[pick]
     index = ranking.labels.index(st.session_state[pick])
     with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="bottom"):
-        st.selectbox(t("calculator.move_item"), options=sorted(ranking.labels), key=key, width=170,
-                     placeholder=t("common.choose"), on_change=_on_pick, args=(prefix,))
-        st.button(t("calculator.up"), key=f"{prefix}.up", icon=":material/arrow_upward:",
-                  on_click=_on_move, args=(prefix, -1), disabled=index == 0)
-        st.button(t("calculator.down"), key=f"{prefix}.down", icon=":material/arrow_downward:",
-                  on_click=_on_move, args=(prefix, 1), disabled=index == ranking.n - 1)
+        st.selectbox(
+            t("calculator.move_item"),
+            options=sorted(ranking.labels),
+            key=key,
+            width=170,
+            placeholder=t("common.choose"),
+            on_change=_on_pick,
+            args=(prefix,),
+        )
+        st.button(
+            t("calculator.up"),
+            key=f"{prefix}.up",
+            icon=":material/arrow_upward:",
+            on_click=_on_move,
+            args=(prefix, -1),
+            disabled=index == 0,
+        )
+        st.button(
+            t("calculator.down"),
+            key=f"{prefix}.down",
+            icon=":material/arrow_downward:",
+            on_click=_on_move,
+            args=(prefix, 1),
+            disabled=index == ranking.n - 1,
+        )
 
 
 # --- variant choices ----------------------------------------------------------------------
+
 
 def _on_option(prefix: str, field: str) -> None:
     value = st.session_state[f"{prefix}.{field}"]
@@ -523,22 +581,38 @@ def cutoff_slider(ranking: Ranking, t: Translate, *, prefix: str) -> None:
         st.caption(t("calculator.k_single"))
         return
     st.session_state[key] = ranking.cutoff
-    st.slider(t("calculator.k_label"), min_value=1, max_value=ranking.n, step=1, key=key,
-              on_change=_on_option, args=(prefix, "k"), help=t("calculator.k_help"))
+    st.slider(
+        t("calculator.k_label"),
+        min_value=1,
+        max_value=ranking.n,
+        step=1,
+        key=key,
+        on_change=_on_option,
+        args=(prefix, "k"),
+        help=t("calculator.k_help"),
+    )
 
 
-def variant_choice(ranking: Ranking, t: Translate, field: str, choices: Sequence[str], *, prefix: str) -> None:
+def variant_choice(
+    ranking: Ranking, t: Translate, field: str, choices: Sequence[str], *, prefix: str
+) -> None:
     """Gain or discount, as a segmented control that cannot be emptied."""
     key = f"{prefix}.{field}"
     st.session_state[key] = getattr(ranking, field)
     st.segmented_control(
-        t(f"calculator.{field}_label"), options=list(choices), key=key, required=True,
+        t(f"calculator.{field}_label"),
+        options=list(choices),
+        key=key,
+        required=True,
         format_func=lambda choice: t(f"calculator.{field}_{choice}"),
-        on_change=_on_option, args=(prefix, field), help=t(f"calculator.{field}_help"),
+        on_change=_on_option,
+        args=(prefix, field),
+        help=t(f"calculator.{field}_help"),
     )
 
 
 # --- results ------------------------------------------------------------------------------
+
 
 def number(value: float) -> str:
     """A metric value as shown everywhere on the page: four decimals (4 significant digits and
@@ -554,23 +628,48 @@ def metric_row(m: nc.Metrics, t: Translate, *, delta: float | None = None, key: 
         st.metric(f"DCG@{m.k}", number(m.dcg), help=t("calculator.dcg_help"), **box)
         st.metric(f"IDCG@{m.k}", number(m.idcg), help=t("calculator.idcg_help"), **box)
         st.metric(
-            f"nDCG@{m.k}", number(m.ndcg), help=t("calculator.ndcg_help"), **box,
+            f"nDCG@{m.k}",
+            number(m.ndcg),
+            help=t("calculator.ndcg_help"),
+            **box,
             delta=None if delta is None or abs(delta) < 5e-5 else f"{delta:+.4f}",
         )
 
 
 #: How the step table's columns are shown: "grade" as typed, "4" with four decimals, None as is.
 COLUMN_FORMATS: dict[str, str | None] = {
-    "position": None, "item": None, "relevance": "grade", "gain": "grade", "cg": "grade",
-    "log_term": "4", "discount": "4", "discounted_gain": "4", "dcg": "4", "ideal_item": None,
-    "ideal_relevance": "grade", "ideal_gain": "grade", "ideal_discounted_gain": "4", "idcg": "4",
+    "position": None,
+    "item": None,
+    "relevance": "grade",
+    "gain": "grade",
+    "cg": "grade",
+    "log_term": "4",
+    "discount": "4",
+    "discounted_gain": "4",
+    "dcg": "4",
+    "ideal_item": None,
+    "ideal_relevance": "grade",
+    "ideal_gain": "grade",
+    "ideal_discounted_gain": "4",
+    "idcg": "4",
     "ndcg": "4",
 }
 #: The Calculator's columns of the step table.
-STEP_COLUMNS: tuple[str, ...] = ("position", "item", "relevance", "gain", "cg", "log_term",
-                                 "discount", "discounted_gain", "dcg", "ideal_relevance", "idcg",
-                                 "ndcg")
-_SCROLL_ROWS = 12   # longer tables scroll inside a box of _SCROLL_HEIGHT pixels
+STEP_COLUMNS: tuple[str, ...] = (
+    "position",
+    "item",
+    "relevance",
+    "gain",
+    "cg",
+    "log_term",
+    "discount",
+    "discounted_gain",
+    "dcg",
+    "ideal_relevance",
+    "idcg",
+    "ndcg",
+)
+_SCROLL_ROWS = 12  # longer tables scroll inside a box of _SCROLL_HEIGHT pixels
 _SCROLL_HEIGHT = 420
 
 
@@ -584,8 +683,9 @@ def _cell(value: Any, kind: str | None) -> str:
     return str(value)
 
 
-def step_cells(table: pd.DataFrame, columns: Sequence[str], t: Translate, *,
-               discount: str) -> dict[str, list[str]]:
+def step_cells(
+    table: pd.DataFrame, columns: Sequence[str], t: Translate, *, discount: str
+) -> dict[str, list[str]]:
     """Columns of the core's step table as shown: translated headers, every cell as text."""
     out: dict[str, list[str]] = {}
     for column in columns:
@@ -595,8 +695,14 @@ def step_cells(table: pd.DataFrame, columns: Sequence[str], t: Translate, *,
     return out
 
 
-def static_table(columns: dict[str, list[str]], *, right: Sequence[str] = (),
-                 muted: Sequence[bool] = (), key: str, scroll: bool = True) -> None:
+def static_table(
+    columns: dict[str, list[str]],
+    *,
+    right: Sequence[str] = (),
+    muted: Sequence[bool] = (),
+    key: str,
+    scroll: bool = True,
+) -> None:
     """A static Markdown table (cells escaped); long ones scroll in a box unless ``scroll`` is off."""
     n = len(next(iter(columns.values()), []))
     height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
@@ -614,8 +720,16 @@ def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | str = "au
     st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
 
 
-def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Sequence[str] = STEP_COLUMNS,
-               mark_cutoff: bool | None = True, present: bool = False, key: str = "step_table") -> None:
+def step_table(
+    table: pd.DataFrame,
+    t: Translate,
+    *,
+    discount: str,
+    columns: Sequence[str] = STEP_COLUMNS,
+    mark_cutoff: bool | None = True,
+    present: bool = False,
+    key: str = "step_table",
+) -> None:
     """The core's step table; positions beyond k greyed and marked "—" in the "In top k" column.
 
     ``mark_cutoff=None`` adds that column only when some position is past k. In presenter mode
@@ -624,10 +738,13 @@ def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Seq
     within = table["in_cutoff"].tolist()
     cells: dict[str, list[str]] = {}
     if mark_cutoff or (mark_cutoff is None and not all(within)):
-        cells[t("table.in_cutoff")] = [t("table.in_cutoff_yes") if x else t("table.in_cutoff_no")
-                                       for x in within]
+        cells[t("table.in_cutoff")] = [
+            t("table.in_cutoff_yes") if x else t("table.in_cutoff_no") for x in within
+        ]
     body = step_cells(table, columns, t, discount=discount)
-    right = [h for h, c in zip(body, columns) if c == "position" or COLUMN_FORMATS[c] is not None]
+    right = [
+        h for h, c in zip(body, columns, strict=False) if c == "position" or COLUMN_FORMATS[c] is not None
+    ]
     muted = [not x for x in within]
     # the whole table where it fits, else its parts (gains, discounts, ideal) one under the other:
     # the style sheet shows one of the two by the container's width (classroom.PAGE_CSS)
@@ -640,9 +757,11 @@ def step_table(table: pd.DataFrame, t: Translate, *, discount: str, columns: Seq
             static_table(part, right=right, muted=muted, key=f"{key}-part{n}", scroll=not present)
 
 
-def ranking_pair(table: pd.DataFrame, t: Translate, *, present: bool = False,
-                 key: str = "ranking_pair") -> None:
+def ranking_pair(
+    table: pd.DataFrame, t: Translate, *, present: bool = False, key: str = "ranking_pair"
+) -> None:
     """The actual ranking and the ideal one side by side (item · grade per position)."""
+
     def card(item: Any, grade: Any) -> str:
         if item == nc.NO_ITEM or pd.isna(grade):
             return nc.NO_ITEM
@@ -651,8 +770,12 @@ def ranking_pair(table: pd.DataFrame, t: Translate, *, present: bool = False,
     position = t("table.position")
     columns = {
         position: [str(p) for p in table["position"].tolist()],
-        t("calculator.actual"): [card(i, g) for i, g in zip(table["item"].tolist(), table["relevance"].tolist())],
-        t("calculator.ideal_ranking"): [card(i, g) for i, g in zip(table["ideal_item"].tolist(),
-                                                                   table["ideal_relevance"].tolist())],
+        t("calculator.actual"): [
+            card(i, g) for i, g in zip(table["item"].tolist(), table["relevance"].tolist(), strict=False)
+        ],
+        t("calculator.ideal_ranking"): [
+            card(i, g)
+            for i, g in zip(table["ideal_item"].tolist(), table["ideal_relevance"].tolist(), strict=False)
+        ],
     }
     static_table(columns, right=[position], key=key, scroll=not present)

@@ -20,10 +20,9 @@ FILES = HERE / "files"
 HEADER = "query,item,relevance,score\n"
 
 # Two-item patterns: (item, grade, score) rows and their nDCG.
-GOOD = [("a", "1", "0.9"), ("b", "0", "0.8")]          # nDCG 1
-SWAPPED = [("a", "0", "0.9"), ("b", "1", "0.8")]       # nDCG 1/log2(3)
-WORKED = [("a", "3", "0.9"), ("b", "2", "0.8"), ("c", "0", "0.7"), ("d", "0", "0.6"),
-          ("e", "1", "0.5")]
+GOOD = [("a", "1", "0.9"), ("b", "0", "0.8")]  # nDCG 1
+SWAPPED = [("a", "0", "0.9"), ("b", "1", "0.8")]  # nDCG 1/log2(3)
+WORKED = [("a", "3", "0.9"), ("b", "2", "0.8"), ("c", "0", "0.7"), ("d", "0", "0.6"), ("e", "1", "0.5")]
 WORKED_NDCG = "(3+2/log2(3)+1/log2(6))/(3+2/log2(3)+1/log2(4))"
 
 CASES: list[dict[str, Any]] = []
@@ -57,268 +56,745 @@ def build() -> None:
         old.unlink()
 
     # ---- ids are text (issue 12, defect 1)
-    case("ids_1_and_1.0", HEADER + rows("1", GOOD) + rows("1.0", SWAPPED),
-         "queries 1 and 1.0 are two queries", per_query=[["1", "1"], ["1.0", "1/log2(3)"]])
-    case("ids_1e3_and_1000", HEADER + rows("1e3", GOOD) + rows("1000", SWAPPED),
-         "queries 1e3 and 1000 are two queries", per_query=[["1e3", "1"], ["1000", "1/log2(3)"]])
-    case("ids_007_and_7", HEADER + rows("007", GOOD) + rows("7", SWAPPED),
-         "leading zeros are kept", per_query=[["007", "1"], ["7", "1/log2(3)"]])
-    case("items_001_and_1", HEADER + "q,001,0,0.9\nq,1,1,0.8\n",
-         "items 001 and 1 are two items, not a duplicate", per_query=[["q", "1/log2(3)"]])
-    case("items_1_and_1.0", HEADER + "q,1,0,0.9\nq,1.0,1,0.8\n",
-         "items 1 and 1.0 are two items", per_query=[["q", "1/log2(3)"]])
-    case("items_case", HEADER + "q,A,0,0.9\nq,a,1,0.8\n",
-         "items A and a are two items", per_query=[["q", "1/log2(3)"]])
-    for index, word in enumerate(["NA", "null", "None", "nan", "NaN", "N/A", "n/a", "#N/A",
-                                  "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
-                                  "1.#IND", "1.#QNAN", "<NA>", "NULL", "NONE"]):
-        case(f"ids_word_{index:02d}", HEADER + rows(word, SWAPPED) + rows("q", GOOD),
-             f"{word!r} is a query id, not a missing value",
-             per_query=[[word, "1/log2(3)"], ["q", "1"]])
-    case("ids_true_variants", HEADER + rows("TRUE", GOOD) + rows("True", SWAPPED) + rows("true", GOOD),
-         "TRUE, True and true are three queries",
-         per_query=[["TRUE", "1"], ["True", "1/log2(3)"], ["true", "1"]])
-    case("ids_spaces_kept", HEADER + rows(" q", GOOD) + rows("q", SWAPPED),
-         "a leading space is part of the id", per_query=[[" q", "1"], ["q", "1/log2(3)"]])
-    case("ids_hex_and_decimal", HEADER + rows("0x1A", GOOD) + rows("26", SWAPPED),
-         "0x1A and 26 are two queries", per_query=[["0x1A", "1"], ["26", "1/log2(3)"]])
-    case("ids_underscore_number", HEADER + rows("1_000", GOOD) + rows("1000", SWAPPED),
-         "1_000 and 1000 are two queries", per_query=[["1_000", "1"], ["1000", "1/log2(3)"]])
-    case("ids_unicode", HEADER + rows("查询一", GOOD) + rows("Ω😀", SWAPPED),
-         "non-ASCII ids", per_query=[["查询一", "1"], ["Ω😀", "1/log2(3)"]])
-    case("ids_formula", HEADER + rows("=cmd|' /C calc'!A0", GOOD) + rows("@SUM(1+1)", SWAPPED)
-         + rows("+1+1", GOOD) + rows('"\tq"', GOOD).replace('"\tq"', '"\tq"'),
-         "formula-like ids: kept exactly, escaped with an apostrophe in CSV output",
-         per_query=[["=cmd|' /C calc'!A0", "1"], ["@SUM(1+1)", "1/log2(3)"], ["+1+1", "1"], ["\tq", "1"]],
-         csv_queries=["'=cmd|' /C calc'!A0", "'@SUM(1+1)", "'+1+1", "'\tq"])
-    case("ids_negative_numbers", HEADER + rows("-1", GOOD) + rows("-0.5", SWAPPED) + rows("-q", GOOD),
-         "-1 and -0.5 are plain numbers (not escaped); -q is escaped",
-         per_query=[["-1", "1"], ["-0.5", "1/log2(3)"], ["-q", "1"]],
-         csv_queries=["-1", "-0.5", "'-q"])
-    case("ids_long", HEADER + rows("q" * 5000, GOOD), "a 5,000-character id",
-         per_query=[["q" * 5000, "1"]])
-    case("ids_comma_quoted", HEADER + rows('"a,b"', GOOD) + rows("a", SWAPPED),
-         "a quoted comma is part of the id", per_query=[["a,b", "1"], ["a", "1/log2(3)"]])
-    case("ids_doubled_quote", HEADER + rows('"a""b"', GOOD), "a doubled quote inside quotes",
-         per_query=[['a"b', "1"]])
-    case("ids_quoted_newline", HEADER + rows('"a\nb"', GOOD) + rows("a", SWAPPED),
-         "a quoted new line is part of the id", per_query=[["a\nb", "1"], ["a", "1/log2(3)"]])
-    case("ids_empty_query", HEADER + rows("q", GOOD) + ",c,1,0.7\n",
-         "only an empty field is a missing id", error="bad_column", params={"row": 3, "column": "query"})
-    case("ids_empty_quoted_query", HEADER + rows("q", GOOD) + '"",c,1,0.7\n',
-         "an empty quoted field is missing too", error="bad_column", params={"row": 3, "column": "query"})
-    case("ids_empty_item", HEADER + "q,a,1,0.9\nq,,0,0.8\n", "an empty item id is missing",
-         error="bad_column", params={"row": 2, "column": "item"})
+    case(
+        "ids_1_and_1.0",
+        HEADER + rows("1", GOOD) + rows("1.0", SWAPPED),
+        "queries 1 and 1.0 are two queries",
+        per_query=[["1", "1"], ["1.0", "1/log2(3)"]],
+    )
+    case(
+        "ids_1e3_and_1000",
+        HEADER + rows("1e3", GOOD) + rows("1000", SWAPPED),
+        "queries 1e3 and 1000 are two queries",
+        per_query=[["1e3", "1"], ["1000", "1/log2(3)"]],
+    )
+    case(
+        "ids_007_and_7",
+        HEADER + rows("007", GOOD) + rows("7", SWAPPED),
+        "leading zeros are kept",
+        per_query=[["007", "1"], ["7", "1/log2(3)"]],
+    )
+    case(
+        "items_001_and_1",
+        HEADER + "q,001,0,0.9\nq,1,1,0.8\n",
+        "items 001 and 1 are two items, not a duplicate",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "items_1_and_1.0",
+        HEADER + "q,1,0,0.9\nq,1.0,1,0.8\n",
+        "items 1 and 1.0 are two items",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "items_case",
+        HEADER + "q,A,0,0.9\nq,a,1,0.8\n",
+        "items A and a are two items",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    for index, word in enumerate(
+        [
+            "NA",
+            "null",
+            "None",
+            "nan",
+            "NaN",
+            "N/A",
+            "n/a",
+            "#N/A",
+            "#N/A N/A",
+            "#NA",
+            "-1.#IND",
+            "-1.#QNAN",
+            "-NaN",
+            "-nan",
+            "1.#IND",
+            "1.#QNAN",
+            "<NA>",
+            "NULL",
+            "NONE",
+        ]
+    ):
+        case(
+            f"ids_word_{index:02d}",
+            HEADER + rows(word, SWAPPED) + rows("q", GOOD),
+            f"{word!r} is a query id, not a missing value",
+            per_query=[[word, "1/log2(3)"], ["q", "1"]],
+        )
+    case(
+        "ids_true_variants",
+        HEADER + rows("TRUE", GOOD) + rows("True", SWAPPED) + rows("true", GOOD),
+        "TRUE, True and true are three queries",
+        per_query=[["TRUE", "1"], ["True", "1/log2(3)"], ["true", "1"]],
+    )
+    case(
+        "ids_spaces_kept",
+        HEADER + rows(" q", GOOD) + rows("q", SWAPPED),
+        "a leading space is part of the id",
+        per_query=[[" q", "1"], ["q", "1/log2(3)"]],
+    )
+    case(
+        "ids_hex_and_decimal",
+        HEADER + rows("0x1A", GOOD) + rows("26", SWAPPED),
+        "0x1A and 26 are two queries",
+        per_query=[["0x1A", "1"], ["26", "1/log2(3)"]],
+    )
+    case(
+        "ids_underscore_number",
+        HEADER + rows("1_000", GOOD) + rows("1000", SWAPPED),
+        "1_000 and 1000 are two queries",
+        per_query=[["1_000", "1"], ["1000", "1/log2(3)"]],
+    )
+    case(
+        "ids_unicode",
+        HEADER + rows("查询一", GOOD) + rows("Ω😀", SWAPPED),
+        "non-ASCII ids",
+        per_query=[["查询一", "1"], ["Ω😀", "1/log2(3)"]],
+    )
+    case(
+        "ids_formula",
+        HEADER
+        + rows("=cmd|' /C calc'!A0", GOOD)
+        + rows("@SUM(1+1)", SWAPPED)
+        + rows("+1+1", GOOD)
+        + rows('"\tq"', GOOD).replace('"\tq"', '"\tq"'),
+        "formula-like ids: kept exactly, escaped with an apostrophe in CSV output",
+        per_query=[["=cmd|' /C calc'!A0", "1"], ["@SUM(1+1)", "1/log2(3)"], ["+1+1", "1"], ["\tq", "1"]],
+        csv_queries=["'=cmd|' /C calc'!A0", "'@SUM(1+1)", "'+1+1", "'\tq"],
+    )
+    case(
+        "ids_negative_numbers",
+        HEADER + rows("-1", GOOD) + rows("-0.5", SWAPPED) + rows("-q", GOOD),
+        "-1 and -0.5 are plain numbers (not escaped); -q is escaped",
+        per_query=[["-1", "1"], ["-0.5", "1/log2(3)"], ["-q", "1"]],
+        csv_queries=["-1", "-0.5", "'-q"],
+    )
+    case("ids_long", HEADER + rows("q" * 5000, GOOD), "a 5,000-character id", per_query=[["q" * 5000, "1"]])
+    case(
+        "ids_comma_quoted",
+        HEADER + rows('"a,b"', GOOD) + rows("a", SWAPPED),
+        "a quoted comma is part of the id",
+        per_query=[["a,b", "1"], ["a", "1/log2(3)"]],
+    )
+    case(
+        "ids_doubled_quote",
+        HEADER + rows('"a""b"', GOOD),
+        "a doubled quote inside quotes",
+        per_query=[['a"b', "1"]],
+    )
+    case(
+        "ids_quoted_newline",
+        HEADER + rows('"a\nb"', GOOD) + rows("a", SWAPPED),
+        "a quoted new line is part of the id",
+        per_query=[["a\nb", "1"], ["a", "1/log2(3)"]],
+    )
+    case(
+        "ids_empty_query",
+        HEADER + rows("q", GOOD) + ",c,1,0.7\n",
+        "only an empty field is a missing id",
+        error="bad_column",
+        params={"row": 3, "column": "query"},
+    )
+    case(
+        "ids_empty_quoted_query",
+        HEADER + rows("q", GOOD) + '"",c,1,0.7\n',
+        "an empty quoted field is missing too",
+        error="bad_column",
+        params={"row": 3, "column": "query"},
+    )
+    case(
+        "ids_empty_item",
+        HEADER + "q,a,1,0.9\nq,,0,0.8\n",
+        "an empty item id is missing",
+        error="bad_column",
+        params={"row": 2, "column": "item"},
+    )
 
     # ---- field counts (defect 2)
-    case("fields_extra_every_row", "query,relevance,score\n" + "q1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n",
-         "the issue's case: one field more than the header on every row (pandas shifted the columns)",
-         error="field_count", params={"row": 1, "got": 4, "expected": 3})
-    case("fields_extra_one_row", HEADER + "q,a,1,0.9\nq,b,0,0.8\nq,c,1,0.7,x\n",
-         "one row with an extra field", error="field_count", params={"row": 3})
-    case("fields_short_row", HEADER + "q,a,1,0.9\nq,b,0\n", "one row with a missing field",
-         error="field_count", params={"row": 2, "got": 3, "expected": 4})
-    case("fields_header_trailing_comma", "query,item,relevance,score,\n" + rows("q", GOOD),
-         "a trailing comma on the header only", error="field_count", params={"row": 1})
-    case("fields_trailing_comma_everywhere", "query,item,relevance,score,\n"
-         + "".join(line + ",\n" for line in rows("q", SWAPPED).splitlines()),
-         "a trailing comma on every line: an empty fifth column", per_query=[["q", "1/log2(3)"]])
-    case("fields_after_quoted_newline", HEADER + '"a\nb",x,1,0.9\nq,y,1,0.5,7\n',
-         "row 2 is on line 4 of the file", error="field_count_line", params={"row": 2, "line": 4})
-    case("fields_unclosed_quote", HEADER + '"q,a,1,0.9\nq,b,0,0.8\n',
-         "a quote that is never closed: row 1 runs from line 2 to the end",
-         error="field_count_line", params={"row": 1, "line": 2})
-    case("fields_semicolon_rows", HEADER + "q;a;1;0.9\nq;b;0;0.8\n",
-         "mixed separators: comma header, semicolon rows", error="field_count", params={"row": 1})
-    case("fields_semicolon_file", "query;item;relevance;score\nq;a;1;0.9\n",
-         "a semicolon-separated file has one column", error="missing_column", params={"column": "query"})
-    case("fields_tab_file", "query\titem\trelevance\tscore\nq\ta\t1\t0.9\n",
-         "a tab-separated file has one column", error="missing_column", params={"column": "query"})
-    case("fields_blank_lines", HEADER + "\n" + rows("q", GOOD) + "\n\n" + rows("r", SWAPPED) + "\n",
-         "blank lines are skipped", per_query=[["q", "1"], ["r", "1/log2(3)"]])
-    case("fields_crlf", (HEADER + rows("q", GOOD) + rows("r", SWAPPED)).replace("\n", "\r\n"),
-         "Windows line ends", per_query=[["q", "1"], ["r", "1/log2(3)"]])
-    case("fields_cr_only", (HEADER + rows("q", GOOD) + rows("r", SWAPPED)).replace("\n", "\r"),
-         "old Mac line ends (CR only)", per_query=[["q", "1"], ["r", "1/log2(3)"]])
-    case("fields_no_final_newline", (HEADER + rows("q", SWAPPED)).rstrip("\n"),
-         "no new line at the end", per_query=[["q", "1/log2(3)"]])
-    case("fields_pandas_index_column", ",query,item,relevance,score\n0,q,a,0,0.9\n1,q,b,1,0.8\n",
-         "pandas' index written as an unnamed first column", per_query=[["q", "1/log2(3)"]])
-    case("fields_column_order", "score,relevance,item,query\n0.9,0,a,q\n0.8,1,b,q\n",
-         "columns in another order", per_query=[["q", "1/log2(3)"]])
-    case("fields_many_columns", ",".join(["query", "item", "relevance", "score"] + [f"x{i}" for i in range(300)])
-         + "\n" + "\n".join(f"q,{i},{g},{s}," + ",".join("7" for _ in range(300)) for i, g, s in SWAPPED) + "\n",
-         "300 extra columns", per_query=[["q", "1/log2(3)"]])
-    case("fields_duplicate_header", "query,item,relevance,score,score\nq,a,0,0.9,0.1\nq,b,1,0.8,0.9\n",
-         "a repeated column name: the first is 'score', the second 'score.1'",
-         per_query=[["q", "1/log2(3)"]])
+    case(
+        "fields_extra_every_row",
+        "query,relevance,score\n" + "q1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n",
+        "the issue's case: one field more than the header on every row (pandas shifted the columns)",
+        error="field_count",
+        params={"row": 1, "got": 4, "expected": 3},
+    )
+    case(
+        "fields_extra_one_row",
+        HEADER + "q,a,1,0.9\nq,b,0,0.8\nq,c,1,0.7,x\n",
+        "one row with an extra field",
+        error="field_count",
+        params={"row": 3},
+    )
+    case(
+        "fields_short_row",
+        HEADER + "q,a,1,0.9\nq,b,0\n",
+        "one row with a missing field",
+        error="field_count",
+        params={"row": 2, "got": 3, "expected": 4},
+    )
+    case(
+        "fields_header_trailing_comma",
+        "query,item,relevance,score,\n" + rows("q", GOOD),
+        "a trailing comma on the header only",
+        error="field_count",
+        params={"row": 1},
+    )
+    case(
+        "fields_trailing_comma_everywhere",
+        "query,item,relevance,score,\n" + "".join(line + ",\n" for line in rows("q", SWAPPED).splitlines()),
+        "a trailing comma on every line: an empty fifth column",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "fields_after_quoted_newline",
+        HEADER + '"a\nb",x,1,0.9\nq,y,1,0.5,7\n',
+        "row 2 is on line 4 of the file",
+        error="field_count_line",
+        params={"row": 2, "line": 4},
+    )
+    case(
+        "fields_unclosed_quote",
+        HEADER + '"q,a,1,0.9\nq,b,0,0.8\n',
+        "a quote that is never closed: row 1 runs from line 2 to the end",
+        error="field_count_line",
+        params={"row": 1, "line": 2},
+    )
+    case(
+        "fields_semicolon_rows",
+        HEADER + "q;a;1;0.9\nq;b;0;0.8\n",
+        "mixed separators: comma header, semicolon rows",
+        error="field_count",
+        params={"row": 1},
+    )
+    case(
+        "fields_semicolon_file",
+        "query;item;relevance;score\nq;a;1;0.9\n",
+        "a semicolon-separated file has one column",
+        error="missing_column",
+        params={"column": "query"},
+    )
+    case(
+        "fields_tab_file",
+        "query\titem\trelevance\tscore\nq\ta\t1\t0.9\n",
+        "a tab-separated file has one column",
+        error="missing_column",
+        params={"column": "query"},
+    )
+    case(
+        "fields_blank_lines",
+        HEADER + "\n" + rows("q", GOOD) + "\n\n" + rows("r", SWAPPED) + "\n",
+        "blank lines are skipped",
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+    )
+    case(
+        "fields_crlf",
+        (HEADER + rows("q", GOOD) + rows("r", SWAPPED)).replace("\n", "\r\n"),
+        "Windows line ends",
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+    )
+    case(
+        "fields_cr_only",
+        (HEADER + rows("q", GOOD) + rows("r", SWAPPED)).replace("\n", "\r"),
+        "old Mac line ends (CR only)",
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+    )
+    case(
+        "fields_no_final_newline",
+        (HEADER + rows("q", SWAPPED)).rstrip("\n"),
+        "no new line at the end",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "fields_pandas_index_column",
+        ",query,item,relevance,score\n0,q,a,0,0.9\n1,q,b,1,0.8\n",
+        "pandas' index written as an unnamed first column",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "fields_column_order",
+        "score,relevance,item,query\n0.9,0,a,q\n0.8,1,b,q\n",
+        "columns in another order",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "fields_many_columns",
+        ",".join(["query", "item", "relevance", "score"] + [f"x{i}" for i in range(300)])
+        + "\n"
+        + "\n".join(f"q,{i},{g},{s}," + ",".join("7" for _ in range(300)) for i, g, s in SWAPPED)
+        + "\n",
+        "300 extra columns",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "fields_duplicate_header",
+        "query,item,relevance,score,score\nq,a,0,0.9,0.1\nq,b,1,0.8,0.9\n",
+        "a repeated column name: the first is 'score', the second 'score.1'",
+        per_query=[["q", "1/log2(3)"]],
+    )
 
     # ---- empty and header-only
     case("empty_file", b"", "an empty file", error="empty_table")
     case("only_header", HEADER, "only the header", error="empty_table")
-    case("only_header_no_newline", HEADER.rstrip("\n"), "only the header, no new line",
-         error="empty_table")
+    case("only_header_no_newline", HEADER.rstrip("\n"), "only the header, no new line", error="empty_table")
     case("only_blank_lines", "\n\n\n", "only blank lines", error="empty_table")
-    case("only_header_and_blank_lines", HEADER + "\n\n", "the header and blank lines",
-         error="empty_table")
-    case("missing_relevance_column", "query,item,score\nq,a,0.9\n", "no relevance column",
-         error="missing_column", params={"column": "relevance"})
-    case("header_with_spaces", " query,item,relevance,score\n" + rows("q", GOOD),
-         "' query' is not 'query' (the page, which matches names after stripping spaces, "
-         "evaluates it)", error="missing_column", params={"column": "query"}, page=False)
+    case("only_header_and_blank_lines", HEADER + "\n\n", "the header and blank lines", error="empty_table")
+    case(
+        "missing_relevance_column",
+        "query,item,score\nq,a,0.9\n",
+        "no relevance column",
+        error="missing_column",
+        params={"column": "relevance"},
+    )
+    case(
+        "header_with_spaces",
+        " query,item,relevance,score\n" + rows("q", GOOD),
+        "' query' is not 'query' (the page, which matches names after stripping spaces, evaluates it)",
+        error="missing_column",
+        params={"column": "query"},
+        page=False,
+    )
 
     # ---- encodings
-    case("enc_utf8_bom", b"\xef\xbb\xbf" + (HEADER + rows("q", SWAPPED)).encode(),
-         "a UTF-8 byte-order mark", per_query=[["q", "1/log2(3)"]])
-    case("enc_latin1", (HEADER + rows("café", GOOD)).encode("latin-1"), "latin-1 text",
-         error="not_utf8", params={"line": 2})
-    case("enc_cp1252_quotes", (HEADER + rows("q", GOOD) + rows("“q”", GOOD)).encode("cp1252"),
-         "Windows-1252 curly quotes on line 4", error="not_utf8", params={"line": 4})
-    case("enc_utf16_le", (HEADER + rows("q", GOOD)).encode("utf-16"), "UTF-16 with a byte-order mark",
-         error="not_utf8", params={"line": 1})
-    case("enc_utf16_be", b"\xfe\xff" + (HEADER + rows("q", GOOD)).encode("utf-16-be"),
-         "UTF-16 big-endian", error="not_utf8", params={"line": 1})
-    case("enc_bad_byte_in_score", (HEADER + rows("q", GOOD)).encode() + b"q,c,1,0.\xff\n",
-         "a byte that is not UTF-8 in a number column", error="not_utf8", params={"line": 4})
-    case("enc_gzip", gzip.compress((HEADER + rows("q", SWAPPED)).encode(), mtime=0),
-         "a gzip file named .csv.gz: decompressed from a path (CLI, API); an upload of it is "
-         "not text", suffix=".csv.gz", per_query=[["q", "1/log2(3)"]], page=False)
+    case(
+        "enc_utf8_bom",
+        b"\xef\xbb\xbf" + (HEADER + rows("q", SWAPPED)).encode(),
+        "a UTF-8 byte-order mark",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "enc_latin1",
+        (HEADER + rows("café", GOOD)).encode("latin-1"),
+        "latin-1 text",
+        error="not_utf8",
+        params={"line": 2},
+    )
+    case(
+        "enc_cp1252_quotes",
+        (HEADER + rows("q", GOOD) + rows("“q”", GOOD)).encode("cp1252"),
+        "Windows-1252 curly quotes on line 4",
+        error="not_utf8",
+        params={"line": 4},
+    )
+    case(
+        "enc_utf16_le",
+        (HEADER + rows("q", GOOD)).encode("utf-16"),
+        "UTF-16 with a byte-order mark",
+        error="not_utf8",
+        params={"line": 1},
+    )
+    case(
+        "enc_utf16_be",
+        b"\xfe\xff" + (HEADER + rows("q", GOOD)).encode("utf-16-be"),
+        "UTF-16 big-endian",
+        error="not_utf8",
+        params={"line": 1},
+    )
+    case(
+        "enc_bad_byte_in_score",
+        (HEADER + rows("q", GOOD)).encode() + b"q,c,1,0.\xff\n",
+        "a byte that is not UTF-8 in a number column",
+        error="not_utf8",
+        params={"line": 4},
+    )
+    case(
+        "enc_gzip",
+        gzip.compress((HEADER + rows("q", SWAPPED)).encode(), mtime=0),
+        "a gzip file named .csv.gz: decompressed from a path (CLI, API); an upload of it is not text",
+        suffix=".csv.gz",
+        per_query=[["q", "1/log2(3)"]],
+        page=False,
+    )
 
     # ---- numbers (defect 3 and friends)
-    case("num_sum_overflow", HEADER + "q,a,1e308,0.9\nq,b,1e308,0.8\n",
-         "two grades of 1e308: DCG would be inf", error="sum_overflow_query", params={"query": "q", "row": 2})
-    case("num_exp_gain_overflow", HEADER + "q,a,1100,0.9\nq,b,0,0.8\n",
-         "grade 1100 with exponential gain: 2^1100 is inf", options={"gain": "exponential"},
-         error="gain_overflow_row", params={"row": 1, "column": "relevance"})
-    case("num_exp_gain_1023", HEADER + "q,a,1023,0.9\nq,b,0,0.8\n",
-         "grade 1023 with exponential gain: 2^1023 - 1 is finite", options={"gain": "exponential"},
-         per_query=[["q", "1"]])
-    case("num_exp_sum_1023_twice", HEADER + "q,a,1023,0.9\nq,b,1023,0.8\n",
-         "two grades of 1023, exponential: the sum 2^1024 - 2 is inf", options={"gain": "exponential"},
-         error="sum_overflow_query", params={"row": 2})
-    case("num_grade_1e309", HEADER + "q,a,1e309,0.9\n", "1e309 reads as infinity",
-         error="bad_column", params={"row": 1, "column": "relevance"})
-    case("num_score_1e309", HEADER + "q,a,1,0.9\nq,b,0,-1e309\n", "a score of -infinity",
-         error="bad_column", params={"row": 2, "column": "score"})
-    case("num_score_inf_word", HEADER + "q,a,1,inf\n", "the word inf as a score",
-         error="bad_column", params={"row": 1, "column": "score"})
-    case("num_score_nan_word", HEADER + "q,a,1,0.5\nq,b,0,nan\n", "the word nan as a score",
-         error="bad_column", params={"row": 2, "column": "score"})
-    case("num_grade_NA", HEADER + "q,a,1,0.5\nq,b,NA,0.4\n", "NA in a grade column is not a number",
-         error="bad_column", params={"row": 2, "column": "relevance"})
-    case("num_grade_empty", HEADER + "q,a,1,0.5\nq,b,,0.4\n", "an empty grade is missing",
-         error="bad_column", params={"row": 2, "column": "relevance"})
-    case("num_score_empty", HEADER + "q,a,1,\n", "an empty score is missing",
-         error="bad_column", params={"row": 1, "column": "score"})
-    case("num_grade_word", HEADER + "q,a,1,0.5\nq,b,three,0.4\n", "a word as a grade",
-         error="bad_column", params={"row": 2, "column": "relevance"})
-    case("num_grade_decimal_comma", HEADER + 'q,a,"1,5",0.5\n', "a decimal comma is not a number here",
-         error="bad_column", params={"row": 1, "column": "relevance"})
-    case("num_grade_true", HEADER + "q,a,true,0.5\n", "true is not a grade",
-         error="bad_column", params={"row": 1, "column": "relevance"})
-    case("num_grade_hex", HEADER + "q,a,0x10,0.5\n", "0x10 is not a grade",
-         error="bad_column", params={"row": 1, "column": "relevance"})
-    case("num_grade_negative", HEADER + "q,a,1,0.5\nq,b,-1,0.4\n", "a negative grade",
-         error="bad_column", params={"row": 2, "column": "relevance"})
-    case("num_grade_negative_zero", HEADER + "q,a,-0,0.9\nq,b,1,0.8\n", "-0 is the grade 0",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_grade_fractional", HEADER + "q,a,0.5,0.9\nq,b,2.75,0.8\n", "fractional grades",
-         per_query=[["q", "(0.5+2.75/log2(3))/(2.75+0.5/log2(3))"]])
-    case("num_grade_exponent", HEADER + "q,a,0,0.9\nq,b,1e2,0.8\n", "1e2 is the grade 100",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_grade_plus_sign", HEADER + "q,a,+0,0.9\nq,b,+3,0.8\n", "+3 is the grade 3",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_grade_tiny", HEADER + "q,a,0,0.9\nq,b,1e-300,0.8\n", "tiny grades: the ratio still holds",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_grade_large_finite", HEADER + "q,a,0,0.9\nq,b,1e300,0.8\n", "large finite grades",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_score_tiny_distinct", HEADER + "q,a,0,2e-320\nq,b,1,1e-320\n",
-         "subnormal scores 2e-320 > 1e-320 still order the items", per_query=[["q", "1/log2(3)"]])
-    case("num_score_near_ties", HEADER + "q,a,0,1.000000000001\nq,b,1,1\n",
-         "scores 1e-12 apart (float32 cannot tell them apart) are not tied", per_query=[["q", "1/log2(3)"]])
-    case("num_score_huge", HEADER + "q,a,0,1e308\nq,b,1,-1e308\n", "scores of +-1e308",
-         per_query=[["q", "1/log2(3)"]])
-    case("num_score_negative_zero_tie", HEADER + "q,a,0,-0\nq,b,1,0\n", "-0 and 0 are tied scores",
-         per_query=[["q", "(1+1/log2(3))/2"]])
-    case("num_integer_scores", HEADER + "q,a,0,2\nq,b,1,1\n", "whole-number scores",
-         per_query=[["q", "1/log2(3)"]])
+    case(
+        "num_sum_overflow",
+        HEADER + "q,a,1e308,0.9\nq,b,1e308,0.8\n",
+        "two grades of 1e308: DCG would be inf",
+        error="sum_overflow_query",
+        params={"query": "q", "row": 2},
+    )
+    case(
+        "num_exp_gain_overflow",
+        HEADER + "q,a,1100,0.9\nq,b,0,0.8\n",
+        "grade 1100 with exponential gain: 2^1100 is inf",
+        options={"gain": "exponential"},
+        error="gain_overflow_row",
+        params={"row": 1, "column": "relevance"},
+    )
+    case(
+        "num_exp_gain_1023",
+        HEADER + "q,a,1023,0.9\nq,b,0,0.8\n",
+        "grade 1023 with exponential gain: 2^1023 - 1 is finite",
+        options={"gain": "exponential"},
+        per_query=[["q", "1"]],
+    )
+    case(
+        "num_exp_sum_1023_twice",
+        HEADER + "q,a,1023,0.9\nq,b,1023,0.8\n",
+        "two grades of 1023, exponential: the sum 2^1024 - 2 is inf",
+        options={"gain": "exponential"},
+        error="sum_overflow_query",
+        params={"row": 2},
+    )
+    case(
+        "num_grade_1e309",
+        HEADER + "q,a,1e309,0.9\n",
+        "1e309 reads as infinity",
+        error="bad_column",
+        params={"row": 1, "column": "relevance"},
+    )
+    case(
+        "num_score_1e309",
+        HEADER + "q,a,1,0.9\nq,b,0,-1e309\n",
+        "a score of -infinity",
+        error="bad_column",
+        params={"row": 2, "column": "score"},
+    )
+    case(
+        "num_score_inf_word",
+        HEADER + "q,a,1,inf\n",
+        "the word inf as a score",
+        error="bad_column",
+        params={"row": 1, "column": "score"},
+    )
+    case(
+        "num_score_nan_word",
+        HEADER + "q,a,1,0.5\nq,b,0,nan\n",
+        "the word nan as a score",
+        error="bad_column",
+        params={"row": 2, "column": "score"},
+    )
+    case(
+        "num_grade_NA",
+        HEADER + "q,a,1,0.5\nq,b,NA,0.4\n",
+        "NA in a grade column is not a number",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    case(
+        "num_grade_empty",
+        HEADER + "q,a,1,0.5\nq,b,,0.4\n",
+        "an empty grade is missing",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    case(
+        "num_score_empty",
+        HEADER + "q,a,1,\n",
+        "an empty score is missing",
+        error="bad_column",
+        params={"row": 1, "column": "score"},
+    )
+    case(
+        "num_grade_word",
+        HEADER + "q,a,1,0.5\nq,b,three,0.4\n",
+        "a word as a grade",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    case(
+        "num_grade_decimal_comma",
+        HEADER + 'q,a,"1,5",0.5\n',
+        "a decimal comma is not a number here",
+        error="bad_column",
+        params={"row": 1, "column": "relevance"},
+    )
+    case(
+        "num_grade_true",
+        HEADER + "q,a,true,0.5\n",
+        "true is not a grade",
+        error="bad_column",
+        params={"row": 1, "column": "relevance"},
+    )
+    case(
+        "num_grade_hex",
+        HEADER + "q,a,0x10,0.5\n",
+        "0x10 is not a grade",
+        error="bad_column",
+        params={"row": 1, "column": "relevance"},
+    )
+    case(
+        "num_grade_negative",
+        HEADER + "q,a,1,0.5\nq,b,-1,0.4\n",
+        "a negative grade",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    case(
+        "num_grade_negative_zero",
+        HEADER + "q,a,-0,0.9\nq,b,1,0.8\n",
+        "-0 is the grade 0",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_grade_fractional",
+        HEADER + "q,a,0.5,0.9\nq,b,2.75,0.8\n",
+        "fractional grades",
+        per_query=[["q", "(0.5+2.75/log2(3))/(2.75+0.5/log2(3))"]],
+    )
+    case(
+        "num_grade_exponent",
+        HEADER + "q,a,0,0.9\nq,b,1e2,0.8\n",
+        "1e2 is the grade 100",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_grade_plus_sign",
+        HEADER + "q,a,+0,0.9\nq,b,+3,0.8\n",
+        "+3 is the grade 3",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_grade_tiny",
+        HEADER + "q,a,0,0.9\nq,b,1e-300,0.8\n",
+        "tiny grades: the ratio still holds",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_grade_large_finite",
+        HEADER + "q,a,0,0.9\nq,b,1e300,0.8\n",
+        "large finite grades",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_score_tiny_distinct",
+        HEADER + "q,a,0,2e-320\nq,b,1,1e-320\n",
+        "subnormal scores 2e-320 > 1e-320 still order the items",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_score_near_ties",
+        HEADER + "q,a,0,1.000000000001\nq,b,1,1\n",
+        "scores 1e-12 apart (float32 cannot tell them apart) are not tied",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_score_huge",
+        HEADER + "q,a,0,1e308\nq,b,1,-1e308\n",
+        "scores of +-1e308",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "num_score_negative_zero_tie",
+        HEADER + "q,a,0,-0\nq,b,1,0\n",
+        "-0 and 0 are tied scores",
+        per_query=[["q", "(1+1/log2(3))/2"]],
+    )
+    case(
+        "num_integer_scores",
+        HEADER + "q,a,0,2\nq,b,1,1\n",
+        "whole-number scores",
+        per_query=[["q", "1/log2(3)"]],
+    )
 
     # ---- duplicates
-    case("dup_rows", HEADER + "q,a,1,0.9\nq,a,1,0.9\n", "the same row twice",
-         error="duplicate_pair", params={"rows": "1, 2"})
-    case("dup_item_other_query", HEADER + "q,a,1,0.9\nr,a,0,0.9\n", "one item in two queries is fine",
-         per_query=[["q", "1"], ["r", "0"]])
-    case("dup_rows_no_item_column", "query,relevance,score\nq,0,0.9\nq,0,0.9\nq,1,0.8\n",
-         "without an item column, repeated rows are rows", per_query=[["q", "1/log2(4)"]])
+    case(
+        "dup_rows",
+        HEADER + "q,a,1,0.9\nq,a,1,0.9\n",
+        "the same row twice",
+        error="duplicate_pair",
+        params={"rows": "1, 2"},
+    )
+    case(
+        "dup_item_other_query",
+        HEADER + "q,a,1,0.9\nr,a,0,0.9\n",
+        "one item in two queries is fine",
+        per_query=[["q", "1"], ["r", "0"]],
+    )
+    case(
+        "dup_rows_no_item_column",
+        "query,relevance,score\nq,0,0.9\nq,0,0.9\nq,1,0.8\n",
+        "without an item column, repeated rows are rows",
+        per_query=[["q", "1/log2(4)"]],
+    )
 
     # ---- ties
-    case("ties_all_tied_average", HEADER + "q,a,1,0.5\nq,b,0,0.5\nq,c,0,0.5\n",
-         "three tied items: the mean over all orders",
-         per_query=[["q", "(1+1/log2(3)+1/log2(4))/3"]])
-    case("ties_input", HEADER + "q,a,0,0.5\nq,b,1,0.5\n", "input: the file's order in a tie",
-         options={"ties": "input"}, per_query=[["q", "1/log2(3)"]])
-    case("ties_trec_eval", HEADER + "q,10,1,0.5\nq,9,0,0.5\n",
-         "trec_eval: item id descending as text ('9' > '10')", options={"ties": "trec_eval"},
-         per_query=[["q", "1/log2(3)"]])
-    case("ties_optimistic", HEADER + "q,a,0,0.5\nq,b,1,0.5\n", "optimistic: best first",
-         options={"ties": "optimistic"}, per_query=[["q", "1"]])
-    case("ties_pessimistic", HEADER + "q,a,1,0.5\nq,b,0,0.5\n", "pessimistic: worst first",
-         options={"ties": "pessimistic"}, per_query=[["q", "1/log2(3)"]])
-    case("ties_ignore_refused", HEADER + rows("q", GOOD), "ignore is defined for single lists only",
-         options={"ties": "ignore"}, error="ties_ignore_batch", page=False)
-    case("ties_trec_eval_no_item", "query,relevance,score\nq,1,0.5\n",
-         "trec_eval needs item ids", options={"ties": "trec_eval"}, error="ties_needs_item",
-         params={"column": "item"})
+    case(
+        "ties_all_tied_average",
+        HEADER + "q,a,1,0.5\nq,b,0,0.5\nq,c,0,0.5\n",
+        "three tied items: the mean over all orders",
+        per_query=[["q", "(1+1/log2(3)+1/log2(4))/3"]],
+    )
+    case(
+        "ties_input",
+        HEADER + "q,a,0,0.5\nq,b,1,0.5\n",
+        "input: the file's order in a tie",
+        options={"ties": "input"},
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "ties_trec_eval",
+        HEADER + "q,10,1,0.5\nq,9,0,0.5\n",
+        "trec_eval: item id descending as text ('9' > '10')",
+        options={"ties": "trec_eval"},
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "ties_optimistic",
+        HEADER + "q,a,0,0.5\nq,b,1,0.5\n",
+        "optimistic: best first",
+        options={"ties": "optimistic"},
+        per_query=[["q", "1"]],
+    )
+    case(
+        "ties_pessimistic",
+        HEADER + "q,a,1,0.5\nq,b,0,0.5\n",
+        "pessimistic: worst first",
+        options={"ties": "pessimistic"},
+        per_query=[["q", "1/log2(3)"]],
+    )
+    case(
+        "ties_ignore_refused",
+        HEADER + rows("q", GOOD),
+        "ignore is defined for single lists only",
+        options={"ties": "ignore"},
+        error="ties_ignore_batch",
+        page=False,
+    )
+    case(
+        "ties_trec_eval_no_item",
+        "query,relevance,score\nq,1,0.5\n",
+        "trec_eval needs item ids",
+        options={"ties": "trec_eval"},
+        error="ties_needs_item",
+        params={"column": "item"},
+    )
 
     # ---- structure
     case("one_row", HEADER + "q,a,2,0.1\n", "one query of one row", per_query=[["q", "1"]])
-    case("one_row_zero", HEADER + "q,a,0,0.1\n", "nothing relevant: nDCG 0 (scikit-learn)",
-         per_query=[["q", "0"]])
-    case("k_cuts", HEADER + rows("q", WORKED), "the worked example at k = 2",
-         options={"k": 2}, per_query=[["q", "(3+2/log2(3))/(3+2/log2(3))"]])
-    case("worked_example", HEADER + rows("q", WORKED), "the worked example, whole list",
-         options={"k": None}, per_query=[["q", WORKED_NDCG]])
-    case("interleaved_queries", HEADER + "q,a,0,0.9\nr,a,1,0.9\nq,b,1,0.8\nr,b,0,0.8\n",
-         "rows of two queries interleaved", per_query=[["q", "1/log2(3)"], ["r", "1"]])
+    case(
+        "one_row_zero",
+        HEADER + "q,a,0,0.1\n",
+        "nothing relevant: nDCG 0 (scikit-learn)",
+        per_query=[["q", "0"]],
+    )
+    case(
+        "k_cuts",
+        HEADER + rows("q", WORKED),
+        "the worked example at k = 2",
+        options={"k": 2},
+        per_query=[["q", "(3+2/log2(3))/(3+2/log2(3))"]],
+    )
+    case(
+        "worked_example",
+        HEADER + rows("q", WORKED),
+        "the worked example, whole list",
+        options={"k": None},
+        per_query=[["q", WORKED_NDCG]],
+    )
+    case(
+        "interleaved_queries",
+        HEADER + "q,a,0,0.9\nr,a,1,0.9\nq,b,1,0.8\nr,b,0,0.8\n",
+        "rows of two queries interleaved",
+        per_query=[["q", "1/log2(3)"], ["r", "1"]],
+    )
     rng = np.random.default_rng(12)
     lines = [HEADER]
     for q in range(30):
         for d in range(int(rng.integers(2, 12))):
             lines.append(f"q{q},d{d},{int(rng.integers(0, 4))},{rng.integers(0, 8) / 8}\n")
-    case("random_ties_sklearn", "".join(lines), "30 random queries with ties: scikit-learn's numbers",
-         options={"k": 5}, per_query="sklearn")
+    case(
+        "random_ties_sklearn",
+        "".join(lines),
+        "30 random queries with ties: scikit-learn's numbers",
+        options={"k": 5},
+        per_query="sklearn",
+    )
 
     # ---- Parquet with wrong or surprising types
     base = {"query": ["q", "q"], "item": ["a", "b"], "relevance": [0, 1], "score": [0.9, 0.8]}
-    parquet("pq_int_query_ids", pd.DataFrame({**base, "query": [7, 7]}), "integer query ids become '7'",
-            per_query=[["7", "1/log2(3)"]])
-    parquet("pq_float_query_ids", pd.DataFrame({**base, "query": [1.0, 1.5]}),
-            "float query ids become '1.0' and '1.5'", per_query=[["1.0", "0"], ["1.5", "1"]])
-    parquet("pq_text_grades", pd.DataFrame({**base, "relevance": ["0", "1"]}),
-            "grades stored as text", per_query=[["q", "1/log2(3)"]])
-    parquet("pq_word_grade", pd.DataFrame({**base, "relevance": ["0", "high"]}),
-            "a word in a text grade column", error="bad_column", params={"row": 2, "column": "relevance"})
-    parquet("pq_bool_grades", pd.DataFrame({**base, "relevance": [False, True]}),
-            "boolean grades are 0 and 1", per_query=[["q", "1/log2(3)"]])
-    parquet("pq_null_query", pd.DataFrame({**base, "query": ["q", None]}), "a null query id",
-            error="bad_column", params={"row": 2, "column": "query"})
-    parquet("pq_null_score", pd.DataFrame({**base, "score": [0.9, None]}), "a null score",
-            error="bad_column", params={"row": 2, "column": "score"})
-    parquet("pq_timestamp_score", pd.DataFrame({**base, "score": pd.to_datetime(["2024-01-01", "2024-01-02"])}),
-            "a timestamp is not a score", error="bad_column", params={"row": 1, "column": "score"})
-    parquet("pq_category_ids", pd.DataFrame({**base, "query": pd.Categorical(["q", "q"])}),
-            "dictionary-encoded query ids", per_query=[["q", "1/log2(3)"]])
-    parquet("pq_missing_column", pd.DataFrame({k: v for k, v in base.items() if k != "score"}),
-            "no score column", error="missing_column", params={"column": "score"})
-    parquet("pq_no_rows", pd.DataFrame({k: pd.Series([], dtype="float64") for k in base}),
-            "a Parquet file with no rows", error="empty_table")
-    parquet("pq_inf_grade", pd.DataFrame({**base, "relevance": [0.0, np.inf]}), "an infinite grade",
-            error="bad_column", params={"row": 2, "column": "relevance"})
-    parquet("pq_formula_ids", pd.DataFrame({**base, "query": ["=1+1", "=1+1"]}),
-            "a formula-like id from Parquet: escaped in CSV output", per_query=[["=1+1", "1/log2(3)"]],
-            csv_queries=["'=1+1"])
-    case("pq_truncated", b"PAR1" + b"\x00" * 40, "Parquet magic bytes and nothing else",
-         suffix=".parquet", error="parquet_invalid")
+    parquet(
+        "pq_int_query_ids",
+        pd.DataFrame({**base, "query": [7, 7]}),
+        "integer query ids become '7'",
+        per_query=[["7", "1/log2(3)"]],
+    )
+    parquet(
+        "pq_float_query_ids",
+        pd.DataFrame({**base, "query": [1.0, 1.5]}),
+        "float query ids become '1.0' and '1.5'",
+        per_query=[["1.0", "0"], ["1.5", "1"]],
+    )
+    parquet(
+        "pq_text_grades",
+        pd.DataFrame({**base, "relevance": ["0", "1"]}),
+        "grades stored as text",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    parquet(
+        "pq_word_grade",
+        pd.DataFrame({**base, "relevance": ["0", "high"]}),
+        "a word in a text grade column",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    parquet(
+        "pq_bool_grades",
+        pd.DataFrame({**base, "relevance": [False, True]}),
+        "boolean grades are 0 and 1",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    parquet(
+        "pq_null_query",
+        pd.DataFrame({**base, "query": ["q", None]}),
+        "a null query id",
+        error="bad_column",
+        params={"row": 2, "column": "query"},
+    )
+    parquet(
+        "pq_null_score",
+        pd.DataFrame({**base, "score": [0.9, None]}),
+        "a null score",
+        error="bad_column",
+        params={"row": 2, "column": "score"},
+    )
+    parquet(
+        "pq_timestamp_score",
+        pd.DataFrame({**base, "score": pd.to_datetime(["2024-01-01", "2024-01-02"])}),
+        "a timestamp is not a score",
+        error="bad_column",
+        params={"row": 1, "column": "score"},
+    )
+    parquet(
+        "pq_category_ids",
+        pd.DataFrame({**base, "query": pd.Categorical(["q", "q"])}),
+        "dictionary-encoded query ids",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    parquet(
+        "pq_missing_column",
+        pd.DataFrame({k: v for k, v in base.items() if k != "score"}),
+        "no score column",
+        error="missing_column",
+        params={"column": "score"},
+    )
+    parquet(
+        "pq_no_rows",
+        pd.DataFrame({k: pd.Series([], dtype="float64") for k in base}),
+        "a Parquet file with no rows",
+        error="empty_table",
+    )
+    parquet(
+        "pq_inf_grade",
+        pd.DataFrame({**base, "relevance": [0.0, np.inf]}),
+        "an infinite grade",
+        error="bad_column",
+        params={"row": 2, "column": "relevance"},
+    )
+    parquet(
+        "pq_formula_ids",
+        pd.DataFrame({**base, "query": ["=1+1", "=1+1"]}),
+        "a formula-like id from Parquet: escaped in CSV output",
+        per_query=[["=1+1", "1/log2(3)"]],
+        csv_queries=["'=1+1"],
+    )
+    case(
+        "pq_truncated",
+        b"PAR1" + b"\x00" * 40,
+        "Parquet magic bytes and nothing else",
+        suffix=".parquet",
+        error="parquet_invalid",
+    )
 
 
 def _toml_value(value: Any) -> str:
@@ -331,20 +807,27 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items()
-                                if item is not None) + " }"
+        return (
+            "{ "
+            + ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items() if item is not None)
+            + " }"
+        )
     raise TypeError(value)
 
 
 def write_manifest() -> None:
-    lines = ["# Hostile inputs (tests/adversarial/files) and the outcome each must give.",
-             "# Written by build_files.py; see test_corpus.py for how each field is checked.", ""]
+    lines = [
+        "# Hostile inputs (tests/adversarial/files) and the outcome each must give.",
+        "# Written by build_files.py; see test_corpus.py for how each field is checked.",
+        "",
+    ]
     for entry in CASES:
         lines.append("[[case]]")
         for key, value in entry.items():
             if key == "options":
-                value = {name: ("all" if item is None and name == "k" else item)
-                         for name, item in value.items()}
+                value = {
+                    name: ("all" if item is None and name == "k" else item) for name, item in value.items()
+                }
             lines.append(f"{key} = {_toml_value(value)}")
         lines.append("")
     (HERE / "cases.toml").write_text("\n".join(lines), encoding="utf-8")

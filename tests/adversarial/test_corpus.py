@@ -45,7 +45,9 @@ def _arithmetic(text: str) -> float:
     """A hand-written expected value such as ``(1+1/log2(3))/2``."""
     if not re.fullmatch(r"[0-9.e+\-*/() log2]+", text):
         raise ValueError(text)
-    return float(eval(text, {"__builtins__": {}}, {"log2": math.log2}))  # digits, operators and log2 only (checked above)
+    return float(
+        eval(text, {"__builtins__": {}}, {"log2": math.log2})
+    )  # digits, operators and log2 only (checked above)
 
 
 def _sklearn_per_query(case: dict[str, Any]) -> list[tuple[str, float]]:
@@ -58,8 +60,10 @@ def _sklearn_per_query(case: dict[str, Any]) -> list[tuple[str, float]]:
     for row in rows:
         grouped.setdefault(row["query"], []).append((float(row["relevance"]), float(row["score"])))
     k = _options(case)["k"]
-    return [(query, ndcg_score([[g for g, _ in pairs]], [[s for _, s in pairs]], k=k))
-            for query, pairs in grouped.items()]
+    return [
+        (query, ndcg_score([[g for g, _ in pairs]], [[s for _, s in pairs]], k=k))
+        for query, pairs in grouped.items()
+    ]
 
 
 def _expected(case: dict[str, Any]) -> list[tuple[str, float]]:
@@ -133,14 +137,20 @@ def test_corpus_cli(case, tmp_path, capsys):
     assert written == case.get("csv_queries", [_escaped(query) for query, _ in expected])
 
 
-@pytest.mark.parametrize("name", ["fields_extra_every_row", "enc_utf16_le", "num_sum_overflow",
-                                  "ids_1_and_1.0", "pq_truncated"])
+@pytest.mark.parametrize(
+    "name", ["fields_extra_every_row", "enc_utf16_le", "num_sum_overflow", "ids_1_and_1.0", "pq_truncated"]
+)
 def test_corpus_cli_subprocess_has_no_traceback(name):
     """As a user runs it: a message and status 2 for bad input, never a traceback."""
     case = next(case for case in CASES if case["name"] == name)
-    result = subprocess.run([sys.executable, "-m", "ndcg_core", *_cli_args(case)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=120,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_core", *_cli_args(case)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert "Traceback" not in result.stderr
     assert result.returncode == (2 if "error" in case else 0)
 
@@ -236,8 +246,25 @@ def test_corpus_page_en(page_en, case):
 
 
 # Latin words a Chinese message may keep: option names, format names, symbols.
-_ALLOWED = {"ignore", "input", "trec_eval", "UTF", "CSV", "Parquet", "DCG", "nDCG", "NaN", "e308", "y_true",
-            "exponential", "linear", "query", "item", "relevance", "score"}
+_ALLOWED = {
+    "ignore",
+    "input",
+    "trec_eval",
+    "UTF",
+    "CSV",
+    "Parquet",
+    "DCG",
+    "nDCG",
+    "NaN",
+    "e308",
+    "y_true",
+    "exponential",
+    "linear",
+    "query",
+    "item",
+    "relevance",
+    "score",
+}
 
 
 @pytest.mark.parametrize("case", PAGE_ERRORS, ids=[case["name"] for case in PAGE_ERRORS])

@@ -88,22 +88,40 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("step_5000_digits", "lesson", {"step": DIGITS}, _too_long("step", 5000)),
     ("dec_30_digits", "ties", {"dec": "9" * 30}, _too_long("dec", 30)),
     ("scores_overlong", "ties", {"scores": "1," * 1500}, _too_long("scores", 3000, MAX_VALUE_CHARS)),
-    ("judged_overlong", "variants", {"judged": "1" * 3000},
-     _too_long("judged", 3000, MAX_VALUE_CHARS)),
+    ("judged_overlong", "variants", {"judged": "1" * 3000}, _too_long("judged", 3000, MAX_VALUE_CHARS)),
     ("eval_k_100_digits", "evaluate", {"eval_k": "9" * 100}, _too_long("eval_k", 100)),
     ("lang_overlong", "blind_spots", {"lang": "z" * 50}, _too_long("lang", 50)),
-    ("item_overlong", "calculator", {"item": ["x" * 300]},
-     _too_long("item", 300, MAX_LABEL_CHARS)),
-    ("too_many_params", "explore", {f"p{i}": "1" for i in range(MAX_LINK_PARAMS + 5)},
-     Err("link_too_many", {"got": MAX_LINK_PARAMS + 5 + 1, "limit": MAX_LINK_PARAMS})),
-    ("long_param_name", "lesson", {"n" * 100: "1"},
-     Err("link_name_too_long", {"got": 100, "limit": MAX_NAME_CHARS})),
-    ("repeated_k", "calculator", {"k": ["1", "2"]},
-     Err("link_repeated", {"param": "k", "got": 2, "limit": 1})),
-    ("repeated_seed", "practice", {"seed": ["1", "2", "3"]},
-     Err("link_repeated", {"param": "seed", "got": 3, "limit": 1})),
-    ("item_101_times", "calculator", {"item": [f"I{i}" for i in range(MAX_ITEMS + 1)]},
-     Err("link_repeated", {"param": "item", "got": MAX_ITEMS + 1, "limit": MAX_ITEMS})),
+    ("item_overlong", "calculator", {"item": ["x" * 300]}, _too_long("item", 300, MAX_LABEL_CHARS)),
+    (
+        "too_many_params",
+        "explore",
+        {f"p{i}": "1" for i in range(MAX_LINK_PARAMS + 5)},
+        Err("link_too_many", {"got": MAX_LINK_PARAMS + 5 + 1, "limit": MAX_LINK_PARAMS}),
+    ),
+    (
+        "long_param_name",
+        "lesson",
+        {"n" * 100: "1"},
+        Err("link_name_too_long", {"got": 100, "limit": MAX_NAME_CHARS}),
+    ),
+    (
+        "repeated_k",
+        "calculator",
+        {"k": ["1", "2"]},
+        Err("link_repeated", {"param": "k", "got": 2, "limit": 1}),
+    ),
+    (
+        "repeated_seed",
+        "practice",
+        {"seed": ["1", "2", "3"]},
+        Err("link_repeated", {"param": "seed", "got": 3, "limit": 1}),
+    ),
+    (
+        "item_101_times",
+        "calculator",
+        {"item": [f"I{i}" for i in range(MAX_ITEMS + 1)]},
+        Err("link_repeated", {"param": "item", "got": MAX_ITEMS + 1, "limit": MAX_ITEMS}),
+    ),
     # --- numbers a page converts: refused with the page's message
     ("k_1e400", "calculator", {"k": "1e400"}, _k("'1e400'")),
     ("k_nan", "calculator", {"k": "nan"}, _k("'nan'")),
@@ -111,31 +129,50 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("k_negative", "calculator", {"k": "-3"}, _k("-3")),
     ("k_zero", "blind_spots", {"k": "0"}, _k("0")),
     ("k_fraction", "calculator", {"k": "2.5"}, _k("'2.5'")),
-    ("k_huge_fits_limit", "calculator", {"k": "9" * 20}, QUIET),   # k beyond n: whole list
+    ("k_huge_fits_limit", "calculator", {"k": "9" * 20}, QUIET),  # k beyond n: whole list
     ("k_empty", "calculator", {"k": ""}, DEFAULT),
     ("eval_k_negative", "evaluate", {"eval_k": "-1"}, _k("-1")),
     ("eval_k_nan", "evaluate", {"eval_k": "nan"}, _k("'nan'")),
-    ("rel_nan", "calculator", {"rel": "3,nan"},
-     Err("not_finite", {"what": "relevance_list", "position": 2, "token": "nan"})),
-    ("rel_1e400", "lesson", {"rel": "1e400"},
-     Err("not_finite", {"what": "relevance_list", "position": 1, "token": "1e400"})),
-    ("rel_negative", "calculator", {"rel": "2,-1"},
-     Err("negative", {"what": "relevance_list", "position": 2, "value": -1.0})),
+    (
+        "rel_nan",
+        "calculator",
+        {"rel": "3,nan"},
+        Err("not_finite", {"what": "relevance_list", "position": 2, "token": "nan"}),
+    ),
+    (
+        "rel_1e400",
+        "lesson",
+        {"rel": "1e400"},
+        Err("not_finite", {"what": "relevance_list", "position": 1, "token": "1e400"}),
+    ),
+    (
+        "rel_negative",
+        "calculator",
+        {"rel": "2,-1"},
+        Err("negative", {"what": "relevance_list", "position": 2, "value": -1.0}),
+    ),
     ("rel_empty", "calculator", {"rel": ""}, Err("empty", {"what": "relevance_list"})),
-    ("rel_101_items", "explore", {"rel": ",".join(["1"] * 101)},
-     Err("too_many", {"what": "relevance_list", "got": 101, "limit": MAX_ITEMS})),
+    (
+        "rel_101_items",
+        "explore",
+        {"rel": ",".join(["1"] * 101)},
+        Err("too_many", {"what": "relevance_list", "got": 101, "limit": MAX_ITEMS}),
+    ),
     ("seed_negative", "practice", {"seed": "-1"}, Warn()),
     ("seed_text", "practice", {"seed": "abc"}, Warn()),
     ("ex_zero", "practice", {"ex": "0"}, Warn()),
     ("step_zero", "lesson", {"step": "0"}, Err("step_invalid", {"n": 6, "got": "'0'"})),
-    ("dec_99", "ties", {"dec": "99", "scores": "5,4,3,2,1"},
-     Err("decimals_invalid", {"got": "'99'", "limit": 15})),
+    (
+        "dec_99",
+        "ties",
+        {"dec": "99", "scores": "5,4,3,2,1"},
+        Err("decimals_invalid", {"got": "'99'", "limit": 15}),
+    ),
     # --- unknown options
     ("gain_unknown", "calculator", {"gain": "cubic"}, _option("gain", GAINS, "cubic")),
     ("gain_empty", "variants", {"gain": ""}, _option("gain", GAINS, "")),
     ("disc_unknown", "calculator", {"disc": "ln"}, _option("discount", DISCOUNTS, "ln")),
-    ("eval_ties_unknown", "evaluate", {"eval_ties": "random"},
-     _option("ties", EVAL_TIES, "random")),
+    ("eval_ties_unknown", "evaluate", {"eval_ties": "random"}, _option("ties", EVAL_TIES, "random")),
     ("eval_norel_unknown", "evaluate", {"eval_norel": "x"}, _option("no_relevant", EVAL_NOREL, "x")),
     ("lang_unknown", "calculator", {"lang": "xx"}, DEFAULT),
     ("present_junk", "calculator", {"present": "maybe"}, DEFAULT),
@@ -147,8 +184,7 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("rel_fullwidth_digits", "calculator", {"rel": "３,２"}, NO_EXCEPTION),
     ("rel_zero_width_space", "calculator", {"rel": "1,\u200b2"}, NO_EXCEPTION),
     ("param_name_unicode", "explore", {"ķ": "1", "\u202e": "2"}, QUIET),
-    ("item_empty_name", "calculator", {"rel": "1,2", "item": ["A", ""]},
-     Err("label_empty", {"position": 2})),
+    ("item_empty_name", "calculator", {"rel": "1,2", "item": ["A", ""]}, Err("label_empty", {"position": 2})),
 ]
 
 
@@ -168,10 +204,24 @@ def _plain(markdown: str) -> str:
 
 #: Code a Chinese message may name as it is: option and parameter names and their values,
 #: the metric's name, and the special values of floating point.
-CODE_WORDS = frozenset({
-    "nDCG", "DCG", "IDCG", "NaN", "nan", "inf", "gain", "discount", "ties", "no_relevant",
-    *GAINS.split(", "), *DISCOUNTS.split(", "), *EVAL_TIES.split(", "), *EVAL_NOREL.split(", "),
-})
+CODE_WORDS = frozenset(
+    {
+        "nDCG",
+        "DCG",
+        "IDCG",
+        "NaN",
+        "nan",
+        "inf",
+        "gain",
+        "discount",
+        "ties",
+        "no_relevant",
+        *GAINS.split(", "),
+        *DISCOUNTS.split(", "),
+        *EVAL_TIES.split(", "),
+        *EVAL_NOREL.split(", "),
+    }
+)
 
 
 def _latin_outside_quotes(text: str) -> list[str]:
@@ -180,7 +230,11 @@ def _latin_outside_quotes(text: str) -> list[str]:
     A token with a digit (1e400, D2, log2) is a value, not a word.
     """
     unquoted = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "", text)
-    return [w for w in re.findall(r"(?<![A-Za-z0-9_])[A-Za-z_]{2,}(?![A-Za-z0-9_])", unquoted) if w not in CODE_WORDS]
+    return [
+        w
+        for w in re.findall(r"(?<![A-Za-z0-9_])[A-Za-z_]{2,}(?![A-Za-z0-9_])", unquoted)
+        if w not in CODE_WORDS
+    ]
 
 
 # A link that sets the language itself runs once (in English as the default); every other
@@ -188,8 +242,9 @@ def _latin_outside_quotes(text: str) -> list[str]:
 RUNS = [(*case, lang) for case in CASES for lang in ("en", "zh") if lang == "en" or "lang" not in case[2]]
 
 
-@pytest.mark.parametrize(("case", "page", "params", "outcome", "lang"), RUNS,
-                         ids=[f"{run[0]}-{run[4]}" for run in RUNS])
+@pytest.mark.parametrize(
+    ("case", "page", "params", "outcome", "lang"), RUNS, ids=[f"{run[0]}-{run[4]}" for run in RUNS]
+)
 def test_hostile_link_gives_its_stated_outcome(case, page, params, outcome, lang):
     at = _page_run(page, lang, params)
     assert not at.exception, [e.message for e in at.exception]
@@ -209,7 +264,7 @@ def test_hostile_link_gives_its_stated_outcome(case, page, params, outcome, lang
         assert not errors and not [w for w in warnings if "link" in w.lower()], (errors, warnings)
         if outcome is DEFAULT:
             assert at.session_state["lab.ranking"].relevance == EXAMPLE_RELEVANCE
-    at.run()                                    # the session stays usable
+    at.run()  # the session stays usable
     assert not at.exception
 
 

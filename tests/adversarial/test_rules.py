@@ -20,10 +20,19 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 # ----------------------------------------------------------------- labels are one line
 
 
-@pytest.mark.parametrize(("label", "char"), [
-    ("a\nb", "U+000A"), ("a\tb", "U+0009"), ("a\rb", "U+000D"), ("a\x00b", "U+0000"),
-    ("a\x1bb", "U+001B"), ("a\u200bb", "U+200B"), ("a\u202eb", "U+202E"), ("a\x85b", "U+0085"),
-])
+@pytest.mark.parametrize(
+    ("label", "char"),
+    [
+        ("a\nb", "U+000A"),
+        ("a\tb", "U+0009"),
+        ("a\rb", "U+000D"),
+        ("a\x00b", "U+0000"),
+        ("a\x1bb", "U+001B"),
+        ("a\u200bb", "U+200B"),
+        ("a\u202eb", "U+202E"),
+        ("a\x85b", "U+0085"),
+    ],
+)
 def test_check_labels_refuses_control_characters(label, char):
     expected = re.escape(f"The name of item 2 contains a control character ({char})")
     with pytest.raises(nc.NDCGInputError, match=expected) as info:
@@ -62,25 +71,42 @@ def test_link_item_with_newline_gets_the_label_message(lang):
 # ----------------------------------------------------------------- finite gains and sums
 
 
-HUGE = [1e308, 1e308, 0.0]       # linear gains add up to inf
-STEEP = [1100.0, 1.0, 0.0]       # 2^1100 - 1 is inf
+HUGE = [1e308, 1e308, 0.0]  # linear gains add up to inf
+STEEP = [1100.0, 1.0, 0.0]  # 2^1100 - 1 is inf
 
 
-@pytest.mark.parametrize("function", [
-    lambda rel, **o: nc.dcg(rel, **o),
-    lambda rel, **o: nc.idcg(rel, **o),
-    lambda rel, **o: nc.ndcg(rel, **o),
-    lambda rel, **o: nc.metrics(rel, **o),
-    lambda rel, **o: nc.step_table(rel, **o),
-    lambda rel, **o: nc.ndcg_at_each_k(rel, **o),
-    lambda rel, **o: nc.ndcg_from_scores(rel, [3.0, 2.0, 1.0], **o),
-    lambda rel, **o: nc.dcg_from_scores(rel, [1.0, 1.0, 1.0], **o),
-    lambda rel, **o: nc.tie_view(rel, [1.0, 1.0, 0.0], **o),
-], ids=["dcg", "idcg", "ndcg", "metrics", "step_table", "ndcg_at_each_k", "ndcg_from_scores",
-        "dcg_from_scores", "tie_view"])
-@pytest.mark.parametrize(("relevance", "gain", "key"), [
-    (HUGE, "linear", "sum_overflow"), (STEEP, "exponential", "gain_overflow"),
-])
+@pytest.mark.parametrize(
+    "function",
+    [
+        lambda rel, **o: nc.dcg(rel, **o),
+        lambda rel, **o: nc.idcg(rel, **o),
+        lambda rel, **o: nc.ndcg(rel, **o),
+        lambda rel, **o: nc.metrics(rel, **o),
+        lambda rel, **o: nc.step_table(rel, **o),
+        lambda rel, **o: nc.ndcg_at_each_k(rel, **o),
+        lambda rel, **o: nc.ndcg_from_scores(rel, [3.0, 2.0, 1.0], **o),
+        lambda rel, **o: nc.dcg_from_scores(rel, [1.0, 1.0, 1.0], **o),
+        lambda rel, **o: nc.tie_view(rel, [1.0, 1.0, 0.0], **o),
+    ],
+    ids=[
+        "dcg",
+        "idcg",
+        "ndcg",
+        "metrics",
+        "step_table",
+        "ndcg_at_each_k",
+        "ndcg_from_scores",
+        "dcg_from_scores",
+        "tie_view",
+    ],
+)
+@pytest.mark.parametrize(
+    ("relevance", "gain", "key"),
+    [
+        (HUGE, "linear", "sum_overflow"),
+        (STEEP, "exponential", "gain_overflow"),
+    ],
+)
 def test_single_list_functions_refuse_gains_that_are_not_finite(function, relevance, gain, key):
     """Before: DCG inf and nDCG nan, with no message."""
     with pytest.raises(nc.NDCGInputError) as info:
@@ -105,10 +131,21 @@ def test_exponential_gain_of_1023_is_still_computed():
 
 
 def test_csv_safe_escapes_formula_cells_but_not_plain_numbers():
-    frame = pd.DataFrame({"item": ["=cmd", "+1+1", "-1", "-0.5", "@x", "\tx", "\rx", "-x", "a=b", "+3"],
-                          "n": np.arange(10)})
+    frame = pd.DataFrame(
+        {"item": ["=cmd", "+1+1", "-1", "-0.5", "@x", "\tx", "\rx", "-x", "a=b", "+3"], "n": np.arange(10)}
+    )
     assert csv_safe(frame)["item"].tolist() == [
-        "'=cmd", "'+1+1", "-1", "-0.5", "'@x", "'\tx", "'\rx", "'-x", "a=b", "+3"]
+        "'=cmd",
+        "'+1+1",
+        "-1",
+        "-0.5",
+        "'@x",
+        "'\tx",
+        "'\rx",
+        "'-x",
+        "a=b",
+        "+3",
+    ]
     assert frame["item"].iloc[0] == "=cmd"  # the input is not changed
 
 
@@ -136,11 +173,11 @@ def test_step_table_download_escapes_formula_item_names():
     from ui.classroom import step_table_csv
     from ui.state import Ranking
 
-    ranking = Ranking().with_items([3.0, 2.0], ["=HYPERLINK(\"x\")", "@a"])
+    ranking = Ranking().with_items([3.0, 2.0], ['=HYPERLINK("x")', "@a"])
     data = step_table_csv(ranking)
     assert data.startswith(b"\xef\xbb\xbf")  # spreadsheets need the mark for Chinese names
     rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
-    assert [row["item"] for row in rows] == ["'=HYPERLINK(\"x\")", "'@a"]
+    assert [row["item"] for row in rows] == ['\'=HYPERLINK("x")', "'@a"]
 
 
 def test_evaluate_page_download_escapes_formula_queries():

@@ -37,6 +37,7 @@ def static_table(at: AppTest, column: str) -> pd.DataFrame:
 
 def box_height(at: AppTest, key: str) -> str:
     """How the container with ``key`` is sized: ``"content"`` or its fixed height in pixels."""
+
     def walk(node):
         children = getattr(node, "children", None)
         for child in children.values() if isinstance(children, dict) else ():

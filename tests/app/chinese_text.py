@@ -16,43 +16,131 @@ from typing import Any
 
 #: Names and symbols only, never a common English word: metrics and their symbols, tools,
 #: libraries, languages, file formats, and people cited on the pages.
-ALLOWED_WORDS = {w.lower() for w in (
-    # metrics and symbols
-    "nDCG", "DCG", "IDCG", "CG", "ERR", "RBP", "MAP", "MRR", "log", "log2", "ln", "max", "min",
-    "rel", "exp",
-    "nDCG@k", "DCG@k", "IDCG@k", "qid", "ID", "URL", "NaN",
-    # tools, libraries, languages, formats
-    "scikit-learn", "sklearn", "ranx", "trec_eval", "pytrec_eval", "ir_measures", "Spark", "PySpark",
-    "MLlib", "LightGBM", "XGBoost", "TensorFlow", "TF-Ranking", "torchmetrics", "Altair", "NumPy",
-    "SciPy", "pandas", "Hive", "SQL", "Elasticsearch", "OpenSearch", "Solr", "Vespa", "Lucene",
-    "RankLib", "Metarank", "Python", "Scala", "Java", "Streamlit", "Chromium", "TREC", "qrels",
-    "CSV", "TSV", "PNG", "SVG", "QR", "HTML", "PDF", "Parquet", "UTF-8", "GBK", "Excel", "jarvelin",
-    # people
-    "Järvelin", "Kekäläinen", "Burges", "McSherry", "Najork", "Manning", "Raghavan", "Schütze",
-    "Sakai", "Moffat", "Zobel", "Chapelle", "Metzler", "Zhang", "Grinberg", "Clarke", "Wang",
-    "Robertson", "Voorhees", "Buckley", "Craswell", "Grinspan",
-    # venues of the references
-    "SIGIR", "CIKM", "ACM", "TOIS", "ECIR", "ICML", "COLT",
-    # references by their usual short names (Manning et al., Introduction to Information Retrieval)
-    "IIR",
-    # languages by their own names (the language switcher)
-    "English",
-)}
+ALLOWED_WORDS = {
+    w.lower()
+    for w in (
+        # metrics and symbols
+        "nDCG",
+        "DCG",
+        "IDCG",
+        "CG",
+        "ERR",
+        "RBP",
+        "MAP",
+        "MRR",
+        "log",
+        "log2",
+        "ln",
+        "max",
+        "min",
+        "rel",
+        "exp",
+        "nDCG@k",
+        "DCG@k",
+        "IDCG@k",
+        "qid",
+        "ID",
+        "URL",
+        "NaN",
+        # tools, libraries, languages, formats
+        "scikit-learn",
+        "sklearn",
+        "ranx",
+        "trec_eval",
+        "pytrec_eval",
+        "ir_measures",
+        "Spark",
+        "PySpark",
+        "MLlib",
+        "LightGBM",
+        "XGBoost",
+        "TensorFlow",
+        "TF-Ranking",
+        "torchmetrics",
+        "Altair",
+        "NumPy",
+        "SciPy",
+        "pandas",
+        "Hive",
+        "SQL",
+        "Elasticsearch",
+        "OpenSearch",
+        "Solr",
+        "Vespa",
+        "Lucene",
+        "RankLib",
+        "Metarank",
+        "Python",
+        "Scala",
+        "Java",
+        "Streamlit",
+        "Chromium",
+        "TREC",
+        "qrels",
+        "CSV",
+        "TSV",
+        "PNG",
+        "SVG",
+        "QR",
+        "HTML",
+        "PDF",
+        "Parquet",
+        "UTF-8",
+        "GBK",
+        "Excel",
+        "jarvelin",
+        # people
+        "Järvelin",
+        "Kekäläinen",
+        "Burges",
+        "McSherry",
+        "Najork",
+        "Manning",
+        "Raghavan",
+        "Schütze",
+        "Sakai",
+        "Moffat",
+        "Zobel",
+        "Chapelle",
+        "Metzler",
+        "Zhang",
+        "Grinberg",
+        "Clarke",
+        "Wang",
+        "Robertson",
+        "Voorhees",
+        "Buckley",
+        "Craswell",
+        "Grinspan",
+        # venues of the references
+        "SIGIR",
+        "CIKM",
+        "ACM",
+        "TOIS",
+        "ECIR",
+        "ICML",
+        "COLT",
+        # references by their usual short names (Manning et al., Introduction to Information Retrieval)
+        "IIR",
+        # languages by their own names (the language switcher)
+        "English",
+    )
+}
 #: Names of more than one word (stripped before the words are counted).
 ALLOWED_PHRASES = ("TensorFlow Ranking", "TF Ranking", "Spark MLlib")
 
 _LATIN_WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9_\-]*")
 _ICON = re.compile(r":material/[a-z_]+:|:[a-z_]+:|:[a-z]+(?:-background)?\[")  # icons, :gray[…]
-_ESCAPE = re.compile(r"\\(.)")                         # md_escape's backslashes
+_ESCAPE = re.compile(r"\\(.)")  # md_escape's backslashes
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", re.DOTALL)
-_TITLE = re.compile(r"《[^》]*》")                       # a reference's title, as Chinese sets it
-_QUOTED = re.compile(r"'[^'\n]{0,200}'")                # a value quoted by {x!r}
-_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")   # ndcg_score(y_true, y_score)
+_TITLE = re.compile(r"《[^》]*》")  # a reference's title, as Chinese sets it
+_QUOTED = re.compile(r"'[^'\n]{0,200}'")  # a value quoted by {x!r}
+_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")  # ndcg_score(y_true, y_score)
 _COMMAND = re.compile(r"\b[\w.-]+(?: +-{1,2}[A-Za-z][\w.=-]*(?: +[\w./=-]+)*)+")  # trec_eval -m x a b
 _IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b\w+=\S*")  # y_true, tfr.keras.metrics, k=5, metric="x"
-_NAME = re.compile(r"“[^”\s\u4e00-\u9fff]{1,60}”")        # one quoted name: a file's column “query”
+_NAME = re.compile(r"“[^”\s\u4e00-\u9fff]{1,60}”")  # one quoted name: a file's column “query”
 _ITEM = re.compile(r"D\d+")
-_JSON = re.compile(r"\{\s*\"[^{}]*\}")                  # a JSON object: {"metric": "ndcg"}
+_JSON = re.compile(r"\{\s*\"[^{}]*\}")  # a JSON object: {"metric": "ndcg"}
 
 
 def english_words(text: str) -> list[str]:
@@ -80,8 +168,21 @@ def english_words(text: str) -> list[str]:
 # --------------------------------------------------------------------------- AppTest's texts
 
 #: Proto fields whose strings are shown to the reader (labels, bodies, help, options, …).
-TEXT_FIELDS = {"body", "label", "help", "placeholder", "options", "content", "caption", "text",
-               "alt", "description", "title", "markdown", "icon_text"}
+TEXT_FIELDS = {
+    "body",
+    "label",
+    "help",
+    "placeholder",
+    "options",
+    "content",
+    "caption",
+    "text",
+    "alt",
+    "description",
+    "title",
+    "markdown",
+    "icon_text",
+}
 #: Elements whose text is code, a formula, CSS or a component's own data.
 SKIP_TYPES = {"code", "latex", "html", "component_instance", "empty"}
 _PROTO_SKIP = {"code", "html", "component_instance"}

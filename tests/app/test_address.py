@@ -16,21 +16,20 @@ def _no_network() -> str | None:
 
 
 def test_share_address_keeps_a_browser_address_students_can_open():
-    share = address.share_address("http://192.168.1.20:8501/Lesson", server_address="0.0.0.0",
-                                  detect=lambda: "10.0.0.9")
+    share = address.share_address(
+        "http://192.168.1.20:8501/Lesson", server_address="0.0.0.0", detect=lambda: "10.0.0.9"
+    )
     assert (share.url, share.source) == ("http://192.168.1.20:8501/Lesson", "browser")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]", "127.0.0.2"])
 def test_share_address_replaces_a_loopback_host_by_the_network_address(host):
-    share = address.share_address(f"http://{host}:8600/Blind_spots", server_address="",
-                                  detect=lambda: LAN)
+    share = address.share_address(f"http://{host}:8600/Blind_spots", server_address="", detect=lambda: LAN)
     assert (share.url, share.source, share.host) == (f"http://{LAN}:8600/Blind_spots", "network", LAN)
 
 
 def test_share_address_on_a_server_listening_only_on_loopback_is_unreachable():
-    share = address.share_address("http://localhost:8501/", server_address="127.0.0.1",
-                                  detect=lambda: LAN)
+    share = address.share_address("http://localhost:8501/", server_address="127.0.0.1", detect=lambda: LAN)
     assert (share.url, share.source) == ("http://localhost:8501/", "unreachable")
 
 
@@ -40,10 +39,14 @@ def test_share_address_without_a_network_is_unreachable():
 
 
 def test_share_address_prefers_the_configured_public_address():
-    share = address.share_address("http://192.168.1.20:8501/Lesson", public_url="https://ndcg.example.edu/lab/",
-                                  detect=lambda: LAN)
-    assert (share.url, share.source, share.host) == ("https://ndcg.example.edu/lab/Lesson", "configured",
-                                                     "ndcg.example.edu")
+    share = address.share_address(
+        "http://192.168.1.20:8501/Lesson", public_url="https://ndcg.example.edu/lab/", detect=lambda: LAN
+    )
+    assert (share.url, share.source, share.host) == (
+        "https://ndcg.example.edu/lab/Lesson",
+        "configured",
+        "ndcg.example.edu",
+    )
 
 
 def test_is_loopback_is_false_for_network_and_empty_hosts():

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from app_helpers import static_table
 
 import ndcg_core as nc
 
 PAGE = "pages/4_Blind_spots.py"
-PREDICTS = ("blind.padding.predict", "blind.unretrieved.predict", "blind.nothing.predict",
-            "blind.lengths.predict")
+PREDICTS = (
+    "blind.padding.predict",
+    "blind.unretrieved.predict",
+    "blind.nothing.predict",
+    "blind.lengths.predict",
+)
 
 
 def _metrics(at) -> dict[str, str]:
@@ -103,11 +108,14 @@ def test_lengths_shows_dcg_of_both_lists_from_the_core(app):
 
 # --- issue 11: lengths, difficulty, the gain, unjudged items, what nDCG ignores --------------
 
-from app_helpers import static_table
 
 L2 = __import__("numpy").log2
-NEW_PREDICTS = ("blind.difficulty.predict", "blind.gain.predict", "blind.unjudged.predict",
-                "blind.not_modelled.predict")
+NEW_PREDICTS = (
+    "blind.difficulty.predict",
+    "blind.gain.predict",
+    "blind.unjudged.predict",
+    "blind.not_modelled.predict",
+)
 
 
 def test_blind_spots_new_cases_hide_numbers_until_predicted(app):

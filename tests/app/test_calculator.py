@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 
 import pytest
+from app_helpers import box_height, static_table, static_tables
 
 import ndcg_core as nc
-from app_helpers import box_height, static_table, static_tables
 from ndcg_core import NDCGInputError
 from ui import i18n
 from ui import widgets as w
@@ -57,11 +59,14 @@ def test_page_shows_the_example_with_the_core_numbers(app):
     assert at.text_input(key="calc.text").value == "3, 2, 0, 0, 1"
 
 
-@pytest.mark.parametrize(("text", "grades"), [
-    ("1, 0, 0, 2, 3", [1, 0, 0, 2, 3]),
-    ("3 2 0 0 1 2", [3, 2, 0, 0, 1, 2]),
-    ("3，2，0", [3, 2, 0]),
-])
+@pytest.mark.parametrize(
+    ("text", "grades"),
+    [
+        ("1, 0, 0, 2, 3", [1, 0, 0, 2, 3]),
+        ("3 2 0 0 1 2", [3, 2, 0, 0, 1, 2]),
+        ("3，2，0", [3, 2, 0]),
+    ],
+)
 def test_typed_grades_update_the_numbers(app, text, grades):
     at = app()
     at.text_input(key="calc.text").set_value(text).run()
@@ -71,21 +76,24 @@ def test_typed_grades_update_the_numbers(app, text, grades):
     assert at.text_input(key="calc.text").value == ", ".join(str(g) for g in grades)
 
 
-@pytest.mark.parametrize(("text", "err_key", "params"), [
-    ("", "empty", {"what": "relevance_list"}),
-    ("3, two, 1", "not_a_number", {"what": "relevance_list", "position": 2, "token": "two"}),
-    ("3, nan", "not_finite", {"what": "relevance_list", "position": 2, "token": "nan"}),
-    ("inf 1", "not_finite", {"what": "relevance_list", "position": 1, "token": "inf"}),
-    ("3, -1", "negative", {"what": "relevance_list", "position": 2, "value": -1.0}),
-    (", ".join(["1"] * 101), "too_many", {"what": "relevance_list", "got": 101, "limit": 100}),
-    ("3, 5", "not_graded", {"what": "relevance_list", "position": 2, "value": 5.0}),
-])
+@pytest.mark.parametrize(
+    ("text", "err_key", "params"),
+    [
+        ("", "empty", {"what": "relevance_list"}),
+        ("3, two, 1", "not_a_number", {"what": "relevance_list", "position": 2, "token": "two"}),
+        ("3, nan", "not_finite", {"what": "relevance_list", "position": 2, "token": "nan"}),
+        ("inf 1", "not_finite", {"what": "relevance_list", "position": 1, "token": "inf"}),
+        ("3, -1", "negative", {"what": "relevance_list", "position": 2, "value": -1.0}),
+        (", ".join(["1"] * 101), "too_many", {"what": "relevance_list", "got": 101, "limit": 100}),
+        ("3, 5", "not_graded", {"what": "relevance_list", "position": 2, "value": 5.0}),
+    ],
+)
 def test_malformed_text_shows_the_message_and_keeps_the_page(app, text, err_key, params):
     at = app()
     at.text_input(key="calc.text").set_value(text).run()
     assert not at.exception
     assert errors(at) == [message(err_key, **params)]
-    assert shown(at) == (5, expected(EXAMPLE))            # the last valid ranking still shows
+    assert shown(at) == (5, expected(EXAMPLE))  # the last valid ranking still shows
     assert at.text_input(key="calc.text").value == text  # what was typed stays, to be fixed
 
 
@@ -126,7 +134,7 @@ def test_drag_reorders_and_says_what_changed(app):
     at = app()
     start = Ranking()
     cards = w.cards(start)
-    dropped = [cards[0], cards[1], cards[4], cards[2], cards[3]]   # D5 dragged to position 3
+    dropped = [cards[0], cards[1], cards[4], cards[2], cards[3]]  # D5 dragged to position 3
     at.session_state[w.sortable_key(start, "calc")] = [{"header": None, "items": dropped}]
     at.run()
     assert not at.exception
@@ -134,7 +142,7 @@ def test_drag_reorders_and_says_what_changed(app):
     assert shown(at) == (5, expected([3, 2, 1, 0, 0])) == (5, "1.0000")
     note = _unescape(at.info[0].value)
     assert note == f"Moving D5 from position 5 to 3 raised nDCG@5 from {expected(EXAMPLE)} to 1.0000."
-    assert at.text_input(key="calc.text").value == "3, 2, 1, 0, 0"   # the other inputs follow
+    assert at.text_input(key="calc.text").value == "3, 2, 1, 0, 0"  # the other inputs follow
 
 
 def test_drag_that_lowers_nDCG_says_so(app):
@@ -147,7 +155,8 @@ def test_drag_that_lowers_nDCG_says_so(app):
     assert nc.ndcg([3, 1, 2, 0, 0]) < nc.ndcg(EXAMPLE)
     assert _unescape(at.info[0].value) == (
         f"Moving D5 from position 5 to 2 lowered nDCG@5 from {expected(EXAMPLE)} "
-        f"to {expected([3, 1, 2, 0, 0])}.")
+        f"to {expected([3, 1, 2, 0, 0])}."
+    )
 
 
 def test_up_and_down_buttons_move_the_chosen_item(app):
@@ -162,10 +171,13 @@ def test_up_and_down_buttons_move_the_chosen_item(app):
     assert shown(at) == (5, expected([3, 2, 1, 0, 0])) == (5, "1.0000")
 
 
-@pytest.mark.parametrize(("button", "order"), [
-    ("calc.ideal", [0, 1, 4, 2, 3]),
-    ("calc.reverse", [4, 3, 2, 1, 0]),
-])
+@pytest.mark.parametrize(
+    ("button", "order"),
+    [
+        ("calc.ideal", [0, 1, 4, 2, 3]),
+        ("calc.reverse", [4, 3, 2, 1, 0]),
+    ],
+)
 def test_order_buttons(app, button, order):
     at = app()
     at.button(key=button).click().run()
@@ -183,11 +195,14 @@ def test_shuffle_keeps_the_items_and_shows_their_numbers(app):
     assert shown(at) == (5, expected(list(r.relevance)))
 
 
-@pytest.mark.parametrize(("key", "value", "options"), [
-    ("calc.k", 3, {"k": 3}),
-    ("calc.gain", "exponential", {"gain": "exponential"}),
-    ("calc.discount", "jarvelin", {"discount": "jarvelin"}),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "options"),
+    [
+        ("calc.k", 3, {"k": 3}),
+        ("calc.gain", "exponential", {"gain": "exponential"}),
+        ("calc.discount", "jarvelin", {"discount": "jarvelin"}),
+    ],
+)
 def test_variant_controls_change_the_numbers(app, key, value, options):
     at = app(rel="3,2,3,0,1")
     widget = at.slider(key=key) if key == "calc.k" else at.segmented_control(key=key)
@@ -209,7 +224,7 @@ def test_variants_combine_and_reach_the_link(app):
 
 def test_exponential_gain_matches_the_teaching_number(app):
     at = app(gain="exponential")
-    assert shown(at) == (5, "0.9880")   # TEACHING.md: 0.98795
+    assert shown(at) == (5, "0.9880")  # TEACHING.md: 0.98795
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
@@ -220,44 +235,65 @@ def test_every_preset_shows_the_core_numbers(app, preset):
     k = len(preset.relevance) if preset.k is None else preset.k
     assert shown(at) == (k, expected(list(preset.relevance), k=preset.k))
     assert at.query_params["scale"] == preset.scale
-    assert at.selectbox(key="calc.preset").value is None   # ready to load a preset again
+    assert at.selectbox(key="calc.preset").value is None  # ready to load a preset again
 
 
 def test_table_edit_changes_a_grade(app):
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {4: {"grade": 3}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {4: {"grade": 3}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert shown(at) == (5, expected([3, 2, 0, 0, 3]))
     # a better grade at the bottom raises IDCG more than DCG: nDCG goes down
     assert nc.ndcg([3, 2, 0, 0, 3]) < nc.ndcg(EXAMPLE)
     assert _unescape(at.info[0].value) == (
         f"Changing the grade of D5 from 1 to 3 lowered nDCG@5 from {expected(EXAMPLE)} "
-        f"to {expected([3, 2, 0, 0, 3])}.")
+        f"to {expected([3, 2, 0, 0, 3])}."
+    )
 
 
 def test_table_adds_and_deletes_rows(app):
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {}, "added_rows": [{"item": "New", "grade": 2}], "deleted_rows": [0]}
+        "edited_rows": {},
+        "added_rows": [{"item": "New", "grade": 2}],
+        "deleted_rows": [0],
+    }
     at.run()
     assert ranking(at).labels == ("D2", "D3", "D4", "D5", "New")
     assert shown(at) == (5, expected([2, 0, 0, 1, 2]))
 
 
-@pytest.mark.parametrize(("edits", "err_key", "params"), [
-    ({"edited_rows": {1: {"item": ""}}}, "label_empty", {"position": 2}),
-    ({"edited_rows": {1: {"item": "D1"}}}, "label_duplicate", {"label": "D1"}),
-    ({"edited_rows": {1: {"grade": None}}}, "grade_missing", {"position": 2}),
-    ({"edited_rows": {1: {"grade": -2}}}, "negative", {"what": "relevance_list", "position": 2, "value": -2.0}),
-    ({"deleted_rows": [0, 1, 2, 3, 4]}, "empty", {"what": "relevance_list"}),
-    ({"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(96)]}, "too_many",
-     {"what": "relevance_list", "got": 101, "limit": 100}),
-])
+@pytest.mark.parametrize(
+    ("edits", "err_key", "params"),
+    [
+        ({"edited_rows": {1: {"item": ""}}}, "label_empty", {"position": 2}),
+        ({"edited_rows": {1: {"item": "D1"}}}, "label_duplicate", {"label": "D1"}),
+        ({"edited_rows": {1: {"grade": None}}}, "grade_missing", {"position": 2}),
+        (
+            {"edited_rows": {1: {"grade": -2}}},
+            "negative",
+            {"what": "relevance_list", "position": 2, "value": -2.0},
+        ),
+        ({"deleted_rows": [0, 1, 2, 3, 4]}, "empty", {"what": "relevance_list"}),
+        (
+            {"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(96)]},
+            "too_many",
+            {"what": "relevance_list", "got": 101, "limit": 100},
+        ),
+    ],
+)
 def test_malformed_table_shows_the_message(app, edits, err_key, params):
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+        "edited_rows": {},
+        "added_rows": [],
+        "deleted_rows": [],
+        **edits,
+    }
     at.run()
     assert not at.exception
     assert errors(at) == [message(err_key, **params)]
@@ -268,30 +304,36 @@ def test_html_label_is_shown_as_text(app):
     label = "<img src=x onerror=alert(1)>"
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {0: {"item": label}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {0: {"item": label}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception
     assert ranking(at).labels[0] == label
     assert static_table(at, "Discounted gain")["Item"].tolist()[0] == label
     assert static_table(at, "Actual ranking")["Actual ranking"].tolist()[0] == f"{label} · 3"
-    assert all(label not in e.value for e in [*at.markdown, *at.info])   # never raw in Markdown
+    assert all(label not in e.value for e in [*at.markdown, *at.info])  # never raw in Markdown
 
 
-@pytest.mark.parametrize("params", [
-    {"rel": "abc"},
-    {"rel": "3,nan"},
-    {"rel": "3,-1"},
-    {"rel": ",".join(["1"] * 101)},
-    {"rel": ""},
-    {"k": "0"},
-    {"k": "two"},
-    {"gain": "cubic"},
-    {"disc": "ln"},
-    {"item": ["A", "A", "B", "C", "D"]},
-    {"item": ["A", ""]},
-    {"scale": "ordinal"},
-    {"rel": "3,2", "scale": "binary"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"rel": "abc"},
+        {"rel": "3,nan"},
+        {"rel": "3,-1"},
+        {"rel": ",".join(["1"] * 101)},
+        {"rel": ""},
+        {"k": "0"},
+        {"k": "two"},
+        {"gain": "cubic"},
+        {"disc": "ln"},
+        {"item": ["A", "A", "B", "C", "D"]},
+        {"item": ["A", ""]},
+        {"scale": "ordinal"},
+        {"rel": "3,2", "scale": "binary"},
+    ],
+)
 def test_malformed_link_shows_a_message_and_falls_back(app, params):
     at = app(**params)
     assert not at.exception
@@ -335,19 +377,24 @@ def test_both_charts_have_a_tooltip_on_every_mark_and_the_core_data():
 
     table = nc.step_table(EXAMPLE, k=3)
     by_k = nc.ndcg_at_each_k(EXAMPLE)
-    for spec, name in ((charts.discount_spec(table, t), "bars"),
-                       (charts.ndcg_by_k_spec(by_k, t, current_k=3), "by_k")):
+    for spec, name in (
+        (charts.discount_spec(table, t), "bars"),
+        (charts.ndcg_by_k_spec(by_k, t, current_k=3), "by_k"),
+    ):
         assert spec["layer"] and all("tooltip" in layer["encoding"] for layer in spec["layer"])
         assert name in spec["datasets"]
     bars = charts.discount_spec(table, t)["datasets"]["bars"]
     assert bars["value"].tolist() == [*table["discounted_gain"], *table["ideal_discounted_gain"]]
-    assert charts.ndcg_by_k_chart(by_k, t, current_k=3).to_dict()["layer"]   # the Altair form validates
+    assert charts.ndcg_by_k_chart(by_k, t, current_k=3).to_dict()["layer"]  # the Altair form validates
 
 
 def sortable_id(at) -> str:
     """The widget id of the drag cards (it ends with the widget's key)."""
-    return next(e.proto.id for e in at.get("component_instance")
-                if e.proto.component_name == "streamlit_sortables.sortable_items")
+    return next(
+        e.proto.id
+        for e in at.get("component_instance")
+        if e.proto.component_name == "streamlit_sortables.sortable_items"
+    )
 
 
 def test_sortable_keeps_its_key_after_its_own_drag_and_renews_it_otherwise(app):
@@ -360,13 +407,13 @@ def test_sortable_keeps_its_key_after_its_own_drag_and_renews_it_otherwise(app):
     at.session_state[key] = [{"header": None, "items": [cards[1], cards[0], *cards[2:]]}]
     at.run()
     assert ranking(at).labels == ("D2", "D1", "D3", "D4", "D5")
-    assert sortable_id(at).endswith(key)                      # the same sortable, not a new one
-    after = w.cards(ranking(at))                              # a second drag on it goes on from there
+    assert sortable_id(at).endswith(key)  # the same sortable, not a new one
+    after = w.cards(ranking(at))  # a second drag on it goes on from there
     at.session_state[key] = [{"header": None, "items": [after[0], after[2], after[1], *after[3:]]}]
     at.run()
     assert ranking(at).labels == ("D2", "D3", "D1", "D4", "D5")
     assert shown(at) == (5, expected([2, 0, 3, 0, 1]))
-    at.button(key="calc.reverse").click().run()               # another way: a fresh sortable
+    at.button(key="calc.reverse").click().run()  # another way: a fresh sortable
     assert sortable_id(at).endswith(w.sortable_key(ranking(at), "calc"))
     assert not sortable_id(at).endswith(key)
 
@@ -384,8 +431,9 @@ def test_step_table_is_the_core_table_with_rows_past_k_greyed_and_marked(app):
     for header, column in [("DCG", "dcg"), ("IDCG", "idcg"), ("nDCG", "ndcg"), ("Discount", "discount")]:
         assert shown[header].tolist() == [f"{x:.4f}" for x in core[column]]
     pair = static_table(at, "Ideal ranking")
-    assert pair["Ideal ranking"].tolist() == [f"{i} · {g:g}" for i, g in zip(core["ideal_item"],
-                                                                           core["ideal_relevance"])]
+    assert pair["Ideal ranking"].tolist() == [
+        f"{i} · {g:g}" for i, g in zip(core["ideal_item"], core["ideal_relevance"], strict=False)
+    ]
 
 
 def test_long_tables_scroll_in_a_box_except_in_presenter_mode(app):
@@ -400,12 +448,17 @@ def test_long_tables_scroll_in_a_box_except_in_presenter_mode(app):
 def test_step_table_parts_hold_every_column_with_the_positions(app):
     """On a narrow screen the step table is shown in parts (the style sheet picks whole or parts)."""
     at = app(rel="3,2,0,0,1", k="3")
-    whole, *parts = [m.value for m in at.markdown if m.value.startswith("| ") and "Position i" in m.value
-                     and "Actual ranking" not in m.value]
+    whole, *parts = [
+        m.value
+        for m in at.markdown
+        if m.value.startswith("| ") and "Position i" in m.value and "Actual ranking" not in m.value
+    ]
     headers = [line.split("\n")[0].strip("| ").split(" | ") for line in (whole, *parts)]
     assert len(parts) == 3
     assert all(h[0] == "Position i" or h[:2] == ["In top k", "Position i"] for h in headers[1:])
-    assert sorted(sum((h for h in headers[1:]), [])) == sorted(headers[0] + ["Position i"] * 2)
+    assert sorted(functools.reduce(operator.iadd, (h for h in headers[1:]), [])) == sorted(
+        headers[0] + ["Position i"] * 2
+    )
     assert headers[3][-3:] == ["Ideal grade", "IDCG", "nDCG"]
 
 
@@ -417,52 +470,84 @@ def test_cg_metric_sums_exponential_gains(app):
 
 # --- crafted table edits (issue 12): a message, never an exception --------------------------
 
-@pytest.mark.parametrize(("edits", "err_key", "params"), [
-    ({"edited_rows": {1: {"grade": "9" * 400}}}, "number_too_long",
-     {"what": "relevance_list", "position": 2, "got": 400, "limit": w.MAX_CELL_CHARS}),
-    ({"edited_rows": {1: {"grade": 10 ** 400}}}, "number_too_long",
-     {"what": "relevance_list", "position": 2, "got": 401, "limit": w.MAX_CELL_CHARS}),
-    ({"edited_rows": {1: {"grade": "abc"}}}, "not_a_number",
-     {"what": "relevance_list", "position": 2, "token": "abc"}),
-    ({"edited_rows": {1: {"grade": float("nan")}}}, "grade_missing", {"position": 2}),
-    ({"edited_rows": {1: {"grade": float("inf")}}}, "not_finite",
-     {"what": "relevance_list", "position": 2, "token": "inf"}),
-    ({"edited_rows": {1: {"grade": "1e400"}}}, "not_finite",
-     {"what": "relevance_list", "position": 2, "token": "inf"}),
-    ({"edited_rows": {1: {"item": "x" * 100_000}}}, "label_too_long",
-     {"position": 2, "got": 100_000, "limit": 60}),
-    ({"edited_rows": {1: {"item": 10 ** 400}}}, "label_too_long",
-     {"position": 2, "got": 401, "limit": 60}),
-    ({"edited_rows": {99: {"grade": 1}}}, "table_edit_invalid", {}),
-    ({"edited_rows": {"x": {"grade": 1}}}, "table_edit_invalid", {}),
-    ({"edited_rows": {1: "zz"}}, "table_edit_invalid", {}),
-    ({"edited_rows": {1: {"other": 1}}}, "table_edit_invalid", {}),
-    ({"deleted_rows": ["a"]}, "table_edit_invalid", {}),
-    ({"deleted_rows": [7]}, "table_edit_invalid", {}),
-    ({"added_rows": ["zz"]}, "table_edit_invalid", {}),
-    ({"added_rows": "zz"}, "table_edit_invalid", {}),
-    ({"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(5000)]}, "too_many",
-     {"what": "relevance_list", "got": 5005, "limit": 100}),
-])
+
+@pytest.mark.parametrize(
+    ("edits", "err_key", "params"),
+    [
+        (
+            {"edited_rows": {1: {"grade": "9" * 400}}},
+            "number_too_long",
+            {"what": "relevance_list", "position": 2, "got": 400, "limit": w.MAX_CELL_CHARS},
+        ),
+        (
+            {"edited_rows": {1: {"grade": 10**400}}},
+            "number_too_long",
+            {"what": "relevance_list", "position": 2, "got": 401, "limit": w.MAX_CELL_CHARS},
+        ),
+        (
+            {"edited_rows": {1: {"grade": "abc"}}},
+            "not_a_number",
+            {"what": "relevance_list", "position": 2, "token": "abc"},
+        ),
+        ({"edited_rows": {1: {"grade": float("nan")}}}, "grade_missing", {"position": 2}),
+        (
+            {"edited_rows": {1: {"grade": float("inf")}}},
+            "not_finite",
+            {"what": "relevance_list", "position": 2, "token": "inf"},
+        ),
+        (
+            {"edited_rows": {1: {"grade": "1e400"}}},
+            "not_finite",
+            {"what": "relevance_list", "position": 2, "token": "inf"},
+        ),
+        (
+            {"edited_rows": {1: {"item": "x" * 100_000}}},
+            "label_too_long",
+            {"position": 2, "got": 100_000, "limit": 60},
+        ),
+        ({"edited_rows": {1: {"item": 10**400}}}, "label_too_long", {"position": 2, "got": 401, "limit": 60}),
+        ({"edited_rows": {99: {"grade": 1}}}, "table_edit_invalid", {}),
+        ({"edited_rows": {"x": {"grade": 1}}}, "table_edit_invalid", {}),
+        ({"edited_rows": {1: "zz"}}, "table_edit_invalid", {}),
+        ({"edited_rows": {1: {"other": 1}}}, "table_edit_invalid", {}),
+        ({"deleted_rows": ["a"]}, "table_edit_invalid", {}),
+        ({"deleted_rows": [7]}, "table_edit_invalid", {}),
+        ({"added_rows": ["zz"]}, "table_edit_invalid", {}),
+        ({"added_rows": "zz"}, "table_edit_invalid", {}),
+        (
+            {"added_rows": [{"item": f"X{i}", "grade": 1} for i in range(5000)]},
+            "too_many",
+            {"what": "relevance_list", "got": 5005, "limit": 100},
+        ),
+    ],
+)
 def test_crafted_table_edit_shows_a_message_and_keeps_the_page(app, edits, err_key, params):
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+        "edited_rows": {},
+        "added_rows": [],
+        "deleted_rows": [],
+        **edits,
+    }
     at.run()
     assert not at.exception
     assert errors(at) == [message(err_key, **params)]
     assert shown(at) == (5, expected(EXAMPLE))
-    at.run()                                           # the next run works too
+    at.run()  # the next run works too
     assert not at.exception
 
 
 def test_crafted_table_edit_message_is_chinese_on_the_chinese_page(app):
     at = app(lang="zh")
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {1: {"grade": "9" * 400}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {1: {"grade": "9" * 400}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
-    err = NDCGInputError("number_too_long", what="relevance_list", position=2, got=400,
-                         limit=w.MAX_CELL_CHARS)
+    err = NDCGInputError(
+        "number_too_long", what="relevance_list", position=2, got=400, limit=w.MAX_CELL_CHARS
+    )
     assert errors(at) == [i18n.error_text("zh", err)]
     assert not re.search(r"[A-Za-z]", errors(at)[0])
 
@@ -472,7 +557,10 @@ def test_label_with_a_newline_in_the_table_raises_nothing(app):
     # here only: no exception, the page keeps working
     at = app()
     at.session_state[w.table_key(Ranking(), "calc")] = {
-        "edited_rows": {1: {"item": "a\nb"}}, "added_rows": [], "deleted_rows": []}
+        "edited_rows": {1: {"item": "a\nb"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert not at.exception
     assert shown(at)[0] == 5

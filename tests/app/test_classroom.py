@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import altair as alt
-import pandas as pd
 import numpy as np
+import pandas as pd
 import pytest
 import segno
 
@@ -130,8 +130,11 @@ def test_handout_in_chinese_uses_the_chinese_strings():
 
 @pytest.mark.parametrize("fmt", ["png", "svg"])
 def test_chart_image_renders_offline(fmt):
-    chart = alt.Chart(pd.DataFrame({"position": [1, 2], "ndcg": [0.5, 0.9]})).mark_bar().encode(
-        x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
+    chart = (
+        alt.Chart(pd.DataFrame({"position": [1, 2], "ndcg": [0.5, 0.9]}))
+        .mark_bar()
+        .encode(x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
+    )
     data = classroom.chart_image(chart, fmt)
     if fmt == "png":
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -158,12 +161,15 @@ def test_presenter_css_is_static_and_hides_secondary_containers():
 # --------------------------------------------------------------------------- contrast
 
 
-@pytest.mark.parametrize(("first", "second", "expected"), [
-    ("#000000", "#FFFFFF", 21.0),
-    ("#FFFFFF", "#FFFFFF", 1.0),
-    # #777777: channel 0x77/255 = 0.4667 -> ((0.4667 + 0.055) / 1.055) ** 2.4 = 0.1845
-    ("#777777", "#FFFFFF", 1.05 / (0.18447 + 0.05)),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ("#000000", "#FFFFFF", 21.0),
+        ("#FFFFFF", "#FFFFFF", 1.0),
+        # #777777: channel 0x77/255 = 0.4667 -> ((0.4667 + 0.055) / 1.055) ** 2.4 = 0.1845
+        ("#777777", "#FFFFFF", 1.05 / (0.18447 + 0.05)),
+    ],
+)
 def test_contrast_ratio_matches_wcag_arithmetic(first, second, expected):
     assert classroom.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
 
@@ -184,8 +190,9 @@ def test_primary_colour_stands_out_in_both_themes(theme):
 def test_series_colours_stand_out_on_both_themes(theme):
     background = classroom.THEMES[theme]["background"]
     assert len(classroom.SERIES_COLOURS) >= 3
-    assert all(classroom.contrast_ratio(c, background) >= classroom.MARK_CONTRAST
-               for c in classroom.SERIES_COLOURS)
+    assert all(
+        classroom.contrast_ratio(c, background) >= classroom.MARK_CONTRAST for c in classroom.SERIES_COLOURS
+    )
 
 
 def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
@@ -193,8 +200,10 @@ def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
     assert classroom.OKABE_ITO["black"] not in classroom.mark_colours("dark")
 
 
-_PAIR = re.compile(r"(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})[^{}]*?background-color:\s*(#[0-9A-Fa-f]{6})"
-                   r"|background-color:\s*(#[0-9A-Fa-f]{6})[^{}]*?(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})")
+_PAIR = re.compile(
+    r"(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})[^{}]*?background-color:\s*(#[0-9A-Fa-f]{6})"
+    r"|background-color:\s*(#[0-9A-Fa-f]{6})[^{}]*?(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})"
+)
 
 
 def _css_pairs() -> list[tuple[str, str, str]]:
@@ -209,8 +218,11 @@ def _css_pairs() -> list[tuple[str, str, str]]:
 
 def test_css_text_colours_in_ui_meet_wcag_aa():
     """Text drawn on a fixed background (cards, greyed rows) is readable in both themes: 4.5:1."""
-    low = [(name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2)) for name, fg, bg in _css_pairs()
-           if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST]
+    low = [
+        (name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2))
+        for name, fg, bg in _css_pairs()
+        if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST
+    ]
     assert low == []
 
 
@@ -285,16 +297,22 @@ def test_chart_image_renders_a_spec_dict_with_dataframes_and_missing_values():
         "datasets": {"d": pd.DataFrame({"position": [1, 2, 3], "gain": [3.0, float("nan"), 1.0]})},
         "data": {"name": "d"},
         "mark": "bar",
-        "encoding": {"x": {"field": "position", "type": "ordinal"}, "y": {"field": "gain", "type": "quantitative"}},
+        "encoding": {
+            "x": {"field": "position", "type": "ordinal"},
+            "y": {"field": "gain", "type": "quantitative"},
+        },
     }
     assert classroom.chart_image(spec, "svg").lstrip().startswith(b"<svg")
 
 
-@pytest.mark.parametrize(("page", "name"), [
-    ("app.py", "ndcg_at_each_k"),
-    ("pages/1_Lesson.py", "lesson_discounted_gain"),
-    ("pages/3_Variants_and_libraries.py", "variants_tools"),
-])
+@pytest.mark.parametrize(
+    ("page", "name"),
+    [
+        ("app.py", "ndcg_at_each_k"),
+        ("pages/1_Lesson.py", "lesson_discounted_gain"),
+        ("pages/3_Variants_and_libraries.py", "variants_tools"),
+    ],
+)
 def test_page_offers_chart_downloads(app, page, name):
     params = {"step": "6"} if "Lesson" in page else {}
     at = app(page=page, timeout=60, **params)
@@ -312,8 +330,16 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
     explore.radio(key="explore.guess").set_value("high").run()
     evaluate = app(page="pages/7_Evaluate_a_run.py", timeout=60)
     pages = {
-        "blind spots": (at, ["blind_padding_ndcg", "blind_unretrieved_ndcg", "blind_nothing_ndcg",
-                             "blind_lengths_dcg", "blind_lengths_ndcg"]),
+        "blind spots": (
+            at,
+            [
+                "blind_padding_ndcg",
+                "blind_unretrieved_ndcg",
+                "blind_nothing_ndcg",
+                "blind_lengths_dcg",
+                "blind_lengths_ndcg",
+            ],
+        ),
         "explore": (explore, ["explore_swaps", "explore_all_orderings", "explore_slide_down"]),
         "evaluate": (evaluate, ["ndcg_per_query_histogram", "mean_ndcg_at_each_k"]),
     }
@@ -326,8 +352,10 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
 
 
 def test_neutral_line_colour_stands_out_on_both_themes():
-    assert all(classroom.contrast_ratio(classroom.NEUTRAL, colours["background"]) >= classroom.MARK_CONTRAST
-               for colours in classroom.THEMES.values())
+    assert all(
+        classroom.contrast_ratio(classroom.NEUTRAL, colours["background"]) >= classroom.MARK_CONTRAST
+        for colours in classroom.THEMES.values()
+    )
 
 
 def test_theme_primaries_are_the_configured_ones():
@@ -336,11 +364,15 @@ def test_theme_primaries_are_the_configured_ones():
 
     config = tomllib.loads((Path(classroom.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
     assert {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")} == {
-        theme: colours["primary"] for theme, colours in classroom.THEMES.items()}
+        theme: colours["primary"] for theme, colours in classroom.THEMES.items()
+    }
 
 
 def test_every_fixed_background_in_ui_sets_its_text_colour():
     """A fixed light background under the theme's text colour is unreadable on the dark theme."""
-    backgrounds = [(path.name, m.group(0)) for path in sorted(Path(classroom.__file__).parent.glob("*.py"))
-                   for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))]
+    backgrounds = [
+        (path.name, m.group(0))
+        for path in sorted(Path(classroom.__file__).parent.glob("*.py"))
+        for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))
+    ]
     assert len(backgrounds) == len(_css_pairs()), backgrounds

@@ -19,10 +19,12 @@ from ui.state import MAX_ITEMS
 from ui.text import md_escape
 
 PAGE = "pages/7_Evaluate_a_run.py"
-SMALL_CSV = (b"query,item,relevance,score\n"
-             b"a,x,3,0.1\na,y,0,0.9\na,z,1,0.5\n"
-             b"b,u,2,0.7\nb,v,0,0.7\nb,w,1,0.2\n"
-             b"c,p,0,0.3\nc,q,0,0.1\n")
+SMALL_CSV = (
+    b"query,item,relevance,score\n"
+    b"a,x,3,0.1\na,y,0,0.9\na,z,1,0.5\n"
+    b"b,u,2,0.7\nb,v,0,0.7\nb,w,1,0.2\n"
+    b"c,p,0,0.3\nc,q,0,0.1\n"
+)
 
 
 def _metrics(at) -> dict[str, str]:
@@ -50,8 +52,7 @@ def test_evaluate_sample_run_mean_equals_core(app):
 
 
 def test_evaluate_link_options_select_widgets_and_numbers(app):
-    at = app(page=PAGE, eval_k="5", eval_gain="exponential", eval_ties="input",
-             eval_norel="drop")
+    at = app(page=PAGE, eval_k="5", eval_gain="exponential", eval_ties="input", eval_norel="drop")
     assert not at.exception
     assert at.selectbox(key="evaluate.k").value == 5
     assert at.selectbox(key="evaluate.ties").value == "input"
@@ -208,8 +209,14 @@ def test_evaluate_open_worst_query_in_calculator_in_system_order(app):
 
 def test_query_link_keeps_top_100_of_a_long_query():
     n = MAX_ITEMS + 20
-    frame = pd.DataFrame({"query": ["q"] * n, "item": [f"d{i}" for i in range(n)],
-                          "relevance": np.arange(n) % 4, "score": np.arange(n, dtype=float)})
+    frame = pd.DataFrame(
+        {
+            "query": ["q"] * n,
+            "item": [f"d{i}" for i in range(n)],
+            "relevance": np.arange(n) % 4,
+            "score": np.arange(n, dtype=float),
+        }
+    )
     columns = ev.Columns(query="query", relevance="relevance", score="score", item="item")
     link = ev.query_link(frame, "q", columns, ev.Options(k=10))
     assert link.truncated and link.n_items == n
@@ -219,8 +226,7 @@ def test_query_link_keeps_top_100_of_a_long_query():
 
 
 def test_query_link_falls_back_to_default_names_for_bad_item_ids():
-    frame = pd.DataFrame({"query": [1, 1], "item": ["x" * 61, "y"], "relevance": [1, 0],
-                          "score": [0.2, 0.8]})
+    frame = pd.DataFrame({"query": [1, 1], "item": ["x" * 61, "y"], "relevance": [1, 0], "score": [0.2, 0.8]})
     columns = ev.Columns(query="query", relevance="relevance", score="score", item="item")
     link = ev.query_link(frame, 1, columns, ev.Options(k=None, gain="exponential"))
     assert link.default_labels
@@ -240,7 +246,11 @@ def test_query_link_ties_follow_the_tie_policy():
 
 def test_guess_columns_uses_usual_names_and_synonyms():
     assert ev.guess_columns(["QID", "docno", "label", "score", "x"]) == {
-        "query": "QID", "item": "docno", "relevance": "label", "score": "score"}
+        "query": "QID",
+        "item": "docno",
+        "relevance": "label",
+        "score": "score",
+    }
     assert ev.guess_columns(["a", "b"]) == dict.fromkeys(ev.ROLES)
 
 

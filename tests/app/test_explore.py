@@ -116,8 +116,10 @@ def test_slide_sentence_and_table_equal_the_core(app):
     data = slide_down([3, 2, 0, 0, 1], position=2)
     sentence = _unescape(next(m.value for m in at.markdown if m.value.startswith("Moving")))
     expected_after = data.query("d == 3")["ndcg"].item()
-    assert sentence == (f"Moving D2 from position 2 to 5 lowers nDCG@5 from {nc.ndcg([3, 2, 0, 0, 1]):.4f} "
-                        f"to {expected_after:.4f} ({expected_after - nc.ndcg([3, 2, 0, 0, 1]):+.4f}).")
+    assert sentence == (
+        f"Moving D2 from position 2 to 5 lowers nDCG@5 from {nc.ndcg([3, 2, 0, 0, 1]):.4f} "
+        f"to {expected_after:.4f} ({expected_after - nc.ndcg([3, 2, 0, 0, 1]):+.4f})."
+    )
     table = _table_with(at, "New position")
     assert list(table.iloc[:, 3]) == pytest.approx(list(data["ndcg"]))
 
@@ -139,6 +141,7 @@ def test_ideal_ranking_has_no_helpful_swap(app):
 def test_distribution_shows_worst_and_best_order(app):
     """Worst order of [3, 2, 0, 0, 1] is [0, 0, 1, 2, 3]: 0.5296 (brute force: the histogram's minimum)."""
     import numpy as np
+
     at = app(page=PAGE)
     at.radio(key="explore.guess").set_value("high").run()
     shown = _metrics(at)

@@ -124,7 +124,7 @@ def test_secondary_container_key_matches_presenter_css():
     from ui.frame import Frame
 
     assert hasattr(Frame, "secondary")
-    assert f'st-key-{classroom.SECONDARY_PREFIX}' in classroom.PRESENTER_CSS
+    assert f"st-key-{classroom.SECONDARY_PREFIX}" in classroom.PRESENTER_CSS
 
 
 def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
@@ -134,10 +134,9 @@ def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
     ``gc.freeze()`` fills: a frozen object is no longer walked by a collection.
     """
     import gc
+    import sys
 
     import pandas as pd
-
-    import sys
 
     gc.unfreeze()
     # ui.frame is also the name of the function ui exports, so reach the module itself
@@ -150,6 +149,7 @@ def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
 
 
 # --- link limits (issue 12): refused with a message in the page's language ------------------
+
 
 def _link_errors(at) -> list[str]:
     import re
@@ -170,9 +170,10 @@ def test_frame_link_with_too_many_parameters_is_refused_whole(app, lang):
     extra = {f"p{i}": "1" for i in range(MAX_LINK_PARAMS)}
     at = app(rel="1,2,3", lang=lang, **extra)
     assert not at.exception
-    assert _link_errors(at) == [_expected(lang, "link_too_many", got=MAX_LINK_PARAMS + 2,
-                                          limit=MAX_LINK_PARAMS)]
-    assert at.session_state["lab.ranking"].relevance == (3.0, 2.0, 0.0, 0.0, 1.0)   # example
+    assert _link_errors(at) == [
+        _expected(lang, "link_too_many", got=MAX_LINK_PARAMS + 2, limit=MAX_LINK_PARAMS)
+    ]
+    assert at.session_state["lab.ranking"].relevance == (3.0, 2.0, 0.0, 0.0, 1.0)  # example
     assert at.session_state["lab.lang"] == lang
 
 
@@ -180,8 +181,9 @@ def test_frame_link_with_a_long_value_refuses_that_parameter_only(app):
     from ui.state import MAX_NUMBER_CHARS
 
     at = app(rel="1,2,3", k="7" * 50)
-    assert _link_errors(at) == [_expected("en", "link_value_too_long", param="k", got=50,
-                                          limit=MAX_NUMBER_CHARS)]
+    assert _link_errors(at) == [
+        _expected("en", "link_value_too_long", param="k", got=50, limit=MAX_NUMBER_CHARS)
+    ]
     assert at.session_state["lab.ranking"].relevance == (1.0, 2.0, 3.0)
     assert _q(at, "k") is None
 
@@ -196,8 +198,7 @@ def test_frame_link_with_a_long_parameter_name_refuses_it(app):
     from ui.state import MAX_NAME_CHARS
 
     at = app(**{"x" * 100: "1"})
-    assert _link_errors(at) == [_expected("en", "link_name_too_long", got=100,
-                                          limit=MAX_NAME_CHARS)]
+    assert _link_errors(at) == [_expected("en", "link_name_too_long", got=100, limit=MAX_NAME_CHARS)]
 
 
 def test_frame_link_errors_go_once_dismissed_and_do_not_come_back(app):
@@ -212,6 +213,7 @@ def test_config_hides_error_details_from_visitors():
     import tomllib
     from pathlib import Path
 
-    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml")
-                           .read_text(encoding="utf-8"))
+    config = tomllib.loads(
+        (Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    )
     assert config["client"]["showErrorDetails"] == "none"

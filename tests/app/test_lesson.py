@@ -146,16 +146,17 @@ def test_lesson_in_presenter_mode_shows_the_whole_table_unboxed(app):
 def test_lesson_marks_rows_past_k_only_when_there_are_some(app):
     at = app(page=PAGE, step="2", rel="3,2,0,0,1", k="3")
     at.radio(key="lesson.predict.cg").set_value("no").run()
-    (table, grey), = static_tables(at, "CG")
+    ((table, grey),) = static_tables(at, "CG")
     assert table["In top k"].tolist() == ["✓ yes"] * 3 + ["— no"] * 2
     assert grey == [False] * 3 + [True] * 2
     at = app(page=PAGE, step="2", rel="3,2,0,0,1")
     at.radio(key="lesson.predict.cg").set_value("no").run()
-    (table, grey), = static_tables(at, "CG")
+    ((table, grey),) = static_tables(at, "CG")
     assert "In top k" not in table.columns and not any(grey)
 
 
 # --- issue 11: CG sums gains; why log2(i + 1); which ideal; the same k ----------------------
+
 
 def test_lesson_cg_reveal_with_exponential_gain_sums_gains(app):
     """[3, 2, 0, 0, 1] with 2^rel − 1: CG@5 = 7 + 3 + 0 + 0 + 1 = 11 in the verdict and the table."""
@@ -177,7 +178,9 @@ def test_lesson_bases_section_shows_dcg_per_base_from_scikit_learn(app):
     at.radio(key="lesson.predict.bases").set_value("same").run()
     assert at.success[-1].value.startswith("Right")
     table = static_table(at, "Base b")
-    expected = [dcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]], log_base=b) for b in (2, 2.718281828459045, 10)]
+    expected = [
+        dcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]], log_base=b) for b in (2, 2.718281828459045, 10)
+    ]
     assert table["DCG@5"].tolist() == [f"{x:.4f}" for x in expected]
     assert set(table["nDCG@5"]) == {f"{ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]):.4f}"}
 

@@ -9,6 +9,7 @@ import string
 from pathlib import Path
 
 import pytest
+from chinese_text import english_leftovers, english_words, visible_texts
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1.element_tree import Radio
 
@@ -16,8 +17,6 @@ import ndcg_core as nc
 from ui import classroom, i18n
 from ui.pages import PAGES
 from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
-
-from chinese_text import english_leftovers, english_words, visible_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")])
@@ -61,7 +60,9 @@ def _used_keys() -> list[tuple[str, str, bool, set[str] | None]]:
                 where = f"{path.relative_to(ROOT)}:{arg.lineno}"
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _KEY.match(arg.value):
                     found.append((where, arg.value, False, kwargs))
-                elif isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+                elif (
+                    isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant)
+                ):
                     prefix = str(arg.values[0].value)
                     if any(prefix.startswith(f"{ns}.") for ns in NAMESPACES):
                         found.append((where, prefix, True, None))
@@ -78,9 +79,11 @@ def test_catalog_has_the_same_keys_in_every_language(lang):
 @pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
 def test_catalog_placeholders_match_english(lang):
     en, other = i18n.catalog("en"), i18n.catalog(lang)
-    wrong = {key: (i18n.placeholders(en[key]), i18n.placeholders(other[key]))
-             for key in en.keys() & other.keys()
-             if i18n.placeholders(en[key]) != i18n.placeholders(other[key])}
+    wrong = {
+        key: (i18n.placeholders(en[key]), i18n.placeholders(other[key]))
+        for key in en.keys() & other.keys()
+        if i18n.placeholders(en[key]) != i18n.placeholders(other[key])
+    }
     assert wrong == {}
 
 
@@ -94,8 +97,11 @@ def test_every_core_error_key_is_translated_with_its_placeholders(lang):
     catalog = i18n.catalog(lang)
     missing = [key for key in nc.MESSAGES if f"errors.{key}" not in catalog]
     assert missing == []
-    wrong = [key for key, template in nc.MESSAGES.items()
-             if i18n.placeholders(catalog[f"errors.{key}"]) != i18n.placeholders(template)]
+    wrong = [
+        key
+        for key, template in nc.MESSAGES.items()
+        if i18n.placeholders(catalog[f"errors.{key}"]) != i18n.placeholders(template)
+    ]
     assert wrong == []
 
 
@@ -103,17 +109,24 @@ def test_translate_calls_use_defined_keys():
     catalog = i18n.catalog("en")
     used = _used_keys()
     assert used, "the scan found no translate calls at all"
-    undefined = [f"{where}: {key}" for where, key, is_prefix, _ in used
-                 if (not any(k.startswith(key) for k in catalog) if is_prefix else key not in catalog)]
+    undefined = [
+        f"{where}: {key}"
+        for where, key, is_prefix, _ in used
+        if (not any(k.startswith(key) for k in catalog) if is_prefix else key not in catalog)
+    ]
     assert undefined == []
 
 
 def test_translate_calls_pass_every_placeholder():
     catalog = i18n.catalog("en")
-    short = [f"{where}: {key} needs {sorted(i18n.placeholders(catalog[key]) - kwargs)}"
-             for where, key, is_prefix, kwargs in _used_keys()
-             if not is_prefix and kwargs is not None and key in catalog
-             and not i18n.placeholders(catalog[key]) <= kwargs]
+    short = [
+        f"{where}: {key} needs {sorted(i18n.placeholders(catalog[key]) - kwargs)}"
+        for where, key, is_prefix, kwargs in _used_keys()
+        if not is_prefix
+        and kwargs is not None
+        and key in catalog
+        and not i18n.placeholders(catalog[key]) <= kwargs
+    ]
     assert short == []
 
 
@@ -134,9 +147,18 @@ def test_error_text_translates_core_error_and_its_fragment():
     assert text == i18n.catalog("zh")["errors.empty"].format(what=i18n.catalog("zh")["terms.relevance_list"])
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    ("zh-CN", "zh"), ("zh_TW", "zh"), ("ZH", "zh"), ("en-GB", "en"), ("fr-FR", None), ("", None), (None, None),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("zh-CN", "zh"),
+        ("zh_TW", "zh"),
+        ("ZH", "zh"),
+        ("en-GB", "en"),
+        ("fr-FR", None),
+        ("", None),
+        (None, None),
+    ],
+)
 def test_normalize_language_reads_browser_locales(value, expected):
     assert i18n.normalize_language(value) == expected
 
@@ -237,8 +259,16 @@ def test_page_scan_reads_every_kind_of_text(app):
     that passes has been read, not skipped."""
     at = app(page="app.py", lang="zh", timeout=90)
     kinds = {kind for kind, _ in visible_texts(at)}
-    assert {"title", "caption", "metric", "selectbox", "button_group", "vega_lite_chart",
-            "markdown", "expander"} <= kinds
+    assert {
+        "title",
+        "caption",
+        "metric",
+        "selectbox",
+        "button_group",
+        "vega_lite_chart",
+        "markdown",
+        "expander",
+    } <= kinds
     texts = [text for _, text in visible_texts(at)]
     assert i18n.translate("zh", "calculator.cg_help") in texts
     assert i18n.translate("zh", "common.choose") in texts
@@ -252,7 +282,11 @@ def test_chinese_catalog_keeps_the_glossary():
     assert [k for k, v in zh.items() if "得分" in v and not k.startswith("practice.")] == []
     assert [k for k, v in zh.items() if "取整" in v] == []
     assert [k for k, v in zh.items() if re.search(rf"\([^()]*{cjk}[^()]*\)", v)] == []
-    assert [k for k, v in zh.items() if re.search(rf"(?<![*\w])[*_](?![*_\s])[^*_]*{cjk}[^*_]*(?<![*_\s])[*_](?![*\w])", v)] == []
+    assert [
+        k
+        for k, v in zh.items()
+        if re.search(rf"(?<![*\w])[*_](?![*_\s])[^*_]*{cjk}[^*_]*(?<![*_\s])[*_](?![*\w])", v)
+    ] == []
 
 
 def test_error_text_renders_every_fragment_in_chinese():
@@ -266,8 +300,11 @@ def test_error_text_renders_every_fragment_in_chinese():
 def test_every_core_term_is_translated_with_its_placeholders():
     zh = i18n.catalog("zh")
     assert [key for key in nc.validate.TERMS if f"terms.{key}" not in zh] == []
-    assert [key for key, text in nc.validate.TERMS.items()
-            if i18n.placeholders(zh[f"terms.{key}"]) != i18n.placeholders(text)] == []
+    assert [
+        key
+        for key, text in nc.validate.TERMS.items()
+        if i18n.placeholders(zh[f"terms.{key}"]) != i18n.placeholders(text)
+    ] == []
 
 
 def test_core_error_refuses_an_english_fragment():

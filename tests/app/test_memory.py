@@ -39,7 +39,7 @@ def test_nbytes_counts_the_strings_of_object_columns():
 def test_budget_cache_evicts_least_recently_used_over_the_session_budget():
     cache, _ = _cache()
     for key in "abc":
-        cache.put(key, key, session="s", size=200)     # 600 bytes > 500
+        cache.put(key, key, session="s", size=200)  # 600 bytes > 500
     assert cache.keys() == ["b", "c"]
     assert cache.session_bytes_used("s") == 400
 
@@ -48,7 +48,7 @@ def test_budget_cache_reading_an_entry_keeps_it():
     cache, _ = _cache()
     cache.put("a", "a", session="s", size=200)
     cache.put("b", "b", session="s", size=200)
-    assert cache.get("a", session="s") == "a"          # a is now the most recent
+    assert cache.get("a", session="s") == "a"  # a is now the most recent
     cache.put("c", "c", session="s", size=200)
     assert cache.keys() == ["a", "c"]
 
@@ -56,7 +56,7 @@ def test_budget_cache_reading_an_entry_keeps_it():
 def test_budget_cache_total_budget_spans_sessions():
     cache, _ = _cache()
     for i, session in enumerate(["s1", "s2", "s3", "s4", "s5", "s6"]):
-        cache.put(i, i, session=session, size=200)     # 6 x 200 > 1000
+        cache.put(i, i, session=session, size=200)  # 6 x 200 > 1000
     assert cache.total_bytes() <= 1000
     assert cache.keys() == [1, 2, 3, 4, 5]
 
@@ -64,7 +64,7 @@ def test_budget_cache_total_budget_spans_sessions():
 def test_budget_cache_keeps_the_entry_just_stored_even_when_too_large():
     cache, _ = _cache()
     cache.put("small", 1, session="s", size=100)
-    cache.put("huge", 2, session="s", size=5000)       # the run in progress needs it
+    cache.put("huge", 2, session="s", size=5000)  # the run in progress needs it
     assert cache.keys() == ["huge"]
 
 
@@ -72,7 +72,7 @@ def test_budget_cache_entry_expires_after_ttl_unused():
     cache, clock = _cache()
     cache.put("a", "a", session="s", size=10)
     clock.now = 59.0
-    assert cache.get("a", session="s") == "a"          # used: the clock restarts
+    assert cache.get("a", session="s") == "a"  # used: the clock restarts
     clock.now = 118.0
     assert cache.get("a", session="s") == "a"
     clock.now = 179.0
@@ -84,7 +84,7 @@ def test_budget_cache_shared_entry_lives_while_one_of_its_sessions_does():
     cache, _ = _cache()
     cache.put("file", "table", session="s1", size=300)
     assert cache.get("file", session="s2") == "table"
-    assert cache.prune(lambda s: s == "s2") == 0       # s1 ended, s2 still uses it
+    assert cache.prune(lambda s: s == "s2") == 0  # s1 ended, s2 still uses it
     assert cache.prune(lambda s: False) == 300
     assert len(cache) == 0
 
@@ -117,7 +117,7 @@ def test_close_gone_sessions_forgets_the_clock_when_the_browser_comes_back():
     alive = connected.__getitem__
     memory.close_gone_sessions(alive, print, now=0.0, after=100.0)
     connected["s"] = True
-    memory.close_gone_sessions(alive, print, now=50.0, after=100.0)   # reconnected
+    memory.close_gone_sessions(alive, print, now=50.0, after=100.0)  # reconnected
     connected["s"] = False
     assert memory.close_gone_sessions(alive, print, now=120.0, after=100.0) == []
 
@@ -152,10 +152,10 @@ def test_evaluate_changes_of_k_stay_within_the_session_budget(app, small_budget)
 def test_evaluate_tables_are_dropped_when_the_session_ends(app, small_budget):
     at = app(page=PAGE)
     at.selectbox(key="evaluate.k").set_value(3).run()
-    assert len(small_budget) >= 2                      # the evaluation and the curve
+    assert len(small_budget) >= 2  # the evaluation and the curve
     memory._CACHES.append(small_budget)
     try:
-        assert memory.prune_all(lambda session: False) > 0   # nobody is connected any more
+        assert memory.prune_all(lambda session: False) > 0  # nobody is connected any more
     finally:
         memory._CACHES.remove(small_budget)
     assert len(small_budget) == 0

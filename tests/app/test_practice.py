@@ -149,7 +149,7 @@ def test_ideal_order_exercise_checks_the_dragged_order(app):
     place_key = sort_key(type("P", (), {"exercise": e, "seed": SEED, "number": 5})())
     at.button(key=f"practice.check.{SEED}.5").click().run()
     assert at.error[0].value.startswith("Not yet")  # the shuffled order as shown
-    grade = dict(zip(e.labels, e.relevance))
+    grade = dict(zip(e.labels, e.relevance, strict=False))
     order = [c for x in e.answer for c in cards(e) if c.startswith(f"{x} ")]
     assert [grade[c.split(" ")[0]] for c in order] == sorted(e.relevance, reverse=True)
     at.session_state[place_key] = [{"header": None, "items": order}]
@@ -183,23 +183,35 @@ def test_practice_5000_digit_seed_is_refused_with_one_message_and_no_traceback(a
     assert not at.exception
     err = NDCGInputError("link_value_too_long", param="seed", got=5000, limit=MAX_NUMBER_CHARS)
     assert _errors(at) == [error_text(lang, err)]
-    seed = int(_param(at, "seed"))                      # a fresh seed replaced it
+    seed = int(_param(at, "seed"))  # a fresh seed replaced it
     assert 0 <= seed <= MAX_SEED
-    at.run()                                            # and the state stays usable
+    at.run()  # and the state stays usable
     assert not at.exception
 
 
 def test_practice_seed_longer_than_max_seed_gets_the_seed_message(app):
-    at = app(page=PAGE, seed="0" * 19 + "1")             # 20 characters: within the link limit
+    at = app(page=PAGE, seed="0" * 19 + "1")  # 20 characters: within the link limit
     assert not at.exception
     assert any("0000000000" in w.value for w in at.warning)
     assert len(_param(at, "seed")) <= len(str(MAX_SEED))
 
 
-@pytest.mark.parametrize(("value", "usable"), [
-    (0, True), (MAX_SEED, True), (42.0, True), (MAX_SEED + 1, False), (-1, False), (2.5, False),
-    (float("inf"), False), (float("nan"), False), (10 ** 400, False), ("42", False), (True, False),
-])
+@pytest.mark.parametrize(
+    ("value", "usable"),
+    [
+        (0, True),
+        (MAX_SEED, True),
+        (42.0, True),
+        (MAX_SEED + 1, False),
+        (-1, False),
+        (2.5, False),
+        (float("inf"), False),
+        (float("nan"), False),
+        (10**400, False),
+        ("42", False),
+        (True, False),
+    ],
+)
 def test_practice_valid_seed_checks_before_converting(value, usable):
     # Streamlit's box clamps what a person types; the callback still checks what it is given
     assert practice.valid_seed(value) is usable

@@ -135,8 +135,10 @@ def test_ties_page_mistake_and_repair_match_scikit_learn(app):
     at = app(page=PAGE)
     at.radio(key="ties.predict.slip").set_value("no").run()
     values = [m.value for m in at.metric if m.label == "ndcg_score"]
-    assert values == [f"{sk_ndcg([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]):.5f}",
-                      f"{sk_ndcg([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]):.4f}"]
+    assert values == [
+        f"{sk_ndcg([[3, 2, 1, 0, 0]], [[3, 2, 0, 0, 1]]):.5f}",
+        f"{sk_ndcg([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]):.4f}",
+    ]
 
 
 def test_ties_page_in_chinese(app):

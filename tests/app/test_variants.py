@@ -38,8 +38,12 @@ def test_variants_side_by_side_rows_equal_the_core(app):
     table = at.dataframe[0].value
     assert table["nDCG@k"].tolist() == [
         f"{nc.ndcg([3, 2, 3, 0, 1], k=4, gain=g, discount=d):.4f}"
-        for g, d in (("linear", "log2"), ("exponential", "log2"), ("linear", "jarvelin"),
-                     ("exponential", "jarvelin"))
+        for g, d in (
+            ("linear", "log2"),
+            ("exponential", "log2"),
+            ("linear", "jarvelin"),
+            ("exponential", "jarvelin"),
+        )
     ]
 
 
@@ -99,7 +103,9 @@ def test_variants_tools_chart_labels_each_row_with_its_call(app):
     from ui import variants
     from ui.i18n import translate
 
-    chart = variants.tools_chart(tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p))
+    chart = variants.tools_chart(
+        tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p)
+    )
     rows = chart.data["row"].tolist()
     assert rows[0] == "scikit-learn\nndcg_score(y_true, y_score, k=3)"
     y = chart.to_dict()["encoding"]["y"]

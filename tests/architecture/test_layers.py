@@ -42,32 +42,45 @@ def _rel(path: Path) -> str:
 def test_core_imports_no_user_interface(path):
     """ndcg_core never imports streamlit, altair, ui or pages: it stays a plain library."""
     banned = {"streamlit", "altair", "ui", "pages", "app"}
-    bad = [(module, line) for module, _, line in _imports(path)
-           if not module.startswith(".") and _top(module) in banned]
+    bad = [
+        (module, line)
+        for module, _, line in _imports(path)
+        if not module.startswith(".") and _top(module) in banned
+    ]
     assert bad == []
 
 
 @pytest.mark.parametrize("path", UI, ids=_rel)
 def test_ui_imports_no_page(path):
     """ui serves the pages; it never imports a page script or app.py."""
-    bad = [(module, line) for module, _, line in _imports(path)
-           if not module.startswith(".") and _top(module) in {"pages", "app"}]
+    bad = [
+        (module, line)
+        for module, _, line in _imports(path)
+        if not module.startswith(".") and _top(module) in {"pages", "app"}
+    ]
     assert bad == []
 
 
 @pytest.mark.parametrize("path", PAGES, ids=_rel)
 def test_page_does_no_arithmetic_imports(path):
     """A page reads state, calls the core and renders: no numpy, math or statistics of its own."""
-    bad = [(module, line) for module, _, line in _imports(path)
-           if _top(module) in {"numpy", "math", "statistics", "decimal", "fractions", "scipy"}]
+    bad = [
+        (module, line)
+        for module, _, line in _imports(path)
+        if _top(module) in {"numpy", "math", "statistics", "decimal", "fractions", "scipy"}
+    ]
     assert bad == []
 
 
 @pytest.mark.parametrize("path", PAGES, ids=_rel)
 def test_page_imports_no_private_name(path):
     """A page uses the public names of ui and ndcg_core only."""
-    bad = [(module, name, line) for module, names, line in _imports(path)
-           for name in [*names, *module.split(".")[1:]] if name.startswith("_")]
+    bad = [
+        (module, name, line)
+        for module, names, line in _imports(path)
+        for name in [*names, *module.split(".")[1:]]
+        if name.startswith("_")
+    ]
     assert bad == []
 
 
@@ -79,8 +92,11 @@ def test_ui_module_imports_no_private_name_of_another(path):
         own_layer = module.startswith(".") or _top(module) in {"ui", "ndcg_core"}
         if own_layer:
             bad += [(module, name, line) for name in names if name.startswith("_")]
-            bad += [(module, part, line) for part in module.lstrip(".").split(".")
-                    if part.startswith("_") and part != "__init__"]
+            bad += [
+                (module, part, line)
+                for part in module.lstrip(".").split(".")
+                if part.startswith("_") and part != "__init__"
+            ]
     assert bad == []
 
 

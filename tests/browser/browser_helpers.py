@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -21,8 +22,13 @@ LOGS = ROOT / "artifacts" / "server-logs"
 #: their ends when a browser test fails.
 SERVER_LOGS: dict[str, Path] = {}
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--no-first-run",
 ]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
@@ -38,10 +44,21 @@ def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]
     """Start ``streamlit run app.py`` on loopback; return the process and its base URL."""
     port = port or _free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-        "--server.headless", "true", "--server.address", "127.0.0.1",
-        "--server.port", str(port), "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
     ]
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / f"server-{port}.log"
@@ -99,7 +116,7 @@ _SETTLED = """() => {
     && app.getAttribute("data-test-connection-state") === "CONNECTED"
     && document.querySelectorAll("[data-stale='true']").length === 0
     && document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']") !== null
-    && performance.now() - watch.lastChange > %d
+    && performance.now() - watch.lastChange > QUIET_MS
     && [...document.querySelectorAll("[data-testid='stMain'] iframe")].every((frame) => {
       // a component (the drag cards) is drawn when its React root has content
       const doc = frame.contentDocument;
@@ -107,7 +124,7 @@ _SETTLED = """() => {
       const root = doc.getElementById("root");
       return root === null || root.childElementCount > 0;
     });
-}""" % QUIET_MS
+}""".replace("QUIET_MS", str(QUIET_MS))
 
 #: Installed before a document loads (``add_init_script``): counts every change of the app's
 #: script state from the first, so a wait can tell whether a run has started since it last
@@ -140,11 +157,10 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    try:
-        page.wait_for_function("() => window.__labRuns.changes > window.__labRuns.seen",
-                               timeout=RUN_START_GRACE, polling="raf")
-    except PlaywrightTimeout:
-        pass  # the action started no run
+    with contextlib.suppress(PlaywrightTimeout):  # an action that started no run
+        page.wait_for_function(
+            "() => window.__labRuns.changes > window.__labRuns.seen", timeout=RUN_START_GRACE, polling="raf"
+        )
     _settle(page, timeout)
 
 
@@ -154,8 +170,9 @@ def open_page(page, url: str, timeout: float = 30_000) -> None:
         page.add_init_script(_WATCH)
         _WATCHED.add(page)
     page.goto(url)
-    page.wait_for_function("() => window.__labRuns && window.__labRuns.changes > 0",
-                           timeout=timeout, polling="raf")
+    page.wait_for_function(
+        "() => window.__labRuns && window.__labRuns.changes > 0", timeout=timeout, polling="raf"
+    )
     _settle(page, timeout)
 
 

@@ -59,5 +59,3 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
-
-

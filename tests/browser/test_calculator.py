@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-from playwright.sync_api import expect
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from playwright.sync_api import expect
 
 import ndcg_core as nc
 
@@ -31,7 +30,9 @@ def metric_value(page, name: str = "nDCG") -> tuple[int, str]:
 
 def wait_for_metric(page, expected: tuple[int, str], name: str = "nDCG", timeout: float = 15_000) -> None:
     label, value = f"{name}@{expected[0]}", expected[1]
-    page.locator("[data-testid='stMetric']", has_text=label).filter(has_text=value).first.wait_for(timeout=timeout)
+    page.locator("[data-testid='stMetric']", has_text=label).filter(has_text=value).first.wait_for(
+        timeout=timeout
+    )
     wait_idle(page)
 
 
@@ -42,9 +43,9 @@ def mouse_drag(page, source, target, *, steps: int = 12) -> None:
     x1, y1 = end["x"] + end["width"] / 3, end["y"] + end["height"] / 2
     page.mouse.move(x0, y0)
     page.mouse.down()
-    page.mouse.move(x0 + 12, y0, steps=3)        # past dnd-kit's 10 px activation distance
+    page.mouse.move(x0 + 12, y0, steps=3)  # past dnd-kit's 10 px activation distance
     page.mouse.move(x1, y1, steps=steps)
-    page.mouse.move(x1 + 1, y1, steps=2)          # one more move over the target: dnd-kit's drop check
+    page.mouse.move(x1 + 1, y1, steps=2)  # one more move over the target: dnd-kit's drop check
     page.mouse.up()
 
 
@@ -57,11 +58,11 @@ def test_mouse_drag_reorders_and_updates_nDCG(server, page):
     open_page(page, f"{server}/")
     expect(cards(page)).to_have_text(["D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0", "D5 · 1"])
     assert metric_value(page) == expected([3, 2, 0, 0, 1])
-    mouse_drag(page, cards(page).nth(4), cards(page).nth(2))      # D5 onto position 3
+    mouse_drag(page, cards(page).nth(4), cards(page).nth(2))  # D5 onto position 3
     wait_for_metric(page, expected([3, 2, 1, 0, 0]))
     assert metric_value(page) == (5, "1.0000")
     expect(cards(page)).to_have_text(["D1 · 3", "D2 · 2", "D5 · 1", "D3 · 0", "D4 · 0"])
-    assert "D5" in page.get_by_test_id("stAlert").first.inner_text()   # the "what changed" note
+    assert "D5" in page.get_by_test_id("stAlert").first.inner_text()  # the "what changed" note
     assert_no_exception(page)
 
 
@@ -69,12 +70,12 @@ def test_up_and_down_buttons_work_from_the_keyboard(server, page):
     """Enter and Space on the focused buttons move the chosen item (D1); the focus stays."""
     open_page(page, f"{server}/?rel=3,2,0,0,1")
     page.get_by_role("button", name="Down", exact=True).focus()
-    page.keyboard.press("Enter")                                   # D1 to position 2
+    page.keyboard.press("Enter")  # D1 to position 2
     wait_for_metric(page, expected([2, 3, 0, 0, 1]))
-    page.keyboard.press("Enter")                                   # still focused: to position 3
+    page.keyboard.press("Enter")  # still focused: to position 3
     wait_for_metric(page, expected([2, 0, 3, 0, 1]))
-    page.keyboard.press("Shift+Tab")                               # to the Up button
-    page.keyboard.press("Space")                                   # D1 back to position 2
+    page.keyboard.press("Shift+Tab")  # to the Up button
+    page.keyboard.press("Space")  # D1 back to position 2
     wait_for_metric(page, expected([2, 3, 0, 0, 1]))
     assert cards(page).all_inner_texts()[:3] == ["D2 · 2", "D1 · 3", "D3 · 0"]
     assert_no_exception(page)
@@ -117,8 +118,9 @@ def test_screenshots_desktop_and_phone(server, page, browser):
     """Screenshots for a person to look at (artifacts/screenshots, git-ignored)."""
     open_page(page, f"{server}/")
     assert screenshot(page, "calculator_desktop", full_page=False).exists()
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                has_touch=True).new_page()
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ).new_page()
     try:
         open_page(phone, f"{server}/?lang=zh")
         assert_no_exception(phone)

@@ -4,6 +4,7 @@ QR code, the step-table download, and reordering with the keyboard."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -33,7 +34,8 @@ def test_presenter_mode_collapses_sidebar_and_enlarges_numbers(server, projector
     box = projector.locator("[data-testid='stSidebar']").bounding_box()
     assert box is None or box["x"] + box["width"] <= 1  # collapsed: off screen
     size = projector.locator("[data-testid='stMetricValue'] p").first.evaluate(
-        "e => parseFloat(getComputedStyle(e).fontSize)")
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
     assert size >= 60  # ~1/16 of the screen height: readable from the back of a room
     screenshot(projector, "presenter_1080p", full_page=False)
 
@@ -63,7 +65,7 @@ def test_step_table_download_is_the_core_table(server, page):
     page.get_by_role("button", name="Download").first.click()
     with page.expect_download() as info:
         page.get_by_role("button", name="Step table (CSV)").click()
-    data = open(info.value.path(), "rb").read()
+    data = Path(info.value.path()).read_bytes()
     table = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig")
     expected = nc.step_table([2, 0, 1], k=2)
     assert table["ndcg"].to_numpy() == pytest.approx(expected["ndcg"].to_numpy(), abs=1e-12)
@@ -83,7 +85,9 @@ def test_reordering_works_with_the_keyboard(server, page):
 def test_full_size_qr_code_of_a_twenty_item_link_fits_a_1080p_screen(server, projector):
     rel = ",".join(["3", "2", "0", "1", "0.5"] * 4)
     open_page(projector, f"{server}/?rel={rel}&k=10&present=1")
-    projector.locator("[data-testid='stSidebarCollapsedControl'] button, [data-testid='stExpandSidebarButton']").first.click()
+    projector.locator(
+        "[data-testid='stSidebarCollapsedControl'] button, [data-testid='stExpandSidebarButton']"
+    ).first.click()
     projector.get_by_role("button", name="Show the QR code full size").click()
     wait_idle(projector)
     image = projector.get_by_role("dialog").get_by_role("img", name="QR code of the link to this view")

@@ -52,7 +52,7 @@ _TEXTS = """() => {
 
 def _over(top: list[float], bottom: tuple[float, float, float]) -> tuple[float, float, float]:
     a = top[3]
-    return tuple(a * t + (1 - a) * b for t, b in zip(top[:3], bottom))
+    return tuple(a * t + (1 - a) * b for t, b in zip(top[:3], bottom, strict=False))
 
 
 def _hex(rgb: tuple[float, float, float]) -> str:
@@ -93,20 +93,23 @@ def _measure(page, server: str, theme: str, name: str) -> list[tuple[str, str, f
     assert_no_exception(page)
     screenshot(page, f"contrast_{name}_{theme}", full_page=False)
     background = page.evaluate(
-        "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor")
-    page_rgb = tuple(float(x) for x in background[background.index("(") + 1:-1].split(",")[:3])
+        "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+    )
+    page_rgb = tuple(float(x) for x in background[background.index("(") + 1 : -1].split(",")[:3])
     assert _hex(page_rgb) == classroom.THEMES[theme]["background"]
     items = [i for frame in page.frames for i in frame.evaluate(_TEXTS) if not i["disabled"]]
     assert expected <= {i["text"] for i in items}
-    return [(i["text"], i["tag"], round(_contrast(i, page_rgb), 2)) for i in items
-            if _contrast(i, page_rgb) < (classroom.MARK_CONTRAST if _large(i) else classroom.TEXT_CONTRAST)]
+    return [
+        (i["text"], i["tag"], round(_contrast(i, page_rgb), 2))
+        for i in items
+        if _contrast(i, page_rgb) < (classroom.MARK_CONTRAST if _large(i) else classroom.TEXT_CONTRAST)
+    ]
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("name", sorted(_PAGES))
 def test_every_text_meets_wcag_aa_in_both_themes(browser, server, theme, name):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US",
-                                  color_scheme=theme)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", color_scheme=theme)
     try:
         low = _measure(context.new_page(), server, theme, name)
         assert not low, "\n".join(map(str, low))

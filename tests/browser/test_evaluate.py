@@ -13,9 +13,7 @@ import ndcg_core as nc
 from ui import evaluate as ev
 from ui.i18n import error_text, translate
 
-RUN_CSV = (b"query,item,relevance,score\n"
-           b"a,x,3,0.1\na,y,0,0.9\na,z,1,0.5\n"
-           b"b,u,2,0.7\nb,v,0,0.7\nb,w,1,0.2\n")
+RUN_CSV = b"query,item,relevance,score\na,x,3,0.1\na,y,0,0.9\na,z,1,0.5\nb,u,2,0.7\nb,v,0,0.7\nb,w,1,0.2\n"
 NEGATIVE_CSV = b"query,item,relevance,score\na,x,3,0.1\na,y,-1,0.9\n"
 
 
@@ -28,7 +26,8 @@ def _upload(page, lang: str, data: bytes, name: str) -> None:
     page.get_by_text(translate(lang, "evaluate.source_upload")).click()
     wait_idle(page)
     page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(
-        files=[{"name": name, "mimeType": "text/csv", "buffer": data}])
+        files=[{"name": name, "mimeType": "text/csv", "buffer": data}]
+    )
     wait_idle(page)
 
 
@@ -76,8 +75,9 @@ def test_evaluate_bad_file_shows_translated_message(server, page):
 
 
 def test_evaluate_phone_layout_runs_without_exception(server, browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     try:
         open_page(page, f"{server}/Evaluate_a_run?lang=en")

@@ -27,7 +27,10 @@ def test_browser_locale_chooses_chinese_without_lang_in_the_link(server, browser
     page = context.new_page()
     try:
         open_page(page, f"{server}/Blind_spots?rel=3,2")
-        assert page.get_by_role("heading", name="盲点").first.is_visible() or page.get_by_text("盲点").first.is_visible()
+        assert (
+            page.get_by_role("heading", name="盲点").first.is_visible()
+            or page.get_by_text("盲点").first.is_visible()
+        )
         assert "lang=zh" in page.url
         assert_no_exception(page)
         screenshot(page, "frame_zh_locale", full_page=False)

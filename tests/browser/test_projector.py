@@ -60,19 +60,29 @@ _OVERFLOWS = r"""() => {
 
 
 def _views() -> list[tuple[str, str, bool]]:
-    views = [(page, size, present)
-             for page in PAGES for size in ("1024", "1280") for present in (False, True)]
+    views = [
+        (page, size, present) for page in PAGES for size in ("1024", "1280") for present in (False, True)
+    ]
     phone = [(page, "phone", False) for page in PAGES if page != "ties"]
     # the Ties page's ranking is an interactive data frame (Glide, drawn on a canvas at its
     # columns' width): on a phone it often scrolls sideways by ~30 px (not always: Glide sizes
     # its columns after drawing); left open until it is a static table
-    glide = pytest.param("ties", "phone", False, marks=pytest.mark.xfail(
-        strict=False, reason="the Ties ranking is a Glide data frame up to 386 px wide on a 356 px column"))
+    glide = pytest.param(
+        "ties",
+        "phone",
+        False,
+        marks=pytest.mark.xfail(
+            strict=False, reason="the Ties ranking is a Glide data frame up to 386 px wide on a 356 px column"
+        ),
+    )
     return [*views, *phone, glide]
 
 
-@pytest.mark.parametrize(("page_id", "size", "present"), _views(),
-                         ids=lambda v: v if isinstance(v, str) else ("present" if v else "normal"))
+@pytest.mark.parametrize(
+    ("page_id", "size", "present"),
+    _views(),
+    ids=lambda v: v if isinstance(v, str) else ("present" if v else "normal"),
+)
 def test_page_fits_the_screen_without_sideways_scroll(server, browser, page_id, size, present):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -90,7 +100,8 @@ def test_page_fits_the_screen_without_sideways_scroll(server, browser, page_id, 
         screenshot(page, name, full_page=False)
         if page_id == "calculator":  # the step table and the formulas below it
             page.locator("[class*='st-key-lab-steps-']").first.evaluate(
-                "e => { e.style.scrollMarginTop = '4rem'; e.scrollIntoView(); }")
+                "e => { e.style.scrollMarginTop = '4rem'; e.scrollIntoView(); }"
+            )
             shot = screenshot(page, f"{name}-steps", full_page=False)
             if os.environ.get("NDCG_LAB_UPDATE_DOCS"):
                 shutil.copyfile(shot, ROOT / "docs" / f"{name.replace('-calculator', '')}.png")

@@ -51,8 +51,10 @@ def test_full_size_qr_code_fits_the_screen_and_opens_the_same_view(server, brows
         wait_idle(page)
         qr = page.get_by_role("dialog").get_by_role("img", name="QR code of the link to this view")
         qr.wait_for()
-        page.wait_for_function("() => [...document.querySelectorAll('[role=dialog] img')]"
-                               ".every(i => i.complete && i.naturalWidth > 0)")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[role=dialog] img')]"
+            ".every(i => i.complete && i.naturalWidth > 0)"
+        )
         box = qr.bounding_box()
         assert box is not None
         assert box["x"] >= 0 and box["y"] >= 0
@@ -81,8 +83,11 @@ def test_no_page_asks_another_host(server, page):
         path = "" if entry.path == "app.py" else entry.path.split("_", 1)[1].removesuffix(".py")
         open_page(page, f"{server}/{path}?rel=3,2,0,0,1")
         assert_no_exception(page)
-    foreign = [url for url in requests
-               if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own]
+    foreign = [
+        url
+        for url in requests
+        if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).netloc != own
+    ]
     assert requests and foreign == []
 
 
@@ -98,9 +103,23 @@ def test_loopback_server_share_popover_warns_that_students_cannot_reach_it(serve
 def network_server():
     """A server listening on every interface (as in a class), reached on loopback addresses."""
     port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-           "--server.address", "0.0.0.0", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "0.0.0.0",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+    ]
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / f"server-{port}.log"
     with log.open("wb") as out:

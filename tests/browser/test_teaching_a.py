@@ -3,7 +3,6 @@ the lesson's Next button, no exception anywhere, screenshots at desktop and phon
 
 from __future__ import annotations
 
-
 import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
@@ -35,8 +34,11 @@ def test_lesson_next_button_advances_and_updates_the_link(server, page):
 
 def test_teaching_pages_reached_by_navigation_keep_the_ranking(server, page):
     open_page(page, f"{server}/?rel=2,0,1")
-    for path, label in (("Lesson", "Lesson: G → nDCG"), ("Scores_and_ties", "Scores and ties"),
-                        ("Variants_and_libraries", "Variants and libraries")):
+    for path, label in (
+        ("Lesson", "Lesson: G → nDCG"),
+        ("Scores_and_ties", "Scores and ties"),
+        ("Variants_and_libraries", "Variants and libraries"),
+    ):
         page.get_by_role("link", name=label).click()
         wait_idle(page)
         assert f"/{path}" in page.url

@@ -3,10 +3,9 @@ a practice answer typed and checked, screenshots at desktop and phone width."""
 
 from __future__ import annotations
 
-
 import pytest
-from playwright.sync_api import expect
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from playwright.sync_api import expect
 
 import ndcg_core as nc
 from ndcg_core.exercises import make_exercises
@@ -27,18 +26,21 @@ def mouse_drag(page, source, target) -> None:
     x1, y1 = end["x"] + end["width"] / 3, end["y"] + end["height"] / 2
     page.mouse.move(x0, y0)
     page.mouse.down()
-    page.mouse.move(x0 - 12, y0, steps=3)        # past dnd-kit's 10 px activation distance
+    page.mouse.move(x0 - 12, y0, steps=3)  # past dnd-kit's 10 px activation distance
     page.mouse.move(x1, y1, steps=12)
-    page.mouse.move(x1 + 1, y1, steps=2)          # one more move over the target: dnd-kit's drop check
+    page.mouse.move(x1 + 1, y1, steps=2)  # one more move over the target: dnd-kit's drop check
     page.mouse.up()
     wait_idle(page)
 
 
-@pytest.mark.parametrize(("path", "query", "heading"), [
-    ("Blind_spots", "rel=3,1,2&lang=zh", "盲点"),
-    ("Explore", "rel=3,1,2,0", "Explore"),
-    ("Practice", "seed=42&ex=4", "Practice"),
-])
+@pytest.mark.parametrize(
+    ("path", "query", "heading"),
+    [
+        ("Blind_spots", "rel=3,1,2&lang=zh", "盲点"),
+        ("Explore", "rel=3,1,2,0", "Explore"),
+        ("Practice", "seed=42&ex=4", "Practice"),
+    ],
+)
 def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page, path, query, heading):
     """A server's very first request is a deep link to the page (its own fresh server each)."""
     base = fresh_server
@@ -102,8 +104,8 @@ def test_practice_ideal_order_by_real_drag(server, page):
     assert exercise.kind == "ideal_order"
     open_page(page, f"{server}/Practice?seed=42&ex=5")
     expect(cards(page)).to_have_text(["D1 · 1", "D2 · 0", "D3 · 0", "D4 · 2", "D5 · 3"])
-    mouse_drag(page, cards(page).nth(4), cards(page).nth(0))      # D5 to the front
-    mouse_drag(page, cards(page).nth(4), cards(page).nth(1))      # D4 to second place
+    mouse_drag(page, cards(page).nth(4), cards(page).nth(0))  # D5 to the front
+    mouse_drag(page, cards(page).nth(4), cards(page).nth(1))  # D4 to second place
     expect(cards(page)).to_have_text(["D5 · 3", "D4 · 2", "D1 · 1", "D2 · 0", "D3 · 0"])
     page.get_by_role("button", name="Check").click()
     wait_idle(page)

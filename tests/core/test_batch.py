@@ -88,8 +88,7 @@ def test_evaluate_input_keeps_row_order_of_a_tie():
 
 def test_evaluate_trec_eval_breaks_ties_by_item_id_descending_as_text():
     """Tied items "10" and "9": as strings "9" > "10", so "9" (grade 0) comes first."""
-    frame = pd.DataFrame({"query": ["a", "a"], "item": ["10", "9"], "relevance": [1, 0],
-                          "score": [0.5, 0.5]})
+    frame = pd.DataFrame({"query": ["a", "a"], "item": ["10", "9"], "relevance": [1, 0], "score": [0.5, 0.5]})
     assert evaluate(frame, ties="trec_eval")["dcg"].item() == pytest.approx(1 / LOG2_3)
 
 
@@ -137,8 +136,13 @@ def test_evaluate_tie_cut_by_k_averages_over_the_group():
 
 
 def test_evaluate_keeps_query_order_and_counts_items():
-    frame = pd.DataFrame({"query": [9, 9, 2, 5, 5, 5], "relevance": [1, 0, 1, 0, 1, 2],
-                          "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
+    frame = pd.DataFrame(
+        {
+            "query": [9, 9, 2, 5, 5, 5],
+            "relevance": [1, 0, 1, 0, 1, 2],
+            "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+        }
+    )
     table = evaluate(frame)
     assert table.columns.tolist() == ["query", "n_items", "dcg", "idcg", "ndcg"]
     assert table["query"].tolist() == ["9", "2", "5"]  # ids are text, in order of appearance
@@ -152,8 +156,9 @@ def test_evaluate_custom_column_names():
 
 
 def test_evaluate_binary_relevance_as_booleans():
-    frame = pd.DataFrame({"query": ["a", "a", "a"], "relevance": [False, True, True],
-                          "score": [3.0, 2.0, 1.0]})
+    frame = pd.DataFrame(
+        {"query": ["a", "a", "a"], "relevance": [False, True, True], "score": [3.0, 2.0, 1.0]}
+    )
     expected = (1 / LOG2_3 + 1 / 2) / (1 + 1 / LOG2_3)
     assert evaluate(frame)["ndcg"].item() == pytest.approx(expected)
 
@@ -163,11 +168,13 @@ def _shuffled_fractional_run(seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     n = 400
     base = rng.choice([0.5, 1.0, 1.0 + 1e-12, 1.0 + 2e-12, 2.0, 3.25], size=n)
-    return pd.DataFrame({
-        "query": rng.integers(0, 25, size=n),
-        "relevance": rng.choice([0.0, 0.5, 1.5, 2.75], size=n),
-        "score": base,
-    })
+    return pd.DataFrame(
+        {
+            "query": rng.integers(0, 25, size=n),
+            "relevance": rng.choice([0.0, 0.5, 1.5, 2.75], size=n),
+            "score": base,
+        }
+    )
 
 
 @pytest.mark.parametrize("ties", ["input", "optimistic", "pessimistic"])
@@ -211,8 +218,9 @@ def test_rank_order_packed_key_equals_lexsort(later_first):
 
 @pytest.fixture
 def with_empty_query() -> pd.DataFrame:
-    return pd.DataFrame({"query": ["a", "a", "b", "b"], "relevance": [1, 0, 0, 0],
-                         "score": [0.2, 0.1, 0.2, 0.1]})
+    return pd.DataFrame(
+        {"query": ["a", "a", "b", "b"], "relevance": [1, 0, 0, 0], "score": [0.2, 0.1, 0.2, 0.1]}
+    )
 
 
 def test_no_relevant_zero_counts_query_as_zero(with_empty_query):
@@ -244,7 +252,7 @@ def test_mean_ndcg_at_ks_equals_evaluate_per_k(run, no_relevant, ties):
     ks = [1, 2, 3, 5, 10, 20, 50]
     curve = mean_ndcg_at_ks(run, ks=ks, ties=ties, no_relevant=no_relevant)
     assert curve["k"].tolist() == ks
-    for k, value in zip(ks, curve["ndcg"]):
+    for k, value in zip(ks, curve["ndcg"], strict=False):
         expected = evaluate_run(run, k=k, ties=ties, no_relevant=no_relevant).mean
         assert value == pytest.approx(expected, abs=1e-12)
 
@@ -258,29 +266,56 @@ def test_mean_ndcg_at_ks_rejects_bad_cutoff(run):
 
 
 def _frame(**changes) -> pd.DataFrame:
-    data = {"query": ["a", "a", "b"], "item": ["x", "y", "x"], "relevance": [1, 0, 2],
-            "score": [0.3, 0.2, 0.1]}
+    data = {
+        "query": ["a", "a", "b"],
+        "item": ["x", "y", "x"],
+        "relevance": [1, 0, 2],
+        "score": [0.3, 0.2, 0.1],
+    }
     data.update(changes)
     return pd.DataFrame(data)
 
 
-@pytest.mark.parametrize(("frame", "options", "match"), [
-    (_frame().drop(columns="score"), {}, r"The column 'score' is missing\. .*'query', 'item', 'relevance'"),
-    (_frame(), {"query": "qid"}, r"The column 'qid' is missing"),
-    (_frame(), {"item": "doc"}, r"The column 'doc' is missing"),
-    (_frame().iloc[:0], {}, r"The run has no rows"),
-    (_frame(relevance=[1, "high", 2]), {}, r"Row 2 of the column 'relevance' holds 'high', which is not a number"),
-    (_frame(score=[0.3, np.nan, 0.1]), {}, r"Row 2 of the column 'score' .* not a finite number"),
-    (_frame(score=[0.3, 0.2, np.inf]), {}, r"Row 3 of the column 'score' holds inf"),
-    (_frame(relevance=[1, None, 2]), {}, r"Row 2 of the column 'relevance'"),
-    (_frame(relevance=[1, -1, 2]), {}, r"Row 2 of the column 'relevance' holds -1\.0, which is not a relevance grade of 0 or more"),
-    (_frame(query=["a", None, "b"]), {}, r"Row 2 of the column 'query' .* an id"),
-    (_frame(item=["x", "x", "x"]), {}, r"The item 'x' appears more than once for the query 'a' \(rows 1, 2\)"),
-    (_frame(), {"k": 0}, r"k must be a whole number of at least 1, or none for the whole list\. Got 0"),
-    (_frame(), {"ties": "random"}, r"ties must be one of average, optimistic, pessimistic, input, trec_eval"),
-    (_frame(), {"gain": "cubic"}, r"gain must be one of"),
-    (_frame(), {"no_relevant": "skip"}, r"no_relevant must be one of zero, drop"),
-])
+@pytest.mark.parametrize(
+    ("frame", "options", "match"),
+    [
+        (
+            _frame().drop(columns="score"),
+            {},
+            r"The column 'score' is missing\. .*'query', 'item', 'relevance'",
+        ),
+        (_frame(), {"query": "qid"}, r"The column 'qid' is missing"),
+        (_frame(), {"item": "doc"}, r"The column 'doc' is missing"),
+        (_frame().iloc[:0], {}, r"The run has no rows"),
+        (
+            _frame(relevance=[1, "high", 2]),
+            {},
+            r"Row 2 of the column 'relevance' holds 'high', which is not a number",
+        ),
+        (_frame(score=[0.3, np.nan, 0.1]), {}, r"Row 2 of the column 'score' .* not a finite number"),
+        (_frame(score=[0.3, 0.2, np.inf]), {}, r"Row 3 of the column 'score' holds inf"),
+        (_frame(relevance=[1, None, 2]), {}, r"Row 2 of the column 'relevance'"),
+        (
+            _frame(relevance=[1, -1, 2]),
+            {},
+            r"Row 2 of the column 'relevance' holds -1\.0, which is not a relevance grade of 0 or more",
+        ),
+        (_frame(query=["a", None, "b"]), {}, r"Row 2 of the column 'query' .* an id"),
+        (
+            _frame(item=["x", "x", "x"]),
+            {},
+            r"The item 'x' appears more than once for the query 'a' \(rows 1, 2\)",
+        ),
+        (_frame(), {"k": 0}, r"k must be a whole number of at least 1, or none for the whole list\. Got 0"),
+        (
+            _frame(),
+            {"ties": "random"},
+            r"ties must be one of average, optimistic, pessimistic, input, trec_eval",
+        ),
+        (_frame(), {"gain": "cubic"}, r"gain must be one of"),
+        (_frame(), {"no_relevant": "skip"}, r"no_relevant must be one of zero, drop"),
+    ],
+)
 def test_evaluate_rejects_bad_input(frame, options, match):
     with pytest.raises(nc.NDCGInputError, match=match):
         evaluate(frame, **options)
@@ -326,12 +361,18 @@ def test_read_run_reports_progress_in_chunks(tmp_path, run):
     assert calls[-1][0] == calls[-1][1] == path.stat().st_size
 
 
-@pytest.mark.parametrize(("content", "match"), [
-    (b"", r"The file 'bad\.csv' has no rows"),
-    (b"query,relevance,score\n", r"The file 'bad\.csv' has no rows"),
-    (b"PAR1 this is not parquet", r"The file 'bad\.csv' starts like a Parquet file but is not a valid one"),
-    (b"query,relevance\n\"a,1\n", r"Row 1 has 1 field\(s\), but the header has 2"),
-])
+@pytest.mark.parametrize(
+    ("content", "match"),
+    [
+        (b"", r"The file 'bad\.csv' has no rows"),
+        (b"query,relevance,score\n", r"The file 'bad\.csv' has no rows"),
+        (
+            b"PAR1 this is not parquet",
+            r"The file 'bad\.csv' starts like a Parquet file but is not a valid one",
+        ),
+        (b'query,relevance\n"a,1\n', r"Row 1 has 1 field\(s\), but the header has 2"),
+    ],
+)
 def test_read_run_rejects_bad_files(tmp_path, content, match):
     path = tmp_path / "bad.csv"
     path.write_bytes(content)
@@ -360,9 +401,11 @@ def test_read_run_names_a_file_that_is_not_utf8_text(tmp_path):
 
 def test_read_run_keeps_numeric_looking_query_ids_apart():
     """Queries 1 and 1.0, 1e3 and 1000 are four queries (pandas' guessing merged them)."""
-    data = (b"query,item,relevance,score\n"
-            b"1,a,1,0.9\n1,b,0,0.8\n1.0,a,0,0.9\n1.0,b,1,0.8\n"
-            b"1e3,a,1,0.9\n1000,a,0,0.9\n")
+    data = (
+        b"query,item,relevance,score\n"
+        b"1,a,1,0.9\n1,b,0,0.8\n1.0,a,0,0.9\n1.0,b,1,0.8\n"
+        b"1e3,a,1,0.9\n1000,a,0,0.9\n"
+    )
     table = evaluate(read_run(data))
     assert table["query"].tolist() == ["1", "1.0", "1e3", "1000"]
     assert table["ndcg"].tolist() == [1.0, 1 / LOG2_3 / 1.0, 1.0, 0.0]
@@ -388,27 +431,32 @@ def test_read_run_only_an_empty_field_is_a_missing_id():
 
 
 def test_read_run_na_in_a_grade_column_is_not_a_number_naming_the_row():
-    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'relevance' holds 'NA', which is not a number"):
+    with pytest.raises(
+        nc.NDCGInputError, match=r"Row 2 of the column 'relevance' holds 'NA', which is not a number"
+    ):
         evaluate(read_run(b"query,relevance,score\nq,1,0.5\nq,NA,0.4\n"))
 
 
 def test_evaluate_numeric_id_columns_become_their_text():
-    frame = pd.DataFrame({"query": [1.0, 1.0, 2.5], "item": [1, 2, 1], "relevance": [1, 0, 1],
-                          "score": [0.2, 0.1, 0.3]})
+    frame = pd.DataFrame(
+        {"query": [1.0, 1.0, 2.5], "item": [1, 2, 1], "relevance": [1, 0, 1], "score": [0.2, 0.1, 0.3]}
+    )
     assert evaluate(frame)["query"].tolist() == ["1.0", "2.5"]
 
 
 def test_evaluate_object_ids_one_and_text_one_are_one_id():
     """In an object column the number 1 and the text "1" have the same text: one query."""
-    frame = pd.DataFrame({"query": pd.Series([1, "1"], dtype=object), "relevance": [1, 0],
-                          "score": [0.2, 0.1]})
+    frame = pd.DataFrame(
+        {"query": pd.Series([1, "1"], dtype=object), "relevance": [1, 0], "score": [0.2, 0.1]}
+    )
     assert evaluate(frame)["n_items"].tolist() == [2]
 
 
 def test_read_run_parquet_numeric_ids_become_text(tmp_path):
     path = tmp_path / "run.parquet"
-    pd.DataFrame({"query": [1, 1, 2], "item": [7.0, 8.0, 7.0], "relevance": [1, 0, 1],
-                  "score": [0.3, 0.2, 0.1]}).to_parquet(path)
+    pd.DataFrame(
+        {"query": [1, 1, 2], "item": [7.0, 8.0, 7.0], "relevance": [1, 0, 1], "score": [0.3, 0.2, 0.1]}
+    ).to_parquet(path)
     frame = read_run(path)
     assert frame["query"].tolist() == ["1", "1", "2"]
     assert frame["item"].tolist() == ["7.0", "8.0", "7.0"]
@@ -417,8 +465,7 @@ def test_read_run_parquet_numeric_ids_become_text(tmp_path):
 def test_read_run_extra_field_is_an_error_not_a_shifted_column():
     """The issue's case: data rows have one field more than the header. pandas made the first
     column the index and scored the run on the wrong columns; it is now an error naming row 1."""
-    data = (b"query,relevance,score\n"
-            b"q1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n")
+    data = b"query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\nq1,d3,1,0.7\n"
     with pytest.raises(nc.NDCGInputError, match=r"^Row 1 has 4 field\(s\), but the header has 3") as info:
         evaluate(read_run(data))
     assert info.value.key == "field_count"
@@ -443,10 +490,13 @@ def test_read_run_quoted_newline_in_an_id_is_read():
     assert frame["query"].tolist() == ["a\nb"]
 
 
-@pytest.mark.parametrize(("data", "line"), [
-    ("query,relevance,score\nq\u00e9,1,0.5\n".encode("latin-1"), 2),
-    ("query,relevance,score\nq,1,0.5\n".encode("utf-16"), 1),
-])
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        ("query,relevance,score\nq\u00e9,1,0.5\n".encode("latin-1"), 2),
+        ("query,relevance,score\nq,1,0.5\n".encode("utf-16"), 1),
+    ],
+)
 def test_read_run_refuses_text_that_is_not_utf8(data, line):
     with pytest.raises(nc.NDCGInputError, match=rf"is not UTF-8 text \(line {line} "):
         read_run(data, name="run.csv")
@@ -457,10 +507,23 @@ def test_read_run_accepts_a_utf8_byte_order_mark():
     assert frame.columns.tolist() == ["query", "relevance", "score"]
 
 
-@pytest.mark.parametrize(("relevance", "gain", "match", "key"), [
-    ([1e308, 1e308, 0.0], "linear", r"query 'a' are too large: .* at row 2 \(grade 1e\+308\)", "sum_overflow_query"),
-    ([1.0, 1100.0, 0.0], "exponential", r"Row 2 of the column 'relevance' holds the grade 1100", "gain_overflow_row"),
-])
+@pytest.mark.parametrize(
+    ("relevance", "gain", "match", "key"),
+    [
+        (
+            [1e308, 1e308, 0.0],
+            "linear",
+            r"query 'a' are too large: .* at row 2 \(grade 1e\+308\)",
+            "sum_overflow_query",
+        ),
+        (
+            [1.0, 1100.0, 0.0],
+            "exponential",
+            r"Row 2 of the column 'relevance' holds the grade 1100",
+            "gain_overflow_row",
+        ),
+    ],
+)
 def test_evaluate_refuses_gains_that_are_not_finite(relevance, gain, match, key):
     """Before: DCG was inf and nDCG nan, with no message."""
     frame = pd.DataFrame({"query": "a", "relevance": relevance, "score": [0.3, 0.2, 0.1]})
@@ -494,8 +557,14 @@ def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
         for doc in docs:
             rows.append((f"q{q}", f"d{doc}", int(rng.integers(0, 4)), float(rng.integers(0, 4)) / 4))
     frame = pd.DataFrame(rows, columns=["query", "item", "relevance", "score"])
-    qrels = {q: {d: int(r) for d, r in zip(g["item"], g["relevance"])} for q, g in frame.groupby("query")}
-    run = {q: {d: float(s) for d, s in zip(g["item"], g["score"])} for q, g in frame.groupby("query")}
+    qrels = {
+        q: {d: int(r) for d, r in zip(g["item"], g["relevance"], strict=False)}
+        for q, g in frame.groupby("query")
+    }
+    run = {
+        q: {d: float(s) for d, s in zip(g["item"], g["score"], strict=False)}
+        for q, g in frame.groupby("query")
+    }
     measures = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_5", "ndcg_cut_10"}).evaluate(run)
     for k in (5, 10):
         ours = evaluate(frame, k=k, ties="trec_eval").set_index("query")["ndcg"]
@@ -514,7 +583,7 @@ def test_ndcg_bands_counts_queries_per_band_with_one_closed_at_the_top():
     bands = nc.ndcg_bands(table)
     assert len(bands) == 20
     assert bands["start"].tolist()[:3] == [0.0, 0.05, 0.1] and bands["end"].iloc[-1] == 1.0
-    counts = dict(zip(bands["start"].round(2), bands["count"]))
+    counts = dict(zip(bands["start"].round(2), bands["count"], strict=False))
     assert (counts[0.0], counts[0.05], counts[0.5], counts[0.95]) == (2, 1, 1, 2)
     assert bands["count"].sum() == 6  # the undefined (NaN) query is not counted
 

@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "ndcg_core", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ndcg_core", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _printed_mean(stdout: str) -> float:
@@ -63,13 +69,19 @@ def test_cli_drop_no_relevant_and_parquet_output(run_csv, tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out), expected.per_query, check_dtype=False)
 
 
-@pytest.mark.parametrize(("content", "args", "message"), [
-    ("query,relevance,score\na,1,0.5\na,high,0.4\n", [],
-     "Row 2 of the column 'relevance' holds 'high', which is not a number"),
-    ("query,grade,score\na,1,0.5\n", [], "The column 'relevance' is missing"),
-    ("", [], "has no rows"),
-    ("query,relevance,score\na,1,0.5\n", ["--k", "0"], "k must be a whole number of at least 1"),
-])
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        (
+            "query,relevance,score\na,1,0.5\na,high,0.4\n",
+            [],
+            "Row 2 of the column 'relevance' holds 'high', which is not a number",
+        ),
+        ("query,grade,score\na,1,0.5\n", [], "The column 'relevance' is missing"),
+        ("", [], "has no rows"),
+        ("query,relevance,score\na,1,0.5\n", ["--k", "0"], "k must be a whole number of at least 1"),
+    ],
+)
 def test_cli_bad_input_exits_2_with_message(tmp_path, content, args, message):
     path = tmp_path / "bad.csv"
     path.write_text(content)
@@ -83,9 +95,22 @@ def test_cli_bad_input_exits_2_with_message(tmp_path, content, args, message):
 def test_cli_help_documents_every_option():
     done = _cli("--help")
     assert done.returncode == 0
-    for option in ("--k", "--gain", "--discount", "--ties", "--engine", "--query", "--relevance",
-                   "--score", "--item", "--drop-no-relevant", "--output", "--master",
-                   "--no-progress", "FILE"):
+    for option in (
+        "--k",
+        "--gain",
+        "--discount",
+        "--ties",
+        "--engine",
+        "--query",
+        "--relevance",
+        "--score",
+        "--item",
+        "--drop-no-relevant",
+        "--output",
+        "--master",
+        "--no-progress",
+        "FILE",
+    ):
         assert option in done.stdout
 
 
@@ -105,8 +130,9 @@ def test_main_shows_progress_bar_on_large_input(run_csv, monkeypatch, capsys):
 def test_cli_output_csv_escapes_formula_ids(tmp_path):
     """Ids starting with = + - @ reach the CSV with a leading apostrophe; -1 stays a number."""
     path = tmp_path / "run.csv"
-    path.write_text("query,item,relevance,score\n=cmd|' /C calc'!A0,a,1,0.5\n"
-                    "@SUM(1),a,1,0.5\n-1,a,1,0.5\n+q,a,1,0.5\n")
+    path.write_text(
+        "query,item,relevance,score\n=cmd|' /C calc'!A0,a,1,0.5\n@SUM(1),a,1,0.5\n-1,a,1,0.5\n+q,a,1,0.5\n"
+    )
     out = tmp_path / "out.csv"
     assert cli.main([str(path), "--output", str(out)]) == 0
     queries = pd.read_csv(out, dtype=str, keep_default_na=False)["query"].tolist()
@@ -121,6 +147,7 @@ def test_cli_output_parquet_and_json_keep_ids_exact(tmp_path):
     assert cli.main([str(path), "--output", str(json_out)]) == 0
     assert pd.read_parquet(parquet)["query"].tolist() == ["=cmd", "1.0", "1"]
     import json
+
     assert [row["query"] for row in json.loads(json_out.read_text())] == ["=cmd", "1.0", "1"]
 
 

@@ -26,9 +26,16 @@ WORKED_DCG = 3 + 2 / math.log2(3) + 1 / math.log2(6)
 
 
 def _dcg_exercise(**changes) -> Exercise:
-    fields = dict(number=1, kind="dcg", relevance=(3.0, 2.0, 0.0, 0.0, 1.0),
-                  labels=("D1", "D2", "D3", "D4", "D5"), k=None, gain="linear",
-                  discount="log2", answer=WORKED_DCG)
+    fields = dict(
+        number=1,
+        kind="dcg",
+        relevance=(3.0, 2.0, 0.0, 0.0, 1.0),
+        labels=("D1", "D2", "D3", "D4", "D5"),
+        k=None,
+        gain="linear",
+        discount="log2",
+        answer=WORKED_DCG,
+    )
     fields.update(changes)
     return Exercise(**fields)
 
@@ -53,8 +60,11 @@ def test_make_exercises_respects_kinds_and_count():
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, MAX_SEED), gain=st.sampled_from(["linear", "exponential"]),
-       discount=st.sampled_from(["log2", "jarvelin"]))
+@given(
+    seed=st.integers(0, MAX_SEED),
+    gain=st.sampled_from(["linear", "exponential"]),
+    discount=st.sampled_from(["log2", "jarvelin"]),
+)
 def test_make_exercises_numeric_answers_equal_core_metrics(seed, gain, discount):
     for e in make_exercises(seed, n=8, kinds=("cg", "dcg", "idcg", "ndcg"), gain=gain, discount=discount):
         m = nc.metrics(list(e.relevance), k=e.k, gain=gain, discount=discount)
@@ -77,7 +87,7 @@ def test_make_exercises_compare_answer_matches_ndcg(seed):
 @given(seed=st.integers(0, MAX_SEED))
 def test_make_exercises_ideal_order_is_shuffled_and_answer_is_ideal(seed):
     for e in make_exercises(seed, n=3, kinds=("ideal_order",)):
-        grade = dict(zip(e.labels, e.relevance))
+        grade = dict(zip(e.labels, e.relevance, strict=False))
         shown = list(e.relevance)
         assert shown != sorted(shown, reverse=True)
         assert [grade[x] for x in e.answer] == sorted(shown, reverse=True)
@@ -135,16 +145,25 @@ def test_check_answer_rejects_negative_tolerance():
 
 
 def test_check_answer_ideal_order_accepts_any_order_of_equal_grades():
-    ex = Exercise(1, "ideal_order", (1.0, 3.0, 1.0, 2.0), ("D1", "D2", "D3", "D4"), None,
-                  "linear", "log2", ("D2", "D4", "D1", "D3"))
+    ex = Exercise(
+        1,
+        "ideal_order",
+        (1.0, 3.0, 1.0, 2.0),
+        ("D1", "D2", "D3", "D4"),
+        None,
+        "linear",
+        "log2",
+        ("D2", "D4", "D1", "D3"),
+    )
     assert check_answer(ex, ["D2", "D4", "D3", "D1"]).correct
     assert not check_answer(ex, ["D4", "D2", "D1", "D3"]).correct
     assert not check_answer(ex, ["D2", "D4", "D1"]).correct
 
 
 def test_check_answer_compare_choices():
-    ex = Exercise(1, "compare", (3.0,), ("D1",), None, "linear", "log2", "same",
-                  (3.0, 0.0, 0.0), ("D1", "D2", "D3"))
+    ex = Exercise(
+        1, "compare", (3.0,), ("D1",), None, "linear", "log2", "same", (3.0, 0.0, 0.0), ("D1", "D2", "D3")
+    )
     assert check_answer(ex, "same").correct
     assert not check_answer(ex, "A").correct
     with pytest.raises(nc.NDCGInputError, match="answer must be one of"):
@@ -154,7 +173,9 @@ def test_check_answer_compare_choices():
 def test_hints_dcg_end_with_terms_that_add_up_to_the_answer():
     steps = hints(_dcg_exercise())
     assert [h.key for h in steps] == ["dcg_rule", "gains", "discounts", "discounted_gains"]
-    assert steps[2].params["values"] == pytest.approx([1, 1 / math.log2(3), 0.5, 1 / math.log2(5), 1 / math.log2(6)])
+    assert steps[2].params["values"] == pytest.approx(
+        [1, 1 / math.log2(3), 0.5, 1 / math.log2(5), 1 / math.log2(6)]
+    )
     assert sum(steps[-1].params["values"]) == pytest.approx(WORKED_DCG)
 
 
@@ -169,7 +190,7 @@ def test_hints_lead_to_the_answer(seed, gain):
         elif e.kind == "ndcg":
             assert hints(e)[-2].params["value"] / last["value"] == pytest.approx(e.answer)
         elif e.kind == "ideal_order":
-            grade = dict(zip(e.labels, e.relevance))
+            grade = dict(zip(e.labels, e.relevance, strict=False))
             assert grade[last["item"]] == max(e.relevance)
 
 

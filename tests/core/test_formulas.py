@@ -10,8 +10,10 @@ import ndcg_core as nc
 
 EXAMPLE = [3, 2, 0, 0, 1]
 CASES = [
-    *[(EXAMPLE, {"k": k, "gain": g, "discount": d})
-      for k, g, d in itertools.product([None, 3, 10], ["linear", "exponential"], ["log2", "jarvelin"])],
+    *[
+        (EXAMPLE, {"k": k, "gain": g, "discount": d})
+        for k, g, d in itertools.product([None, 3, 10], ["linear", "exponential"], ["log2", "jarvelin"])
+    ],
     ([3, 2, 3, 0, 1], {"discount": "jarvelin"}),
     ([3, 3, 3], {"pool": [3, 3, 3, 3]}),
     (EXAMPLE, {"pool": [3, 3, 2, 2, 1, 0, 0], "k": 6}),
@@ -21,11 +23,14 @@ CASES = [
     ([1, 0, 2, 3, 0, 1, 2, 3], {"digits": 6}),
 ]
 IDS = [f"{rel}-{kwargs}" for rel, kwargs in CASES]
-CORE = {"cg": lambda rel, kw: nc.cg(rel, k=kw.get("k"), gain=kw.get("gain", "linear")),
-        "dcg": lambda rel, kw: nc.dcg(rel, k=kw.get("k"), gain=kw.get("gain", "linear"),
-                                      discount=kw.get("discount", "log2")),
-        "idcg": lambda rel, kw: nc.idcg(rel, **_metric_options(kw)),
-        "ndcg": lambda rel, kw: nc.ndcg(rel, **_metric_options(kw))}
+CORE = {
+    "cg": lambda rel, kw: nc.cg(rel, k=kw.get("k"), gain=kw.get("gain", "linear")),
+    "dcg": lambda rel, kw: nc.dcg(
+        rel, k=kw.get("k"), gain=kw.get("gain", "linear"), discount=kw.get("discount", "log2")
+    ),
+    "idcg": lambda rel, kw: nc.idcg(rel, **_metric_options(kw)),
+    "ndcg": lambda rel, kw: nc.ndcg(rel, **_metric_options(kw)),
+}
 
 
 def _metric_options(kwargs):
@@ -48,7 +53,7 @@ def evaluate(tex):
         py, count = re.subn(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", py)
         assert count, tex
     assert "\\" not in py and "{" not in py, f"unexpected LaTeX in {tex!r}"
-    return eval(py, {"__builtins__": {}}, {"log2": math.log2})  # noqa: S307 - our own test text
+    return eval(py, {"__builtins__": {}}, {"log2": math.log2})
 
 
 def pieces(formula):
@@ -68,15 +73,15 @@ def test_formula_numbers_recompute_to_the_value(step, relevance, kwargs):
     f = nc.formula(step, relevance, **kwargs)
     digits = kwargs.get("digits", 4)
     if step == "ndcg" and f.terms[1] == 0:  # no division: the rule is written instead
-        assert f.substituted.endswith(r"= 0 \quad (\mathrm{IDCG@%d} = 0)" % f.k) and f.value == 0
+        assert f.substituted.endswith(rf"= 0 \quad (\mathrm{{IDCG@{f.k}}} = 0)") and f.value == 0
         return
     *middle, shown = pieces(f)
-    assert abs(float(shown) - f.value) <= 0.5 * 10.0 ** -digits + 1e-12
+    assert abs(float(shown) - f.value) <= 0.5 * 10.0**-digits + 1e-12
     assert math.fsum(f.terms) == pytest.approx(f.value if step != "ndcg" else sum(f.terms), abs=1e-12)
     numeric = [part for part in middle[1:] if "\\mathrm" not in part]
     if step == "ndcg":
         (ratio,) = numeric
-        assert evaluate(ratio) == pytest.approx(f.value, abs=2 * 10.0 ** -digits)
+        assert evaluate(ratio) == pytest.approx(f.value, abs=2 * 10.0**-digits)
     else:
         for part in numeric:
             assert evaluate(part) == pytest.approx(f.value, abs=1e-12)
@@ -88,8 +93,7 @@ def test_formula_numbers_recompute_to_the_value(step, relevance, kwargs):
 def test_gain_formula_lists_each_gain(relevance, kwargs):
     f = nc.formula("gain", relevance, **kwargs)
     cutoff = nc.metrics(relevance, **_metric_options(kwargs)).k
-    expected = [2.0 ** x - 1 if kwargs.get("gain") == "exponential" else float(x)
-                for x in relevance[:cutoff]]
+    expected = [2.0**x - 1 if kwargs.get("gain") == "exponential" else float(x) for x in relevance[:cutoff]]
     assert list(f.terms) == pytest.approx(expected, abs=1e-12)
     assert f.value == pytest.approx(sum(expected), abs=1e-12)
     for part in pieces(f)[1:]:
@@ -101,7 +105,8 @@ def test_formula_worked_example_text():
     f = nc.formula("dcg", EXAMPLE)
     assert f.substituted == (
         r"\mathrm{DCG@5} = \frac{3}{\log_2 2} + \frac{2}{\log_2 3} + \frac{0}{\log_2 4}"
-        r" + \frac{0}{\log_2 5} + \frac{1}{\log_2 6} = 4.6487")
+        r" + \frac{0}{\log_2 5} + \frac{1}{\log_2 6} = 4.6487"
+    )
     assert f.general == r"\mathrm{DCG@k} = \sum_{i=1}^{k} \frac{rel_i}{\log_2(i+1)}"
     assert nc.formula("ndcg", EXAMPLE).substituted.endswith(r"= \frac{4.6487}{4.7619} = 0.9762")
     assert nc.formula("cg", EXAMPLE).substituted == r"\mathrm{CG@5} = 3 + 2 + 0 + 0 + 1 = 6"
@@ -143,12 +148,15 @@ def test_formulas_returns_every_step_in_order():
     assert tuple(f.step for f in nc.formulas(EXAMPLE)) == nc.STEPS == ("gain", "cg", "dcg", "idcg", "ndcg")
 
 
-@pytest.mark.parametrize(("call", "key"), [
-    (lambda: nc.formula("mrr", EXAMPLE), "unknown_option"),
-    (lambda: nc.formula("dcg", EXAMPLE, digits=-1), "shape"),
-    (lambda: nc.formula("dcg", EXAMPLE, k=0), "k_invalid"),
-    (lambda: nc.general_formula("dcg", gain="exp"), "unknown_option"),
-])
+@pytest.mark.parametrize(
+    ("call", "key"),
+    [
+        (lambda: nc.formula("mrr", EXAMPLE), "unknown_option"),
+        (lambda: nc.formula("dcg", EXAMPLE, digits=-1), "shape"),
+        (lambda: nc.formula("dcg", EXAMPLE, k=0), "k_invalid"),
+        (lambda: nc.general_formula("dcg", gain="exp"), "unknown_option"),
+    ],
+)
 def test_formula_rejects_bad_options(call, key):
     with pytest.raises(nc.NDCGInputError) as info:
         call()
@@ -158,5 +166,6 @@ def test_formula_rejects_bad_options(call, key):
 def test_formula_writes_huge_numbers_as_powers_of_ten():
     """A free scale allows 1e300: written out it is 301 digits long and breaks any layout."""
     assert nc.formula("cg", [1e300, 2]).substituted == (
-        r"\mathrm{CG@2} = {1 \times 10^{300}} + 2 = {1 \times 10^{300}}")
+        r"\mathrm{CG@2} = {1 \times 10^{300}} + 2 = {1 \times 10^{300}}"
+    )
     assert nc.formula("dcg", [2.5e12]).substituted.endswith(r"= {2.5000 \times 10^{12}}")

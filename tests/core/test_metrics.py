@@ -12,14 +12,17 @@ EXAMPLE_DCG = 3 + 2 / L2(3) + 1 / L2(6)
 EXAMPLE_IDCG = 3 + 2 / L2(3) + 1 / L2(4)
 
 
-@pytest.mark.parametrize(("relevance", "k", "expected"), [
-    (EXAMPLE, None, EXAMPLE_DCG),
-    (EXAMPLE, 3, 3 + 2 / L2(3)),
-    (EXAMPLE, 50, EXAMPLE_DCG),
-    ([0, 0, 1], 2, 0.0),
-    ([0, 0, 1], None, 1 / L2(4)),
-    ([2.5, 0.5], None, 2.5 + 0.5 / L2(3)),
-])
+@pytest.mark.parametrize(
+    ("relevance", "k", "expected"),
+    [
+        (EXAMPLE, None, EXAMPLE_DCG),
+        (EXAMPLE, 3, 3 + 2 / L2(3)),
+        (EXAMPLE, 50, EXAMPLE_DCG),
+        ([0, 0, 1], 2, 0.0),
+        ([0, 0, 1], None, 1 / L2(4)),
+        ([2.5, 0.5], None, 2.5 + 0.5 / L2(3)),
+    ],
+)
 def test_dcg_matches_hand_arithmetic(relevance, k, expected):
     assert nc.dcg(relevance, k=k) == pytest.approx(expected, abs=1e-12)
 
@@ -29,13 +32,16 @@ def test_dcg_worked_example_rounds_to_teaching_number():
     assert round(nc.dcg(EXAMPLE), 4) == 4.6487
 
 
-@pytest.mark.parametrize(("relevance", "kwargs", "expected"), [
-    (EXAMPLE, {}, EXAMPLE_IDCG),
-    (EXAMPLE, {"k": 2}, 3 + 2 / L2(3)),
-    (EXAMPLE, {"pool": [3, 3, 2, 2, 1, 0, 0]}, 3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)),
-    ([3, 3, 3], {"pool": [3, 3, 3, 3]}, 3 + 3 / L2(3) + 3 / 2 + 3 / L2(5)),
-    ([3, 3, 3], {"pool": [3, 3, 3, 3], "k": 3}, 3 + 3 / L2(3) + 3 / 2),
-])
+@pytest.mark.parametrize(
+    ("relevance", "kwargs", "expected"),
+    [
+        (EXAMPLE, {}, EXAMPLE_IDCG),
+        (EXAMPLE, {"k": 2}, 3 + 2 / L2(3)),
+        (EXAMPLE, {"pool": [3, 3, 2, 2, 1, 0, 0]}, 3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)),
+        ([3, 3, 3], {"pool": [3, 3, 3, 3]}, 3 + 3 / L2(3) + 3 / 2 + 3 / L2(5)),
+        ([3, 3, 3], {"pool": [3, 3, 3, 3], "k": 3}, 3 + 3 / L2(3) + 3 / 2),
+    ],
+)
 def test_idcg_matches_hand_arithmetic(relevance, kwargs, expected):
     assert nc.idcg(relevance, **kwargs) == pytest.approx(expected, abs=1e-12)
 
@@ -45,20 +51,43 @@ def test_cg_is_blind_to_order(relevance):
     assert nc.cg(relevance) == 3 + 3 + 2
 
 
-@pytest.mark.parametrize(("relevance", "kwargs", "expected", "rounded"), [
-    (EXAMPLE, {}, EXAMPLE_DCG / EXAMPLE_IDCG, (4, 0.9762)),
-    (EXAMPLE, {"gain": "exponential"},
-     (7 + 3 / L2(3) + 1 / L2(6)) / (7 + 3 / L2(3) + 1 / L2(4)), (5, 0.98795)),
-    ([3, 2, 3, 0, 1], {"discount": "jarvelin"},
-     (3 + 2 / 1 + 3 / L2(3) + 0 + 1 / L2(5)) / (3 + 3 / 1 + 2 / L2(3) + 1 / L2(4) + 0), (3, 0.944)),
-    ([3, 2, 3, 0, 1], {},
-     (3 + 2 / L2(3) + 3 / L2(4) + 1 / L2(6)) / (3 + 3 / L2(3) + 2 / L2(4) + 1 / L2(5)), (3, 0.972)),
-    ([3, 3, 3], {"pool": [3, 3, 3, 3]},
-     (3 + 3 / L2(3) + 3 / 2) / (3 + 3 / L2(3) + 3 / 2 + 3 / L2(5)), (4, 0.8319)),
-    (EXAMPLE, {"pool": [3, 3, 2, 2, 1, 0, 0]},
-     EXAMPLE_DCG / (3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)), (4, 0.6510)),
-    (EXAMPLE, {"k": 3}, (3 + 2 / L2(3)) / (3 + 2 / L2(3) + 1 / 2), (4, 0.8950)),
-])
+@pytest.mark.parametrize(
+    ("relevance", "kwargs", "expected", "rounded"),
+    [
+        (EXAMPLE, {}, EXAMPLE_DCG / EXAMPLE_IDCG, (4, 0.9762)),
+        (
+            EXAMPLE,
+            {"gain": "exponential"},
+            (7 + 3 / L2(3) + 1 / L2(6)) / (7 + 3 / L2(3) + 1 / L2(4)),
+            (5, 0.98795),
+        ),
+        (
+            [3, 2, 3, 0, 1],
+            {"discount": "jarvelin"},
+            (3 + 2 / 1 + 3 / L2(3) + 0 + 1 / L2(5)) / (3 + 3 / 1 + 2 / L2(3) + 1 / L2(4) + 0),
+            (3, 0.944),
+        ),
+        (
+            [3, 2, 3, 0, 1],
+            {},
+            (3 + 2 / L2(3) + 3 / L2(4) + 1 / L2(6)) / (3 + 3 / L2(3) + 2 / L2(4) + 1 / L2(5)),
+            (3, 0.972),
+        ),
+        (
+            [3, 3, 3],
+            {"pool": [3, 3, 3, 3]},
+            (3 + 3 / L2(3) + 3 / 2) / (3 + 3 / L2(3) + 3 / 2 + 3 / L2(5)),
+            (4, 0.8319),
+        ),
+        (
+            EXAMPLE,
+            {"pool": [3, 3, 2, 2, 1, 0, 0]},
+            EXAMPLE_DCG / (3 + 3 / L2(3) + 2 / 2 + 2 / L2(5) + 1 / L2(6)),
+            (4, 0.6510),
+        ),
+        (EXAMPLE, {"k": 3}, (3 + 2 / L2(3)) / (3 + 2 / L2(3) + 1 / 2), (4, 0.8950)),
+    ],
+)
 def test_ndcg_teaching_examples(relevance, kwargs, expected, rounded):
     """The numbers of TEACHING.md, as arithmetic and as printed there."""
     value = nc.ndcg(relevance, **kwargs)
@@ -82,7 +111,8 @@ def test_metrics_bundles_the_four_numbers():
     m = nc.metrics(EXAMPLE, k=10)
     assert (m.k, m.cg) == (5, 3 + 2 + 0 + 0 + 1)
     assert (m.dcg, m.idcg, m.ndcg) == pytest.approx(
-        (EXAMPLE_DCG, EXAMPLE_IDCG, EXAMPLE_DCG / EXAMPLE_IDCG), abs=1e-12)
+        (EXAMPLE_DCG, EXAMPLE_IDCG, EXAMPLE_DCG / EXAMPLE_IDCG), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -103,6 +133,7 @@ def test_dcg_accepts_negative_grades_like_scikit_learn():
 
 
 # --- CG sums gains (Järvelin & Kekäläinen 2002) ---------------------------------------------
+
 
 def test_cg_exponential_sums_gains_not_grades():
     """[3, 2, 0, 0, 1] with 2^rel − 1 has gains 7, 3, 0, 0, 1: CG = 11, not 6."""

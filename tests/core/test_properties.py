@@ -14,10 +14,12 @@ integer_grades = st.lists(st.integers(0, 3).map(float), min_size=1, max_size=25)
 real_grades = st.lists(st.floats(0, 10, allow_nan=False, allow_infinity=False), min_size=1, max_size=25)
 grades = st.one_of(integer_grades, real_grades)
 cutoffs = st.one_of(st.none(), st.integers(1, 30))
-options = st.fixed_dictionaries({
-    "gain": st.sampled_from(["linear", "exponential"]),
-    "discount": st.sampled_from(["log2", "jarvelin"]),
-})
+options = st.fixed_dictionaries(
+    {
+        "gain": st.sampled_from(["linear", "exponential"]),
+        "discount": st.sampled_from(["log2", "jarvelin"]),
+    }
+)
 
 
 @st.composite
@@ -118,6 +120,7 @@ def test_each_k_and_what_if_views_agree_with_ndcg(rel, k, opts):
 
 # --- issue 11: CG sums gains; closed forms of the order bounds -----------------------------
 
+
 @quick
 @given(grades, cutoffs, options)
 def test_dcg_never_exceeds_cg_for_non_negative_grades(relevance, k, opts):
@@ -134,10 +137,13 @@ short_grades = st.lists(st.integers(0, 3).map(float), min_size=1, max_size=8)
 def test_order_bounds_equal_brute_force_over_all_orders(relevance, k, opts):
     """Closed forms (ascending = worst, mean gain × Σ discounts / IDCG) = enumeration, n <= 8."""
     import itertools
+
     cut = nc.metrics(relevance, k=k, **opts).k
     idcg = nc.idcg(relevance, k=k, **opts)
-    values = [nc.dcg([relevance[i] for i in p], k=cut, **opts) / idcg if idcg > 0 else 0.0
-              for p in set(itertools.permutations(range(len(relevance))))]
+    values = [
+        nc.dcg([relevance[i] for i in p], k=cut, **opts) / idcg if idcg > 0 else 0.0
+        for p in set(itertools.permutations(range(len(relevance))))
+    ]
     # set() of index tuples keeps every ordering once (indices are distinct)
     b = nc.order_bounds(relevance, k=k, **opts)
     assert b.worst == pytest.approx(min(values), abs=1e-12)
@@ -152,7 +158,9 @@ def test_order_bounds_worst_is_the_ascending_order(relevance, k, opts):
     assert b.worst == pytest.approx(nc.ndcg(sorted(relevance), k=k, **opts), abs=1e-12)
 
 
-unjudged_grades = st.lists(st.one_of(st.integers(0, 3).map(float), st.just(float("nan"))), min_size=1, max_size=15)
+unjudged_grades = st.lists(
+    st.one_of(st.integers(0, 3).map(float), st.just(float("nan"))), min_size=1, max_size=15
+)
 
 
 @quick

@@ -8,22 +8,28 @@ from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells, infer_scale
 
 
-@pytest.mark.parametrize(("relevance", "scale"), [
-    ([3, 2, 0, 0, 1], "graded"),
-    ([1, 0, 1, 1, 0], "binary"),
-    ([1, 0, 1], "graded"),
-    ([0.5, 7.25, 0], "free"),
-])
+@pytest.mark.parametrize(
+    ("relevance", "scale"),
+    [
+        ([3, 2, 0, 0, 1], "graded"),
+        ([1, 0, 1, 1, 0], "binary"),
+        ([1, 0, 1], "graded"),
+        ([0.5, 7.25, 0], "free"),
+    ],
+)
 def test_check_scale_accepts_grades_of_the_scale(relevance, scale):
     assert check_scale(relevance, scale).tolist() == [float(x) for x in relevance]
 
 
-@pytest.mark.parametrize(("relevance", "scale", "key", "position"), [
-    ([1, 0, 2], "binary", "not_binary", 3),
-    ([1, 0.5], "binary", "not_binary", 2),
-    ([3, 4], "graded", "not_graded", 2),
-    ([2.5, 1], "graded", "not_graded", 1),
-])
+@pytest.mark.parametrize(
+    ("relevance", "scale", "key", "position"),
+    [
+        ([1, 0, 2], "binary", "not_binary", 3),
+        ([1, 0.5], "binary", "not_binary", 2),
+        ([3, 4], "graded", "not_graded", 2),
+        ([2.5, 1], "graded", "not_graded", 1),
+    ],
+)
 def test_check_scale_names_the_first_misfit(relevance, scale, key, position):
     with pytest.raises(NDCGInputError, match=f"Item {position} of the relevance list") as info:
         check_scale(relevance, scale)
@@ -40,12 +46,15 @@ def test_check_scale_still_rejects_negative_grades_on_free():
         check_scale([1, -1], "free")
 
 
-@pytest.mark.parametrize(("relevance", "expected"), [
-    ([3, 2, 0, 0, 1], "graded"),
-    ([1, 0], "graded"),
-    ([4, 0], "free"),
-    ([0.5], "free"),
-])
+@pytest.mark.parametrize(
+    ("relevance", "expected"),
+    [
+        ([3, 2, 0, 0, 1], "graded"),
+        ([1, 0], "graded"),
+        ([4, 0], "free"),
+        ([0.5], "free"),
+    ],
+)
 def test_infer_scale_prefers_graded(relevance, expected):
     assert infer_scale(relevance) == expected
 

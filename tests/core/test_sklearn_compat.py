@@ -59,8 +59,9 @@ def test_scores_agree_with_scikit_learn_on_random_matrices(seed, ignore_ties):
     for _ in range(50):
         y_true, y_score, k, weights = _random_case(rng)
         log_base = float(rng.choice([2, 10, 1.5, np.e]))
-        _assert_agrees(y_true, y_score, k=k, sample_weight=weights, ignore_ties=ignore_ties,
-                       log_base=log_base)
+        _assert_agrees(
+            y_true, y_score, k=k, sample_weight=weights, ignore_ties=ignore_ties, log_base=log_base
+        )
 
 
 @st.composite
@@ -69,11 +70,15 @@ def matrices(draw):
     items = draw(st.integers(2, 9))
     cells = queries * items
     grades = draw(st.lists(st.integers(0, 3), min_size=cells, max_size=cells))
-    scores = draw(st.lists(st.sampled_from([-1.0, -0.0, 0.0, 0.25, 0.5, 0.5000000000000001, 3.0]),
-                           min_size=cells, max_size=cells))
+    scores = draw(
+        st.lists(
+            st.sampled_from([-1.0, -0.0, 0.0, 0.25, 0.5, 0.5000000000000001, 3.0]),
+            min_size=cells,
+            max_size=cells,
+        )
+    )
     k = draw(st.one_of(st.none(), st.integers(1, items + 2)))
-    weights = draw(st.one_of(st.none(), st.lists(st.floats(0.1, 5), min_size=queries,
-                                                 max_size=queries)))
+    weights = draw(st.one_of(st.none(), st.lists(st.floats(0.1, 5), min_size=queries, max_size=queries)))
     shape = (queries, items)
     return np.reshape(grades, shape), np.reshape(scores, shape), k, weights
 
@@ -113,16 +118,20 @@ def test_scores_agree_with_negative_grades_for_dcg():
     y_score = rng.integers(0, 3, (30, 8))
     for k in (None, 3):
         assert nc.dcg_score(y_true, y_score, k=k) == pytest.approx(
-            sk.dcg_score(y_true, y_score, k=k), abs=TOL)
+            sk.dcg_score(y_true, y_score, k=k), abs=TOL
+        )
 
 
-@pytest.mark.parametrize("convert", [
-    lambda a: a.tolist(),
-    lambda a: np.asfortranarray(a),
-    lambda a: pd.DataFrame(a),
-    lambda a: a.astype(np.float32),
-    lambda a: a[:, ::-1],
-])
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda a: a.tolist(),
+        lambda a: np.asfortranarray(a),
+        lambda a: pd.DataFrame(a),
+        lambda a: a.astype(np.float32),
+        lambda a: a[:, ::-1],
+    ],
+)
 def test_scores_accept_array_likes(convert):
     rng = np.random.default_rng(5)
     y_true = rng.integers(0, 4, (6, 7))
@@ -146,11 +155,13 @@ def test_scores_with_huge_integer_scores():
 def test_ndcg_score_worked_examples_as_arithmetic():
     ideal = 3 + 2 / np.log2(3) + 1 / np.log2(4)
     assert nc.ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]]) == pytest.approx(
-        (3 + 2 / np.log2(3) + 1 / np.log2(6)) / ideal, abs=TOL)
+        (3 + 2 / np.log2(3) + 1 / np.log2(6)) / ideal, abs=TOL
+    )
     # TEACHING.md §3 through the 2-D interface.
     tie = 7 / 3 * (1 + 1 / np.log2(3) + 1 / np.log2(4)) + 1 / np.log2(5) + 4 / np.log2(6)
     assert nc.ndcg_score([[7, 4, 1, 0, 0]], [[0.9, 0.5, 0.6, 0.9, 0.9]]) == pytest.approx(
-        tie / (7 + 4 / np.log2(3) + 1 / np.log2(4)), abs=TOL)
+        tie / (7 + 4 / np.log2(3) + 1 / np.log2(4)), abs=TOL
+    )
 
 
 def test_ndcg_score_counts_queries_without_relevant_items_as_zero():
@@ -166,7 +177,8 @@ def test_ndcg_score_ignore_ties_reproduces_numpys_tie_order():
     y_score = rng.integers(0, 3, (200, 40)).astype(float)
     for k in (1, 3, 10):
         assert nc.ndcg_score(y_true, y_score, k=k, ignore_ties=True) == pytest.approx(
-            sk.ndcg_score(y_true, y_score, k=k, ignore_ties=True), abs=TOL)
+            sk.ndcg_score(y_true, y_score, k=k, ignore_ties=True), abs=TOL
+        )
 
 
 def test_scores_bool_scores_are_numbers():
@@ -174,7 +186,8 @@ def test_scores_bool_scores_are_numbers():
     y_true = [[3, 2, 0, 1], [0, 1, 1, 0]]
     y_score = np.array([[True, False, True, False], [False, False, True, True]])
     assert nc.ndcg_score(y_true, y_score) == pytest.approx(
-        sk.ndcg_score(y_true, y_score.astype(float)), abs=TOL)
+        sk.ndcg_score(y_true, y_score.astype(float)), abs=TOL
+    )
 
 
 # --- errors: scikit-learn's messages, word for word ---------------------------------------
@@ -202,8 +215,13 @@ SAME_MESSAGE = [
     ("nan in y_score", ([[1, 2], [1, 2]], [[1, np.nan], [1, 2]]), {}, "sk_nan", FUNCTIONS),
     ("nan and inf", ([[1, 2], [1, 2]], [[np.inf, np.nan], [1, 2]]), {}, "sk_nan", FUNCTIONS),
     ("inf in y_score", ([[1, 2], [1, 2]], [[1, np.inf], [1, 2]]), {}, "sk_infinity", FUNCTIONS),
-    ("-inf float32", ([[1, 2], [1, 2]], np.array([[1, -np.inf], [1, 2]], dtype=np.float32)), {},
-     "sk_infinity", FUNCTIONS),
+    (
+        "-inf float32",
+        ([[1, 2], [1, 2]], np.array([[1, -np.inf], [1, 2]], dtype=np.float32)),
+        {},
+        "sk_infinity",
+        FUNCTIONS,
+    ),
     ("empty", ([], []), {}, "sk_samples", FUNCTIONS),
     ("no rows", (np.zeros((0, 3)), np.zeros((0, 3))), {}, "sk_samples", FUNCTIONS),
     ("no columns", (np.zeros((3, 0)), np.zeros((3, 0))), {}, "sk_features", FUNCTIONS),
@@ -212,8 +230,13 @@ SAME_MESSAGE = [
     ("strings", ([["a", "b"], ["c", "d"]], S), {}, "sk_strings", FUNCTIONS),
     ("string scores", (Y, [["a", "b", "c"], ["c", "d", "e"]]), {}, "sk_strings", FUNCTIONS),
     ("ragged", ([[1, 2], [1]], S), {}, "sk_conversion", FUNCTIONS),
-    ("object text", (np.array([[1, "x"], [2, 3]], dtype=object), [[1, 2], [1, 2]]), {},
-     "sk_conversion", FUNCTIONS),
+    (
+        "object text",
+        (np.array([[1, "x"], [2, 3]], dtype=object), [[1, 2], [1, 2]]),
+        {},
+        "sk_conversion",
+        FUNCTIONS,
+    ),
     ("complex", (np.array([[1 + 1j, 2], [1, 2]]), [[1, 2], [1, 2]]), {}, "sk_complex", FUNCTIONS),
     ("rows differ", (Y, [[1, 2, 3]]), {}, "sk_lengths", FUNCTIONS),
     ("weights length", (Y, S), {"sample_weight": [1, 2, 3]}, "sk_lengths", FUNCTIONS),
@@ -221,8 +244,7 @@ SAME_MESSAGE = [
     ("negative grade", ([[-1, 2], [1, 2]], [[1, 2], [1, 2]]), {}, "sk_negative", ("ndcg_score",)),
     ("one document", ([[1], [2]], [[1], [2]]), {}, "sk_one_document", ("ndcg_score",)),
     ("one column binary", ([[1], [0]], [[1], [2]]), {}, "sk_target_type", ("dcg_score",)),
-    ("one column multiclass", ([[1], [2], [3]], [[1], [2], [3]]), {}, "sk_target_type",
-     ("dcg_score",)),
+    ("one column multiclass", ([[1], [2], [3]], [[1], [2], [3]]), {}, "sk_target_type", ("dcg_score",)),
     ("one column continuous", ([[1.5], [2]], [[1], [2]]), {}, "sk_target_type", ("dcg_score",)),
     ("1-D binary", ([1, 0], [1, 2]), {}, "sk_target_type", FUNCTIONS),
     ("1-D multiclass", ([1, 0, 2], [1, 2, 3]), {}, "sk_target_type", FUNCTIONS),
@@ -256,18 +278,26 @@ def test_errors_repeat_scikit_learns_message(name, args, kwargs, key):
 # Where scikit-learn only fails inside numpy, ndcg_core says what is wrong instead.
 OWN_MESSAGE = [
     ("columns differ", (Y, [[1, 2], [1, 2]]), {}, "The y_score must be an array of the shape"),
-    ("columns differ, ignore_ties", (Y, [[1, 2], [1, 2]]), {"ignore_ties": True},
-     r"Got an array of shape \(2, 2\) instead"),
+    (
+        "columns differ, ignore_ties",
+        (Y, [[1, 2], [1, 2]]),
+        {"ignore_ties": True},
+        r"Got an array of shape \(2, 2\) instead",
+    ),
     ("1-D y_score", (Y, [1, 2]), {}, r"Got an array of shape \(2,\) instead"),
-    ("2-D weights", (Y, S), {"sample_weight": [[1], [2]]},
-     "The sample_weight must be a one-dimensional array"),
+    (
+        "2-D weights",
+        (Y, S),
+        {"sample_weight": [[1], [2]]},
+        "The sample_weight must be a one-dimensional array",
+    ),
 ]
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 @pytest.mark.parametrize(("case_id", "args", "kwargs", "piece"), OWN_MESSAGE)
 def test_errors_shape_where_scikit_learn_has_no_message(name, case_id, args, kwargs, piece):
-    with pytest.raises(Exception):
+    with pytest.raises((ValueError, TypeError, IndexError)):  # whatever numpy raises inside
         getattr(sk, name)(*args, **kwargs)
     with pytest.raises(NDCGInputError, match=piece) as info:
         getattr(nc, name)(*args, **kwargs)

@@ -15,9 +15,11 @@ POOL = [3, 3, 2, 2, 1, 0, 0]
 
 def brute_ndcg(order, *, k=None, ideal_from=None):
     """nDCG@k by the textbook loop, independent of the core."""
+
     def dcg(grades):
         top = grades[: len(grades) if k is None else k]
         return sum(g / math.log2(i + 2) for i, g in enumerate(top))
+
     best = dcg(sorted(order if ideal_from is None else ideal_from, reverse=True))
     return dcg(list(order)) / best if best > 0 else 0.0
 
@@ -122,8 +124,10 @@ def test_slide_down_matches_moving_by_hand(position, k):
 @pytest.mark.parametrize(("relevance", "k"), [(EXAMPLE, None), (EXAMPLE, 2), ([2, 0, 1, 3, 0, 1], 4)])
 def test_permutation_distribution_exact_is_every_ordering(relevance, k):
     dist = nc.permutation_distribution(relevance, k=k)
-    expected = sorted(brute_ndcg([relevance[i] for i in p], k=k, ideal_from=relevance)
-                      for p in itertools.permutations(range(len(relevance))))
+    expected = sorted(
+        brute_ndcg([relevance[i] for i in p], k=k, ideal_from=relevance)
+        for p in itertools.permutations(range(len(relevance)))
+    )
     assert dist.exact
     assert np.sort(dist.values).tolist() == pytest.approx(expected, abs=1e-12)
     current = brute_ndcg(relevance, k=k)
@@ -153,17 +157,20 @@ def test_permutation_distribution_values_are_read_only():
         nc.permutation_distribution([1, 0]).values[0] = 0.5
 
 
-@pytest.mark.parametrize(("after", "labels_after", "expected"), [
-    ([3, 2, 1, 0, 0], ["D1", "D2", "D5", "D3", "D4"], ("moved", "D5", None, 5, 3, "raised")),
-    ([2, 0, 0, 3, 1], ["D2", "D3", "D4", "D1", "D5"], ("moved", "D1", None, 1, 4, "lowered")),
-    ([2, 3, 0, 0, 1], ["D2", "D1", "D3", "D4", "D5"], ("moved", "D2", None, 2, 1, "lowered")),
-    ([1, 2, 0, 0, 3], ["D5", "D2", "D3", "D4", "D1"], ("swapped", "D1", "D5", 1, 5, "lowered")),
-    ([0, 0, 1, 3, 2], ["D3", "D4", "D5", "D1", "D2"], ("reordered", None, None, None, None, "lowered")),
-    ([3, 2, 0, 0, 1], None, ("unchanged", None, None, None, None, "unchanged")),
-    ([3, 2, 0, 0, 0], ["D1", "D2", "D3", "D4", "D5"], ("regraded", "D5", None, 5, 5, "raised")),
-    ([3, 2, 0, 2, 0], None, ("regraded", None, None, None, None, "lowered")),
-    ([3, 2, 0, 0], None, ("other", None, None, None, None, "raised")),
-])
+@pytest.mark.parametrize(
+    ("after", "labels_after", "expected"),
+    [
+        ([3, 2, 1, 0, 0], ["D1", "D2", "D5", "D3", "D4"], ("moved", "D5", None, 5, 3, "raised")),
+        ([2, 0, 0, 3, 1], ["D2", "D3", "D4", "D1", "D5"], ("moved", "D1", None, 1, 4, "lowered")),
+        ([2, 3, 0, 0, 1], ["D2", "D1", "D3", "D4", "D5"], ("moved", "D2", None, 2, 1, "lowered")),
+        ([1, 2, 0, 0, 3], ["D5", "D2", "D3", "D4", "D1"], ("swapped", "D1", "D5", 1, 5, "lowered")),
+        ([0, 0, 1, 3, 2], ["D3", "D4", "D5", "D1", "D2"], ("reordered", None, None, None, None, "lowered")),
+        ([3, 2, 0, 0, 1], None, ("unchanged", None, None, None, None, "unchanged")),
+        ([3, 2, 0, 0, 0], ["D1", "D2", "D3", "D4", "D5"], ("regraded", "D5", None, 5, 5, "raised")),
+        ([3, 2, 0, 2, 0], None, ("regraded", None, None, None, None, "lowered")),
+        ([3, 2, 0, 0], None, ("other", None, None, None, None, "raised")),
+    ],
+)
 def test_describe_change_names_the_move(after, labels_after, expected):
     c = nc.describe_change(EXAMPLE, after, None, labels_after)
     assert (c.kind, c.item, c.other_item, c.from_position, c.to_position, c.effect) == expected
@@ -186,6 +193,7 @@ def test_describe_change_checks_labels():
 
 # --- CG of the step table sums gains ------------------------------------------------------
 
+
 def test_step_table_cg_sums_exponential_gains():
     """2^rel − 1 of [3, 2, 0, 0, 1] is 7, 3, 0, 0, 1: CG runs 7, 10, 10, 10, 11 (not 6)."""
     t = nc.step_table(EXAMPLE, gain="exponential")
@@ -199,6 +207,7 @@ def test_step_table_cg_equals_core_cg_for_every_gain():
 
 
 # --- unjudged items in the step table -----------------------------------------------------
+
 
 def test_step_table_unjudged_zero_keeps_row_with_zero_gain():
     t = nc.step_table([3, float("nan"), 1], unjudged="zero")
@@ -214,17 +223,21 @@ def test_step_table_unjudged_drop_removes_item_and_label():
 
 # --- order bounds: closed forms against brute force ---------------------------------------
 
+
 def brute_orders(relevance, k=None, gain="linear", pool=None):
     """nDCG@k of every ordering, by the textbook loop (no core)."""
     g = (lambda x: 2**x - 1) if gain == "exponential" else (lambda x: x)
 
     def dcg(grades, cut):
         return sum(g(x) / math.log2(i + 2) for i, x in enumerate(grades[:cut]))
+
     cut = len(relevance) if k is None else k
     ideal_src = relevance if pool is None else pool
     best = dcg(sorted(ideal_src, reverse=True), len(ideal_src) if k is None else k)
-    return [dcg([relevance[i] for i in p], cut) / best if best > 0 else 0.0
-            for p in itertools.permutations(range(len(relevance)))]
+    return [
+        dcg([relevance[i] for i in p], cut) / best if best > 0 else 0.0
+        for p in itertools.permutations(range(len(relevance)))
+    ]
 
 
 def test_order_bounds_issue_numbers():
@@ -269,10 +282,12 @@ def test_permutation_distribution_carries_exact_bounds_when_sampled():
 
 # --- log bases ----------------------------------------------------------------------------
 
+
 def test_base_comparison_dcg_matches_scikit_learn_log_base():
     from sklearn.metrics import dcg_score
+
     t = nc.base_comparison(EXAMPLE)
-    for base, dcg in zip(t["base"], t["dcg"]):
+    for base, dcg in zip(t["base"], t["dcg"], strict=False):
         assert dcg == pytest.approx(dcg_score([EXAMPLE], [[5, 4, 3, 2, 1]], log_base=base), abs=1e-12)
 
 
@@ -297,10 +312,10 @@ def test_mismatched_cutoffs_perfect_list_gets_0_7487():
 def test_order_bounds_agree_with_scikit_learn_over_all_orders():
     """scikit-learn scores every ordering (scores n..1 rank the permuted grades); min and mean match."""
     from sklearn.metrics import ndcg_score
+
     rel = [3, 2, 0, 0, 1, 2]
     scores = [[6, 5, 4, 3, 2, 1]]
-    values = [ndcg_score([[rel[i] for i in p]], scores, k=4)
-              for p in itertools.permutations(range(len(rel)))]
+    values = [ndcg_score([[rel[i] for i in p]], scores, k=4) for p in itertools.permutations(range(len(rel)))]
     b = nc.order_bounds(rel, k=4)
     assert b.worst == pytest.approx(min(values), abs=1e-12)
     assert b.mean == pytest.approx(float(np.mean(values)), abs=1e-12)

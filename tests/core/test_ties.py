@@ -65,7 +65,17 @@ def test_ndcg_from_scores_trec_eval_default_ids_put_d10_before_d2():
     grades = [0] * 9 + [3]  # only D10 is relevant
     ranking = rank_by_score(grades, [1.0] * 10, ties="trec_eval")
     assert [f"D{i + 1}" for i in ranking.order] == [
-        "D9", "D8", "D7", "D6", "D5", "D4", "D3", "D2", "D10", "D1"]
+        "D9",
+        "D8",
+        "D7",
+        "D6",
+        "D5",
+        "D4",
+        "D3",
+        "D2",
+        "D10",
+        "D1",
+    ]
     expected = 3 / log2(9 + 1) / 3
     assert ndcg_from_scores(grades, [1.0] * 10, ties="trec_eval") == pytest.approx(expected, abs=1e-12)
 
@@ -147,13 +157,16 @@ def test_tie_groups_treats_minus_zero_as_zero():
     assert tie_groups([0.0, -0.0, -1.0]).tolist() == [1, 1, 2]
 
 
-@pytest.mark.parametrize(("ties", "order"), [
-    ("input", [0, 3, 4, 2, 1]),
-    ("trec_eval", [4, 3, 0, 2, 1]),
-    ("average", [0, 3, 4, 2, 1]),
-    ("optimistic", [0, 3, 4, 2, 1]),
-    ("pessimistic", [3, 4, 0, 2, 1]),
-])
+@pytest.mark.parametrize(
+    ("ties", "order"),
+    [
+        ("input", [0, 3, 4, 2, 1]),
+        ("trec_eval", [4, 3, 0, 2, 1]),
+        ("average", [0, 3, 4, 2, 1]),
+        ("optimistic", [0, 3, 4, 2, 1]),
+        ("pessimistic", [3, 4, 0, 2, 1]),
+    ],
+)
 def test_rank_by_score_orders_ties_as_asked(ties, order):
     ranking = rank_by_score(GRADES, SCORES, ties=ties)
     assert ranking.order.tolist() == order
@@ -196,20 +209,23 @@ def test_public_names_are_exported():
 # --- errors -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("call", "key", "piece"), [
-    (lambda: rank_by_score(GRADES, SCORES, ties="random"), "unknown_option", "ties must be one of"),
-    (lambda: ndcg_from_scores(GRADES, SCORES, ties="best"), "unknown_option", "Got 'best'"),
-    (lambda: dcg_from_scores(GRADES, SCORES, gain="square"), "unknown_option", "gain must be"),
-    (lambda: tie_view(GRADES, SCORES, discount="ln"), "unknown_option", "discount must be"),
-    (lambda: ndcg_from_scores(GRADES, SCORES[:4]), "length_mismatch", "Got 5 and 4 items"),
-    (lambda: tie_groups([]), "empty", "score list is empty"),
-    (lambda: tie_groups([0.5, float("nan")]), "not_finite", "Item 2 of the score list"),
-    (lambda: ndcg_from_scores([1, -1], [0.5, 0.4]), "negative", "Item 2 of the relevance list"),
-    (lambda: ndcg_from_scores(GRADES, SCORES, k=0), "k_invalid", "Got 0 instead"),
-    (lambda: round_scores(SCORES, -1), "decimals_invalid", "from 0 to 15. Got -1 instead"),
-    (lambda: round_scores(SCORES, 1.5), "decimals_invalid", "Got 1.5 instead"),
-    (lambda: round_scores(SCORES, True), "decimals_invalid", "Got True instead"),
-])
+@pytest.mark.parametrize(
+    ("call", "key", "piece"),
+    [
+        (lambda: rank_by_score(GRADES, SCORES, ties="random"), "unknown_option", "ties must be one of"),
+        (lambda: ndcg_from_scores(GRADES, SCORES, ties="best"), "unknown_option", "Got 'best'"),
+        (lambda: dcg_from_scores(GRADES, SCORES, gain="square"), "unknown_option", "gain must be"),
+        (lambda: tie_view(GRADES, SCORES, discount="ln"), "unknown_option", "discount must be"),
+        (lambda: ndcg_from_scores(GRADES, SCORES[:4]), "length_mismatch", "Got 5 and 4 items"),
+        (lambda: tie_groups([]), "empty", "score list is empty"),
+        (lambda: tie_groups([0.5, float("nan")]), "not_finite", "Item 2 of the score list"),
+        (lambda: ndcg_from_scores([1, -1], [0.5, 0.4]), "negative", "Item 2 of the relevance list"),
+        (lambda: ndcg_from_scores(GRADES, SCORES, k=0), "k_invalid", "Got 0 instead"),
+        (lambda: round_scores(SCORES, -1), "decimals_invalid", "from 0 to 15. Got -1 instead"),
+        (lambda: round_scores(SCORES, 1.5), "decimals_invalid", "Got 1.5 instead"),
+        (lambda: round_scores(SCORES, True), "decimals_invalid", "Got True instead"),
+    ],
+)
 def test_ties_errors_carry_their_key(call, key, piece):
     with pytest.raises(NDCGInputError, match=piece) as info:
         call()
@@ -300,7 +316,8 @@ def test_average_matches_scikit_learn(case):
     expected = sk_ndcg_score([grades], [scores], k=k)
     assert ndcg_from_scores(grades, scores, k=k) == pytest.approx(expected, abs=1e-12)
     assert dcg_from_scores(grades, scores, k=k) == pytest.approx(
-        sk_dcg_score([grades], [scores], k=k), abs=1e-12)
+        sk_dcg_score([grades], [scores], k=k), abs=1e-12
+    )
 
 
 @st.composite

@@ -40,20 +40,21 @@ def test_tool_scores_scikit_learn_rows_match_scikit_learn(seed):
     t = by_call(tool_scores(grades, scores, k=5))
     assert t["scikit-learn"] == pytest.approx(ndcg_score([grades], [scores], k=5), abs=1e-12)
     assert t["scikit-learn ignore_ties"] == pytest.approx(
-        ndcg_score([grades], [scores], k=5, ignore_ties=True), abs=1e-12)
+        ndcg_score([grades], [scores], k=5, ignore_ties=True), abs=1e-12
+    )
 
 
 def test_tool_scores_ranx_keeps_tied_items_in_input_order():
     """TEACHING.md §7: ranx 0.8957 on the tie example; input order puts the 7 first."""
     dcg = 7 + 0 / L2(3) + 0 / 2 + 1 / L2(5) + 4 / L2(6)
     ideal = 7 + 4 / L2(3) + 1 / 2
-    assert by_call(tool_scores(GRADES, SCORES))['ranx ndcg'] == pytest.approx(dcg / ideal)
+    assert by_call(tool_scores(GRADES, SCORES))["ranx ndcg"] == pytest.approx(dcg / ideal)
 
 
 def test_tool_scores_ranx_burges_uses_exponential_gain():
     dcg = 127 + 1 / L2(5) + 15 / L2(6)
     ideal = 127 + 15 / L2(3) + 1 / 2
-    value = by_call(tool_scores(GRADES, SCORES))['ranx ndcg_burges']
+    value = by_call(tool_scores(GRADES, SCORES))["ranx ndcg_burges"]
     assert value == pytest.approx(dcg / ideal)
     assert round(value, 4) == 0.9728
 
@@ -123,7 +124,8 @@ def test_tool_scores_torchmetrics_uses_fractional_grades_as_given():
     assert table.loc["torchmetrics", "ndcg"] == pytest.approx(as_given, abs=1e-12)
     assert table.loc["torchmetrics", "status"] == "fraction_as_given"
     assert table.loc["scikit-learn", "ndcg"] == pytest.approx(
-        ndcg_score([[1.5, 2.7, 0]], [[0.9, 0.8, 0.7]]), abs=1e-12)
+        ndcg_score([[1.5, 2.7, 0]], [[0.9, 0.8, 0.7]]), abs=1e-12
+    )
 
 
 def test_tool_scores_ranx_warns_from_sixteen_tied_items():
@@ -140,7 +142,8 @@ def test_tool_scores_scikit_learn_ignore_ties_row_is_scikit_learns_number():
     scores = [2, 2, 0, 0, 3, 3, 3, 2, 3, 1, 1, 3, 0, 1, 0]
     t = by_call(tool_scores(grades, scores))
     assert t["scikit-learn ignore_ties"] == pytest.approx(
-        ndcg_score([grades], [scores], ignore_ties=True), abs=1e-12)
+        ndcg_score([grades], [scores], ignore_ties=True), abs=1e-12
+    )
 
 
 # --- what a tool reports for nothing relevant, in one place -------------------------------
@@ -149,8 +152,14 @@ def test_tool_scores_scikit_learn_ignore_ties_row_is_scikit_learns_number():
 def test_nothing_relevant_reports_lists_lightgbm_and_xgboost_as_one():
     reports = nothing_relevant_reports()
     assert reports[1.0] == ("LightGBM", "XGBoost")
-    assert reports[0.0] == ("scikit-learn", "ranx", "trec_eval", "Spark MLlib (Python)",
-                            "TensorFlow Ranking", "torchmetrics")
+    assert reports[0.0] == (
+        "scikit-learn",
+        "ranx",
+        "trec_eval",
+        "Spark MLlib (Python)",
+        "TensorFlow Ranking",
+        "torchmetrics",
+    )
     assert set(reports) == {0.0, 1.0}
 
 
@@ -177,21 +186,24 @@ def test_nothing_returned_is_kept_apart_from_nothing_relevant():
 # --- the whole call, with the current k ------------------------------------------------
 
 
-@pytest.mark.parametrize(("label", "k", "call"), [
-    ("scikit-learn", 5, "ndcg_score(y_true, y_score, k=5)"),
-    ("scikit-learn", None, "ndcg_score(y_true, y_score)"),
-    ("scikit-learn ignore_ties", 3, "ndcg_score(y_true, y_score, k=3, ignore_ties=True)"),
-    ("trec_eval", 5, "trec_eval -m ndcg_cut.5 qrels run"),
-    ("trec_eval", None, "trec_eval -m ndcg qrels run"),
-    ("ranx ndcg", 5, 'ranx.evaluate(qrels, run, "ndcg@5")'),
-    ("ranx ndcg_burges", None, 'ranx.evaluate(qrels, run, "ndcg_burges")'),
-    ("Spark MLlib", None, "RankingMetrics(predictionAndLabels).ndcgAt(8)"),
-    ("LightGBM", 5, '{"metric": "ndcg", "eval_at": [5]}'),
-    ("LightGBM", None, '{"metric": "ndcg", "eval_at": [8]}'),
-    ("XGBoost", 5, 'eval_metric="ndcg@5"'),
-    ("TF Ranking", 5, "tfr.keras.metrics.NDCGMetric(topn=5)"),
-    ("torchmetrics", None, "retrieval_normalized_dcg(preds, target)"),
-])
+@pytest.mark.parametrize(
+    ("label", "k", "call"),
+    [
+        ("scikit-learn", 5, "ndcg_score(y_true, y_score, k=5)"),
+        ("scikit-learn", None, "ndcg_score(y_true, y_score)"),
+        ("scikit-learn ignore_ties", 3, "ndcg_score(y_true, y_score, k=3, ignore_ties=True)"),
+        ("trec_eval", 5, "trec_eval -m ndcg_cut.5 qrels run"),
+        ("trec_eval", None, "trec_eval -m ndcg qrels run"),
+        ("ranx ndcg", 5, 'ranx.evaluate(qrels, run, "ndcg@5")'),
+        ("ranx ndcg_burges", None, 'ranx.evaluate(qrels, run, "ndcg_burges")'),
+        ("Spark MLlib", None, "RankingMetrics(predictionAndLabels).ndcgAt(8)"),
+        ("LightGBM", 5, '{"metric": "ndcg", "eval_at": [5]}'),
+        ("LightGBM", None, '{"metric": "ndcg", "eval_at": [8]}'),
+        ("XGBoost", 5, 'eval_metric="ndcg@5"'),
+        ("TF Ranking", 5, "tfr.keras.metrics.NDCGMetric(topn=5)"),
+        ("torchmetrics", None, "retrieval_normalized_dcg(preds, target)"),
+    ],
+)
 def test_tool_call_writes_the_whole_call_with_the_cutoff(label, k, call):
     tool = next(tool for tool in TOOLS if tool.label == label)
     assert tool_call(tool, k, 8) == call

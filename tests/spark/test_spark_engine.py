@@ -19,17 +19,21 @@ pytestmark = [
 # Each option set costs a Spark job, so a few sets cover graded and binary relevance, ties
 # (all five treatments), k values, both gains and both discounts.
 CASES = {
-    "graded": dict(relevance="graded", options=[
-        {},
-        {"k": 3},
-        {"k": 10, "gain": "exponential"},
-        {"k": 5, "ties": "input"},
-        {"k": 4, "ties": "trec_eval"},
-        {"ties": "optimistic", "discount": "jarvelin"},
-        {"k": 4, "ties": "pessimistic", "no_relevant": "drop"},
-    ]),
-    "binary": dict(relevance="binary", options=[{}, {"k": 5}, {"k": 2, "ties": "input"},
-                                                 {"k": 3, "ties": "trec_eval"}]),
+    "graded": dict(
+        relevance="graded",
+        options=[
+            {},
+            {"k": 3},
+            {"k": 10, "gain": "exponential"},
+            {"k": 5, "ties": "input"},
+            {"k": 4, "ties": "trec_eval"},
+            {"ties": "optimistic", "discount": "jarvelin"},
+            {"k": 4, "ties": "pessimistic", "no_relevant": "drop"},
+        ],
+    ),
+    "binary": dict(
+        relevance="binary", options=[{}, {"k": 5}, {"k": 2, "ties": "input"}, {"k": 3, "ties": "trec_eval"}]
+    ),
 }
 
 
@@ -39,8 +43,9 @@ def _agree(left: pd.DataFrame, right: pd.DataFrame) -> None:
     assert left.index.equals(right.index)
     assert (left["n_items"].to_numpy() == right["n_items"].to_numpy()).all()
     for column in ("dcg", "idcg", "ndcg"):
-        np.testing.assert_allclose(left[column].to_numpy(), right[column].to_numpy(),
-                                   rtol=0, atol=1e-9, equal_nan=True)
+        np.testing.assert_allclose(
+            left[column].to_numpy(), right[column].to_numpy(), rtol=0, atol=1e-9, equal_nan=True
+        )
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -49,8 +54,9 @@ def test_spark_evaluate_matches_pandas(spark, case):
     from pyspark.sql import functions as F
 
     spec = CASES[case]
-    run = sample_run(120, seed=11, max_items=30, relevance=spec["relevance"],
-                     tie_fraction=0.5, no_relevant_fraction=0.1)
+    run = sample_run(
+        120, seed=11, max_items=30, relevance=spec["relevance"], tie_fraction=0.5, no_relevant_fraction=0.1
+    )
     sdf = spark.createDataFrame(run)
     tables = [
         nspark.evaluate(sdf, validate=False, **options).withColumn("case", F.lit(index))
@@ -86,7 +92,6 @@ def test_spark_read_run_csv_then_evaluate(spark, tmp_path):
     _agree(table, evaluate(run, k=3))
 
 
-
 def test_spark_read_run_parquet_folder_then_evaluate(spark, tmp_path):
     """A folder of Parquet part files (what Spark itself writes) is read as Parquet."""
     run = sample_run(40, seed=3, max_items=8)
@@ -98,11 +103,21 @@ def test_spark_read_run_parquet_folder_then_evaluate(spark, tmp_path):
     table = nspark.evaluate(nspark.read_run(spark, str(folder)), k=3).toPandas()
     _agree(table, evaluate(run, k=3))
 
-@pytest.mark.parametrize(("rows", "match"), [
-    ({"relevance": [1.0, -2.0]}, r"The column 'relevance' has 1 value\(s\) that are not a relevance grade of 0 or more, e\.g\. -2\.0"),
-    ({"score": ["0.5", "high"]}, r"The column 'score' has 1 value\(s\) that are not a finite number .* e\.g\. 'high'"),
-    ({"item": ["x", "x"]}, r"The item 'x' appears 2 times for the query 'a'"),
-])
+
+@pytest.mark.parametrize(
+    ("rows", "match"),
+    [
+        (
+            {"relevance": [1.0, -2.0]},
+            r"The column 'relevance' has 1 value\(s\) that are not a relevance grade of 0 or more, e\.g\. -2\.0",
+        ),
+        (
+            {"score": ["0.5", "high"]},
+            r"The column 'score' has 1 value\(s\) that are not a finite number .* e\.g\. 'high'",
+        ),
+        ({"item": ["x", "x"]}, r"The item 'x' appears 2 times for the query 'a'"),
+    ],
+)
 def test_spark_evaluate_rejects_bad_values(spark, rows, match):
     data = {"query": ["a", "a"], "item": ["x", "y"], "relevance": [1.0, 0.0], "score": ["0.5", "0.4"]}
     data.update(rows)
@@ -122,10 +137,13 @@ def test_spark_evaluate_refuses_ties_ignore(spark):
         nspark.evaluate(sdf, ties="ignore")
 
 
-@pytest.mark.parametrize(("rows", "gain", "key"), [
-    ({"relevance": [1100.0, 0.0]}, "exponential", "gain_overflow"),
-    ({"relevance": [1e308, 1e308]}, "linear", "sum_overflow_spark"),
-])
+@pytest.mark.parametrize(
+    ("rows", "gain", "key"),
+    [
+        ({"relevance": [1100.0, 0.0]}, "exponential", "gain_overflow"),
+        ({"relevance": [1e308, 1e308]}, "linear", "sum_overflow_spark"),
+    ],
+)
 def test_spark_evaluate_refuses_overflow(spark, rows, gain, key):
     """The pandas engine refuses the same data (no inf DCG, no nan nDCG)."""
     data = {"query": ["a", "a"], "item": ["x", "y"], "relevance": [1.0, 0.0], "score": [0.5, 0.4]}
@@ -147,10 +165,16 @@ def test_spark_query_ids_are_text(spark, tmp_path):
     assert sorted(table["query"]) == ["1", "1.0"]
 
 
-@pytest.mark.parametrize(("text", "match"), [
-    ("query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\n", r"^Row 1 has 4 field\(s\), but the header has 3"),
-    ("query,item,relevance,score\nq,a,1,0.9\nq,b,0\n", r"^Row 2 has 3 field\(s\), but the header has 4"),
-])
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        (
+            "query,relevance,score\nq1,d1,3,0.9\nq1,d2,0,0.8\n",
+            r"^Row 1 has 4 field\(s\), but the header has 3",
+        ),
+        ("query,item,relevance,score\nq,a,1,0.9\nq,b,0\n", r"^Row 2 has 3 field\(s\), but the header has 4"),
+    ],
+)
 def test_spark_read_run_refuses_rows_with_another_field_count(spark, tmp_path, text, match):
     """Spark would fail on the long row without naming it, and pad the short one with null."""
     path = tmp_path / "run.csv"
