@@ -90,6 +90,10 @@ def _measure(page, server: str, theme: str, name: str) -> list[tuple[str, str, f
     if name == "calculator":
         page.get_by_role("button", name="Down", exact=True).click()
         wait_idle(page)
+        # the click leaves the pointer over the buttons: a help tooltip fading in or out would
+        # be measured half-transparent; move away and wait until no tooltip is shown
+        page.mouse.move(1, 1)
+        page.locator("[data-testid='stTooltipContent']").first.wait_for(state="hidden")
     assert_no_exception(page)
     screenshot(page, f"contrast_{name}_{theme}", full_page=False)
     background = page.evaluate(
