@@ -40,8 +40,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``streamlit run app.py`` on loopback; return the process and its base URL."""
+def start_server(
+    port: int | None = None, *, address: str = "127.0.0.1"
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``streamlit run app.py`` listening on ``address``; return the process and its base
+    URL, always a loopback one (a server on 0.0.0.0, as in a class, is reached there too)."""
     port = port or _free_port()
     cmd = [
         sys.executable,
@@ -52,7 +55,7 @@ def start_server(port: int | None = None) -> tuple[subprocess.Popen[bytes], str]
         "--server.headless",
         "true",
         "--server.address",
-        "127.0.0.1",
+        address,
         "--server.port",
         str(port),
         "--browser.gatherUsageStats",
@@ -87,9 +90,9 @@ def log_tail(path: Path, lines: int = 60) -> str:
 
 
 @contextmanager
-def running_server() -> Iterator[str]:
+def running_server(address: str = "127.0.0.1") -> Iterator[str]:
     """A fresh server for the ``with`` block; yields its base URL and stops it afterwards."""
-    proc, base = start_server()
+    proc, base = start_server(address=address)
     try:
         yield base
     finally:

@@ -5,20 +5,13 @@ host but the app's own server."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
-import time
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
 from browser_helpers import (
-    LOGS,
-    ROOT,
-    SERVER_LOGS,
-    _free_port,
     assert_no_exception,
     open_page,
+    running_server,
     screenshot,
     wait_idle,
 )
@@ -102,46 +95,8 @@ def test_loopback_server_share_popover_warns_that_students_cannot_reach_it(serve
 @pytest.fixture(scope="module")
 def network_server():
     """A server listening on every interface (as in a class), reached on loopback addresses."""
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.address",
-        "0.0.0.0",
-        "--server.port",
-        str(port),
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-    ]
-    LOGS.mkdir(parents=True, exist_ok=True)
-    log = LOGS / f"server-{port}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    SERVER_LOGS[base] = log
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as resp:
-                    if resp.read().strip() == b"ok":
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield port
-    finally:
-        SERVER_LOGS.pop(base, None)
-        proc.terminate()
-        proc.wait(timeout=10)
+    with running_server(address="0.0.0.0") as base:
+        yield urlsplit(base).port
 
 
 def _share_popover(page) -> tuple[str, str]:
