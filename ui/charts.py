@@ -39,6 +39,8 @@ BLUE, ORANGE, GREEN, PINK, SKY, VERMILLION, YELLOW = (
     "#D55E00",
     "#F0E442",
 )
+#: Okabe-Ito's black: ink on the light cells of a chart (never a line on the page itself).
+BLACK = "#000000"
 
 _DISCOUNT_TEXTS = (
     "actual",
@@ -212,6 +214,42 @@ def _by_k_data(by_k: pd.DataFrame, texts: dict[str, str], current_k: int) -> pd.
     return by_k.assign(mark=[texts["chosen_k"] if k == current_k else texts["other_k"] for k in by_k["k"]])
 
 
+def marked_line(
+    data: Any,
+    x: alt.X,
+    y: alt.Y,
+    tooltip: list[alt.Tooltip],
+    *,
+    chosen: str,
+    other: str,
+    sizes: tuple[int, int] = (180, 50),
+) -> alt.LayerChart:
+    """A line through points, the point whose ``mark`` column is ``chosen`` a large vermillion
+    diamond (colour and shape, so it reads without colour), the others small blue circles."""
+    line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tooltip)
+    domain = [chosen, other]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "mark:N",
+                scale=alt.Scale(domain=domain, range=[VERMILLION, BLUE]),
+                title=None,
+                legend=alt.Legend(orient="top"),
+            ),
+            shape=alt.Shape(
+                "mark:N", scale=alt.Scale(domain=domain, range=["diamond", "circle"]), legend=None
+            ),
+            size=alt.Size("mark:N", scale=alt.Scale(domain=domain, range=list(sizes)), legend=None),
+        )
+    )
+    return alt.layer(line, points)
+
+
 def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> alt.LayerChart:
     chosen, other = texts["chosen_k"], texts["other_k"]
     x = alt.X(
@@ -227,27 +265,9 @@ def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> al
         alt.Tooltip("idcg:Q", title=texts["idcg"], format=".4f"),
         alt.Tooltip("ndcg:Q", title=texts["ndcg"], format=".4f"),
     ]
-    line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tooltip)
-    points = (
-        alt.Chart(data)
-        .mark_point(filled=True)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=tooltip,
-            color=alt.Color(
-                "mark:N",
-                scale=alt.Scale(domain=[chosen, other], range=[VERMILLION, BLUE]),
-                title=None,
-                legend=alt.Legend(orient="top"),
-            ),
-            shape=alt.Shape(
-                "mark:N", scale=alt.Scale(domain=[chosen, other], range=["diamond", "circle"]), legend=None
-            ),
-            size=alt.Size("mark:N", scale=alt.Scale(domain=[chosen, other], range=[180, 50]), legend=None),
-        )
+    return marked_line(data, x, y, tooltip, chosen=chosen, other=other, sizes=(180, 50)).properties(
+        height=height
     )
-    return alt.layer(line, points).properties(height=height)
 
 
 def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> alt.LayerChart:

@@ -30,13 +30,13 @@ from ndcg_core.steps import (
     swap_matrix,
 )
 
+from .charts import BLACK, BLUE, SKY, VERMILLION, marked_line
 from .classroom import chart_downloads
 from .frame import Frame, get_ranking, set_ranking
 from .state import Ranking, format_grade
 from .text import md_escape
 from .widgets import data_table
 
-BLUE, ORANGE, SKY, VERMILLION, BLACK = "#0072B2", "#E69F00", "#56B4E9", "#D55E00", "#000000"
 #: Every ordering is enumerated up to this many items; above, a seeded sample is drawn.
 EXACT_LIMIT = 8
 SAMPLES = 20_000
@@ -439,28 +439,8 @@ def slide_chart(data: pd.DataFrame, frame: Frame, *, item: str, k: int, chosen: 
         alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
         alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
     ]
-    line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tip)
-    pts = (
-        alt.Chart(data)
-        .mark_point(filled=True)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=tip,
-            color=alt.Color(
-                "mark:N",
-                scale=alt.Scale(domain=[c, o], range=[VERMILLION, BLUE]),
-                title=None,
-                legend=alt.Legend(orient="top"),
-            ),
-            shape=alt.Shape(
-                "mark:N", scale=alt.Scale(domain=[c, o], range=["diamond", "circle"]), legend=None
-            ),
-            size=alt.Size("mark:N", scale=alt.Scale(domain=[c, o], range=[220, 60]), legend=None),
-        )
-    )
     values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
-    return alt.layer(line, pts).properties(
+    return marked_line(data, x, y, tip, chosen=c, other=o, sizes=(220, 60)).properties(
         height=260,
         title=t("explore.slide.chart_title", item=item, k=k),
         description=t("explore.slide.description", item=item, k=k, values=values),
