@@ -95,6 +95,8 @@ def _measure(page, server: str, theme: str, name: str) -> list[tuple[str, str, f
         page.mouse.move(1, 1)
         page.locator("[data-testid='stTooltipContent']").first.wait_for(state="hidden")
     assert_no_exception(page)
+    for text in expected:  # a half-drawn page cannot be measured: wait until it shows them all
+        page.get_by_text(text, exact=False).first.wait_for(state="attached")
     screenshot(page, f"contrast_{name}_{theme}", full_page=False)
     background = page.evaluate(
         "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
