@@ -26,6 +26,10 @@ Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
+Options of an evaluation, each named once (options.py)
+    Options (a frozen, checked choice of each), BATCH_TIES, IDEALS ("pool", "list"),
+    UNJUDGED ("zero", "drop"), MISSING ("zero", "drop"), NO_RELEVANT, DESCRIPTIONS,
+    parse_cutoffs ("5,10,20"), measure_columns ("ndcg" or "ndcg@5", "ndcg@10", ...)
 Unjudged items (NaN grades, typed "?")
     unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
 Input
@@ -47,12 +51,22 @@ from .batch import (
     read_run,
     summarize,
 )
-from .batch import TIES as BATCH_TIES
 from .discounts import DISCOUNTS, discounts, log_terms
 from .export import csv_safe, to_csv_bytes, write_table
 from .formulas import STEPS, Formula, formula, formulas, general_formula
 from .gains import GAINS, apply_gain
-from .metrics import UNJUDGED, Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
+from .metrics import Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
+from .options import (
+    BATCH_TIES,
+    DESCRIPTIONS,
+    IDEALS,
+    MISSING,
+    NO_RELEVANT,
+    UNJUDGED,
+    Options,
+    measure_columns,
+    parse_cutoffs,
+)
 from .samples import sample_run
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
@@ -89,11 +103,15 @@ from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, par
 
 __all__ = [
     "BATCH_TIES",
+    "DESCRIPTIONS",
     "DISCOUNTS",
     "GAINS",
+    "IDEALS",
     "ID_COLUMNS",
     "MESSAGES",
+    "MISSING",
     "NO_ITEM",
+    "NO_RELEVANT",
     "STEPS",
     "STEP_COLUMNS",
     "TIES",
@@ -104,6 +122,7 @@ __all__ = [
     "Formula",
     "Metrics",
     "NDCGInputError",
+    "Options",
     "OrderBounds",
     "PermutationDistribution",
     "Ranking",
@@ -131,6 +150,7 @@ __all__ = [
     "judged_at_k",
     "log_terms",
     "mean_ndcg_at_ks",
+    "measure_columns",
     "metrics",
     "mismatched_cutoffs",
     "ndcg",
@@ -139,6 +159,7 @@ __all__ = [
     "ndcg_from_scores",
     "ndcg_score",
     "order_bounds",
+    "parse_cutoffs",
     "parse_labels",
     "parse_numbers",
     "parse_relevance",

@@ -55,14 +55,15 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal, NoReturn
+from typing import IO, Any, NoReturn
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .discounts import Discount, discounts
+from .discounts import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
+from .options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from .validate import NDCGInputError, check_choice, check_k, fail
 
 __all__ = [
@@ -82,15 +83,11 @@ __all__ = [
     "summarize",
 ]
 
-Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval"]
-NoRelevant = Literal["zero", "drop"]
-#: Tie treatments of a run (the one tuple the command line, the Evaluate page and Spark read).
-#: ``"ignore"`` of :mod:`ndcg_core.ties` is left out on purpose: its order is arbitrary.
-TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval")
+Ties = BatchTies
+#: Tie treatments of a run (the vocabulary lives in :mod:`ndcg_core.options`).
+TIES: tuple[str, ...] = BATCH_TIES
 #: Columns :func:`read_run` reads as text by default (matched case-insensitively).
 ID_COLUMNS: tuple[str, ...] = ("query", "item")
-#: Policies for queries with nothing relevant (IDCG = 0).
-NO_RELEVANT: tuple[str, ...] = ("zero", "drop")
 #: The per-query columns, in order.
 COLUMNS: tuple[str, ...] = ("query", "n_items", "dcg", "idcg", "ndcg")
 
@@ -689,22 +686,10 @@ def _prepare(
 
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:
     check_k(k, 1)
-    check_choice(gain, ("linear", "exponential"), option="gain")
-    check_choice(discount, ("log2", "jarvelin"), option="discount")
+    check_choice(gain, tuple(GAINS), option="gain")
+    check_choice(discount, DISCOUNTS, option="discount")
     check_ties(ties)
     check_choice(no_relevant, NO_RELEVANT, option="no_relevant")
-
-
-def check_ties(ties: Any) -> str:
-    """A run's tie treatment: one of :data:`TIES`; ``"ignore"`` gets its own message, which
-    names the alternatives (``"input"``, ``"trec_eval"``).
-
-    >>> check_ties("input")
-    'input'
-    """
-    if ties == "ignore":
-        fail("ties_ignore_batch")
-    return check_choice(ties, TIES, option="ties")
 
 
 # --------------------------------------------------------------------------- kernel

@@ -20,13 +20,13 @@ Rules, written once:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .discounts import Discount, discounts
 from .gains import Gain, apply_gain
+from .options import UNJUDGED, Unjudged
 from .validate import as_relevance, check_choice, check_k, fail
 
 __all__ = [
@@ -42,10 +42,6 @@ __all__ = [
     "ndcg",
     "prepared",
 ]
-
-Unjudged = Literal["zero", "drop"]
-#: What an unjudged item (NaN grade) means: gain 0 (trec_eval) or removed (condensed list).
-UNJUDGED: tuple[str, ...] = ("zero", "drop")
 
 
 @dataclass(frozen=True, slots=True)

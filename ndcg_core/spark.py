@@ -31,8 +31,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from .batch import (
-    NO_RELEVANT,
-    NoRelevant,
     RunResult,
     RunSummary,
     Ties,
@@ -43,6 +41,7 @@ from .batch import (
 )
 from .discounts import JARVELIN_BASE, Discount
 from .gains import Gain
+from .options import NO_RELEVANT, NoRelevant
 from .validate import check_choice, fail
 
 if TYPE_CHECKING:  # pragma: no cover

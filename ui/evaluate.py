@@ -28,7 +28,8 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core.batch import NO_RELEVANT, TIES, check_ties
+from ndcg_core.options import BATCH_TIES as TIES
+from ndcg_core.options import NO_RELEVANT, check_ties
 from ndcg_core.ties import rank_by_score
 
 from . import memory

@@ -1,0 +1,185 @@
+"""The options of an evaluation of runs, each named, described and checked in one place.
+
+The command line (``--ideal pool``), the Python API (``ideal="pool"``), the share link, the
+Evaluate page and the Spark engine all take these names and values, so a run evaluated in one
+place can be repeated in another. :class:`Options` holds one choice of each, checked on
+construction; the tuples below are the vocabulary the parsers and the pages list.
+
+The names follow the IR conventions where there is one (trec_eval's, Sakai's), and say which
+tool each value imitates in :data:`DESCRIPTIONS`, the one English description of each option
+(the command line prints it; the pages carry their own translated labels).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .discounts import DISCOUNTS, Discount
+from .gains import GAINS, Gain
+from .validate import check_choice, fail
+
+__all__ = [
+    "BATCH_TIES",
+    "DESCRIPTIONS",
+    "IDEALS",
+    "MISSING",
+    "NO_RELEVANT",
+    "UNJUDGED",
+    "BatchTies",
+    "Ideal",
+    "Missing",
+    "NoRelevant",
+    "Options",
+    "Unjudged",
+    "check_ties",
+    "measure_columns",
+    "parse_cutoffs",
+]
+
+BatchTies = Literal["average", "optimistic", "pessimistic", "input", "trec_eval"]
+Ideal = Literal["pool", "list"]
+Unjudged = Literal["zero", "drop"]
+Missing = Literal["zero", "drop"]
+NoRelevant = Literal["zero", "drop"]
+
+#: Tie treatments of a run. ``"ignore"`` (scikit-learn's ``ignore_ties`` order) is defined on
+#: single lists and scikit-learn's 2-D arrays only: its order is arbitrary, see ndcg_core.ties.
+BATCH_TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval")
+#: Where IDCG's grades come from: every judged item of the query, or the returned list.
+IDEALS: tuple[str, ...] = ("pool", "list")
+#: Retrieved items without a judgment: gain 0, or left out of the list (condensed list).
+UNJUDGED: tuple[str, ...] = ("zero", "drop")
+#: Judged queries that a run does not answer: nDCG 0 in the mean, or left out.
+MISSING: tuple[str, ...] = ("zero", "drop")
+#: Queries with nothing relevant (IDCG = 0): nDCG 0 in the mean, or left out.
+NO_RELEVANT: tuple[str, ...] = ("zero", "drop")
+
+#: The one English description of each option and of each of its values.
+DESCRIPTIONS: dict[str, str] = {
+    "k": "cutoff(s): one whole number, or several separated by commas (5,10,20); none for the whole list",
+    "gain": "linear: the grade itself; exponential: 2**grade - 1",
+    "discount": "log2: 1 / log2(i + 1); jarvelin: Järvelin & Kekäläinen's, no discount before position 2",
+    "ties": (
+        "average: the mean over the orders of a tie (scikit-learn); optimistic / pessimistic: best / "
+        "worst order; input: tied items keep their input order (LightGBM, XGBoost); trec_eval: score "
+        "descending, then item id descending as a string"
+    ),
+    "ideal": (
+        "pool: IDCG from every judged item of the query (trec_eval, ranx, IR papers); list: from the "
+        "returned list's own grades (scikit-learn)"
+    ),
+    "unjudged": (
+        "zero: a retrieved item without a judgment has gain 0 (trec_eval); drop: it is removed and the "
+        "list closes up, the condensed nDCG' (Sakai 2007, trec_eval -J)"
+    ),
+    "missing": (
+        "zero: a judged query the run does not answer counts as nDCG 0 (trec_eval -c); drop: it is left "
+        "out of the mean (pytrec_eval)"
+    ),
+    "no_relevant": "zero: a query with nothing relevant counts as nDCG 0 in the mean; drop: it is left out",
+}
+
+_CUTOFF_TEXT = re.compile(r"\s*\d+\s*(,\s*\d+\s*)*")
+
+
+def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
+    """Cutoffs from ``None``, a whole number, a sequence of them, or text such as ``"5,10,20"``.
+
+    ``None`` means the whole list. Repeated cutoffs are kept once, in the order given.
+
+    >>> parse_cutoffs(None), parse_cutoffs(10), parse_cutoffs("5, 10,20"), parse_cutoffs([10, 5, 10])
+    (None, (10,), (5, 10, 20), (10, 5))
+    >>> parse_cutoffs("5;10")
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: k must be a whole number of at least 1, or none for the whole list. Got '5;10' instead.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if not _CUTOFF_TEXT.fullmatch(value):
+            fail("k_invalid", got=repr(value))
+        values: Iterable[Any] = (int(part) for part in value.split(","))
+    elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        values = (value,)
+    elif isinstance(value, Iterable):
+        values = value
+    else:
+        fail("k_invalid", got=repr(value))
+    cutoffs: list[int] = []
+    for k in values:
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            fail("k_invalid", got=repr(k))
+        if int(k) not in cutoffs:
+            cutoffs.append(int(k))
+    if not cutoffs:
+        fail("k_invalid", got=repr(value))
+    return tuple(cutoffs)
+
+
+def check_ties(ties: Any) -> str:
+    """A run's tie treatment: one of :data:`BATCH_TIES`; ``"ignore"`` gets its own message,
+    which names the alternatives (``"input"``, ``"trec_eval"``).
+
+    >>> check_ties("input")
+    'input'
+    """
+    if ties == "ignore":
+        fail("ties_ignore_batch")
+    return check_choice(ties, BATCH_TIES, option="ties")
+
+
+def measure_columns(cutoffs: tuple[int, ...] | None) -> tuple[str, ...]:
+    """The result's nDCG column names: ``ndcg`` for one cutoff (or none), else ``ndcg@k`` each.
+
+    >>> measure_columns(None), measure_columns((10,)), measure_columns((5, 10))
+    (('ndcg',), ('ndcg',), ('ndcg@5', 'ndcg@10'))
+    """
+    if cutoffs is None or len(cutoffs) == 1:
+        return ("ndcg",)
+    return tuple(f"ndcg@{k}" for k in cutoffs)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """One choice of every option of an evaluation, checked when it is made.
+
+    ``k`` accepts what :func:`parse_cutoffs` accepts and is kept as a tuple (or ``None``).
+
+    >>> Options(k="5,10", ideal="pool").k
+    (5, 10)
+    >>> Options(k=10).columns
+    ('ndcg',)
+    >>> Options(ideal="judged")
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: ideal must be one of pool, list. Got 'judged' instead.
+    """
+
+    k: Any = None
+    gain: Gain = "linear"
+    discount: Discount = "log2"
+    ties: BatchTies = "average"
+    ideal: Ideal = "list"
+    unjudged: Unjudged = "zero"
+    missing: Missing = "zero"
+    no_relevant: NoRelevant = "zero"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "k", parse_cutoffs(self.k))
+        check_choice(self.gain, tuple(GAINS), option="gain")
+        check_choice(self.discount, DISCOUNTS, option="discount")
+        check_ties(self.ties)
+        check_choice(self.ideal, IDEALS, option="ideal")
+        check_choice(self.unjudged, UNJUDGED, option="unjudged")
+        check_choice(self.missing, MISSING, option="missing")
+        check_choice(self.no_relevant, NO_RELEVANT, option="no_relevant")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The nDCG column names of a result under these options (see :func:`measure_columns`)."""
+        return measure_columns(self.k)
