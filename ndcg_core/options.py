@@ -133,15 +133,18 @@ def check_ties(ties: Any) -> str:
     return check_choice(ties, BATCH_TIES, option="ties")
 
 
-def measure_columns(cutoffs: tuple[int, ...] | None) -> tuple[str, ...]:
-    """The result's nDCG column names: ``ndcg`` for one cutoff (or none), else ``ndcg@k`` each.
+def measure_columns(cutoffs: tuple[int, ...] | None, measure: str = "ndcg") -> tuple[str, ...]:
+    """A result's column names for one measure: the plain name for one cutoff (or none), else
+    ``name@k`` for each cutoff, the IR way (``ndcg@10``, ``dcg@10``, ``judged@10``).
 
     >>> measure_columns(None), measure_columns((10,)), measure_columns((5, 10))
     (('ndcg',), ('ndcg',), ('ndcg@5', 'ndcg@10'))
+    >>> measure_columns((5, 10), "judged")
+    ('judged@5', 'judged@10')
     """
     if cutoffs is None or len(cutoffs) == 1:
-        return ("ndcg",)
-    return tuple(f"ndcg@{k}" for k in cutoffs)
+        return (measure,)
+    return tuple(f"{measure}@{k}" for k in cutoffs)
 
 
 @dataclass(frozen=True, slots=True)
