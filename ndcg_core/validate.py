@@ -194,8 +194,7 @@ MESSAGES: dict[str, str] = {
     # ndcg_core.significance: comparing runs query by query
     "compare_column_name": "The {option} column must be named by a non-empty text. Got {got} instead.",
     "compare_missing_id": (
-        "The column {column!r} has {count} row(s) without a value. Every row needs a run name "
-        "and a query id."
+        "The column {column!r} has {count} row(s) without a value. Every row needs a run name and a query id."
     ),
     "compare_too_few_runs": "Comparing runs needs at least two runs. The table has {got}.",
     "compare_too_few_queries": (
@@ -203,8 +202,7 @@ MESSAGES: dict[str, str] = {
     ),
     "compare_unknown_baseline": "The baseline run {baseline!r} is not in the table. Its runs are {runs}.",
     "compare_duplicate": (
-        "The run {run!r} has {count} rows for the query {query!r}. Each (run, query) pair must "
-        "appear once."
+        "The run {run!r} has {count} rows for the query {query!r}. Each (run, query) pair must appear once."
     ),
     "compare_missing_queries": (
         "The run {run!r} has no value for {count} of the {total} queries, e.g. {query!r}. The "
