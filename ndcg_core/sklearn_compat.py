@@ -474,8 +474,11 @@ def _compact(y_true: NDArray[Any]) -> NDArray[Any]:
 
 
 def _ideal_dcg_rows(grades: NDArray[Any], k: int, discount: NDArray[np.float64]) -> NDArray[np.float64]:
-    best = np.sort(grades, axis=1)[:, ::-1][:, :k]
-    return best.astype(np.float64) @ discount[:k]
+    # the k largest grades, ascending (a contiguous slice, no reversed copy), against the
+    # discounts reversed
+    best = np.sort(grades, axis=1)[:, grades.shape[1] - k :]
+    ideal: NDArray[np.float64] = best.astype(np.float64) @ discount[k - 1 :: -1]  # k >= 1 here
+    return ideal
 
 
 def _per_query(
