@@ -419,8 +419,9 @@ def _block_dcg(
     gains = np.take_along_axis(grades, items, axis=1).astype(np.float64)
     exact = np.take_along_axis(keys, items, axis=1)
     # sorted by truncated key; scores that differ only in the dropped bits may be out of order
-    unsorted = (exact[:, 1:] < exact[:, :-1]).any(axis=1)
-    if unsorted.any():
+    descending = exact[:, 1:] < exact[:, :-1]
+    if descending.any():  # rare: the per-row reduction only then
+        unsorted = descending.any(axis=1)
         order = np.argsort(exact[unsorted], axis=1, kind="stable")
         exact[unsorted] = np.take_along_axis(exact[unsorted], order, axis=1)
         gains[unsorted] = np.take_along_axis(gains[unsorted], order, axis=1)
