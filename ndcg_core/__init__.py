@@ -24,6 +24,9 @@ Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
     RunSummary, BATCH_TIES ("average", "optimistic", "pessimistic", "input", "trec_eval"),
     ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
+Comparing runs with significance (significance.py)
+    compare_runs, Comparison (per-run means, mean difference with a bootstrap interval,
+    paired t-test through SciPy, paired randomization test, wins/ties/losses, Holm), holm
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
@@ -68,6 +71,7 @@ from .options import (
     parse_cutoffs,
 )
 from .samples import sample_run
+from .significance import Comparison, compare_runs, holm
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
     NO_ITEM,
@@ -118,6 +122,7 @@ __all__ = [
     "TOOLS",
     "UNJUDGED",
     "Change",
+    "Comparison",
     "CutoffMismatch",
     "Formula",
     "Metrics",
@@ -132,6 +137,7 @@ __all__ = [
     "apply_gain",
     "base_comparison",
     "cg",
+    "compare_runs",
     "csv_safe",
     "dcg",
     "dcg_from_scores",
@@ -144,6 +150,7 @@ __all__ = [
     "formula",
     "formulas",
     "general_formula",
+    "holm",
     "id_text",
     "idcg",
     "ideal_relevance",
