@@ -275,10 +275,8 @@ def _frame_values(
 
 
 def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: int) -> Any:
-    """An id column as a pyarrow string array; a missing or empty id is an error naming the
-    line or row."""
-    import pyarrow as pa
-
+    """An id column as pyarrow text (no copy when pandas already holds it in pyarrow); a
+    missing or empty id is an error naming the line or row."""
     text = batch.id_text(frame[column])
     missing = text.isna().to_numpy() | (text == "").to_numpy(dtype=bool, na_value=True)
     if missing.any():
@@ -286,7 +284,16 @@ def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: i
         if label is None:
             fail("bad_column", row=row + 1, column=column, value="a missing value", rule="rule_id")
         fail("trec_value", name=label, line=row + offset, what="field_id", value="", rule="rule_id")
-    return pa.array(text.to_numpy(dtype=object), type=pa.string())
+    return _arrow_text(text)
+
+
+def _arrow_text(text: pd.Series) -> Any:
+    """A text Series as a pyarrow string array (or chunked array)."""
+    import pyarrow as pa
+
+    values = text.array
+    array = pa.array(values) if hasattr(values, "__arrow_array__") else pa.array(text.to_numpy(dtype=object))
+    return array if array.type == pa.string() else array.cast(pa.string())
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,14 +340,20 @@ class _Encoded:
             value: self.values,
         }
         if self.tag is not None:
-            columns["tag"] = pd.Series(self.tag.to_numpy(zero_copy_only=False), dtype="str")
+            columns["tag"] = _series(self.tag)
         return pd.DataFrame(columns)
 
 
 def _strings(uniques: Any, codes: NDArray[np.intp]) -> pd.Series:
     import pyarrow as pa
 
-    return pd.Series(uniques.take(pa.array(codes)).to_numpy(zero_copy_only=False), dtype="str")
+    return _series(uniques.take(pa.array(codes)))
+
+
+def _series(array: Any) -> pd.Series:
+    """pyarrow text as a pandas ``str`` Series, without a copy to Python objects."""
+    series = array.to_pandas()
+    return series if series.dtype == "str" else series.astype("str")
 
 
 def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
@@ -358,12 +371,13 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
         dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
     else:
         codes, dictionary = encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary
+    if dictionary.type != pa.string():  # large_string: lookups need one type on both sides
+        dictionary = dictionary.cast(pa.string())
     return codes.astype(np.intp, copy=False), dictionary
 
 
 def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
     """Any qrels or run input read, checked and encoded."""
-    import pyarrow as pa
 
     value = "relevance" if kind == "qrels" else "score"
     if isinstance(source, pd.DataFrame):
@@ -390,7 +404,7 @@ def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
         values = _frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])
         tag = None
         if kind == "run" and "tag" in frame.columns:
-            tag = pa.array(batch.id_text(frame["tag"]).to_numpy(dtype=object), type=pa.string())
+            tag = _arrow_text(batch.id_text(frame["tag"]))
         data = None
     else:
         assert data is not None
