@@ -71,7 +71,7 @@ from .options import (
     measure_columns,
     parse_cutoffs,
 )
-from .samples import sample_run
+from .samples import sample_run, sample_trec
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
     NO_ITEM,
@@ -178,6 +178,7 @@ __all__ = [
     "round_scores",
     "run_name",
     "sample_run",
+    "sample_trec",
     "slide_down",
     "step_table",
     "summarize",
