@@ -457,9 +457,9 @@ def _run(source: Any, name: str | None) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
     table = _table(source, name, kind="run")
     pair = _pairs(table)
-    index = pd.Index(pair)
-    if not index.is_unique:
-        row = int(np.argmax(index.duplicated(keep="first")))
+    ordered = np.sort(pair)  # for millions of rows, about twice as quick as a hash table
+    if (ordered[1:] == ordered[:-1]).any():
+        row = int(np.argmax(pd.Index(pair).duplicated(keep="first")))
         first = int(np.argmax(pair == pair[row]))
         fail(
             "run_duplicate",
