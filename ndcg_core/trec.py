@@ -591,7 +591,7 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
             if isinstance(run, (str, os.PathLike)):
                 pairs.append((run_name(run), run))
             else:
-                pairs.append((str(getattr(run, "name", None) or f"run{index + 1}"), run))
+                pairs.append((f"run{index + 1}", run))
     if not pairs:
         fail("no_runs")
     seen: set[str] = set()
@@ -624,7 +624,8 @@ def _cumulative(
     bincount into (query, cutoff) cells, then a cumulative sum along the cutoffs."""
     kept = bins < n_cut
     cell = codes[kept].astype(np.int64) * n_cut + bins[kept]
-    table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).reshape(n_queries, n_cut)
+    table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).astype(np.float64)
+    table = table.reshape(n_queries, n_cut)  # (float even when no row is kept)
     return np.cumsum(table, axis=1)
 
 

@@ -357,3 +357,13 @@ def test_sample_trec_has_ties_unjudged_items_and_a_missing_query() -> None:
     assert result.missing_queries["good"] == () == result.missing_queries["fair"]
     means = result.means.set_index("run")["ndcg"]
     assert means["good"] > means["fair"] > means["poor"]
+
+
+def test_evaluate_trec_run_without_any_judged_query_gives_float_zeros() -> None:
+    qrels = pd.DataFrame({"query": ["a"], "item": ["x"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["zz"], "item": ["x"], "score": [1.0], "name": ["not a run name"]})
+    result = evaluate_trec(qrels, [run], k="1,3")
+    row = result.per_query.loc[0]
+    assert (row["run"], row["dcg@3"], row["ndcg@3"], bool(row["missing"])) == ("run1", 0.0, 0.0, True)
+    assert result.per_query["dcg@3"].dtype == np.float64
+    assert result.unjudged_queries == {"run1": ("zz",)}
