@@ -27,6 +27,10 @@ Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
 Comparing runs with significance (significance.py)
     compare_runs, Comparison (per-run means, mean difference with a bootstrap interval,
     paired t-test through SciPy, paired randomization test, wins/ties/losses, Holm), holm
+IR evaluation: qrels apart from runs, TREC files, judged pools (trec.py)
+    evaluate_trec (trec_eval's conventions by default: ndcg_cut, -c; several cutoffs at once),
+    read_qrels, read_trec_run (TREC text, CSV or Parquet, gzip or not), TrecResult, run_name;
+    sample_trec (a small collection for teaching); python -m ndcg_core --qrels QRELS RUN [RUN ...]
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
@@ -70,7 +74,7 @@ from .options import (
     measure_columns,
     parse_cutoffs,
 )
-from .samples import sample_run
+from .samples import sample_run, sample_trec
 from .significance import Comparison, compare_runs, holm
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
@@ -103,6 +107,7 @@ from .ties import (
     tie_view,
 )
 from .tools import TOOLS, tool_scores
+from .trec import TrecResult, evaluate_trec, read_qrels, read_trec_run, run_name
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = [
@@ -134,6 +139,7 @@ __all__ = [
     "RunResult",
     "RunSummary",
     "TieView",
+    "TrecResult",
     "apply_gain",
     "base_comparison",
     "cg",
@@ -147,6 +153,7 @@ __all__ = [
     "discounts",
     "evaluate",
     "evaluate_run",
+    "evaluate_trec",
     "formula",
     "formulas",
     "general_formula",
@@ -172,9 +179,13 @@ __all__ = [
     "parse_relevance",
     "permutation_distribution",
     "rank_by_score",
+    "read_qrels",
     "read_run",
+    "read_trec_run",
     "round_scores",
+    "run_name",
     "sample_run",
+    "sample_trec",
     "slide_down",
     "step_table",
     "summarize",
