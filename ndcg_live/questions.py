@@ -34,9 +34,11 @@ __all__ = [
     "answer_type",
     "exercise",
     "judge",
+    "options",
     "shown_order",
     "spec_from_practice",
     "spec_from_ranking",
+    "tally",
 ]
 
 #: Numeric answers within this absolute distance of the exact value are right (two decimals,
@@ -90,7 +92,8 @@ def spec_from_ranking(
     """A question on a ranking (the Calculator's current view), checked by the core.
 
     ``"compare"`` asks about the ranking (A) against the same ranking with its first and last
-    items swapped (B), the Lesson's own swap.
+    items swapped (B), the Lesson's own swap; it and ``"ideal_order"`` are about whole lists
+    (as the Practice page's), ``"ndcg"`` about nDCG@k.
 
     >>> spec = spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3)
     >>> round(exercise(spec).answer, 4)  # (3 + 2/log2(3)) / (3 + 2/log2(3) + 1/2)
@@ -111,7 +114,7 @@ def spec_from_ranking(
         "kind": kind,
         "relevance": rel,
         "labels": names,
-        "k": None if kind == "ideal_order" else k,
+        "k": k if kind == "ndcg" else None,  # an order and a comparison are about whole lists
         "gain": gain,
         "discount": discount,
     }
@@ -213,3 +216,17 @@ def judge(spec: dict[str, Any], answer: Any) -> Judged:
         return Judged(order, verdict.correct, score)
     verdict = check_answer(e, check_choice(answer, CHOICES, option="answer"), TOLERANCE)
     return Judged(str(verdict.given), verdict.correct, None)
+
+
+def options(spec: dict[str, Any]) -> tuple[str, ...]:
+    """The options of a choice question (:data:`ndcg_core.exercises.CHOICES`), else ()."""
+    return CHOICES if answer_type(spec) == "choice" else ()
+
+
+def tally(values: list[Any], choices: tuple[str, ...]) -> dict[str, int]:
+    """How many of ``values`` chose each of ``choices``, in their order (zeros kept).
+
+    >>> tally(["A", "B", "A"], ("A", "B", "same"))
+    {'A': 2, 'B': 1, 'same': 0}
+    """
+    return {c: sum(1 for v in values if v == c) for c in choices}
