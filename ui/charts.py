@@ -423,21 +423,23 @@ def live_choice_chart(
 
 
 def live_number_chart(
-    values: list[float], t: Translate, *, truth: float | None, ndcg: bool = False
+    values: list[float], t: Translate, *, truth: float | None, ndcg: bool = False, unit: bool = False
 ) -> alt.LayerChart:
     """A histogram of the numbers given (or of the nDCG of the orders given, ``ndcg=True``);
-    after the reveal the exact value is a dashed vermillion rule with its value written on it."""
+    after the reveal the exact value is a dashed vermillion rule with its value written on it.
+    ``unit`` fixes the axis to 0–1 in bins of 0.05 (an nDCG); ``ndcg`` implies it."""
+    unit = unit or ndcg
     axis = t("charts.live_ndcg") if ndcg else t("charts.live_answer")
     title_count = t("charts.live_count")
     data = pd.DataFrame({"value": values})
-    scale = alt.Scale(domain=[0, 1]) if ndcg else alt.Scale(zero=False)
+    scale = alt.Scale(domain=[0, 1]) if unit else alt.Scale(zero=False)
     bars = (
         alt.Chart(data)
         .mark_bar(color=BLUE)
         .encode(
             x=alt.X(
                 "value:Q",
-                bin=alt.Bin(maxbins=20, extent=[0, 1]) if ndcg else alt.Bin(maxbins=20),
+                bin=alt.Bin(maxbins=20, extent=[0, 1]) if unit else alt.Bin(maxbins=20),
                 title=axis,
                 scale=scale,
             ),
@@ -452,10 +454,11 @@ def live_number_chart(
     if truth is not None:
         mark = pd.DataFrame({"truth": [truth], "label": [t("charts.live_truth", value=f"{truth:.4f}")]})
         rule = alt.Chart(mark).mark_rule(color=VERMILLION, size=3, strokeDash=[6, 3]).encode(x="truth:Q")
+        # the value written at the top of the rule, inside the plot (never cut off)
         text = (
             alt.Chart(mark)
-            .mark_text(color=VERMILLION, align="left", dx=6, dy=-120, fontSize=14)
-            .encode(x="truth:Q", text="label:N")
+            .mark_text(color=VERMILLION, align="left", baseline="top", dx=6, fontSize=14, fontWeight="bold")
+            .encode(x="truth:Q", y=alt.value(2), text="label:N")
         )
         layers += [rule, text]
     description = t("charts.live_number_description", n=len(values))

@@ -241,7 +241,12 @@ def results(frame: Frame, code: str, q: QuestionInfo) -> None:
             else:
                 truth = (1.0 if kind == "ranking" else float(e.answer)) if revealed else None  # type: ignore[arg-type]
                 chart = charts.live_number_chart(
-                    [float(a.score or 0.0) for a in given], t, truth=truth, ndcg=kind == "ranking"
+                    [float(a.score or 0.0) for a in given],
+                    t,
+                    truth=truth,
+                    ndcg=kind == "ranking",
+                    # nDCG answers on a 0-1 axis, unless someone typed a number outside it
+                    unit=e.kind == "ndcg" and all(0 <= float(a.score or 0.0) <= 1 for a in given),
                 )
             st.altair_chart(chart, width="stretch")
             if revealed:
