@@ -629,14 +629,24 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 key=f"live.answer.{q.number}",
                 format_func=lambda c: names[c],
             )
-        submitted = st.form_submit_button(t("live.submit"), type="primary", icon=":material/send:")
-    if submitted:
-        value = st.session_state.get(f"live.answer.{q.number}")
-        if value is None:
-            st.warning(t("practice.choose_first"), icon=":material/info:")
-        else:
-            _submit(code, token, q.number, value)
-            st.rerun()
+        # the answer is stored in the button's callback, before the page runs: one run, not two
+        st.form_submit_button(
+            t("live.submit"),
+            type="primary",
+            icon=":material/send:",
+            on_click=_submit_form,
+            args=(code, token, q.number),
+        )
+    if st.session_state.pop("live.choose_first", False):
+        st.warning(t("practice.choose_first"), icon=":material/info:")
+
+
+def _submit_form(code: str, token: str, number: int) -> None:
+    value = st.session_state.get(f"live.answer.{number}")
+    if value is None or value == "":
+        st.session_state["live.choose_first"] = True
+    else:
+        _submit(code, token, number, value)
 
 
 def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
