@@ -43,7 +43,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from ndcg_core.validate import fail
+from ndcg_core.validate import NDCGInputError, fail
 
 from . import questions
 
@@ -457,6 +457,8 @@ class LiveStore:
                 values["closed_at"] = None
             elif state in ("closed", "revealed") and q.state in ("ready", "open"):
                 values["closed_at"] = now
+                if q.opened_at is None:  # shown without being opened: it is the current one now
+                    values["opened_at"] = now
             conn.execute(questions_table.update().where(questions_table.c.id == q.id).values(**values))
 
     def open_question(self, code: str, key: str, number: int) -> None:
@@ -550,8 +552,10 @@ class LiveStore:
         """The class's questions in order, with their answer counts."""
         with self._read() as conn:
             row = self._class_row(conn, code, self.clock())
-            counts = (
+            counts = (  # the answers of this class's questions only
                 sa.select(answers.c.question_id, sa.func.count().label("n"))
+                .join(questions_table, questions_table.c.id == answers.c.question_id)
+                .where(questions_table.c.class_id == row.id)
                 .group_by(answers.c.question_id)
                 .subquery()
             )
@@ -565,18 +569,18 @@ class LiveStore:
 
     def current(self, code: str) -> QuestionInfo | None:
         """The question everyone looks at: the last one opened (open, closed or revealed)."""
-        shown = [q for q in self.questions(code) if q.state != "ready"]
-        if not shown:
-            return None
         with self._read() as conn:
-            opened = dict(
-                conn.execute(
-                    sa.select(questions_table.c.id, questions_table.c.opened_at).where(
-                        questions_table.c.id.in_([q.id for q in shown])
-                    )
-                ).all()
-            )
-        return max(shown, key=lambda q: (opened.get(q.id) or 0.0, q.number))
+            row = self._class_row(conn, code, self.clock())
+            q = conn.execute(
+                sa.select(questions_table)
+                .where(questions_table.c.class_id == row.id, questions_table.c.state != "ready")
+                .order_by(questions_table.c.opened_at.desc(), questions_table.c.number.desc())
+                .limit(1)
+            ).first()
+            if q is None:
+                return None
+            n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
+        return QuestionInfo(q.id, q.number, json.loads(q.spec), q.state, int(n))
 
     def answers(self, code: str, number: int) -> list[Answer]:
         """The answers to question ``number`` (values, verdicts and scores; no students)."""
@@ -597,6 +601,12 @@ class LiveStore:
 
         A token that is not in the class (another class's, or made up) gets a new student.
         """
+        if token:  # a returning student (every reload): a read, no write lock
+            try:
+                return self.student(code, token)
+            except NDCGInputError as err:
+                if err.key != "live_no_student":
+                    raise
         now = self.clock()
         with self._write() as conn:
             row = self._class_row(conn, code, now, lock=True)

@@ -562,6 +562,8 @@ def _signature(code: str) -> tuple[int, str] | None:
 @st.fragment(run_every=REFRESH)
 def _watch(code: str, shown: tuple[int, str] | None) -> None:
     """Rerun the page when the teacher opens, closes or reveals a question."""
+    if st.session_state.pop("live.fresh", False):
+        return  # the page's own run has just read it
     if _signature(code) != shown:
         st.rerun()
 
@@ -702,6 +704,7 @@ def student(frame: Frame, code: str, token: str) -> None:
     if error is not None:
         show_error(frame.lang, error)
     q = store().current(code)
+    st.session_state["live.fresh"] = True
     _watch(code, None if q is None else (q.number, q.state))
     if q is None:
         st.info(t("live.wait"), icon=":material/hourglass:")

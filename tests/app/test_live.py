@@ -327,3 +327,22 @@ def test_live_room_view_of_each_state(app, db, lang, state):
     at = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
     _clean(at, lang)
     assert not _q(at, "student")  # the room never joins as a student
+
+
+def test_live_session_may_start_only_a_few_classes(app, db):
+    from ui.live import START_LIMIT
+
+    at = app(page=LIVE)
+    for _ in range(START_LIMIT + 1):
+        at.query_params.clear()
+        at.session_state["lab.extra"] = {}
+        at.run()
+        at.button(key="live.start").click().run()
+    assert len(at.warning) == 1 and str(START_LIMIT) in at.warning[0].value
+
+
+def test_live_student_page_never_shows_the_teacher_key(app, db):
+    code, key, number = _class(db)
+    db.submit(code, db.join(code).token, number, "0.9")
+    at = app(page=LIVE, **{"class": code})
+    assert key not in _texts(at) and all(key not in c.value for c in at.get("code"))

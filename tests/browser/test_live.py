@@ -65,14 +65,18 @@ def two_servers(tmp_path):
         yield first, second
 
 
-def _start_class(page, base: str, lang: str) -> tuple[str, str, str]:
-    """Start a class, add the Calculator's nDCG question and open it; (code, key, students' link)."""
+def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[str, str, str]:
+    """Start a class, add a question from the Calculator's view (nDCG@k, or the option labelled
+    ``kind``) and open it; (code, key, students' link)."""
     words = TEXTS[lang]
     open_page(page, f"{base}/Live_class?lang={lang}")
     page.get_by_role("button", name=words["start"]).click()
     wait_idle(page)
     query = parse_qs(urlsplit(page.url).query)
     code, key = query["class"][0], query["key"][0]
+    if kind is not None:
+        page.get_by_text(kind).click()
+        wait_idle(page)
     page.get_by_role("button", name=words["add"]).click()
     wait_idle(page)
     page.locator(".st-key-live-q-1").get_by_role("button", name=words["open"], exact=True).click()
@@ -122,6 +126,8 @@ def test_live_class_teacher_sees_five_phone_answers(browser, two_servers):
         print(f"\nlast answer -> teacher's count of five: {time.perf_counter() - sent:.2f} s")
         assert_no_exception(teacher)
         screenshot(teacher, "live-teacher-en")
+        teacher.locator(".st-key-live-results").scroll_into_view_if_needed()
+        screenshot(teacher, "live-teacher-en-answers", full_page=False)
         screenshot(phones[0].pages[0], "live-student-en")
     finally:
         for context in phones:
@@ -163,3 +169,31 @@ def test_live_class_reveal_in_chinese_on_phone_and_room(browser, two_servers):
     finally:
         for context in (teacher_context, phone_context, room_context):
             context.close()
+
+
+def test_live_class_drag_question_on_a_phone(browser, server):
+    """A ranking question: the phone shows drag cards and sends its order; the room's chart
+    counts it (the nDCG of the order given)."""
+    from playwright.sync_api import expect
+
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    teacher = teacher_context.new_page()
+    phone_context = browser.new_context(**PHONE, locale="en-US")
+    phone = phone_context.new_page()
+    try:
+        _code, _key, link = _start_class(
+            teacher, server, "en", kind="Drag the items into an ideal order (a ranking)"
+        )
+        open_page(phone, link)
+        frame = phone.frame_locator("[data-testid='stMain'] iframe").first
+        expect(frame.get_by_text("D1 · 3")).to_be_visible()
+        screenshot(phone, "live-student-en-drag", full_page=False)
+        phone.get_by_role("button", name="Send my answer").click()
+        wait_idle(phone)
+        expect(phone.get_by_text("Saved.")).to_be_visible()
+        expect(teacher.locator(".st-key-live-results")).to_contain_text("1 answer", timeout=COUNT_TIMEOUT)
+        assert_no_exception(phone)
+        assert_no_exception(teacher)
+    finally:
+        phone_context.close()
+        teacher_context.close()
