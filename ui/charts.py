@@ -457,7 +457,15 @@ def live_number_chart(
         # the value written at the top of the rule, inside the plot (never cut off)
         text = (
             alt.Chart(mark)
-            .mark_text(color=VERMILLION, align="left", baseline="top", dx=6, fontSize=14, fontWeight="bold")
+            # written on the side with room: left of a rule in the right half of a 0-1 axis
+            .mark_text(
+                color=VERMILLION,
+                align="right" if unit and truth > 0.5 else "left",
+                baseline="top",
+                dx=-6 if unit and truth > 0.5 else 6,
+                fontSize=14,
+                fontWeight="bold",
+            )
             .encode(x="truth:Q", y=alt.value(2), text="label:N")
         )
         layers += [rule, text]

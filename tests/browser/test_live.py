@@ -1,5 +1,6 @@
 """A live class in Chromium: one teacher and five phones (390×844) in one class, on two app
-servers that share one SQLite database; the teacher's page counts all five answers.
+servers that share one database (a SQLite file, then a PostgreSQL server); the teacher's page
+counts all five answers.
 
 The time from the last answer to the teacher's count is printed (measured, never asserted:
 `bench/bench_live.py` measures submit → counted under load). Screenshots of the teacher, a
@@ -57,12 +58,31 @@ def _decode_qr(png: bytes) -> list[str]:
     return [result.text for result in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
 
 
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A PostgreSQL server started in a temporary folder for this module (tests/live/pg_server.py)."""
+    from pg_server import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
 @pytest.fixture
 def two_servers(tmp_path):
     """Two app servers on one SQLite database file (as behind one address)."""
     env = {"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}
     with running_server(env=env) as first, running_server(env=env) as second:
         yield first, second
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_servers_any_database(request, tmp_path):
+    """Two app servers on one database: a SQLite file, or a PostgreSQL server."""
+    sqlite = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    url = sqlite if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    env = {"NDCG_LAB_DATABASE_URL": url}
+    with running_server(env=env) as first, running_server(env=env) as second:
+        yield first, second, request.param
 
 
 def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[str, str, str]:
@@ -94,10 +114,10 @@ def _answer(page, link: str, text: str, lang: str) -> None:
     page.get_by_text(words["saved"]).wait_for()
 
 
-def test_live_class_teacher_sees_five_phone_answers(browser, two_servers):
+def test_live_class_teacher_sees_five_phone_answers(browser, two_servers_any_database):
     from playwright.sync_api import expect
 
-    first, second = two_servers
+    first, second, database = two_servers_any_database
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     teacher = teacher_context.new_page()
     phones = []
@@ -123,12 +143,12 @@ def test_live_class_teacher_sees_five_phone_answers(browser, two_servers):
             assert "student=" in phone.url and key not in phone.url and key not in phone.content()
         sent = time.perf_counter()
         expect(teacher.locator(".st-key-live-results")).to_contain_text("5 answers", timeout=COUNT_TIMEOUT)
-        print(f"\nlast answer -> teacher's count of five: {time.perf_counter() - sent:.2f} s")
+        print(f"\n{database}: last answer -> teacher's count of five: {time.perf_counter() - sent:.2f} s")
         assert_no_exception(teacher)
-        screenshot(teacher, "live-teacher-en")
+        screenshot(teacher, f"live-teacher-en-{database}")
         teacher.locator(".st-key-live-results").scroll_into_view_if_needed()
-        screenshot(teacher, "live-teacher-en-answers", full_page=False)
-        screenshot(phones[0].pages[0], "live-student-en")
+        screenshot(teacher, f"live-teacher-en-answers-{database}", full_page=False)
+        screenshot(phones[0].pages[0], f"live-student-en-{database}")
     finally:
         for context in phones:
             context.close()
