@@ -448,7 +448,8 @@ def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], 
                 )
             )
             for action, label, allowed in (
-                ("open_question", "open", q.state != "open"),
+                # a revealed question stays closed: its answer has been shown
+                ("open_question", "open", q.state in ("ready", "closed")),
                 ("close_question", "close", q.state == "open"),
                 ("reveal", "reveal", q.state in ("open", "closed")),
             ):

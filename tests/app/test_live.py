@@ -346,3 +346,10 @@ def test_live_student_page_never_shows_the_teacher_key(app, db):
     db.submit(code, db.join(code).token, number, "0.9")
     at = app(page=LIVE, **{"class": code})
     assert key not in _texts(at) and all(key not in c.value for c in at.get("code"))
+
+
+def test_live_revealed_question_cannot_be_opened_again(app, db):
+    code, key, number = _class(db)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert at.button(key=f"live.open.{number}").disabled
