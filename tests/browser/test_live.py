@@ -191,7 +191,14 @@ def test_live_class_reveal_in_chinese_on_phone_and_room(browser, two_servers):
             context.close()
 
 
-def test_live_class_drag_question_on_a_phone(browser, server):
+@pytest.fixture
+def live_server(tmp_path):
+    """One app server on a SQLite file of its own (the repository's data/ stays untouched)."""
+    with running_server(env={"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}) as base:
+        yield base
+
+
+def test_live_class_drag_question_on_a_phone(browser, live_server):
     """A ranking question: the phone shows drag cards and sends its order; the room's chart
     counts it (the nDCG of the order given)."""
     from playwright.sync_api import expect
@@ -202,7 +209,7 @@ def test_live_class_drag_question_on_a_phone(browser, server):
     phone = phone_context.new_page()
     try:
         _code, _key, link = _start_class(
-            teacher, server, "en", kind="Drag the items into an ideal order (a ranking)"
+            teacher, live_server, "en", kind="Drag the items into an ideal order (a ranking)"
         )
         open_page(phone, link)
         frame = phone.frame_locator("[data-testid='stMain'] iframe").first

@@ -356,3 +356,21 @@ def test_export_has_no_student_token(store):
     student = store.join(code)
     store.submit(code, student.token, number, "0.9")
     assert student.token.encode() not in store.export_csv(code, key)
+
+
+def test_default_url_is_a_sqlite_file_in_the_ignored_data_folder(monkeypatch):
+    from pathlib import Path
+
+    from ndcg_live.store import DATABASE_URL_ENV, default_url
+
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    root = Path(__file__).resolve().parents[2]
+    ignored = (root / ".gitignore").read_text().splitlines()
+    assert default_url() == f"sqlite:///{root / 'data' / 'live.sqlite3'}" and "/data/" in ignored
+
+
+def test_database_url_setting_wins(monkeypatch):
+    from ndcg_live.store import DATABASE_URL_ENV, default_url
+
+    monkeypatch.setenv(DATABASE_URL_ENV, "postgresql+psycopg://lab@db/ndcg")
+    assert default_url() == "postgresql+psycopg://lab@db/ndcg"
