@@ -353,3 +353,26 @@ def test_live_revealed_question_cannot_be_opened_again(app, db):
     db.reveal(code, key, number)
     at = app(page=LIVE, **{"class": code, "key": key})
     assert at.button(key=f"live.open.{number}").disabled
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    ("kind", "answer", "right"),
+    [
+        ("ideal_order", ["D1", "D2", "D5", "D3", "D4"], True),
+        ("ideal_order", ["D5", "D1", "D2", "D3", "D4"], False),
+        ("compare", "A", True),
+        ("compare", "same", False),
+    ],
+)
+def test_live_student_sees_order_and_choice_verdicts_after_reveal(app, db, lang, kind, answer, right):
+    code, key, number = _class(db, kind, k=None)
+    student = db.join(code)
+    db.submit(code, student.token, number, answer)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    assert (len(at.success), len(at.error)) == ((1, 0) if right else (0, 1))
+    # the step table(s): the student's order, or lists A and B
+    tables = [m for m in at.markdown if m.value.startswith("| ")]
+    assert len(tables) >= (2 if kind == "compare" else 1)

@@ -149,6 +149,12 @@ def test_live_class_teacher_sees_five_phone_answers(browser, two_servers_any_dat
         teacher.locator(".st-key-live-results").scroll_into_view_if_needed()
         screenshot(teacher, f"live-teacher-en-answers-{database}", full_page=False)
         screenshot(phones[0].pages[0], f"live-student-en-{database}")
+        room = teacher_context.new_page()
+        open_page(room, f"{second}/Live_class?class={code}&view=room&lang=en&present=1")
+        expect(room.locator(".st-key-live-results")).to_contain_text("5 answers", timeout=COUNT_TIMEOUT)
+        assert_no_exception(room)
+        room.locator(".st-key-live-results").scroll_into_view_if_needed()
+        screenshot(room, f"live-room-en-{database}", full_page=False)
     finally:
         for context in phones:
             context.close()
