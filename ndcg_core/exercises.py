@@ -47,6 +47,7 @@ __all__ = [
     "Hint",
     "Verdict",
     "check_answer",
+    "check_permutation",
     "hints",
     "make_exercises",
     "parse_index",
@@ -311,19 +312,42 @@ def _check_tolerance(tol: Any) -> float:
     return float(tol)
 
 
+def check_permutation(given: Sequence[Any], labels: Sequence[str]) -> tuple[str, ...]:
+    """``given`` as a tuple of names, refused unless it holds each of ``labels`` exactly once.
+
+    >>> check_permutation(["D2", "D1"], ("D1", "D2"))
+    ('D2', 'D1')
+    >>> check_permutation(["D1", "D1"], ("D1", "D2"))
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: The order must hold each of the 2 items exactly once. \
+Got 2 items, 1 missing and 1 unknown or repeated.
+    """
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+        fail("not_permutation", n=len(labels), got=0, missing=len(labels), extra=0)
+    names = tuple(str(x) for x in given)
+    if sorted(names) != sorted(labels):
+        missing = len(set(labels) - set(names))
+        extra = len(names) - (len(labels) - missing)
+        fail("not_permutation", n=len(labels), got=len(names), missing=missing, extra=extra)
+    return names
+
+
 def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE) -> Verdict:
     """Check an answer to ``exercise``.
 
     - numeric kinds: a number, or text holding one number (parsed as typed text is); right
       when |answer - exact| <= ``tol``;
-    - ``"ideal_order"``: the item names in the proposed order; right when it is a
-      rearrangement of the items whose grades never increase (equal grades in any order);
+    - ``"ideal_order"``: the item names in the proposed order, refused unless they hold each
+      item exactly once (:func:`check_permutation`); right when the grades never increase
+      (equal grades in any order);
     - ``"compare"``: one of :data:`CHOICES`.
 
     Raises
     ------
     NDCGInputError
-        On text that is not exactly one number, a choice not in :data:`CHOICES`, or a negative
+        On text that is not exactly one number, an order that is not a permutation of the
+        items, a choice not in :data:`CHOICES`, or a negative
         or non-finite ``tol``.
 
     >>> ex = make_exercises(7, n=1)[0]
@@ -345,9 +369,9 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
         # a hair of slack so that "within 0.01" holds for answers written with two decimals
         return Verdict(error <= tol + 1e-12, value, expected, error, tol)
     if exercise.kind == "ideal_order":
-        given = tuple(str(x) for x in answer)
+        given = check_permutation(answer, exercise.labels)
         grade = dict(zip(exercise.labels, exercise.relevance, strict=False))
-        correct = sorted(given) == sorted(exercise.labels) and _is_ideal([grade[x] for x in given])
+        correct = _is_ideal([grade[x] for x in given])
         return Verdict(correct, given, expected, None, tol)
     choice = check_choice(answer, CHOICES, option="answer")
     return Verdict(choice == expected, choice, expected, None, tol)

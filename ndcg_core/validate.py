@@ -238,6 +238,20 @@ MESSAGES: dict[str, str] = {
         "mapping from names to runs)."
     ),
     "no_runs": "No run was given. Give at least one run to evaluate against the qrels.",
+    "not_permutation": (
+        "The order must hold each of the {n} items exactly once. Got {got} items, {missing} "
+        "missing and {extra} unknown or repeated."
+    ),
+    # a live class (ndcg_live): codes, keys, the question's state, flooding
+    "live_no_class": "There is no class with the code {code!r}, or it has expired. Check the code.",
+    "live_ended": "The class {code!r} has ended.",
+    "live_wrong_key": "This teacher key does not control the class {code!r}.",
+    "live_not_open": "This question is not open for answers yet.",
+    "live_closed": "This question is closed: answers are no longer accepted.",
+    "live_no_question": "The class has no question {question}.",
+    "live_rate_limited": "Too many requests in a short time. Wait a few seconds and try again.",
+    "live_full": "The class {code!r} has reached its limit of {limit} {what}.",
+    "live_no_student": "This student link is not part of the class {code!r}. Join it again.",
 }
 
 
@@ -278,6 +292,8 @@ TERMS: dict[str, str] = {
     "seed": "seed",
     # the rule it broke
     "rule_text": "text",
+    "students": "students",
+    "questions": "questions",
     "band_width": "band width",
     "rule_band_width": "a number in (0, 1] that divides 1 into whole bands",
     "rule_same_shape": "an array of the shape of y_true, {expected}",

@@ -376,3 +376,100 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
     return alt.layer(bar, mean, current).properties(
         height=height, description=t("blind_spots.difficulty.chart_description", values=values)
     )
+
+
+# --- the live class: the room's answers -------------------------------------------------------
+
+
+def live_choice_chart(
+    counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None
+) -> alt.Chart:
+    """Bars of how many students chose each option (options in their order, empty ones kept).
+
+    ``counts`` maps an option to its count (:func:`ndcg_live.questions.tally`), ``names`` an
+    option to its shown text. After the reveal (``truth`` set) the right option's bar is green
+    and labelled, the others grey: colour and a text label carry it together.
+    """
+    right, other = t("charts.live_right"), t("charts.live_other")
+    data = pd.DataFrame(
+        {
+            "option": [names[o] for o in counts],
+            "count": list(counts.values()),
+            "mark": [right if truth is not None and o == truth else other for o in counts],
+        }
+    )
+    title_count, title_answer = t("charts.live_count"), t("charts.live_answer")
+    colour = alt.Scale(domain=[right, other], range=[GREEN, BLUE if truth is None else NEUTRAL])
+    base = alt.Chart(data).encode(
+        x=alt.X(
+            "option:N",
+            sort=list(data["option"]),
+            title=title_answer,
+            axis=alt.Axis(labelAngle=0, labelLimit=260),
+        ),
+        y=alt.Y("count:Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
+        tooltip=[alt.Tooltip("option:N", title=title_answer), alt.Tooltip("count:Q", title=title_count)],
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color(
+            "mark:N", scale=colour, title=None, legend=None if truth is None else alt.Legend(orient="bottom")
+        )
+    )
+    labels = base.mark_text(dy=-8, fontSize=16).encode(text="count:Q")
+    values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
+    return alt.layer(bars, labels).properties(
+        height=280, description=t("charts.live_choice_description", n=sum(counts.values()), values=values)
+    )
+
+
+def live_number_chart(
+    values: list[float], t: Translate, *, truth: float | None, ndcg: bool = False, unit: bool = False
+) -> alt.LayerChart:
+    """A histogram of the numbers given (or of the nDCG of the orders given, ``ndcg=True``);
+    after the reveal the exact value is a dashed vermillion rule with its value written on it.
+    ``unit`` fixes the axis to 0–1 in bins of 0.05 (an nDCG); ``ndcg`` implies it."""
+    unit = unit or ndcg
+    axis = t("charts.live_ndcg") if ndcg else t("charts.live_answer")
+    title_count = t("charts.live_count")
+    data = pd.DataFrame({"value": values})
+    scale = alt.Scale(domain=[0, 1]) if unit else alt.Scale(zero=False)
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE)
+        .encode(
+            x=alt.X(
+                "value:Q",
+                bin=alt.Bin(maxbins=20, extent=[0, 1]) if unit else alt.Bin(maxbins=20),
+                title=axis,
+                scale=scale,
+            ),
+            y=alt.Y("count():Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
+            tooltip=[
+                alt.Tooltip("value:Q", bin=True, title=axis),
+                alt.Tooltip("count():Q", title=title_count),
+            ],
+        )
+    )
+    layers: list[Any] = [bars]
+    if truth is not None:
+        mark = pd.DataFrame({"truth": [truth], "label": [t("charts.live_truth", value=f"{truth:.4f}")]})
+        rule = alt.Chart(mark).mark_rule(color=VERMILLION, size=3, strokeDash=[6, 3]).encode(x="truth:Q")
+        # the value written at the top of the rule, inside the plot (never cut off)
+        text = (
+            alt.Chart(mark)
+            # written on the side with room: left of a rule in the right half of a 0-1 axis
+            .mark_text(
+                color=VERMILLION,
+                align="right" if unit and truth > 0.5 else "left",
+                baseline="top",
+                dx=-6 if unit and truth > 0.5 else 6,
+                fontSize=14,
+                fontWeight="bold",
+            )
+            .encode(x="truth:Q", y=alt.value(2), text="label:N")
+        )
+        layers += [rule, text]
+    description = t("charts.live_number_description", n=len(values))
+    if truth is not None:
+        description += " " + t("charts.live_truth", value=f"{truth:.4f}")
+    return alt.layer(*layers).properties(height=280, description=description)

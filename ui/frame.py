@@ -244,7 +244,7 @@ def _freeze_imported_objects() -> None:
             _FROZEN_MODULES = len(sys.modules)
 
 
-def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
+def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ()) -> Frame:
     """Set up a page: call first in every page script.
 
     Parameters
@@ -253,6 +253,9 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
         The page id (see ``ui.pages.PAGES``), for the title and the navigation.
     params : iterable of str
         The page's own link parameters, kept in the URL next to the shared ones.
+    private : iterable of str
+        Link parameters kept in this browser's URL (a reload keeps them) but never put in the
+        "share this view" link or its QR code: a live class's teacher key and student token.
     """
     if page not in PAGE_BY_ID:
         raise KeyError(page)
@@ -266,7 +269,8 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
         layout="wide",
         initial_sidebar_state="collapsed" if present else "auto",
     )
-    names = tuple(params)
+    public = tuple(params)
+    names = public + tuple(private)
     st.session_state["lab.page_params"] = names
     st.html(
         classroom.PAGE_CSS
@@ -274,7 +278,7 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
         + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
         + (classroom.PRESENTER_CSS if present else "")
     )
-    _sidebar(page, lang, names)
+    _sidebar(page, lang, public)
     _write_url(names)
     errors = st.session_state.get(_LINK_ERRORS) or []
     if errors:

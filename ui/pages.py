@@ -21,5 +21,6 @@ PAGES: tuple[Page, ...] = (
     Page("explore", "pages/5_Explore.py", ":material/explore:"),
     Page("practice", "pages/6_Practice.py", ":material/edit_note:"),
     Page("evaluate", "pages/7_Evaluate_a_run.py", ":material/table_chart:"),
+    Page("live", "pages/8_Live_class.py", ":material/co_present:"),
 )
 PAGE_BY_ID: dict[str, Page] = {page.id: page for page in PAGES}

@@ -1,4 +1,4 @@
-"""The layers, as an executable rule: pages -> ui -> ndcg_core, nothing points back up.
+"""The layers, as an executable rule: pages -> ui -> (ndcg_live ->) ndcg_core, nothing points back up.
 
 Read with ``ast`` (no import runs): every ``import`` and ``from ... import`` statement of the
 project's own Python files.
@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CORE = sorted((ROOT / "ndcg_core").glob("*.py"))
 UI = sorted((ROOT / "ui").glob("*.py"))
+LIVE = sorted((ROOT / "ndcg_live").glob("*.py"))
 PAGES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 
 
@@ -40,7 +41,19 @@ def _rel(path: Path) -> str:
 
 @pytest.mark.parametrize("path", CORE, ids=_rel)
 def test_core_imports_no_user_interface(path):
-    """ndcg_core never imports streamlit, altair, ui or pages: it stays a plain library."""
+    """ndcg_core never imports streamlit, altair, ui, pages or ndcg_live: it stays a plain library."""
+    banned = {"streamlit", "altair", "ui", "pages", "app", "ndcg_live", "sqlalchemy"}
+    bad = [
+        (module, line)
+        for module, _, line in _imports(path)
+        if not module.startswith(".") and _top(module) in banned
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize("path", LIVE, ids=_rel)
+def test_live_store_imports_no_user_interface(path):
+    """ndcg_live (the live class's database and rules) sits under ui: no streamlit, altair, ui."""
     banned = {"streamlit", "altair", "ui", "pages", "app"}
     bad = [
         (module, line)

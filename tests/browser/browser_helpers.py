@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -41,10 +42,11 @@ def _free_port() -> int:
 
 
 def start_server(
-    port: int | None = None, *, address: str = "127.0.0.1"
+    port: int | None = None, *, address: str = "127.0.0.1", env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``streamlit run app.py`` listening on ``address``; return the process and its base
-    URL, always a loopback one (a server on 0.0.0.0, as in a class, is reached there too)."""
+    URL, always a loopback one (a server on 0.0.0.0, as in a class, is reached there too).
+    ``env`` adds environment variables (e.g. ``NDCG_LAB_DATABASE_URL``) to this one's."""
     port = port or _free_port()
     cmd = [
         sys.executable,
@@ -66,7 +68,9 @@ def start_server(
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / f"server-{port}.log"
     with log.open("wb") as out:  # the child keeps its own descriptor
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
     base = f"http://127.0.0.1:{port}"
     SERVER_LOGS[base] = log
     deadline = time.monotonic() + 60
@@ -90,9 +94,9 @@ def log_tail(path: Path, lines: int = 60) -> str:
 
 
 @contextmanager
-def running_server(address: str = "127.0.0.1") -> Iterator[str]:
+def running_server(address: str = "127.0.0.1", env: dict[str, str] | None = None) -> Iterator[str]:
     """A fresh server for the ``with`` block; yields its base URL and stops it afterwards."""
-    proc, base = start_server(address=address)
+    proc, base = start_server(address=address, env=env)
     try:
         yield base
     finally:

@@ -157,7 +157,18 @@ def test_check_answer_ideal_order_accepts_any_order_of_equal_grades():
     )
     assert check_answer(ex, ["D2", "D4", "D3", "D1"]).correct
     assert not check_answer(ex, ["D4", "D2", "D1", "D3"]).correct
-    assert not check_answer(ex, ["D2", "D4", "D1"]).correct
+
+
+@pytest.mark.parametrize(
+    "order", [["D2", "D4", "D1"], ["D2", "D4", "D1", "D1"], ["D2", "D4", "D1", "D9"], "D2D4D1D3"]
+)
+def test_check_answer_ideal_order_refuses_what_is_not_a_permutation(order):
+    ex = Exercise(
+        1, "ideal_order", (1.0, 3.0, 1.0, 2.0), ("D1", "D2", "D3", "D4"), None, "linear", "log2", ()
+    )
+    with pytest.raises(nc.NDCGInputError) as caught:
+        check_answer(ex, order)
+    assert caught.value.key == "not_permutation"
 
 
 def test_check_answer_compare_choices():

@@ -1,0 +1,232 @@
+"""The questions of a live class: what is stored, how an answer is checked, what the room sees.
+
+A question is stored as a small JSON-able dictionary (:func:`spec_from_ranking`,
+:func:`spec_from_practice`) that names a list and a kind, never a text: every screen renders
+it in its own language. :func:`exercise` turns a spec into an :class:`ndcg_core.Exercise`
+whose exact answer comes from the core, and :func:`judge` checks an answer with
+:func:`ndcg_core.exercises.check_answer` (the Practice page's judge): a number must be one
+finite number, an order a permutation of the items, a choice one of the options.
+
+Kinds and how they are answered (:data:`ANSWER_TYPES`):
+
+- ``"cg"``, ``"dcg"``, ``"idcg"``, ``"ndcg"``: a number (within :data:`TOLERANCE`);
+- ``"ideal_order"``: an order of the items (dragged); the room sees the nDCG of each order;
+- ``"compare"``: ``"A"``, ``"B"`` or ``"same"`` (which list has the higher nDCG).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, cast
+
+import ndcg_core as nc
+from ndcg_core.discounts import Discount
+from ndcg_core.exercises import CHOICES, NUMERIC_KINDS, Exercise, check_answer, make_exercises, parse_seed
+from ndcg_core.gains import Gain
+from ndcg_core.validate import check_choice, fail
+
+__all__ = [
+    "ANSWER_TYPES",
+    "CALCULATOR_KINDS",
+    "TOLERANCE",
+    "Judged",
+    "answer_type",
+    "exercise",
+    "judge",
+    "options",
+    "shown_order",
+    "spec_from_practice",
+    "spec_from_ranking",
+    "tally",
+]
+
+#: Numeric answers within this absolute distance of the exact value are right (two decimals,
+#: the Practice page's tolerance).
+TOLERANCE = 0.01
+#: How each kind is answered.
+ANSWER_TYPES: dict[str, str] = {
+    **{kind: "number" for kind in NUMERIC_KINDS},
+    "ideal_order": "ranking",
+    "compare": "choice",
+}
+#: Questions a teacher builds from the Calculator's current view.
+CALCULATOR_KINDS: tuple[str, ...] = ("ndcg", "ideal_order", "compare")
+#: The most items a live question shows (a phone shows them as cards).
+MAX_ITEMS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """An answer as stored: its value (JSON-able), whether it is right, and the number the
+    room's histogram shows (the number given, or the nDCG of the order given; None for a choice)."""
+
+    value: float | list[str] | str
+    correct: bool
+    score: float | None
+
+
+def answer_type(spec: dict[str, Any]) -> str:
+    """``"number"``, ``"ranking"`` or ``"choice"``.
+
+    >>> answer_type({"kind": "compare"})
+    'choice'
+    """
+    return ANSWER_TYPES[str(spec["kind"])]
+
+
+def _swap_ends(relevance: list[float], labels: list[str]) -> tuple[list[float], list[str]]:
+    order = [len(relevance) - 1, *range(1, len(relevance) - 1), 0]
+    return [relevance[i] for i in order], [labels[i] for i in order]
+
+
+def spec_from_ranking(
+    kind: str,
+    relevance: list[float],
+    labels: list[str],
+    *,
+    k: int | None = None,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, Any]:
+    """A question on a ranking (the Calculator's current view), checked by the core.
+
+    ``"compare"`` asks about the ranking (A) against the same ranking with its first and last
+    items swapped (B), the Lesson's own swap; it and ``"ideal_order"`` are about whole lists
+    (as the Practice page's), ``"ndcg"`` about nDCG@k.
+
+    >>> spec = spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3)
+    >>> round(exercise(spec).answer, 4)  # (3 + 2/log2(3)) / (3 + 2/log2(3) + 1/2)
+    0.895
+    """
+    check_choice(kind, CALCULATOR_KINDS, option="kind")
+    rel = [float(x) for x in nc.validate.as_relevance(list(relevance))]
+    names = nc.validate.check_labels(list(labels))
+    nc.validate.check_same_length(names, rel, what="labels_and_grades")
+    if len(rel) > MAX_ITEMS:
+        fail("too_many", what="relevance_list", got=len(rel), limit=MAX_ITEMS)
+    if k is not None:
+        k = nc.validate.check_k(k, len(rel))
+    check_choice(gain, nc.GAINS, option="gain")
+    check_choice(discount, nc.DISCOUNTS, option="discount")
+    spec: dict[str, Any] = {
+        "origin": "calculator",
+        "kind": kind,
+        "relevance": rel,
+        "labels": names,
+        "k": k if kind == "ndcg" else None,  # an order and a comparison are about whole lists
+        "gain": gain,
+        "discount": discount,
+    }
+    if kind == "compare":
+        if len(rel) < 2:
+            fail("too_many", what="relevance_list", got=len(rel), limit=1)  # never: UI offers n >= 2
+        spec["other"], spec["other_labels"] = _swap_ends(rel, names)
+    return spec
+
+
+def spec_from_practice(seed: int, number: int) -> dict[str, Any]:
+    """Exercise ``number`` (1-based) of the Practice page's set ``seed``.
+
+    >>> spec_from_practice(7, 6)["kind"]
+    'compare'
+    """
+    seed = parse_seed(str(seed))
+    e = make_exercises(seed, n=max(int(number), 1))[int(number) - 1]
+    spec: dict[str, Any] = {
+        "origin": "practice",
+        "seed": seed,
+        "number": e.number,
+        "kind": e.kind,
+        "relevance": list(e.relevance),
+        "labels": list(e.labels),
+        "k": e.k,
+        "gain": e.gain,
+        "discount": e.discount,
+    }
+    if e.other is not None:
+        spec["other"], spec["other_labels"] = list(e.other), list(e.other_labels or ())
+    return spec
+
+
+def _ndcg(relevance: list[float], k: int | None, gain: str, discount: str) -> float:
+    return float(nc.metrics(relevance, k=k, gain=cast(Gain, gain), discount=cast(Discount, discount)).ndcg)
+
+
+def exercise(spec: dict[str, Any]) -> Exercise:
+    """The core's exercise of a spec, its exact answer computed by the core."""
+    kind = str(spec["kind"])
+    rel = [float(x) for x in spec["relevance"]]
+    labels = tuple(str(x) for x in spec["labels"])
+    k = spec.get("k")
+    gain, discount = cast(Gain, spec["gain"]), cast(Discount, spec["discount"])
+    answer: float | tuple[str, ...] | str
+    other = other_labels = None
+    if kind in NUMERIC_KINDS:
+        m = nc.metrics(rel, k=k, gain=gain, discount=discount)
+        answer = float(getattr(m, kind))
+    elif kind == "ideal_order":
+        table = nc.step_table(rel, labels=list(labels), gain=gain, discount=discount)
+        answer = tuple(str(x) for x in table["ideal_item"])
+    else:
+        other = tuple(float(x) for x in spec["other"])
+        other_labels = tuple(str(x) for x in spec["other_labels"])
+        a, b = _ndcg(rel, k, gain, discount), _ndcg(list(other), k, gain, discount)
+        answer = "same" if abs(a - b) <= 1e-12 else "A" if a > b else "B"
+    return Exercise(
+        int(spec.get("number", 1)), kind, tuple(rel), labels, k, gain, discount, answer, other, other_labels
+    )
+
+
+def shown_order(spec: dict[str, Any], salt: str) -> list[str]:
+    """The order a student's drag cards start in: the list shuffled, the same for one ``salt``.
+
+    The ideal order is never the starting order of a list that has another.
+    """
+    labels = [str(x) for x in spec["labels"]]
+    ideal = list(cast(tuple[str, ...], exercise(spec).answer))
+    rng = random.Random(salt)  # not security: only a starting order that differs per student
+    order = labels[:]
+    for _ in range(20):
+        rng.shuffle(order)
+        if order != ideal:
+            break
+    return order
+
+
+def judge(spec: dict[str, Any], answer: Any) -> Judged:
+    """Check ``answer`` with the core; raise :class:`ndcg_core.NDCGInputError` when it is invalid.
+
+    >>> spec = spec_from_ranking("ideal_order", [0, 3, 1], ["a", "b", "c"])
+    >>> judge(spec, ["b", "c", "a"])
+    Judged(value=['b', 'c', 'a'], correct=True, score=1.0)
+    >>> judge(spec_from_ranking("compare", [3, 0], ["a", "b"]), "A").correct
+    True
+    """
+    e = exercise(spec)
+    if e.kind in NUMERIC_KINDS:
+        verdict = check_answer(e, answer, TOLERANCE)
+        value = float(cast(float, verdict.given))
+        return Judged(value, verdict.correct, value)
+    if e.kind == "ideal_order":
+        verdict = check_answer(e, answer, TOLERANCE)
+        order = list(cast(tuple[str, ...], verdict.given))
+        grade = dict(zip(e.labels, e.relevance, strict=True))
+        score = _ndcg([grade[x] for x in order], None, e.gain, e.discount)
+        return Judged(order, verdict.correct, score)
+    verdict = check_answer(e, check_choice(answer, CHOICES, option="answer"), TOLERANCE)
+    return Judged(str(verdict.given), verdict.correct, None)
+
+
+def options(spec: dict[str, Any]) -> tuple[str, ...]:
+    """The options of a choice question (:data:`ndcg_core.exercises.CHOICES`), else ()."""
+    return CHOICES if answer_type(spec) == "choice" else ()
+
+
+def tally(values: list[Any], choices: tuple[str, ...]) -> dict[str, int]:
+    """How many of ``values`` chose each of ``choices``, in their order (zeros kept).
+
+    >>> tally(["A", "B", "A"], ("A", "B", "same"))
+    {'A': 2, 'B': 1, 'same': 0}
+    """
+    return {c: sum(1 for v in values if v == c) for c in choices}

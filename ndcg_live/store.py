@@ -1,0 +1,719 @@
+"""The live class's storage and rules, in a database (SQLAlchemy 2): no streamlit here.
+
+One :class:`LiveStore` per process and database; every app server of a class opens the same
+database, so two servers behind one address see the same classes, questions and answers.
+
+- **Where**: ``NDCG_LAB_DATABASE_URL`` (any SQLAlchemy URL, e.g.
+  ``postgresql+psycopg://user@host/db``), else a SQLite file ``data/live.sqlite3`` next to
+  the app (git-ignored), created on first use, in WAL mode so that readers (the room's
+  histogram) never wait for a writer.
+- **Schema**: :data:`MIGRATIONS`, applied in order on first use; the applied version is kept
+  in the table ``schema_version`` (one row).
+- **Rules**: a class is found by its join code while it is active: it expires
+  :data:`DEFAULT_TTL` seconds after its last activity, ended or not (expired classes are
+  deleted). Every control action checks the teacher key (stored as a SHA-256 hash, compared in
+  constant time). One answer per student and question: a later one replaces it while the
+  question is open; answers to a question that is not open are refused. Answers are checked
+  by the core (:func:`ndcg_live.questions.judge`) and stored only when valid. Every student and
+  every class has a token bucket (:class:`RateLimit`) kept in its row, so the limit holds
+  across servers.
+- **Concurrency**: a write takes the row of its class (``SELECT ... FOR UPDATE`` on
+  PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so a close and an answer never cross.
+
+Every refusal is an :class:`ndcg_core.NDCGInputError` with a ``live_*`` key, shown translated.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ndcg_core.validate import NDCGInputError, fail
+
+from . import questions
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "DEFAULT_TTL",
+    "MIGRATIONS",
+    "STATES",
+    "Answer",
+    "ClassInfo",
+    "LiveStore",
+    "QuestionInfo",
+    "RateLimit",
+    "Student",
+    "default_url",
+]
+
+#: The environment variable with the database's SQLAlchemy URL.
+DATABASE_URL_ENV = "NDCG_LAB_DATABASE_URL"
+#: Seconds after its last activity that a class and its answers are kept (24 hours).
+DEFAULT_TTL = 24 * 3600.0
+#: The states of a question, in the order it goes through them.
+STATES: tuple[str, ...] = ("ready", "open", "closed", "revealed")
+#: Join codes: 6 characters without look-alikes (no 0/O, 1/I/L), ~31^6 ≈ 8.9e8 codes.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+#: Limits of one class (a flood of joins or questions stops here).
+MAX_STUDENTS = 500
+MAX_QUESTIONS = 100
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SQLITE = ROOT / "data" / "live.sqlite3"
+
+
+def default_url() -> str:
+    """``NDCG_LAB_DATABASE_URL``, else the SQLite file ``data/live.sqlite3`` of the app."""
+    return os.environ.get(DATABASE_URL_ENV, "").strip() or f"sqlite:///{DEFAULT_SQLITE}"
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """A token bucket: ``burst`` actions at once, then ``per_second`` actions a second."""
+
+    burst: float
+    per_second: float
+
+
+# --------------------------------------------------------------------------- schema
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+
+classes = sa.Table(
+    "live_class",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("key_hash", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_activity", sa.Float, nullable=False, index=True),
+    sa.Column("ended_at", sa.Float),
+    sa.Column("n_students", sa.Integer, nullable=False, default=0),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("tokens_at", sa.Float, nullable=False),
+)
+
+questions_table = sa.Table(
+    "live_question",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("live_class.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("opened_at", sa.Float),
+    sa.Column("closed_at", sa.Float),
+    sa.UniqueConstraint("class_id", "number"),
+)
+
+students = sa.Table(
+    "live_student",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("live_class.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("joined_at", sa.Float, nullable=False),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("tokens_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("class_id", "token_hash"),
+    sa.UniqueConstraint("class_id", "number"),
+)
+
+answers = sa.Table(
+    "live_answer",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "question_id", sa.Integer, sa.ForeignKey("live_question.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("student_id", sa.Integer, sa.ForeignKey("live_student.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("score", sa.Float),
+    sa.Column("submitted_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("question_id", "student_id"),
+)
+
+
+def _migrate_1(conn: Connection) -> None:
+    """Version 1: classes, questions, students, answers."""
+    metadata.create_all(conn, tables=[classes, questions_table, students, answers], checkfirst=True)
+
+
+#: The schema's migrations: version -> function that brings version - 1 to it. A new version
+#: appends one (e.g. ``op``-free ``ALTER TABLE`` through ``conn.exec_driver_sql``), never edits one.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _migrate_1}
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    """A class as everyone may see it (never its teacher key)."""
+
+    code: str
+    created_at: float
+    last_activity: float
+    ended: bool
+    n_students: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionInfo:
+    """A question of a class: its number (1, 2, ...), its spec and state, its answer count."""
+
+    id: int
+    number: int
+    spec: dict[str, Any]
+    state: str
+    n_answers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Student:
+    """A student of a class: the anonymous number shown ("Student 7") and the secret token."""
+
+    number: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One stored answer (no student identity: the room sees only these)."""
+
+    value: float | list[str] | str
+    correct: bool
+    score: float | None
+    submitted_at: float
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class LiveStore:
+    """The live classes of one database.
+
+    Parameters
+    ----------
+    url : str or None
+        A SQLAlchemy URL; None reads :func:`default_url`.
+    ttl : float
+        Seconds after its last activity that a class expires.
+    clock : callable
+        Seconds since the epoch (tests pass a fake clock).
+    student_limit, teacher_limit : RateLimit
+        The token buckets of a student (answers, joins) and of a class's teacher (actions).
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        ttl: float = DEFAULT_TTL,
+        clock: Callable[[], float] = time.time,
+        student_limit: RateLimit = RateLimit(burst=10, per_second=1.0),
+        teacher_limit: RateLimit = RateLimit(burst=30, per_second=3.0),
+        join_limit: RateLimit = RateLimit(burst=200, per_second=20.0),
+    ) -> None:
+        self.url = url or default_url()
+        self.ttl = float(ttl)
+        self.clock = clock
+        self.student_limit = student_limit
+        self.teacher_limit = teacher_limit
+        self.join_limit = join_limit
+        self.engine = self._engine(self.url)
+        self._purged_at = 0.0
+        self._lock = threading.Lock()
+        self._migrate()
+
+    # ----------------------------------------------------------------- engine and schema
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    @staticmethod
+    def _engine(url: str) -> Engine:
+        parsed = sa.engine.make_url(url)
+        if parsed.get_backend_name() != "sqlite":
+            return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).parent.mkdir(parents=True, exist_ok=True)  # created on first use
+        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            # Python's sqlite3 opens transactions itself and late; take that over (SQLAlchemy's
+            # documented recipe) so that writes start with BEGIN IMMEDIATE below
+            dbapi_conn.isolation_level = None
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+            cursor.execute("PRAGMA busy_timeout=30000")  # a writer waits for another up to 30 s
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL; durable at checkpoints
+            cursor.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            # a write takes the database's write lock at once: two writers never deadlock
+            # upgrading a read lock, the second waits (busy_timeout) and then sees the first
+            immediate = conn.get_execution_options().get("write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(write=True) as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def _migrate(self) -> None:
+        """Bring the schema to the last version of :data:`MIGRATIONS` (once; several servers may race)."""
+        last = max(MIGRATIONS)
+        for attempt in range(5):
+            try:
+                with self._write() as conn:
+                    if not self.is_sqlite:  # one migrating server at a time on PostgreSQL
+                        conn.execute(sa.text("SELECT pg_advisory_xact_lock(424242)"))
+                    metadata.create_all(conn, tables=[schema_version], checkfirst=True)
+                    row = conn.execute(sa.select(schema_version.c.version)).first()
+                    version = 0 if row is None else int(row[0])
+                    for step in range(version + 1, last + 1):
+                        MIGRATIONS[step](conn)
+                    if row is None:
+                        conn.execute(schema_version.insert().values(version=last))
+                    elif version < last:
+                        conn.execute(schema_version.update().values(version=last))
+                return
+            except (sa.exc.OperationalError, sa.exc.IntegrityError, sa.exc.ProgrammingError):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    def schema_version(self) -> int:
+        """The applied schema version."""
+        with self._read() as conn:
+            return int(conn.execute(sa.select(schema_version.c.version)).scalar_one())
+
+    def dispose(self) -> None:
+        """Close the database connections."""
+        self.engine.dispose()
+
+    # ----------------------------------------------------------------- helpers
+
+    def _take(self, conn: Connection, table: sa.Table, row: Any, limit: RateLimit, now: float) -> None:
+        """Take one token from the bucket kept in ``row`` (locked), or refuse."""
+        tokens = min(limit.burst, float(row.tokens) + (now - float(row.tokens_at)) * limit.per_second)
+        if tokens < 1:
+            fail("live_rate_limited")
+        conn.execute(table.update().where(table.c.id == row.id).values(tokens=tokens - 1, tokens_at=now))
+
+    def _class_row(self, conn: Connection, code: str, now: float, *, lock: bool = False) -> Any:
+        code = str(code).strip().upper()[:16]
+        query = sa.select(classes).where(classes.c.code == code)
+        if lock and not self.is_sqlite:
+            query = query.with_for_update()
+        row = conn.execute(query).first()
+        if row is None or now - float(row.last_activity) > self.ttl:
+            fail("live_no_class", code=code)
+        return row
+
+    def _teacher_row(self, conn: Connection, code: str, key: str, now: float) -> Any:
+        row = self._class_row(conn, code, now, lock=True)
+        if not hmac.compare_digest(row.key_hash, _hash(str(key))):
+            fail("live_wrong_key", code=row.code)
+        if row.ended_at is not None:
+            fail("live_ended", code=row.code)
+        self._take(conn, classes, row, self.teacher_limit, now)
+        conn.execute(classes.update().where(classes.c.id == row.id).values(last_activity=now))
+        return row
+
+    def _question_row(self, conn: Connection, class_id: int, number: int) -> Any:
+        row = conn.execute(
+            sa.select(questions_table).where(
+                questions_table.c.class_id == class_id, questions_table.c.number == int(number)
+            )
+        ).first()
+        if row is None:
+            fail("live_no_question", question=number)
+        return row
+
+    def purge_expired(self) -> int:
+        """Delete classes (and their questions, students and answers) past their expiry."""
+        now = self.clock()
+        with self._write() as conn:
+            old = [
+                r.id
+                for r in conn.execute(sa.select(classes.c.id).where(classes.c.last_activity < now - self.ttl))
+            ]
+            if not old:
+                return 0
+            qids = sa.select(questions_table.c.id).where(questions_table.c.class_id.in_(old))
+            conn.execute(answers.delete().where(answers.c.question_id.in_(qids)))
+            conn.execute(questions_table.delete().where(questions_table.c.class_id.in_(old)))
+            conn.execute(students.delete().where(students.c.class_id.in_(old)))
+            conn.execute(classes.delete().where(classes.c.id.in_(old)))
+            return len(old)
+
+    # ----------------------------------------------------------------- teacher
+
+    def create_class(self) -> tuple[str, str]:
+        """A new class: its join code and its teacher key (shown once, stored hashed)."""
+        now = self.clock()
+        if now - self._purged_at > 60:
+            self._purged_at = now
+            self.purge_expired()
+        key = secrets.token_urlsafe(18)
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self._write() as conn:
+                    conn.execute(
+                        classes.insert().values(
+                            code=code,
+                            key_hash=_hash(key),
+                            created_at=now,
+                            last_activity=now,
+                            n_students=0,
+                            tokens=self.join_limit.burst,
+                            tokens_at=now,
+                        )
+                    )
+                return code, key
+            except sa.exc.IntegrityError:
+                continue  # the code is taken (maybe by an expired class): draw another
+        raise RuntimeError("no free join code after 20 draws")
+
+    def is_teacher(self, code: str, key: str | None) -> bool:
+        """Whether ``key`` is the teacher key of the class (False for no key or no class)."""
+        if not key:
+            return False
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+        return hmac.compare_digest(row.key_hash, _hash(str(key)))
+
+    def add_question(self, code: str, key: str, spec: dict[str, Any]) -> int:
+        """Add a question (checked by the core first); returns its number in the class."""
+        questions.exercise(spec)  # raises on a spec the core refuses
+        text = json.dumps(spec, ensure_ascii=False, sort_keys=True)
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            count = conn.execute(
+                sa.select(sa.func.count()).where(questions_table.c.class_id == row.id)
+            ).scalar_one()
+            if count >= MAX_QUESTIONS:
+                fail("live_full", code=row.code, limit=MAX_QUESTIONS, what="questions")
+            number = int(count) + 1
+            conn.execute(
+                questions_table.insert().values(class_id=row.id, number=number, spec=text, state="ready")
+            )
+            return number
+
+    def _set_state(self, code: str, key: str, number: int, state: str) -> None:
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            q = self._question_row(conn, row.id, number)
+            values: dict[str, Any] = {"state": state}
+            if state == "open":
+                # one open question at a time: opening one closes the others
+                conn.execute(
+                    questions_table.update()
+                    .where(questions_table.c.class_id == row.id, questions_table.c.state == "open")
+                    .values(state="closed", closed_at=now)
+                )
+                values["opened_at"] = now
+                values["closed_at"] = None
+            elif state in ("closed", "revealed") and q.state in ("ready", "open"):
+                values["closed_at"] = now
+                if q.opened_at is None:  # shown without being opened: it is the current one now
+                    values["opened_at"] = now
+            conn.execute(questions_table.update().where(questions_table.c.id == q.id).values(**values))
+
+    def open_question(self, code: str, key: str, number: int) -> None:
+        """Open question ``number`` for answers (and close any other open one)."""
+        self._set_state(code, key, number, "open")
+
+    def close_question(self, code: str, key: str, number: int) -> None:
+        """Close question ``number``: no answer is taken or changed after this."""
+        self._set_state(code, key, number, "closed")
+
+    def reveal(self, code: str, key: str, number: int) -> None:
+        """Close question ``number`` (if open) and show the truth to everyone."""
+        self._set_state(code, key, number, "revealed")
+
+    def end_class(self, code: str, key: str) -> None:
+        """End the class: no more answers; it stays readable until it expires."""
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            conn.execute(
+                questions_table.update()
+                .where(questions_table.c.class_id == row.id, questions_table.c.state == "open")
+                .values(state="closed", closed_at=now)
+            )
+            conn.execute(classes.update().where(classes.c.id == row.id).values(ended_at=now))
+
+    def export_csv(self, code: str, key: str) -> bytes:
+        """The class's questions and their answer counts as UTF-8 CSV (teacher only).
+
+        Columns: ``question, origin, kind, k, gain, discount, relevance, labels, expected,
+        state, answers, correct``; no student appears in it.
+        """
+        info = self.class_info(code)
+        if not self.is_teacher(info.code, key):
+            fail("live_wrong_key", code=info.code)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            [
+                "question",
+                "origin",
+                "kind",
+                "k",
+                "gain",
+                "discount",
+                "relevance",
+                "labels",
+                "expected",
+                "state",
+                "answers",
+                "correct",
+            ]
+        )
+        for q in self.questions(info.code):
+            expected = questions.exercise(q.spec).answer
+            given = self.answers(info.code, q.number)
+            writer.writerow(
+                [
+                    q.number,
+                    q.spec.get("origin", ""),
+                    q.spec["kind"],
+                    "" if q.spec.get("k") is None else q.spec["k"],
+                    q.spec["gain"],
+                    q.spec["discount"],
+                    " ".join(f"{x:g}" for x in q.spec["relevance"]),
+                    # item names come from people: a leading =, +, - or @ would run in a spreadsheet
+                    " ".join(_cell(str(x)) for x in q.spec["labels"]),
+                    " ".join(expected) if isinstance(expected, tuple) else expected,
+                    q.state,
+                    len(given),
+                    sum(a.correct for a in given),
+                ]
+            )
+        return out.getvalue().encode("utf-8-sig")
+
+    # ----------------------------------------------------------------- everyone
+
+    def class_info(self, code: str) -> ClassInfo:
+        """The class of a join code; refused when there is none or it expired."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+        return ClassInfo(
+            row.code,
+            float(row.created_at),
+            float(row.last_activity),
+            row.ended_at is not None,
+            row.n_students,
+        )
+
+    def questions(self, code: str) -> list[QuestionInfo]:
+        """The class's questions in order, with their answer counts."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            counts = (  # the answers of this class's questions only
+                sa.select(answers.c.question_id, sa.func.count().label("n"))
+                .join(questions_table, questions_table.c.id == answers.c.question_id)
+                .where(questions_table.c.class_id == row.id)
+                .group_by(answers.c.question_id)
+                .subquery()
+            )
+            rows = conn.execute(
+                sa.select(questions_table, sa.func.coalesce(counts.c.n, 0).label("n"))
+                .outerjoin(counts, counts.c.question_id == questions_table.c.id)
+                .where(questions_table.c.class_id == row.id)
+                .order_by(questions_table.c.number)
+            ).all()
+        return [QuestionInfo(r.id, r.number, json.loads(r.spec), r.state, int(r.n)) for r in rows]
+
+    def current(self, code: str) -> QuestionInfo | None:
+        """The question everyone looks at: the last one opened (open, closed or revealed)."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            q = conn.execute(
+                sa.select(questions_table)
+                .where(questions_table.c.class_id == row.id, questions_table.c.state != "ready")
+                .order_by(questions_table.c.opened_at.desc(), questions_table.c.number.desc())
+                .limit(1)
+            ).first()
+            if q is None:
+                return None
+            n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
+        return QuestionInfo(q.id, q.number, json.loads(q.spec), q.state, int(n))
+
+    def answers(self, code: str, number: int) -> list[Answer]:
+        """The answers to question ``number`` (values, verdicts and scores; no students)."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            q = self._question_row(conn, row.id, number)
+            rows = conn.execute(
+                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
+                .where(answers.c.question_id == q.id)
+                .order_by(answers.c.id)
+            ).all()
+        return [Answer(json.loads(r.value), bool(r.correct), r.score, float(r.submitted_at)) for r in rows]
+
+    # ----------------------------------------------------------------- students
+
+    def join(self, code: str, token: str | None = None) -> Student:
+        """The student of ``token`` in the class, or a new anonymous student with a new token.
+
+        A token that is not in the class (another class's, or made up) gets a new student.
+        """
+        if token:  # a returning student (every reload): a read, no write lock
+            try:
+                return self.student(code, token)
+            except NDCGInputError as err:
+                if err.key != "live_no_student":
+                    raise
+        now = self.clock()
+        with self._write() as conn:
+            row = self._class_row(conn, code, now, lock=True)
+            if token:
+                found = conn.execute(
+                    sa.select(students.c.number).where(
+                        students.c.class_id == row.id, students.c.token_hash == _hash(str(token))
+                    )
+                ).first()
+                if found is not None:
+                    return Student(int(found.number), str(token))
+            if row.ended_at is not None:
+                fail("live_ended", code=row.code)
+            if row.n_students >= MAX_STUDENTS:
+                fail("live_full", code=row.code, limit=MAX_STUDENTS, what="students")
+            self._take(conn, classes, row, self.join_limit, now)
+            number = int(row.n_students) + 1
+            new_token = secrets.token_urlsafe(12)
+            conn.execute(
+                students.insert().values(
+                    class_id=row.id,
+                    number=number,
+                    token_hash=_hash(new_token),
+                    joined_at=now,
+                    tokens=self.student_limit.burst,
+                    tokens_at=now,
+                )
+            )
+            conn.execute(
+                classes.update().where(classes.c.id == row.id).values(n_students=number, last_activity=now)
+            )
+            return Student(number, new_token)
+
+    def student(self, code: str, token: str) -> Student:
+        """The student of ``token``; refused when the token is not in the class."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            found = conn.execute(
+                sa.select(students.c.number).where(
+                    students.c.class_id == row.id, students.c.token_hash == _hash(str(token))
+                )
+            ).first()
+        if found is None:
+            fail("live_no_student", code=row.code)
+        return Student(int(found.number), str(token))
+
+    def submit(self, code: str, token: str, number: int, answer: Any) -> Answer:
+        """Store a student's answer to question ``number`` (replacing their earlier one).
+
+        Raises
+        ------
+        NDCGInputError
+            ``live_no_class``, ``live_no_student``, ``live_no_question``, ``live_not_open``,
+            ``live_closed``, ``live_rate_limited``, or the core's key for an invalid answer
+            (``not_a_number``, ``not_finite``, ``not_permutation``, ``unknown_option``...).
+        """
+        now = self.clock()
+        with self._write() as conn:
+            row = self._class_row(conn, code, now, lock=True)
+            who_query = sa.select(students).where(
+                students.c.class_id == row.id, students.c.token_hash == _hash(str(token))
+            )
+            who = conn.execute(who_query if self.is_sqlite else who_query.with_for_update()).first()
+            if who is None:
+                fail("live_no_student", code=row.code)
+            self._take(conn, students, who, self.student_limit, now)
+            q = self._question_row(conn, row.id, number)
+            if q.state == "ready":
+                fail("live_not_open")
+            if q.state != "open" or row.ended_at is not None:
+                fail("live_closed")
+            judged = questions.judge(json.loads(q.spec), answer)  # raises on an invalid answer
+            values = {
+                "value": json.dumps(judged.value, ensure_ascii=False),
+                "correct": judged.correct,
+                "score": judged.score,
+                "submitted_at": now,
+            }
+            updated = conn.execute(
+                answers.update()
+                .where(answers.c.question_id == q.id, answers.c.student_id == who.id)
+                .values(**values)
+            )
+            if updated.rowcount == 0:
+                conn.execute(answers.insert().values(question_id=q.id, student_id=who.id, **values))
+            conn.execute(classes.update().where(classes.c.id == row.id).values(last_activity=now))
+        return Answer(judged.value, judged.correct, judged.score, now)
+
+    def own_answer(self, code: str, token: str, number: int) -> Answer | None:
+        """The student's stored answer to question ``number``, if any."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            q = self._question_row(conn, row.id, number)
+            found = conn.execute(
+                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
+                .join(students, students.c.id == answers.c.student_id)
+                .where(
+                    answers.c.question_id == q.id,
+                    students.c.class_id == row.id,
+                    students.c.token_hash == _hash(str(token)),
+                )
+            ).first()
+        if found is None:
+            return None
+        return Answer(json.loads(found.value), bool(found.correct), found.score, float(found.submitted_at))
+
+
+def _cell(text: str) -> str:
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,0 +1,378 @@
+"""The live class page in AppTest: every state of the teacher's, a student's and the room's
+view, in English and Chinese (no English left on a Chinese page), on a SQLite file per test."""
+
+from __future__ import annotations
+
+import math
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from chinese_text import english_leftovers
+
+from ndcg_live import questions
+from ndcg_live.store import LiveStore
+
+LIVE = "pages/8_Live_class.py"
+LANGS = ["en", "zh"]
+RANKING = ([3.0, 2.0, 0.0, 0.0, 1.0], ["D1", "D2", "D3", "D4", "D5"])
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch) -> LiveStore:
+    """A fresh database for the test; the app's store opens the same file (by the setting)."""
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    monkeypatch.setenv("NDCG_LAB_DATABASE_URL", url)
+    store = LiveStore(url)
+    yield store
+    store.dispose()
+
+
+def _texts(at) -> str:
+    return "\n".join(
+        [m.value for m in at.markdown]
+        + [m.value for m in at.caption]
+        + [m.value for m in at.info]
+        + [m.value for m in at.success]
+        + [m.value for m in at.error]
+        + [m.value for m in at.warning]
+        + [h.value for h in at.subheader]
+        + [h.value for h in at.header]
+    )
+
+
+def _clean(at, lang: str) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    if lang == "zh":
+        assert english_leftovers(at) == []
+
+
+def _q(at, name: str):
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+def _teacher(app, lang: str):
+    at = app(page=LIVE, lang=lang)
+    at.button(key="live.start").click().run()
+    return at, _q(at, "class"), _q(at, "key")
+
+
+def _class(db: LiveStore, kind: str = "ndcg", state: str = "open", k: int | None = 3):
+    code, key = db.create_class()
+    number = db.add_question(code, key, questions.spec_from_ranking(kind, *RANKING, k=k))
+    if state != "ready":
+        db.open_question(code, key, number)
+    return code, key, number
+
+
+def _set_state(db, code, key, number, state):
+    if state == "closed":
+        db.close_question(code, key, number)
+    elif state == "revealed":
+        db.reveal(code, key, number)
+
+
+def _ndcg3() -> float:
+    # (3 + 2/log2 3) / (3 + 2/log2 3 + 1/2)
+    return (3 + 2 / math.log2(3)) / (3 + 2 / math.log2(3) + 1 / 2)
+
+
+# ----------------------------------------------------------------------------- landing
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_landing_offers_start_and_join(app, db, lang):
+    at = app(page=LIVE, lang=lang)
+    _clean(at, lang)
+    assert at.button(key="live.start") is not None and at.text_input(key="live.join_code") is not None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_unknown_code_gets_a_message(app, db, lang):
+    at = app(page=LIVE, lang=lang, **{"class": "ZZZZZZ"})
+    _clean(at, lang)
+    assert len(at.error) == 1 and "ZZZZZZ" in at.error[0].value
+
+
+def test_live_join_form_opens_the_class(app, db):
+    code, _, _ = _class(db)
+    at = app(page=LIVE)
+    at.text_input(key="live.join_code").input(code.lower())
+    at.button(key="FormSubmitter:live.join_form-Join").click().run()
+    assert _q(at, "class") == code and _q(at, "student")
+
+
+# ----------------------------------------------------------------------------- teacher
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_start_puts_code_and_key_in_the_link(app, db, lang):
+    at, code, key = _teacher(app, lang)
+    _clean(at, lang)
+    assert db.is_teacher(code, key)
+
+
+def test_live_student_link_and_qr_carry_no_key(app, db):
+    at, code, key = _teacher(app, "en")
+    link = at.get("code")[0].value  # the students' link comes first
+    assert parse_qs(urlsplit(link).query) == {"class": [code], "lang": ["en"]}
+    assert all(key not in c.value for c in at.get("code") if "class=" in c.value and "key=" not in c.value)
+
+
+def test_live_sidebar_share_link_carries_no_key(app, db):
+    at, code, key = _teacher(app, "en")
+    at.session_state["lab.share"] = True
+    at.run()
+    shared = [c.value for c in at.sidebar.code]
+    assert len(shared) == 1 and code in shared[0] and key not in shared[0] and "key=" not in shared[0]
+
+
+def test_live_teacher_link_is_the_one_code_with_the_key(app, db):
+    at, _code, key = _teacher(app, "en")
+    with_key = [c.value for c in at.get("code") if key in c.value]
+    assert len(with_key) == 1 and parse_qs(urlsplit(with_key[0]).query)["key"] == [key]
+
+
+def test_live_wrong_key_controls_nothing(app, db):
+    code, _, _ = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": "guessed"})
+    assert len(at.error) == 1 and not any(b.key and b.key.startswith("live.open") for b in at.button)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_adds_a_calculator_question(app, db, lang):
+    at, code, _ = _teacher(app, lang)
+    at.radio(key="live.kind").set_value("ideal_order")
+    at.button(key="live.add_calculator").click().run()
+    _clean(at, lang)
+    assert [q.spec["kind"] for q in db.questions(code)] == ["ideal_order"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_adds_a_practice_exercise(app, db, lang):
+    at, code, _ = _teacher(app, lang)
+    at.radio(key="live.source").set_value("practice").run()
+    at.number_input(key="live.seed").set_value(7)
+    at.number_input(key="live.exercise").set_value(6)
+    at.button(key="live.add_practice").click().run()
+    _clean(at, lang)
+    assert db.questions(code)[0].spec == questions.spec_from_practice(7, 6)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("state", ["ready", "open", "closed", "revealed"])
+def test_live_teacher_view_of_each_question_state(app, db, lang, state):
+    code, key, number = _class(db, "compare", state)
+    if state != "ready":
+        db.submit(code, db.join(code).token, number, "A")
+        db.submit(code, db.join(code).token, number, "B")
+    _set_state(db, code, key, number, state)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    _clean(at, lang)
+    assert len(at.get("vega_lite_chart")) == (0 if state == "ready" else 1)
+
+
+def test_live_teacher_opens_closes_and_reveals(app, db):
+    at, code, _key = _teacher(app, "en")
+    at.button(key="live.add_calculator").click().run()
+    at.button(key="live.open.1").click().run()
+    assert db.questions(code)[0].state == "open"
+    at.button(key="live.close.1").click().run()
+    assert db.questions(code)[0].state == "closed"
+    at.button(key="live.reveal.1").click().run()
+    assert db.questions(code)[0].state == "revealed"
+    assert "Normalized DCG" in _texts(at) or "nDCG" in _texts(at)
+
+
+def test_live_teacher_count_shows_the_answers(app, db):
+    code, key, number = _class(db)
+    for text in ("0.9", "0.89", "0.5"):
+        db.submit(code, db.join(code).token, number, text)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert "3 answers" in _texts(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_ends_the_class(app, db, lang):
+    code, key, _number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    at.button(key="live.end").click().run()
+    _clean(at, lang)
+    assert db.class_info(code).ended and at.button(key="live.open.1").disabled
+
+
+def test_live_csv_download_is_offered(app, db):
+    code, key, _ = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert [d for d in at.get("download_button") if "live.csv" in str(d.proto.id)]
+
+
+# ----------------------------------------------------------------------------- student
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_waits_for_a_question(app, db, lang):
+    code, _ = db.create_class()
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(at, lang)
+    assert _q(at, "student") and len(at.info) == 1
+
+
+def test_live_student_reload_keeps_the_student(app, db):
+    code, _ = db.create_class()
+    db.join(code)  # someone else is student 1
+    first = app(page=LIVE, **{"class": code})
+    token = _q(first, "student")
+    again = app(page=LIVE, **{"class": code, "student": token})
+    assert (
+        _q(again, "student") == token and "Student 2" in _texts(again) and db.class_info(code).n_students == 2
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_answers_a_number(app, db, lang):
+    code, _, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input(f"{_ndcg3():.2f}")
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    given = db.answers(code, number)
+    assert len(given) == 1 and given[0].correct and len(at.success) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_invalid_number_gets_a_message_and_is_not_stored(app, db, lang):
+    code, _, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input("abc")
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    assert len(at.error) == 1 and db.answers(code, number) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_answers_a_choice(app, db, lang):
+    code, _, number = _class(db, "compare")
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.radio(key=f"live.answer.{number}").set_value("A")
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    assert [a.value for a in db.answers(code, number)] == ["A"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_sends_a_dragged_order(app, db, lang):
+    code, _, number = _class(db, "ideal_order", k=None)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    token = _q(at, "student")
+    key = f"live.sort.{number}.{token[:6]}"
+    at.session_state[key] = [{"header": None, "items": ["D1 · 3", "D2 · 2", "D5 · 1", "D3 · 0", "D4 · 0"]}]
+    at.run()
+    at.button(key=f"live.submit.{number}").click().run()
+    _clean(at, lang)
+    given = db.answers(code, number)
+    assert [a.value for a in given] == [["D1", "D2", "D5", "D3", "D4"]] and given[0].correct
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("state", ["closed", "revealed"])
+@pytest.mark.parametrize("answer", [None, "0.9", "0.1"])
+def test_live_student_view_after_close_and_reveal(app, db, lang, state, answer):
+    code, key, number = _class(db)
+    student = db.join(code)
+    if answer is not None:
+        db.submit(code, student.token, number, answer)
+    _set_state(db, code, key, number, state)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    if state == "revealed" and answer == "0.9":
+        assert len(at.success) == 1  # within 0.01 of 0.8950
+    if state == "revealed" and answer == "0.1":
+        assert len(at.error) == 1
+    if state == "revealed":
+        assert any(m.value.startswith("| ") for m in at.markdown)  # the step table
+
+
+def test_live_student_of_an_ended_class_cannot_join(app, db):
+    code, key, _ = _class(db)
+    db.end_class(code, key)
+    at = app(page=LIVE, **{"class": code})
+    assert len(at.error) == 1 and not _q(at, "student")
+
+
+def test_live_item_names_are_never_markup(app, db):
+    code, key = db.create_class()
+    number = db.add_question(
+        code, key, questions.spec_from_ranking("ideal_order", [1, 0], ["<b>x</b>", "*y*"])
+    )
+    db.open_question(code, key, number)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, **{"class": code, "view": "room"})
+    text = _texts(at)
+    assert "<b>x</b>" not in text and "\\<b\\>x\\</b\\>" in text
+
+
+# ----------------------------------------------------------------------------- room
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("state", [None, "open", "revealed"])
+def test_live_room_view_of_each_state(app, db, lang, state):
+    if state is None:
+        code, _ = db.create_class()
+    else:
+        code, key, number = _class(db, "ideal_order", k=None)
+        db.submit(code, db.join(code).token, number, ["D1", "D2", "D5", "D3", "D4"])
+        _set_state(db, code, key, number, state)
+    at = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
+    _clean(at, lang)
+    assert not _q(at, "student")  # the room never joins as a student
+
+
+def test_live_session_may_start_only_a_few_classes(app, db):
+    from ui.live import START_LIMIT
+
+    at = app(page=LIVE)
+    for _ in range(START_LIMIT + 1):
+        at.query_params.clear()
+        at.session_state["lab.extra"] = {}
+        at.run()
+        at.button(key="live.start").click().run()
+    assert len(at.warning) == 1 and str(START_LIMIT) in at.warning[0].value
+
+
+def test_live_student_page_never_shows_the_teacher_key(app, db):
+    code, key, number = _class(db)
+    db.submit(code, db.join(code).token, number, "0.9")
+    at = app(page=LIVE, **{"class": code})
+    assert key not in _texts(at) and all(key not in c.value for c in at.get("code"))
+
+
+def test_live_revealed_question_cannot_be_opened_again(app, db):
+    code, key, number = _class(db)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert at.button(key=f"live.open.{number}").disabled
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    ("kind", "answer", "right"),
+    [
+        ("ideal_order", ["D1", "D2", "D5", "D3", "D4"], True),
+        ("ideal_order", ["D5", "D1", "D2", "D3", "D4"], False),
+        ("compare", "A", True),
+        ("compare", "same", False),
+    ],
+)
+def test_live_student_sees_order_and_choice_verdicts_after_reveal(app, db, lang, kind, answer, right):
+    code, key, number = _class(db, kind, k=None)
+    student = db.join(code)
+    db.submit(code, student.token, number, answer)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    assert (len(at.success), len(at.error)) == ((1, 0) if right else (0, 1))
+    # the step table(s): the student's order, or lists A and B
+    tables = [m for m in at.markdown if m.value.startswith("| ")]
+    assert len(tables) >= (2 if kind == "compare" else 1)

@@ -1,0 +1,232 @@
+"""A live class in Chromium: one teacher and five phones (390×844) in one class, on two app
+servers that share one database (a SQLite file, then a PostgreSQL server); the teacher's page
+counts all five answers.
+
+The time from the last answer to the teacher's count is printed (measured, never asserted:
+`bench/bench_live.py` measures submit → counted under load). Screenshots of the teacher, a
+phone and the room, in English and Chinese, go to artifacts/screenshots/ (look at them).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser_helpers import assert_no_exception, open_page, running_server, screenshot, wait_idle
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+#: The generous wait for the teacher's count: five phones on a loaded two-core machine.
+COUNT_TIMEOUT = 90_000
+TEXTS = {
+    "en": {
+        "start": "Start a class",
+        "add": "Add the question",
+        "open": "Open",
+        "reveal": "Reveal",
+        "answer": "Your answer (a number, two decimals are enough)",
+        "send": "Send my answer",
+        "five": "5 answers",
+        "one": "1 answer",
+        "saved": "Saved.",
+    },
+    "zh": {
+        "start": "开始一堂课",
+        "add": "添加这道题",
+        "open": "开放",
+        "reveal": "公布答案",
+        "answer": "你的回答（一个数，两位小数即可）",
+        "send": "提交我的回答",
+        "five": "5 个回答",
+        "one": "1 个回答",
+        "saved": "已保存。",
+    },
+}
+
+
+def _decode_qr(png: bytes) -> list[str]:
+    import zxingcpp
+    from PIL import Image
+
+    return [result.text for result in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A PostgreSQL server started in a temporary folder for this module (tests/live/pg_server.py)."""
+    from pg_server import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two app servers on one SQLite database file (as behind one address)."""
+    env = {"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}
+    with running_server(env=env) as first, running_server(env=env) as second:
+        yield first, second
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_servers_any_database(request, tmp_path):
+    """Two app servers on one database: a SQLite file, or a PostgreSQL server."""
+    sqlite = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    url = sqlite if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    env = {"NDCG_LAB_DATABASE_URL": url}
+    with running_server(env=env) as first, running_server(env=env) as second:
+        yield first, second, request.param
+
+
+def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[str, str, str]:
+    """Start a class, add a question from the Calculator's view (nDCG@k, or the option labelled
+    ``kind``) and open it; (code, key, students' link)."""
+    words = TEXTS[lang]
+    open_page(page, f"{base}/Live_class?lang={lang}")
+    page.get_by_role("button", name=words["start"]).click()
+    wait_idle(page)
+    query = parse_qs(urlsplit(page.url).query)
+    code, key = query["class"][0], query["key"][0]
+    if kind is not None:
+        page.get_by_text(kind).click()
+        wait_idle(page)
+    page.get_by_role("button", name=words["add"]).click()
+    wait_idle(page)
+    page.locator(".st-key-live-q-1").get_by_role("button", name=words["open"], exact=True).click()
+    wait_idle(page)
+    link = page.locator(".st-key-live-student-link code").inner_text().strip()
+    return code, key, link
+
+
+def _answer(page, link: str, text: str, lang: str) -> None:
+    words = TEXTS[lang]
+    open_page(page, link)
+    page.get_by_label(words["answer"]).fill(text)
+    page.get_by_role("button", name=words["send"]).click()
+    wait_idle(page)
+    page.get_by_text(words["saved"]).wait_for()
+
+
+def test_live_class_teacher_sees_five_phone_answers(browser, two_servers_any_database):
+    from playwright.sync_api import expect
+
+    first, second, database = two_servers_any_database
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    teacher = teacher_context.new_page()
+    phones = []
+    try:
+        code, key, link = _start_class(teacher, first, "en")
+        # the students' link and its QR code: the class's code, never the teacher key
+        assert parse_qs(urlsplit(link).query) == {"class": [code], "lang": ["en"]} and key not in link
+        qr = teacher.locator(".st-key-live-qr img")
+        teacher.wait_for_function(
+            "() => [...document.querySelectorAll('.st-key-live-qr img')].every(i => i.complete)"
+        )
+        assert _decode_qr(qr.screenshot()) == [link]
+        # nDCG@5 of 3, 2, 0, 0, 1 is (3 + 2/log2 3 + 1/log2 6) / (3 + 2/log2 3 + 1/2) = 0.9762
+        answers = ["0.98", "0.97", "0.5", "0.98", "1"]
+        for n, text in enumerate(answers):
+            context = browser.new_context(**PHONE, locale="en-US")
+            phone = context.new_page()
+            phones.append(context)
+            # students 1, 3, 5 on the first server, 2 and 4 on the second
+            base = first if n % 2 == 0 else second
+            _answer(phone, link.replace(first, base), text, "en")
+            assert_no_exception(phone)
+            assert "student=" in phone.url and key not in phone.url and key not in phone.content()
+        sent = time.perf_counter()
+        expect(teacher.locator(".st-key-live-results")).to_contain_text("5 answers", timeout=COUNT_TIMEOUT)
+        print(f"\n{database}: last answer -> teacher's count of five: {time.perf_counter() - sent:.2f} s")
+        assert_no_exception(teacher)
+        screenshot(teacher, f"live-teacher-en-{database}")
+        teacher.locator(".st-key-live-results").scroll_into_view_if_needed()
+        screenshot(teacher, f"live-teacher-en-answers-{database}", full_page=False)
+        screenshot(phones[0].pages[0], f"live-student-en-{database}")
+        room = teacher_context.new_page()
+        open_page(room, f"{second}/Live_class?class={code}&view=room&lang=en&present=1")
+        expect(room.locator(".st-key-live-results")).to_contain_text("5 answers", timeout=COUNT_TIMEOUT)
+        assert_no_exception(room)
+        room.locator(".st-key-live-results").scroll_into_view_if_needed()
+        screenshot(room, f"live-room-en-{database}", full_page=False)
+    finally:
+        for context in phones:
+            context.close()
+        teacher_context.close()
+
+
+def test_live_class_reveal_in_chinese_on_phone_and_room(browser, two_servers):
+    from playwright.sync_api import expect
+
+    first, second = two_servers
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    teacher = teacher_context.new_page()
+    phone_context = browser.new_context(**PHONE, locale="zh-CN")
+    phone = phone_context.new_page()
+    room_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    room = room_context.new_page()
+    try:
+        code, _key, link = _start_class(teacher, first, "zh")
+        _answer(phone, link.replace(first, second), "0.98", "zh")  # within 0.01 of 0.9762
+        open_page(room, f"{second}/Live_class?class={code}&view=room&lang=zh&present=1")
+        expect(room.locator(".st-key-live-results")).to_contain_text(
+            TEXTS["zh"]["one"], timeout=COUNT_TIMEOUT
+        )
+        screenshot(room, "live-room-zh-open", full_page=False)
+        teacher.locator(".st-key-live-q-1").get_by_role(
+            "button", name=TEXTS["zh"]["reveal"], exact=True
+        ).click()
+        wait_idle(teacher)
+        # the phone sees the reveal by itself (it checks every two seconds), with the step table
+        expect(phone.get_by_text(re.compile(r"^正确：0\.98 "))).to_be_visible(timeout=COUNT_TIMEOUT)
+        expect(phone.locator("[class*='st-key-lab-steps-']").first).to_be_visible()
+        expect(room.get_by_text("精确答案")).to_be_visible(timeout=COUNT_TIMEOUT)
+        for page in (teacher, phone, room):
+            assert_no_exception(page)
+        screenshot(teacher, "live-teacher-zh")
+        screenshot(phone, "live-student-zh-revealed")
+        screenshot(room, "live-room-zh-revealed")
+    finally:
+        for context in (teacher_context, phone_context, room_context):
+            context.close()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """One app server on a SQLite file of its own (the repository's data/ stays untouched)."""
+    with running_server(env={"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}) as base:
+        yield base
+
+
+def test_live_class_drag_question_on_a_phone(browser, live_server):
+    """A ranking question: the phone shows drag cards and sends its order; the room's chart
+    counts it (the nDCG of the order given)."""
+    from playwright.sync_api import expect
+
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    teacher = teacher_context.new_page()
+    phone_context = browser.new_context(**PHONE, locale="en-US")
+    phone = phone_context.new_page()
+    try:
+        _code, _key, link = _start_class(
+            teacher, live_server, "en", kind="Drag the items into an ideal order (a ranking)"
+        )
+        open_page(phone, link)
+        frame = phone.frame_locator("[data-testid='stMain'] iframe").first
+        expect(frame.get_by_text("D1 · 3")).to_be_visible()
+        screenshot(phone, "live-student-en-drag", full_page=False)
+        phone.get_by_role("button", name="Send my answer").click()
+        wait_idle(phone)
+        expect(phone.get_by_text("Saved.")).to_be_visible()
+        expect(teacher.locator(".st-key-live-results")).to_contain_text("1 answer", timeout=COUNT_TIMEOUT)
+        assert_no_exception(phone)
+        assert_no_exception(teacher)
+    finally:
+        phone_context.close()
+        teacher_context.close()

@@ -1,0 +1,376 @@
+"""The live class's storage and rules, on a real SQLite file and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+import ndcg_core as nc
+from ndcg_live import questions
+from ndcg_live.store import DEFAULT_TTL, LiveStore, RateLimit
+
+RANKING = ([3.0, 2.0, 0.0, 0.0, 1.0], ["D1", "D2", "D3", "D4", "D5"])
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _ndcg3() -> float:
+    import math
+
+    return (3 + 2 / math.log2(3)) / (3 + 2 / math.log2(3) + 1 / 2)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store(database_url, clock) -> LiveStore:
+    s = LiveStore(database_url, clock=clock)
+    yield s
+    s.dispose()
+
+
+def _class_with_question(store: LiveStore, kind: str = "ndcg", k: int | None = 3) -> tuple[str, str, int]:
+    code, key = store.create_class()
+    number = store.add_question(code, key, questions.spec_from_ranking(kind, *RANKING, k=k))
+    return code, key, number
+
+
+def test_store_creates_sqlite_file_in_wal_mode(tmp_path):
+    path = tmp_path / "new" / "folder" / "live.sqlite3"
+    store = LiveStore(f"sqlite:///{path}")
+    with store.engine.connect() as conn:
+        mode = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+    store.dispose()
+    assert path.exists() and mode == "wal"
+
+
+def test_store_records_schema_version(store):
+    assert store.schema_version() == 1
+
+
+def test_store_migrates_once_when_opened_twice(database_url):
+    LiveStore(database_url).dispose()
+    second = LiveStore(database_url)
+    with second.engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT count(*) FROM schema_version")).scalar()
+    second.dispose()
+    assert rows == 1
+
+
+def test_create_class_gives_six_character_code_and_secret_key(store):
+    code, key = store.create_class()
+    assert len(code) == 6 and code.isalnum() and len(key) >= 20 and key not in code
+
+
+def test_teacher_key_is_stored_hashed(store):
+    _, key = store.create_class()
+    with store.engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT key_hash FROM live_class")).scalar()
+    assert key not in stored
+
+
+def test_unknown_code_is_refused(store):
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.class_info("ZZZZZZ")
+    assert caught.value.key == "live_no_class"
+
+
+def test_code_is_found_in_lower_case_with_spaces(store):
+    code, _ = store.create_class()
+    assert store.class_info(f"  {code.lower()} ").code == code
+
+
+def test_class_expires_after_ttl_of_inactivity(store, clock):
+    code, _ = store.create_class()
+    clock.now += DEFAULT_TTL + 1
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.class_info(code)
+    assert caught.value.key == "live_no_class"
+
+
+def test_activity_postpones_expiry(store, clock):
+    code, key, number = _class_with_question(store)
+    clock.now += DEFAULT_TTL - 10
+    store.open_question(code, key, number)
+    clock.now += DEFAULT_TTL - 10
+    assert store.class_info(code).code == code
+
+
+def test_purge_deletes_expired_class_and_answers(store, clock):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    store.submit(code, student.token, number, "0.9")
+    clock.now += DEFAULT_TTL + 1
+    assert store.purge_expired() == 1
+    with store.engine.connect() as conn:
+        left = [
+            conn.execute(sa.text(f"SELECT count(*) FROM {t}")).scalar() for t in ("live_answer", "live_class")
+        ]
+    assert left == [0, 0]
+
+
+def test_control_action_with_wrong_key_is_refused(store):
+    code, _, number = _class_with_question(store)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.open_question(code, "not-the-key", number)
+    assert caught.value.key == "live_wrong_key"
+
+
+@pytest.mark.parametrize("action", ["add_question", "close_question", "reveal", "end_class", "export_csv"])
+def test_every_control_action_checks_the_key(store, action):
+    code, _, number = _class_with_question(store)
+    args = {
+        "add_question": (questions.spec_from_ranking("ndcg", *RANKING),),
+        "close_question": (number,),
+        "reveal": (number,),
+        "end_class": (),
+        "export_csv": (),
+    }[action]
+    with pytest.raises(nc.NDCGInputError) as caught:
+        getattr(store, action)(code, "wrong", *args)
+    assert caught.value.key == "live_wrong_key"
+
+
+def test_join_with_same_token_keeps_the_student(store):
+    code, _ = store.create_class()
+    first = store.join(code)
+    again = store.join(code, first.token)
+    assert (again.number, again.token) == (first.number, first.token)
+
+
+def test_join_gives_numbers_in_order(store):
+    code, _ = store.create_class()
+    assert [store.join(code).number for _ in range(3)] == [1, 2, 3]
+
+
+def test_join_with_unknown_token_gives_a_new_student(store):
+    code, _ = store.create_class()
+    store.join(code)
+    assert store.join(code, "made-up-token").number == 2
+
+
+def test_answer_before_open_is_refused(store):
+    code, _, number = _class_with_question(store)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "0.9")
+    assert caught.value.key == "live_not_open"
+
+
+def test_number_answer_is_judged_by_the_core(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    answer = store.submit(code, student.token, number, f"{_ndcg3():.2f}")
+    assert answer.correct and answer.value == pytest.approx(round(_ndcg3(), 2))
+
+
+def test_later_answer_replaces_earlier_one(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    store.submit(code, student.token, number, "0.5")
+    store.submit(code, student.token, number, "0.9")
+    assert [a.value for a in store.answers(code, number)] == [0.9]
+
+
+def test_answer_after_close_is_refused_and_earlier_kept(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    store.submit(code, student.token, number, "0.5")
+    store.close_question(code, key, number)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "0.9")
+    assert caught.value.key == "live_closed"
+    assert [a.value for a in store.answers(code, number)] == [0.5]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("inf", "not_finite"), ("nan", "not_finite"), ("abc", "not_a_number"), ("1 2", "too_many")],
+)
+def test_invalid_number_is_refused_and_not_stored(store, text, key):
+    code, teacher, number = _class_with_question(store)
+    store.open_question(code, teacher, number)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, text)
+    assert caught.value.key == key
+    assert store.answers(code, number) == []
+
+
+@pytest.mark.parametrize(
+    "order", [["D1", "D2", "D3", "D4"], ["D1", "D1", "D2", "D3", "D4"], ["D1", "D2", "D3", "D4", "X"]]
+)
+def test_ranking_that_is_not_a_permutation_is_refused(store, order):
+    code, key, number = _class_with_question(store, "ideal_order", None)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, order)
+    assert caught.value.key == "not_permutation"
+    assert store.answers(code, number) == []
+
+
+def test_ranking_answer_scores_its_ndcg(store):
+    code, key, number = _class_with_question(store, "ideal_order", None)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    # grades in the order given: 1, 3, 2, 0, 0; ideal 3, 2, 1, 0, 0 (linear gain, log2)
+    answer = store.submit(code, student.token, number, ["D5", "D1", "D2", "D3", "D4"])
+    import math
+
+    dcg = 1 + 3 / math.log2(3) + 2 / 2
+    idcg = 3 + 2 / math.log2(3) + 1 / 2
+    assert not answer.correct and answer.score == pytest.approx(dcg / idcg)
+
+
+def test_choice_answer_outside_options_is_refused(store):
+    code, key, number = _class_with_question(store, "compare", None)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "<b>C</b>")
+    assert caught.value.key == "unknown_option"
+
+
+def test_compare_answer_is_judged(store):
+    # A = 3, 2, 0, 0, 1; B swaps the ends: 1, 2, 0, 0, 3, whose nDCG is lower
+    code, key, number = _class_with_question(store, "compare", None)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    assert store.submit(code, student.token, number, "A").correct
+
+
+def test_opening_a_question_closes_the_open_one(store):
+    code, key, first = _class_with_question(store)
+    second = store.add_question(code, key, questions.spec_from_ranking("compare", *RANKING))
+    store.open_question(code, key, first)
+    store.open_question(code, key, second)
+    assert [q.state for q in store.questions(code)] == ["closed", "open"]
+
+
+def test_current_question_is_the_last_opened(store, clock):
+    code, key, first = _class_with_question(store)
+    second = store.add_question(code, key, questions.spec_from_ranking("compare", *RANKING))
+    store.open_question(code, key, second)
+    clock.now += 5
+    store.open_question(code, key, first)
+    assert store.current(code).number == first
+
+
+def test_reveal_closes_the_question(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    store.reveal(code, key, number)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "0.9")
+    assert (store.questions(code)[0].state, caught.value.key) == ("revealed", "live_closed")
+
+
+def test_ended_class_refuses_answers_and_new_students(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    store.end_class(code, key)
+    with pytest.raises(nc.NDCGInputError) as answer_refused:
+        store.submit(code, student.token, number, "0.9")
+    with pytest.raises(nc.NDCGInputError) as join_refused:
+        store.join(code)
+    assert (answer_refused.value.key, join_refused.value.key) == ("live_closed", "live_ended")
+
+
+def test_student_flood_is_rate_limited(database_url, clock):
+    store = LiveStore(database_url, clock=clock, student_limit=RateLimit(burst=3, per_second=1.0))
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    for _ in range(3):
+        store.submit(code, student.token, number, "0.5")
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "0.5")
+    clock.now += 1.0  # one token back
+    store.submit(code, student.token, number, "0.6")
+    store.dispose()
+    assert caught.value.key == "live_rate_limited"
+
+
+def test_teacher_flood_is_rate_limited(database_url, clock):
+    store = LiveStore(database_url, clock=clock, teacher_limit=RateLimit(burst=2, per_second=0.5))
+    code, key, number = _class_with_question(store)  # one action taken
+    store.open_question(code, key, number)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.close_question(code, key, number)
+    store.dispose()
+    assert caught.value.key == "live_rate_limited"
+
+
+def test_answers_survive_a_new_store_on_the_same_database(database_url):
+    first = LiveStore(database_url)
+    code, key, number = _class_with_question(first)
+    first.open_question(code, key, number)
+    student = first.join(code)
+    first.submit(code, student.token, number, "0.9")
+    first.dispose()  # the server stops
+    second = LiveStore(database_url)
+    values = [a.value for a in second.answers(code, number)]
+    second.dispose()
+    assert values == [0.9]
+
+
+def test_export_csv_lists_questions_and_counts(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    for text in ("0.9", "0.2"):
+        store.submit(code, store.join(code).token, number, text)
+    rows = store.export_csv(code, key).decode("utf-8-sig").splitlines()
+    header, row = rows[0].split(","), rows[1].split(",")
+    assert dict(zip(header, row, strict=True))["answers"] == "2"
+    assert dict(zip(header, row, strict=True))["correct"] == "1"
+    assert dict(zip(header, row, strict=True))["kind"] == "ndcg"
+
+
+def test_export_csv_escapes_formula_names(store):
+    code, key = store.create_class()
+    store.add_question(code, key, questions.spec_from_ranking("ndcg", [1, 0], ["=cmd()", "B"]))
+    assert "'=cmd()" in store.export_csv(code, key).decode("utf-8-sig")
+
+
+def test_export_has_no_student_token(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    student = store.join(code)
+    store.submit(code, student.token, number, "0.9")
+    assert student.token.encode() not in store.export_csv(code, key)
+
+
+def test_default_url_is_a_sqlite_file_in_the_ignored_data_folder(monkeypatch):
+    from pathlib import Path
+
+    from ndcg_live.store import DATABASE_URL_ENV, default_url
+
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    root = Path(__file__).resolve().parents[2]
+    ignored = (root / ".gitignore").read_text().splitlines()
+    assert default_url() == f"sqlite:///{root / 'data' / 'live.sqlite3'}" and "/data/" in ignored
+
+
+def test_database_url_setting_wins(monkeypatch):
+    from ndcg_live.store import DATABASE_URL_ENV, default_url
+
+    monkeypatch.setenv(DATABASE_URL_ENV, "postgresql+psycopg://lab@db/ndcg")
+    assert default_url() == "postgresql+psycopg://lab@db/ndcg"

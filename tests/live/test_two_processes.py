@@ -1,0 +1,56 @@
+"""Two server processes on one database: every answer of both is counted, none lost."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ndcg_live import questions
+from ndcg_live.store import LiveStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: One "server": joins ``n`` students and has each answer, as fast as it can, at ``start``.
+WORKER = """
+import sys, time
+from ndcg_live.store import LiveStore
+url, code, number, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+store = LiveStore(url)
+students = [store.join(code) for _ in range(n)]
+while time.time() < start:
+    time.sleep(0.01)
+for i, s in enumerate(students):
+    store.submit(code, s.token, number, ["D1", "D2", "D3", "D4", "D5"] if i % 2 else ["D2", "D1", "D3", "D4", "D5"])
+    store.submit(code, s.token, number, ["D1", "D2", "D5", "D3", "D4"])  # replaces the first
+store.dispose()
+print("ok", n)
+"""
+
+
+def test_two_processes_on_one_database_lose_no_answer(database_url):
+    store = LiveStore(database_url)
+    code, key = store.create_class()
+    number = store.add_question(
+        code, key, questions.spec_from_ranking("ideal_order", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    )
+    store.open_question(code, key, number)
+    start = time.time() + 4  # both processes are up and joined by then
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, database_url, code, str(number), "25", str(start)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    given = store.answers(code, number)
+    info = store.class_info(code)
+    store.dispose()
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    assert (len(given), info.n_students) == (50, 50)
+    assert all(a.value == ["D1", "D2", "D5", "D3", "D4"] and a.correct for a in given)
