@@ -26,6 +26,7 @@ from .validate import NDCGInputError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from .significance import Comparison
     from .trec import TrecResult
 
 #: Files from this size on get a progress bar (unless --no-progress).
@@ -122,6 +123,27 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the same as --no-relevant drop, kept for existing scripts: leave queries with nothing "
         "relevant (IDCG = 0) out of the mean (their nDCG is written as empty)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="RUN",
+        help="with --qrels and two or more runs: the run the others are compared with "
+        "(default: the first run given)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the bootstrap interval and the randomization test of a comparison (default: 0); "
+        "the same seed gives the same figures",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="bootstrap resamples and randomization-test sign flips of a comparison (default: 10000; "
+        "the randomization test is exact when 2**queries <= N)",
     )
     parser.add_argument(
         "--engine",
@@ -358,7 +380,7 @@ def _shown(column: str, k: tuple[int, ...] | None) -> str:
     return name
 
 
-def _trec_report(result: TrecResult, output: str | None) -> list[str]:
+def _trec_report(result: TrecResult, comparisons: list[Comparison], output: str | None) -> list[str]:
     """One line per run: its mean(s), its judged share(s) and what was left out."""
     options = result.options
     columns = measure_columns(options.k, "ndcg") + measure_columns(options.k, "judged")
@@ -374,20 +396,52 @@ def _trec_report(result: TrecResult, output: str | None) -> list[str]:
         if result.unjudged_queries[run]:
             notes += f", without judgments: {len(result.unjudged_queries[run])} (left out)"
         lines.append(f"{run:<{width}}  {values}  ({notes})")
-    lines += _comparison(result)
+    for comparison in comparisons:
+        lines += _comparison_lines(comparison, options.k)
     if output is not None and output != "-":
         lines.append(f"per-query rows: {output}")
     return lines
 
 
-def _comparison(result: TrecResult) -> list[str]:
-    """The comparison of two or more runs (differences, confidence intervals, tests): printed
-    under the runs' lines. Built by ``ndcg_core.significance.compare_runs(result.per_query,
-    measure=..., baseline=...)``, which is not part of this module yet; nothing until then."""
-    return []
+def _comparisons(result: TrecResult, args: argparse.Namespace) -> list[Comparison]:
+    """With two or more runs: each nDCG column compared against the baseline."""
+    if len(result.means) < 2:
+        return []
+    return [
+        result.compare(measure=column, baseline=args.baseline, n_resamples=args.resamples, seed=args.seed)
+        for column in measure_columns(result.options.k, "ndcg")
+    ]
 
 
-def _trec_json(result: TrecResult, args: argparse.Namespace) -> dict[str, Any]:
+def _comparison_lines(comparison: Comparison, k: tuple[int, ...] | None) -> list[str]:
+    """A comparison as a table for people: one line per run compared with the baseline."""
+    test = "exact" if comparison.permutation == "exact" else f"{comparison.n_permutations} random sign flips"
+    lines = [
+        "",
+        f"{_shown(comparison.measure, k)} against {comparison.baseline!r}, paired over "
+        f"{comparison.n_queries} queries ({comparison.confidence:.0%} bootstrap interval, "
+        f"{comparison.n_resamples} resamples, seed {comparison.seed}; randomization test {test}):",
+    ]
+    tests = comparison.tests
+    width = max(len("run"), *(len(str(name)) for name in tests["run"]))
+    holm = len(tests) > 1
+    header = (
+        f"  {'run':<{width}}  {'mean':>7}  {'diff':>8}  {'interval':>18}  {'t-test p':>9}  {'rand. p':>9}"
+    )
+    header += f"  {'Holm t':>9}  {'Holm r':>9}" if holm else ""
+    lines.append(header + "  wins/ties/losses")
+    for row in tests.to_dict("records"):
+        line = (
+            f"  {row['run']!s:<{width}}  {row['mean']:7.4f}  {row['mean_difference']:+8.4f}  "
+            f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]  {row['p_t_test']:9.4g}  {row['p_randomization']:9.4g}"
+        )
+        if holm:
+            line += f"  {row['p_t_test_holm']:9.4g}  {row['p_randomization_holm']:9.4g}"
+        lines.append(line + f"  {row['wins']}/{row['ties']}/{row['losses']}")
+    return lines
+
+
+def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse.Namespace) -> dict[str, Any]:
     options = result.options
     return {
         "qrels": args.qrels,
@@ -407,6 +461,22 @@ def _trec_json(result: TrecResult, args: argparse.Namespace) -> dict[str, Any]:
         ],
         "missing_queries": {run: list(queries) for run, queries in result.missing_queries.items()},
         "unjudged_queries": {run: list(queries) for run, queries in result.unjudged_queries.items()},
+        "comparisons": [
+            {
+                "measure": comparison.measure,
+                "baseline": comparison.baseline,
+                "n_queries": comparison.n_queries,
+                "confidence": comparison.confidence,
+                "n_resamples": comparison.n_resamples,
+                "seed": comparison.seed,
+                "permutation": comparison.permutation,
+                "tests": [
+                    {key: _finite(value) for key, value in row.items()}
+                    for row in comparison.tests.to_dict("records")
+                ],
+            }
+            for comparison in comparisons
+        ],
     }
 
 
@@ -422,6 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if trec:
             outcome: Any = _evaluate_trec(args)
+            comparisons = _comparisons(outcome, args)
             table = outcome.per_query
         else:
             cutoffs = parse_cutoffs(args.k)
@@ -447,10 +518,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # With --output -, the rows go to stdout and the summary to stderr, so stdout stays a CSV.
     stream = sys.stderr if args.output == "-" else sys.stdout
     if args.format == "json":
-        document = _trec_json(outcome, args) if trec else _single_json(outcome, args, cutoffs)
+        document = _trec_json(outcome, comparisons, args) if trec else _single_json(outcome, args, cutoffs)
         print(json.dumps(document, ensure_ascii=False, allow_nan=False, indent=2), file=stream)
     elif trec:
-        print("\n".join(_trec_report(outcome, args.output)), file=stream)
+        print("\n".join(_trec_report(outcome, comparisons, args.output)), file=stream)
     else:
         print("\n".join(_report(outcome, args.output)), file=stream)
     return 0

@@ -73,6 +73,7 @@ from . import batch
 from .discounts import discounts
 from .gains import apply_gain, first_overflow
 from .options import Options, measure_columns
+from .significance import Comparison, compare_runs
 from .validate import fail
 
 __all__ = ["TrecResult", "evaluate_trec", "read_qrels", "read_trec_run", "run_name"]
@@ -559,6 +560,45 @@ class TrecResult:
     options: Options
     unjudged_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     missing_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def compare(
+        self,
+        *,
+        measure: str | None = None,
+        baseline: str | None = None,
+        confidence: float = 0.95,
+        n_resamples: int = 10_000,
+        seed: int | None = 0,
+    ) -> Comparison:
+        """Every run against a baseline, query by query (:func:`ndcg_core.compare_runs`).
+
+        The comparison is paired, so it is made on the queries that every run has a value
+        for: a query the options leave out of a run's mean (``missing="drop"``,
+        ``no_relevant="drop"``) is left out of the comparison for every run, and
+        :attr:`Comparison.n_queries` says how many remain. ``measure`` defaults to the first
+        cutoff's nDCG column.
+
+        >>> from ndcg_core.samples import sample_trec
+        >>> qrels, runs = sample_trec()
+        >>> comparison = evaluate_trec(qrels, runs, k=10).compare(baseline="poor")
+        >>> comparison.tests["run"].tolist(), comparison.n_queries
+        (['good', 'fair'], 40)
+        """
+        column = measure if measure is not None else measure_columns(self.options.k, "ndcg")[0]
+        batch._check_columns(self.per_query, (column,))
+        values = self.per_query[["run", "query", column]]
+        finite = np.isfinite(values[column].to_numpy(dtype=np.float64))
+        # A query is compared only if every run has a finite value for it.
+        counts = values.loc[finite, "query"].value_counts()
+        shared = counts.index[counts == values["run"].nunique()]
+        return compare_runs(
+            values[values["query"].isin(shared)],
+            measure=column,
+            baseline=baseline,
+            confidence=confidence,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
 
 
 # --------------------------------------------------------------------------- computing

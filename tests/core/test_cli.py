@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -222,9 +223,8 @@ def trec_files(tmp_path_factory) -> tuple[Path, list[Path], pd.DataFrame, dict[s
 def test_main_qrels_prints_one_line_per_run_with_the_mean(trec_files, capsys):
     qrels_path, paths, qrels, runs = trec_files
     assert cli.main(["--qrels", str(qrels_path), *map(str, paths), "--k", "10"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().out.splitlines()[: len(runs)]
     expected = nc.evaluate_trec(qrels, runs, k=10).means
-    assert len(lines) == len(runs)
     for line, row in zip(lines, expected.to_dict("records"), strict=True):
         assert line.startswith(row["run"])
         assert f"nDCG@10 {row['ndcg']:.4f}" in line
@@ -307,3 +307,50 @@ def test_cli_qrels_subprocess_equals_the_api(trec_files):
     for row, (_, want) in zip(document["means"], expected.iterrows(), strict=True):
         assert row["ndcg@5"] == pytest.approx(want["ndcg@5"], abs=1e-15)
         assert row["ndcg@10"] == pytest.approx(want["ndcg@10"], abs=1e-15)
+
+
+def _paired(per_query: pd.DataFrame, run: str, baseline: str) -> tuple[list[float], list[float]]:
+    table = per_query.pivot(index="query", columns="run", values="ndcg").dropna()
+    return table[run].tolist(), table[baseline].tolist()
+
+
+def test_main_qrels_compares_every_run_with_the_first_by_scipy_t_test(trec_files, capsys):
+    from scipy.stats import ttest_rel
+
+    qrels_path, paths, qrels, runs = trec_files
+    assert cli.main(["--qrels", str(qrels_path), *map(str, paths), "--k", "10", "--format", "json"]) == 0
+    (comparison,) = json.loads(capsys.readouterr().out)["comparisons"]
+    per_query = nc.evaluate_trec(qrels, runs, k=10).per_query
+    baseline = paths[0].stem
+    assert comparison["baseline"] == baseline
+    for row in comparison["tests"]:
+        run_values, base_values = _paired(per_query, row["run"], baseline)
+        assert row["p_t_test"] == pytest.approx(ttest_rel(run_values, base_values).pvalue, rel=1e-12)
+        diffs = [a - b for a, b in zip(run_values, base_values, strict=True)]
+        assert row["mean_difference"] == pytest.approx(sum(diffs) / len(diffs), abs=1e-15)
+
+
+def test_main_qrels_comparison_leaves_out_queries_a_run_drops(trec_files, capsys):
+    qrels_path, paths, qrels, runs = trec_files
+    args = ["--qrels", str(qrels_path), *map(str, paths), "--missing", "drop", "--format", "json"]
+    assert cli.main(args) == 0
+    (comparison,) = json.loads(capsys.readouterr().out)["comparisons"]
+    per_query = nc.evaluate_trec(qrels, runs, missing="drop").per_query
+    answered_by_all = per_query.dropna(subset=["ndcg"]).groupby("query")["run"].count() == len(runs)
+    assert comparison["n_queries"] == int(answered_by_all.sum()) < per_query["query"].nunique()
+
+
+def test_main_qrels_comparison_repeats_with_the_same_seed_and_names_it(trec_files, capsys):
+    qrels_path, paths, _, _ = trec_files
+    args = ["--qrels", str(qrels_path), *map(str, paths), "--seed", "7", "--resamples", "2000"]
+    assert cli.main(args) == 0
+    first = capsys.readouterr().out
+    assert cli.main(args) == 0
+    assert capsys.readouterr().out == first
+    assert "seed 7" in first and "2000 resamples" in first
+
+
+def test_main_qrels_unknown_baseline_exits_2_naming_it(trec_files, capsys):
+    qrels_path, paths, _, _ = trec_files
+    assert cli.main(["--qrels", str(qrels_path), *map(str, paths), "--baseline", "bm99"]) == 2
+    assert "'bm99'" in capsys.readouterr().err
