@@ -28,6 +28,10 @@ Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Unjudged items (NaN grades, typed "?")
     unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
+Judging (judging.py: the one rule for each; pages, practice and the live class use them)
+    compare_values (computed value vs computed value: "higher", "lower", "same"), judge_number
+    (a typed number: within a tolerance or rounded to n decimals), answer_tolerance, Verdict,
+    SAME_TOLERANCE, ANSWER_TOLERANCE
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -52,6 +56,7 @@ from .discounts import DISCOUNTS, discounts, log_terms
 from .export import csv_safe, to_csv_bytes, write_table
 from .formulas import STEPS, Formula, formula, formulas, general_formula
 from .gains import GAINS, apply_gain
+from .judging import ANSWER_TOLERANCE, SAME_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
 from .metrics import UNJUDGED, Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
 from .samples import sample_run
 from .sklearn_compat import dcg_score, ndcg_score
@@ -88,12 +93,14 @@ from .tools import TOOLS, tool_scores
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = [
+    "ANSWER_TOLERANCE",
     "BATCH_TIES",
     "DISCOUNTS",
     "GAINS",
     "ID_COLUMNS",
     "MESSAGES",
     "NO_ITEM",
+    "SAME_TOLERANCE",
     "STEPS",
     "STEP_COLUMNS",
     "TIES",
@@ -110,9 +117,12 @@ __all__ = [
     "RunResult",
     "RunSummary",
     "TieView",
+    "Verdict",
+    "answer_tolerance",
     "apply_gain",
     "base_comparison",
     "cg",
+    "compare_values",
     "csv_safe",
     "dcg",
     "dcg_from_scores",
@@ -128,6 +138,7 @@ __all__ = [
     "id_text",
     "idcg",
     "ideal_relevance",
+    "judge_number",
     "judged_at_k",
     "log_terms",
     "mean_ndcg_at_ks",

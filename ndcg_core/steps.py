@@ -43,6 +43,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .discounts import DISCOUNTS, Discount, discounts, log_terms
 from .gains import GAINS, Gain, apply_gain
+from .judging import SAME_TOLERANCE, compare_values
 from .metrics import Unjudged, ideal_relevance, metrics, prepared
 from .validate import (
     as_relevance,
@@ -582,7 +583,7 @@ def permutation_distribution(
         dcg = np.concatenate(parts)
     values = _ratio(dcg, np.asarray(m.idcg))
     values.setflags(write=False)
-    tolerance = 1e-12 * max(1.0, m.ndcg)
+    tolerance = SAME_TOLERANCE * max(1.0, m.ndcg)  # orders whose nDCG is the same count as at most
     worst, mean, best = _bounds(rel, m, gain, discount)
     return PermutationDistribution(
         values=values,
@@ -707,7 +708,8 @@ class Change:
     ndcg_before, ndcg_after, delta : float
         nDCG@k of both rankings and the difference (after - before).
     effect : {"raised", "lowered", "unchanged"}
-        The sign of ``delta``, ignoring rounding noise below 1e-12.
+        How nDCG@k changed, judged by :func:`ndcg_core.judging.compare_values` (rounding
+        noise is "unchanged").
     """
 
     kind: ChangeKind
@@ -771,6 +773,14 @@ def _classify(
     return {**none, "kind": "reordered"}
 
 
+#: The effect of a change named from how nDCG after compares with nDCG before.
+_EFFECTS: dict[str, Literal["raised", "lowered", "unchanged"]] = {
+    "higher": "raised",
+    "lower": "lowered",
+    "same": "unchanged",
+}
+
+
 def describe_change(
     before_relevance: ArrayLike,
     after_relevance: ArrayLike,
@@ -803,10 +813,7 @@ def describe_change(
     m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool)
     m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool)
     delta = m_a.ndcg - m_b.ndcg
-    noise = 1e-12
-    effect: Literal["raised", "lowered", "unchanged"] = (
-        "raised" if delta > noise else "lowered" if delta < -noise else "unchanged"
-    )
+    effect = _EFFECTS[compare_values(m_a.ndcg, m_b.ndcg)]
     whole = max(rel_a.size, ideal_relevance(rel_a, pool=pool).size)
     return Change(
         **_classify(before, after, rel_b, rel_a),

@@ -128,11 +128,15 @@ def predict(
     return True
 
 
-def which_higher(first: float, second: float, *, tol: float = 1e-12) -> str:
-    """ "A", "B" or "same": which of two metric values (from the core) is higher."""
-    if abs(first - second) <= tol:
-        return "same"
-    return "A" if first > second else "B"
+def which_higher(first: float, second: float) -> str:
+    """ "A", "B" or "same": which of two metric values (from the core) is higher.
+
+    Judged by :func:`ndcg_core.compare_values`, the one rule for comparing computed values.
+
+    >>> which_higher(0.9, 0.8), which_higher(0.8, 0.9), which_higher(0.1 + 0.2, 0.3)
+    ('A', 'B', 'same')
+    """
+    return {"higher": "A", "lower": "B", "same": "same"}[nc.compare_values(first, second)]
 
 
 def metrics_of(side: Side, frame: Frame) -> nc.Metrics:
@@ -393,7 +397,7 @@ def nothing_relevant(frame: Frame) -> None:
         "undefined": t("blind_spots.nothing.answer_undefined"),
     }
     m = metrics_of(Side(a, NOTHING_A), frame)
-    correct = "zero" if m.ndcg == 0 else "one"
+    correct = "zero" if nc.compare_values(m.ndcg, 0.0) == "same" else "one"
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
     feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
     answered = predict(

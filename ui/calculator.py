@@ -179,13 +179,9 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
     if cause in ("k", "gain", "discount"):
         old = nc.metrics(before.relevance, **before.options())
         new = nc.metrics(after.relevance, **after.options())
-        effect = (
-            "raised"
-            if new.ndcg > old.ndcg + 1e-12
-            else "lowered"
-            if new.ndcg < old.ndcg - 1e-12
-            else "unchanged"
-        )
+        effect = {"higher": "raised", "lower": "lowered", "same": "unchanged"}[
+            nc.compare_values(new.ndcg, old.ndcg)
+        ]
         action = t(
             "calculator.action_option",
             option=t(f"calculator.option_{cause}"),

@@ -43,8 +43,6 @@ SAMPLES = 20_000
 SAMPLE_SEED = 0
 #: Cell values are written in the heatmap up to this many items.
 TEXT_LIMIT = 10
-#: Changes in nDCG smaller than this are rounding noise, neither helpful nor harmful.
-_NOISE = 1e-12
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -290,8 +288,9 @@ def swap_section(frame: Frame, views: Views) -> None:
     if r.n > TEXT_LIMIT:
         c1.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
     pairs = data[data["i"] < data["j"]]
-    helpful = pairs[pairs["delta"] > _NOISE]
-    harmful = pairs[pairs["delta"] < -_NOISE]
+    effect = pairs["delta"].map(lambda delta: nc.compare_values(delta, 0.0))
+    helpful = pairs[effect == "higher"]
+    harmful = pairs[effect == "lower"]
     with c2:
         st.markdown(f"**{t('explore.swap.best')}**")
         if helpful.empty:

@@ -38,8 +38,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "play": (),
 }
 
-_TOLERANCE = 1e-9
-
 
 #: Static CSS (no user text): long formulas scroll sideways instead of being cut on a phone.
 FORMULA_CSS = """<style>
@@ -140,10 +138,6 @@ def _number(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= _TOLERANCE * max(1.0, abs(a), abs(b))
-
-
 def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
     """The prediction of a step, judged from the core's numbers (None for "play")."""
     k = m.k
@@ -175,11 +169,11 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
                 k=k,
             ),
             ("yes", "no"),
-            "no" if _close(after, m.cg) else "yes",
+            "no" if nc.compare_values(after, m.cg) == "same" else "yes",
             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
         )
     if name == "dcg":
-        correct = "equal" if _close(m.cg, m.dcg) else ("cg" if m.cg > m.dcg else "dcg")
+        correct = {"same": "equal", "higher": "cg", "lower": "dcg"}[nc.compare_values(m.cg, m.dcg)]
         key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
         return Question(
             t("lesson.dcg.question", k=k),
@@ -188,7 +182,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
             t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)),
         )
     if name == "idcg":
-        correct = "yes" if m.dcg > m.idcg and not _close(m.dcg, m.idcg) else "no"
+        correct = "yes" if nc.compare_values(m.dcg, m.idcg) == "higher" else "no"
         return Question(
             t("lesson.idcg.question", k=k),
             ("yes", "no"),
@@ -357,9 +351,7 @@ SAME_K_DCG, SAME_K_IDCG = 2, 4
 
 def _side(a: float, b: float, *, higher: str, lower: str, same: str) -> str:
     """Which option names how ``b`` (from the core) compares with ``a``."""
-    if _close(a, b):
-        return same
-    return higher if b > a else lower
+    return {"higher": higher, "lower": lower, "same": same}[nc.compare_values(b, a)]
 
 
 def bases_section(ranking: Ranking, t: Translate) -> None:
@@ -435,7 +427,7 @@ def same_k_section(t: Translate) -> None:
     c = nc.mismatched_cutoffs(list(SAME_K_LIST), dcg_k=SAME_K_DCG, idcg_k=SAME_K_IDCG)
     st.markdown(f"#### {t('lesson.same_k.title')}")
     st.markdown(t("lesson.same_k.explain"))
-    correct = "one" if _close(c.ratio, 1.0) else ("less" if c.ratio < 1.0 else "more")
+    correct = {"same": "one", "lower": "less", "higher": "more"}[nc.compare_values(c.ratio, 1.0)]
     q = Question(
         t("lesson.same_k.question"),
         ("one", "less", "more"),

@@ -350,9 +350,9 @@ def band_question(view: TieView, t: Translate) -> Question:
     """Predict where scikit-learn's default lands; judged from the core's view."""
     if view.n_tied_items == 0:
         return Question(t("ties.question"), ("worst", "between", "best"), "between", t("ties.reveal_none"))
-    if view.average == view.optimistic:
+    if nc.compare_values(view.average, view.optimistic) == "same":
         correct = "best"
-    elif view.average == view.pessimistic:
+    elif nc.compare_values(view.average, view.pessimistic) == "same":
         correct = "worst"
     else:
         correct = "between"

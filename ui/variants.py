@@ -193,7 +193,7 @@ def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
     """Predict exponential vs linear gain (log2 discount, ideal from the list), from the core's rows."""
     rows = frame[(frame["discount"] == "log2") & (frame["ideal"] == "list")].set_index("gain")["ndcg"]
     linear, exponential = float(rows["linear"]), float(rows["exponential"])
-    correct = "same" if abs(linear - exponential) <= 1e-12 else "higher" if exponential > linear else "lower"
+    correct = nc.compare_values(exponential, linear)
     k = int(frame["k"].iloc[0])
     return Question(
         t("variants.guess.question", k=k),
