@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core as nc
 import ui
-from ui import charts, classroom, lesson, ties_view, widgets
+from ui import charts, classroom, lesson, predict, ties_view, widgets
 
 frame = ui.frame("lesson", params=("step",))
 t = frame.t
@@ -63,9 +63,8 @@ else:
         st.markdown(f"**{t('lesson.formula_general')}**")
         with st.container(key="lab-formula-general"):
             st.markdown(ui.breakable_math(f.general))
-        st.markdown(f"**{t('lesson.predict')}**")
         q = lesson.question(name, ranking, m, t)
-        revealed = lesson.ask(name, q, t)
+        revealed = predict.ask(f"lesson.predict.{name}", q, t, show_me=True)
     with right:
         if revealed:
             if name in ("gain", "cg", "dcg"):

@@ -51,7 +51,6 @@ if view is not None:
 
     k = ranking.cutoff
     st.subheader(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
-    st.markdown(f"**{t('ties.predict')}**")
     if ties_view.predict_band(view, t):
         ties_view.metrics(view, t, k=k)
         band = ties_view.band_chart(view, t)

@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core.tools import tool_scores
-from ui import classroom, lesson, variants, widgets
+from ui import classroom, predict, variants, widgets
 
 frame = ui.frame("variants", params=("judged", "scores", "by_score"))
 t = frame.t
@@ -44,8 +44,7 @@ except nc.NDCGInputError as err:
 k = ranking.cutoff
 st.subheader(t("variants.side_title"))
 side = variants.variants_frame(ranking, pool)
-st.markdown(f"**{t('variants.predict')}**")
-if lesson.ask("guess", variants.gain_question(side, t), t, ns="variants", text_ns="variants"):
+if predict.ask("variants.predict.guess", variants.gain_question(side, t), t, show_me=True):
     st.caption(t("variants.side_caption", k=k))
     variants.show_variants(side, t)
     st.caption(variants.jarvelin_note(t))

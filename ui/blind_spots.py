@@ -25,6 +25,7 @@ from . import variants
 from .charts import difficulty_chart
 from .classroom import chart_downloads
 from .frame import Frame, show_error
+from .predict import Question, ask
 from .state import format_grade
 from .text import md_escape, md_table
 from .widgets import data_table
@@ -96,36 +97,6 @@ def variant_caption(frame: Frame) -> None:
             discount=t(f"blind_spots.variant_names.{frame.ranking.discount}"),
         )
     )
-
-
-def predict(
-    frame: Frame,
-    key: str,
-    question: str,
-    options: dict[str, str],
-    correct: str,
-    feedback: dict[str, str] | None = None,
-) -> bool:
-    """A predict-first question; returns whether it was answered (then the reveal follows)."""
-    t = frame.t
-    st.markdown(f"**{t('blind_spots.predict_prompt')}** {question}")
-    choice = st.radio(
-        question,
-        list(options),
-        index=None,
-        format_func=options.__getitem__,
-        key=key,
-        label_visibility="collapsed",
-    )
-    if choice is None:
-        st.caption(t("blind_spots.reveal_hint"))
-        return False
-    note = (feedback or {}).get(choice, "")
-    if choice == correct:
-        st.success(f"{t('blind_spots.right')} {note}".strip(), icon=":material/check_circle:")
-    else:
-        st.warning(f"{t('blind_spots.not_quite')} {note}".strip(), icon=":material/help:")
-    return True
 
 
 def which_higher(first: float, second: float) -> str:
@@ -329,8 +300,8 @@ def padding(frame: Frame) -> None:
     default = [Side(a, PADDING_BASE), Side(b, padded(PADDING_BASE, 2))]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
-    if not predict(
-        frame, "blind.padding.predict", t("blind_spots.padding.question"), _choices(frame), correct
+    if not ask(
+        "blind.padding.predict", Question(t("blind_spots.padding.question"), _choices(frame), correct), t
     ):
         return
     c1, c2 = st.columns(2)
@@ -359,8 +330,10 @@ def unretrieved(frame: Frame) -> None:
     default = [Side(a, RETURNED_A), Side(b, RETURNED_B)]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
-    if not predict(
-        frame, "blind.unretrieved.predict", t("blind_spots.unretrieved.question"), _choices(frame), correct
+    if not ask(
+        "blind.unretrieved.predict",
+        Question(t("blind_spots.unretrieved.question"), _choices(frame), correct),
+        t,
     ):
         return
     c1, c2 = st.columns(2)
@@ -400,8 +373,10 @@ def nothing_relevant(frame: Frame) -> None:
     correct = "zero" if nc.compare_values(m.ndcg, 0.0) == "same" else "one"
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
     feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
-    answered = predict(
-        frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options, correct, feedback
+    answered = ask(
+        "blind.nothing.predict",
+        Question(t("blind_spots.nothing.question"), options, correct, feedback=feedback),
+        t,
     )
     if not answered:
         return
@@ -421,8 +396,8 @@ def lengths(frame: Frame) -> None:
     default = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:default_n])]
     correct = which_higher(metrics_of(default[0], frame).dcg, metrics_of(default[1], frame).dcg)
     st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
-    if not predict(
-        frame, "blind.lengths.predict", t("blind_spots.lengths.question"), _choices(frame), correct
+    if not ask(
+        "blind.lengths.predict", Question(t("blind_spots.lengths.question"), _choices(frame), correct), t
     ):
         return
     n = st.slider(
@@ -447,8 +422,10 @@ def difficulty(frame: Frame) -> None:
     easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
     correct = which_higher(easy.mean, hard.mean)
     st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
-    if not predict(
-        frame, "blind.difficulty.predict", t("blind_spots.difficulty.question"), _choices(frame), correct
+    if not ask(
+        "blind.difficulty.predict",
+        Question(t("blind_spots.difficulty.question"), _choices(frame), correct),
+        t,
     ):
         return
     ranking = frame.ranking
@@ -516,7 +493,7 @@ def gain_reorders(frame: Frame) -> None:
         "B": t("blind_spots.gain.answer_b"),
         "same": t("blind_spots.gain.answer_same"),
     }
-    if not predict(frame, "blind.gain.predict", t("blind_spots.gain.question"), options, correct):
+    if not ask("blind.gain.predict", Question(t("blind_spots.gain.question"), options, correct), t):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
     col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
@@ -549,7 +526,7 @@ def unjudged(frame: Frame) -> None:
         "drop": t("blind_spots.unjudged.answer_drop"),
         "same": t("blind_spots.unjudged.answer_same"),
     }
-    if not predict(frame, "blind.unjudged.predict", t("blind_spots.unjudged.question"), options, correct):
+    if not ask("blind.unjudged.predict", Question(t("blind_spots.unjudged.question"), options, correct), t):
         return
     text = st.text_input(
         t("blind_spots.unjudged.input"),
@@ -600,14 +577,9 @@ def not_modelled(frame: Frame) -> None:
     value = nc.ndcg(list(DUPLICATES), **_options(frame))
     options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
     note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
-    if not predict(
-        frame,
-        "blind.not_modelled.predict",
-        t("blind_spots.not_modelled.question"),
-        options,
-        "no" if value == 1.0 else "yes",
-        {"yes": note, "no": note},
-    ):
+    correct = "no" if nc.compare_values(value, 1.0) == "same" else "yes"
+    q = Question(t("blind_spots.not_modelled.question"), options, correct, reveal=note)
+    if not ask("blind.not_modelled.predict", q, t):
         return
     st.markdown(t("blind_spots.not_modelled.why"))
     st.caption(t("blind_spots.not_modelled.references"))

@@ -33,6 +33,7 @@ from ndcg_core.steps import (
 from .charts import BLACK, BLUE, SKY, VERMILLION, marked_line
 from .classroom import chart_downloads
 from .frame import Frame, get_ranking, set_ranking
+from .predict import Question, ask
 from .state import Ranking, format_grade
 from .text import md_escape
 from .widgets import data_table
@@ -312,7 +313,7 @@ def swap_section(frame: Frame, views: Views) -> None:
 
 # --- distribution ---------------------------------------------------------------------------
 
-GUESSES: tuple[str, ...] = ("low", "mid", "high", "skip")
+GUESSES: tuple[str, ...] = ("low", "mid", "high")
 
 
 def guess_bucket(percentile: float) -> str:
@@ -379,24 +380,15 @@ def distribution_section(frame: Frame, views: Views) -> None:
     t = frame.t
     dist = views.distribution
     st.subheader(t("explore.dist.title"))
-    st.markdown(f"**{t('blind_spots.predict_prompt')}** {t('explore.dist.question')}")
-    guess = st.radio(
-        t("explore.dist.question"),
-        GUESSES,
-        index=None,
-        horizontal=True,
-        format_func=lambda g: t(f"explore.dist.guess_{g}"),
-        key="explore.guess",
-        label_visibility="collapsed",
-    )
-    if guess is None:
-        st.caption(t("blind_spots.reveal_hint"))
-        return
     value = f"{dist.percentile:.1f}"
-    if guess == guess_bucket(dist.percentile):
-        st.success(t("explore.dist.right", value=value), icon=":material/check_circle:")
-    else:
-        st.info(t("explore.dist.off", value=value), icon=":material/lightbulb:")
+    q = Question(
+        t("explore.dist.question"),
+        {g: t(f"explore.dist.guess_{g}") for g in GUESSES},
+        guess_bucket(dist.percentile),
+        t("explore.dist.reveal", value=value),
+    )
+    if not ask("explore.guess", q, t, show_me=True, horizontal=True):
+        return
     if dist.exact:
         st.caption(t("explore.dist.exact", count=f"{dist.values.size:,}", n=frame.ranking.n))
     else:

@@ -9,7 +9,6 @@ numbers once the learner answered. Answers are judged from the core's numbers, n
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
@@ -19,6 +18,7 @@ import streamlit as st
 import ndcg_core as nc
 
 from .frame import get_param, set_param
+from .predict import Question, ask, option_texts
 from .state import Ranking, format_grade
 from .text import md_escape, md_table
 from .widgets import step_table
@@ -124,29 +124,22 @@ def nav_buttons(step: int, t: Translate) -> None:
 # --- predictions -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A prediction: its text, the option keys, the right option and the reveal sentence."""
-
-    text: str
-    options: tuple[str, ...]
-    correct: str
-    reveal: str
-
-
 def _number(value: float) -> str:
     return f"{value:.4f}"
 
 
 def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
-    """The prediction of a step, judged from the core's numbers (None for "play")."""
+    """The prediction of a step, judged from the core's numbers (None for "play").
+
+    Shown by :func:`ui.predict.ask` with the key ``lesson.predict.<name>``.
+    """
     k = m.k
     if name == "gain":
         gains = nc.apply_gain(nc.validate.as_relevance(list(ranking.relevance)), ranking.gain)
         shown = ", ".join(format_grade(float(g)) for g in gains)
         return Question(
             t("lesson.gain.question"),
-            ("grade", "position", "both"),
+            option_texts(t, "lesson.gain", ("grade", "position", "both")),
             "grade",
             t("lesson.gain.reveal", gains=f"({shown})"),
         )
@@ -154,7 +147,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         if ranking.n < 2:
             return Question(
                 t("lesson.cg.question_single"),
-                ("yes", "no"),
+                option_texts(t, "lesson.cg", ("yes", "no")),
                 "no",
                 t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)),
             )
@@ -168,7 +161,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
                 last=md_escape(ranking.labels[-1]),
                 k=k,
             ),
-            ("yes", "no"),
+            option_texts(t, "lesson.cg", ("yes", "no")),
             "no" if nc.compare_values(after, m.cg) == "same" else "yes",
             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
         )
@@ -177,7 +170,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
         return Question(
             t("lesson.dcg.question", k=k),
-            ("cg", "dcg", "equal"),
+            option_texts(t, "lesson.dcg", ("cg", "dcg", "equal")),
             correct,
             t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)),
         )
@@ -185,7 +178,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         correct = "yes" if nc.compare_values(m.dcg, m.idcg) == "higher" else "no"
         return Question(
             t("lesson.idcg.question", k=k),
-            ("yes", "no"),
+            option_texts(t, "lesson.idcg", ("yes", "no")),
             correct,
             t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)),
         )
@@ -193,51 +186,11 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         correct = "low" if m.ndcg < 0.5 else ("mid" if m.ndcg <= 0.9 else "high")
         return Question(
             t("lesson.ndcg.question", k=k),
-            ("low", "mid", "high"),
+            option_texts(t, "lesson.ndcg", ("low", "mid", "high")),
             correct,
             t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)),
         )
     return None
-
-
-def _on_show(key: str) -> None:
-    st.session_state[key] = True
-
-
-def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: str = "lesson") -> bool:
-    """The prediction radio (no default) and, once answered, the verdict; True when revealed.
-
-    ``ns`` prefixes the widget keys (``<ns>.predict.<name>``), ``text_ns`` the option texts
-    (``<text_ns>.<name>.<option>``).
-    """
-    key = f"{ns}.predict.{name}"
-    shown_key = f"{ns}.shown.{name}"
-    st.radio(
-        q.text,
-        options=q.options,
-        index=None,
-        key=key,
-        format_func=lambda option: t(f"{text_ns}.{name}.{option}"),
-    )
-    answer = st.session_state.get(key)
-    if answer is None and not st.session_state.get(shown_key):
-        st.button(
-            t("lesson.show_me"),
-            key=f"{ns}.show.{name}",
-            on_click=_on_show,
-            args=(shown_key,),
-            type="tertiary",
-            icon=":material/visibility:",
-        )
-        return False
-    with st.container(key=f"{ns}_verdict_{name}"):
-        if answer is None:
-            st.info(q.reveal, icon=":material/lightbulb:")
-        elif answer == q.correct:
-            st.success(f"{t('lesson.right')} {q.reveal}", icon=":material/check_circle:")
-        else:
-            st.warning(f"{t('lesson.not_quite')} {q.reveal}", icon=":material/help:")
-    return True
 
 
 # --- table and chart ---------------------------------------------------------------------
@@ -364,11 +317,11 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
     q = Question(
         t("lesson.bases.question", k=m.k),
-        ("up", "down", "same"),
+        option_texts(t, "lesson.bases", ("up", "down", "same")),
         _side(base2, base10, higher="up", lower="down", same="same"),
         t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)),
     )
-    if ask("bases", q, t):
+    if ask("lesson.predict.bases", q, t, show_me=True):
         names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
         st.markdown(
             md_table(
@@ -398,11 +351,11 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
     st.markdown(t("lesson.which_ideal.explain"))
     q = Question(
         t("lesson.which_ideal.question", k=own.k),
-        ("higher", "lower", "same"),
+        option_texts(t, "lesson.which_ideal", ("higher", "lower", "same")),
         _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
         t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)),
     )
-    if not ask("which_ideal", q, t):
+    if not ask("lesson.predict.which_ideal", q, t, show_me=True):
         return
     pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
     col_idcg, col_ndcg = t("lesson.which_ideal.col_idcg", k=own.k), t("lesson.which_ideal.col_ndcg", k=own.k)
@@ -430,7 +383,7 @@ def same_k_section(t: Translate) -> None:
     correct = {"same": "one", "lower": "less", "higher": "more"}[nc.compare_values(c.ratio, 1.0)]
     q = Question(
         t("lesson.same_k.question"),
-        ("one", "less", "more"),
+        option_texts(t, "lesson.same_k", ("one", "less", "more")),
         correct,
         t(
             "lesson.same_k.reveal",
@@ -440,4 +393,4 @@ def same_k_section(t: Translate) -> None:
             ndcg=_number(c.ndcg),
         ),
     )
-    ask("same_k", q, t)
+    ask("lesson.predict.same_k", q, t, show_me=True)

@@ -21,7 +21,7 @@ from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 from ndcg_core.ties import TieView, rank_by_score
 
 from .frame import get_param, get_ranking, set_param, set_ranking, show_error
-from .lesson import Question, ask
+from .predict import Question, ask, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
 
@@ -348,19 +348,20 @@ def why_code(t: Translate) -> str:
 
 def band_question(view: TieView, t: Translate) -> Question:
     """Predict where scikit-learn's default lands; judged from the core's view."""
+    choices = option_texts(t, "ties.guess", ("worst", "between", "best"))
     if view.n_tied_items == 0:
-        return Question(t("ties.question"), ("worst", "between", "best"), "between", t("ties.reveal_none"))
+        return Question(t("ties.question"), choices, "between", t("ties.reveal_none"))
     if nc.compare_values(view.average, view.optimistic) == "same":
         correct = "best"
     elif nc.compare_values(view.average, view.pessimistic) == "same":
         correct = "worst"
     else:
         correct = "between"
-    return Question(t("ties.question"), ("worst", "between", "best"), correct, t("ties.reveal_between"))
+    return Question(t("ties.question"), choices, correct, t("ties.reveal_between"))
 
 
 def predict_band(view: TieView, t: Translate) -> bool:
-    return ask("guess", band_question(view, t), t, ns="ties", text_ns="ties")
+    return ask("ties.predict.guess", band_question(view, t), t, show_me=True)
 
 
 # --- the tutorial's slip (TEACHING.md §2) ------------------------------------------------
@@ -400,8 +401,13 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     numbers = slip_numbers()
     shown = {name: f"{value:.4f}" for name, value in numbers.items()}
     shown["wrong_ndcg"] = f"{numbers['wrong_ndcg']:.5f}"
-    q = Question(t("lesson.slip.question"), ("yes", "no"), "no", t("lesson.slip.reveal", **shown))
-    if not ask("slip", q, t, ns=ns, text_ns="lesson"):
+    q = Question(
+        t("lesson.slip.question"),
+        option_texts(t, "lesson.slip", ("yes", "no")),
+        "no",
+        t("lesson.slip.reveal", **shown),
+    )
+    if not ask(f"{ns}.predict.slip", q, t, show_me=True):
         return
     st.markdown(f"**{t('lesson.slip.by_hand')}**")
     st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)

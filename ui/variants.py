@@ -21,7 +21,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core import tools as core_tools
 
 from .frame import get_param, get_ranking, set_param, set_ranking, show_error
-from .lesson import Question
+from .predict import Question, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
 
@@ -197,7 +197,7 @@ def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
     k = int(frame["k"].iloc[0])
     return Question(
         t("variants.guess.question", k=k),
-        ("higher", "lower", "same"),
+        option_texts(t, "variants.guess", ("higher", "lower", "same")),
         correct,
         t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"),
     )
