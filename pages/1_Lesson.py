@@ -68,7 +68,7 @@ else:
     with right:
         if revealed:
             if name in ("gain", "cg", "dcg"):
-                chart = lesson.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
+                chart = charts.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
                 st.altair_chart(chart, width="stretch")
             else:
                 st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")

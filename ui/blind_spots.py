@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -22,15 +21,13 @@ from ndcg_core.metrics import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
 from . import variants
-from .charts import difficulty_chart
+from .charts import difficulty_chart, lists_by_k_chart
 from .classroom import chart_downloads
 from .frame import Frame, show_error
 from .predict import Question, ask
 from .state import format_grade
 from .text import md_escape, md_table
 from .widgets import data_table
-
-BLUE, ORANGE = "#0072B2", "#E69F00"
 
 #: The lists of the cases (TEACHING.md §4).
 PADDING_BASE: tuple[float, ...] = (3.0,)
@@ -166,74 +163,12 @@ def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def curve_chart(
-    data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
-) -> alt.LayerChart:
-    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
-    t = frame.t
-    names = list(names) or list(dict.fromkeys(data["list"]))
-    palette = [BLUE, ORANGE][: len(names)]
-    y_title = t(f"blind_spots.chart_{y}")
-    scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
-    x = alt.X(
-        "k:Q",
-        title=t("blind_spots.chart_k"),
-        axis=alt.Axis(tickMinStep=1, format="d"),
-        scale=alt.Scale(domainMin=1),
-    )
-    enc = dict(
-        x=x,
-        y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
-        color=alt.Color(
-            "list:N",
-            scale=alt.Scale(domain=names, range=palette),
-            title=t("blind_spots.chart_list"),
-            legend=alt.Legend(orient="top"),
-        ),
-        tooltip=[
-            alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
-            alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
-            alt.Tooltip("dcg:Q", title=t("blind_spots.chart_dcg"), format=".4f"),
-            alt.Tooltip("idcg:Q", title=t("blind_spots.chart_idcg"), format=".4f"),
-            alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
-        ],
-    )
-    line = (
-        alt.Chart(data)
-        .mark_line()
-        .encode(
-            strokeWidth=alt.StrokeWidth(
-                "list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]), legend=None
-            ),
-            strokeDash=alt.StrokeDash(
-                "list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]), legend=None
-            ),
-            **enc,
-        )
-    )
-    points = (
-        alt.Chart(data)
-        .mark_point(filled=True)
-        .encode(
-            size=alt.Size(
-                "list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None
-            ),
-            shape=alt.Shape(
-                "list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]), legend=None
-            ),
-            **enc,
-        )
-    )
-    title = t(f"blind_spots.chart_{y}_title")
-    return alt.layer(line, points).properties(height=height, title=title)
-
-
 def charts(sides: Sequence[Side], frame: Frame, *, key: str, ys: Sequence[str] = ("ndcg",)) -> None:
     """One chart per y (side by side on a wide screen), each with its PNG/SVG downloads."""
     data = curves(sides, frame)
     cols = st.columns(len(ys))
     for col, y in zip(cols, ys, strict=False):
-        chart = curve_chart(data, frame, y=y, names=[s.name for s in sides])
+        chart = lists_by_k_chart(data, frame.t, y=y, names=[s.name for s in sides])
         with col:
             st.altair_chart(chart, width="stretch", height=340)
             chart_downloads(chart, f"{key}_{y}", lang=frame.lang)

@@ -16,8 +16,6 @@ chart_image(chart, fmt), chart_downloads(chart, name)
     A chart as PNG or SVG, offline (vl-convert), and the download buttons pages put under charts.
 chart_spec(key, build)
     An Altair chart's Vega-Lite spec, built once per key and shared by every session.
-OKABE_ITO, relative_luminance, contrast_ratio, mark_colours
-    The colour-blind-safe palette and the WCAG 2.x contrast arithmetic that checks it.
 
 Only :func:`chart_downloads`, :func:`share_control` and :func:`export_control` touch
 streamlit; everything else is pure and tested in ``tests/app/test_classroom.py``.
@@ -37,75 +35,8 @@ from urllib.parse import urlencode, urlsplit
 import ndcg_core as nc
 
 from . import i18n
+from .charts import BLACK, WHITE
 from .state import Ranking, format_grade
-
-# ----------------------------------------------------------------------------- colours
-
-#: Okabe & Ito's colour-blind-safe palette (the theme's primary colour is its blue).
-OKABE_ITO: dict[str, str] = {
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "green": "#009E73",
-    "pink": "#CC79A7",
-    "orange": "#E69F00",
-    "sky": "#56B4E9",
-    "yellow": "#F0E442",
-    "black": "#000000",
-}
-
-#: The two themes the app offers (Streamlit's light and dark, with the primary colours set in
-#: ``.streamlit/config.toml``): page background, body text, primary colour.
-#: ``tests/browser/test_contrast.py`` checks in Chromium that these are the rendered backgrounds.
-THEMES: dict[str, dict[str, str]] = {
-    "light": {"background": "#FFFFFF", "text": "#2F2D2B", "primary": OKABE_ITO["blue"]},
-    "dark": {"background": "#171614", "text": "#EDEBE8", "primary": OKABE_ITO["sky"]},
-}
-
-#: A neutral grey for chart lines and outlines drawn on the page background in either theme
-#: (3.4:1 on white, 5.4:1 on the dark background): black would vanish on the dark theme.
-NEUTRAL = "#8C8C8C"
-
-#: WCAG 2.x thresholds: body text 4.5:1, large text and graphical objects (marks, borders) 3:1.
-TEXT_CONTRAST = 4.5
-MARK_CONTRAST = 3.0
-
-
-def relative_luminance(colour: str) -> float:
-    """WCAG relative luminance of a ``#RRGGBB`` colour (0 for black, 1 for white).
-
-    >>> relative_luminance("#FFFFFF"), relative_luminance("#000000")
-    (1.0, 0.0)
-    """
-    code = colour.lstrip("#")
-    if len(code) != 6:
-        raise ValueError(f"expected #RRGGBB, got {colour!r}")
-    channels = [int(code[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast_ratio(first: str, second: str) -> float:
-    """WCAG contrast ratio of two colours, from 1 (same) to 21 (black on white).
-
-    >>> round(contrast_ratio("#000000", "#FFFFFF"), 1)
-    21.0
-    """
-    high, low = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
-def mark_colours(theme: str) -> tuple[str, ...]:
-    """The palette colours that stand out 3:1 from the theme's background, in palette order.
-
-    Charts draw tie groups, positions past k and actual-versus-ideal with these colours *and*
-    a second carrier (shape, dash, opacity or a text label), never with colour alone.
-    """
-    background = THEMES[theme]["background"]
-    return tuple(c for c in OKABE_ITO.values() if contrast_ratio(c, background) >= MARK_CONTRAST)
-
-
-#: Series colours that pass 3:1 on both themes (blue, vermillion, green, pink).
-SERIES_COLOURS: tuple[str, ...] = tuple(c for c in mark_colours("light") if c in mark_colours("dark"))
 
 # ----------------------------------------------------------------------------- share
 
@@ -142,7 +73,7 @@ def qr_png(text: str, *, scale: int = 12, border: int = 4) -> bytes:
 
     code = segno.make(text, error="m", micro=False, boost_error=False)
     out = io.BytesIO()
-    code.save(out, kind="png", scale=scale, border=border, dark="#000000", light="#FFFFFF")
+    code.save(out, kind="png", scale=scale, border=border, dark=BLACK, light=WHITE)
     return out.getvalue()
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -204,90 +203,6 @@ def show_table(
     Rows past k are greyed and, when there are any, marked in an "In top k" column.
     """
     step_table(table, t, discount=discount, columns=columns, mark_cutoff=None, present=present, key=key)
-
-
-def gain_chart(
-    table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False, height: int = 260
-) -> alt.LayerChart:
-    """The early steps' chart: gain per position (bars); at the CG step the running CG (line);
-    at the DCG step the discounted gain next to each gain (bars) and the running DCG (line)."""
-    base = pd.DataFrame(
-        {
-            "position": table["position"].to_numpy(),
-            "item": table["item"].to_numpy(),
-            "gain": table["gain"].to_numpy(),
-            "cg": table["cg"].to_numpy(),
-            "discount": table["discount"].to_numpy(),
-            "discounted_gain": table["discounted_gain"].to_numpy(),
-            "dcg": table["dcg"].to_numpy(),
-        }
-    )
-    x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
-    tooltip = [
-        alt.Tooltip("position:O", title=t("table.position")),
-        alt.Tooltip("item:N", title=t("table.item")),
-        alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
-    ]
-    running = "dcg" if with_dcg else "cg"
-    if with_cg or with_dcg:
-        tooltip.append(alt.Tooltip(f"{running}:Q", title=t(f"table.{running}"), format=".4~f"))
-    if with_dcg:
-        tooltip[3:3] = [
-            alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
-            alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f"),
-        ]
-        names = [t("table.gain"), t("table.discounted_gain")]
-        long = pd.concat(
-            [
-                base.assign(series=names[0], value=base["gain"]),
-                base.assign(series=names[1], value=base["discounted_gain"]),
-            ],
-            ignore_index=True,
-        )
-        bars = (
-            alt.Chart(long)
-            .mark_bar(stroke="#0072B2", strokeWidth=1.5)
-            .encode(
-                x=x,
-                xOffset=alt.XOffset("series:N", sort=names),
-                y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
-                color=alt.Color(
-                    "series:N",
-                    sort=names,
-                    title=None,
-                    legend=alt.Legend(orient="top"),
-                    scale=alt.Scale(domain=names, range=["#56B4E9", "#0072B2"]),
-                ),
-                tooltip=tooltip,
-            )
-        )
-    else:
-        bars = (
-            alt.Chart(base)
-            .mark_bar(color="#0072B2", opacity=0.85)
-            .encode(
-                x=x,
-                y=alt.Y("gain:Q", title=t("table.gain")),
-                tooltip=tooltip,
-            )
-        )
-    layers = [bars]
-    if with_cg or with_dcg:
-        line = (
-            alt.Chart(base)
-            .mark_line(
-                color="#E69F00",
-                strokeDash=[6, 3],
-                point=alt.OverlayMarkDef(shape="diamond", size=70, color="#E69F00"),
-            )
-            .encode(
-                x=x,
-                y=alt.Y(f"{running}:Q", title=t(f"table.{running}")),
-                tooltip=tooltip,
-            )
-        )
-        layers.append(line)
-    return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
 
 
 # --- extra sections: why log2(i + 1), which ideal, the same k ------------------------------

@@ -15,7 +15,7 @@ import pytest
 import segno
 
 import ndcg_core as nc
-from ui import classroom, i18n
+from ui import charts, classroom, i18n
 from ui.state import Ranking, ranking_from_params, ranking_to_params
 
 BASE = "http://192.168.1.20:8501/Lesson"
@@ -171,57 +171,41 @@ def test_presenter_css_is_static_and_hides_secondary_containers():
     ],
 )
 def test_contrast_ratio_matches_wcag_arithmetic(first, second, expected):
-    assert classroom.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
+    assert charts.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_theme_text_meets_wcag_aa(theme):
-    colours = classroom.THEMES[theme]
-    assert classroom.contrast_ratio(colours["text"], colours["background"]) >= classroom.TEXT_CONTRAST
+    colours = charts.THEMES[theme]
+    assert charts.contrast_ratio(colours["text"], colours["background"]) >= charts.TEXT_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_primary_colour_stands_out_in_both_themes(theme):
-    colours = classroom.THEMES[theme]
-    assert classroom.contrast_ratio(colours["primary"], colours["background"]) >= classroom.MARK_CONTRAST
+    colours = charts.THEMES[theme]
+    assert charts.contrast_ratio(colours["primary"], colours["background"]) >= charts.MARK_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_series_colours_stand_out_on_both_themes(theme):
-    background = classroom.THEMES[theme]["background"]
-    assert len(classroom.SERIES_COLOURS) >= 3
+    background = charts.THEMES[theme]["background"]
+    assert len(charts.SERIES_COLOURS) >= 3
     assert all(
-        classroom.contrast_ratio(c, background) >= classroom.MARK_CONTRAST for c in classroom.SERIES_COLOURS
+        charts.contrast_ratio(c, background) >= charts.MARK_CONTRAST for c in charts.SERIES_COLOURS
     )
 
 
 def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
-    assert classroom.OKABE_ITO["yellow"] not in classroom.mark_colours("light")
-    assert classroom.OKABE_ITO["black"] not in classroom.mark_colours("dark")
-
-
-_PAIR = re.compile(
-    r"(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})[^{}]*?background-color:\s*(#[0-9A-Fa-f]{6})"
-    r"|background-color:\s*(#[0-9A-Fa-f]{6})[^{}]*?(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})"
-)
-
-
-def _css_pairs() -> list[tuple[str, str, str]]:
-    """(file, text colour, background) of every CSS rule in ui/ that sets both."""
-    pairs = []
-    for path in sorted(Path(classroom.__file__).parent.glob("*.py")):
-        for match in _PAIR.finditer(path.read_text(encoding="utf-8")):
-            fg, bg = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
-            pairs.append((path.name, fg, bg))
-    return pairs
+    assert charts.OKABE_ITO["yellow"] not in charts.mark_colours("light")
+    assert charts.OKABE_ITO["black"] not in charts.mark_colours("dark")
 
 
 def test_css_text_colours_in_ui_meet_wcag_aa():
     """Text drawn on a fixed background (cards, greyed rows) is readable in both themes: 4.5:1."""
     low = [
-        (name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2))
-        for name, fg, bg in _css_pairs()
-        if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST
+        (use, fg, bg, round(charts.contrast_ratio(fg, bg), 2))
+        for use, (fg, bg) in charts.TEXT_ON_FILL.items()
+        if charts.contrast_ratio(fg, bg) < charts.TEXT_CONTRAST
     ]
     assert low == []
 
@@ -353,8 +337,8 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
 
 def test_neutral_line_colour_stands_out_on_both_themes():
     assert all(
-        classroom.contrast_ratio(classroom.NEUTRAL, colours["background"]) >= classroom.MARK_CONTRAST
-        for colours in classroom.THEMES.values()
+        charts.contrast_ratio(charts.NEUTRAL, colours["background"]) >= charts.MARK_CONTRAST
+        for colours in charts.THEMES.values()
     )
 
 
@@ -364,15 +348,17 @@ def test_theme_primaries_are_the_configured_ones():
 
     config = tomllib.loads((Path(classroom.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
     assert {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")} == {
-        theme: colours["primary"] for theme, colours in classroom.THEMES.items()
+        theme: colours["primary"] for theme, colours in charts.THEMES.items()
     }
 
 
 def test_every_fixed_background_in_ui_sets_its_text_colour():
-    """A fixed light background under the theme's text colour is unreadable on the dark theme."""
+    """A fixed light background under the theme's text colour is unreadable on the dark theme, so
+    every fixed background comes from charts.TEXT_ON_FILL, which pairs it with its text colour."""
     backgrounds = [
         (path.name, m.group(0))
         for path in sorted(Path(classroom.__file__).parent.glob("*.py"))
+        if path.name != "charts.py"  # where TEXT_ON_FILL pairs each fill with its text colour
         for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))
     ]
-    assert len(backgrounds) == len(_css_pairs()), backgrounds
+    assert backgrounds == []
