@@ -2,9 +2,9 @@
 
 Contents
 --------
-Ranked lists (grades in rank order, position 1 first)
+Ranked lists (grades in rank order, position 1 first; ranked.py)
     cg, dcg, idcg, ndcg, metrics, ideal_relevance, step_table
-Explained (steps.py, formulas.py)
+Explained (steps.py, latex.py)
     step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
     order_bounds (worst / mean / best over all orders), base_comparison (log bases),
     mismatched_cutoffs (DCG@k / IDCG@k' with k != k', a trap),
@@ -18,7 +18,7 @@ scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
 What well-known tools compute on one list (tools.py)
     tool_scores, tool_call, nothing_relevant_reports, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
     TensorFlow Ranking, torchmetrics: each one's defaults, computed by this core)
-Gains and discounts
+Gains and discounts (gains.py, discounting.py)
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
@@ -52,12 +52,12 @@ from .batch import (
     summarize,
 )
 from .batch import TIES as BATCH_TIES
-from .discounts import DISCOUNTS, discounts, log_terms
+from .discounting import DISCOUNTS, discounts, log_terms
 from .export import csv_safe, to_csv_bytes, write_table
-from .formulas import STEPS, Formula, formula, formulas, general_formula
 from .gains import GAINS, apply_gain
 from .judging import ANSWER_TOLERANCE, SAME_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
-from .metrics import UNJUDGED, Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
+from .latex import STEPS, Formula, formula, formulas, general_formula
+from .ranked import UNJUDGED, Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
 from .samples import sample_run
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (

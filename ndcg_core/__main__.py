@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .batch import TIES, RunResult, evaluate_run, read_run, summarize
-from .discounts import DISCOUNTS
+from .discounting import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
 from .validate import NDCGInputError

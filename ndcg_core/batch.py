@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .discounts import Discount, discounts
+from .discounting import Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
 from .validate import NDCGInputError, check_choice, check_k, fail
 

@@ -32,7 +32,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from .discounts import DISCOUNTS, Discount
+from .discounting import DISCOUNTS, Discount
 from .gains import GAINS, Gain
 from .judging import ANSWER_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
 from .steps import step_table

@@ -23,7 +23,7 @@ describe_change
     What changed between two rankings (which item moved where) and nDCG before and after,
     as data: the user interface builds the sentence from a translated template.
 
-Conventions (the same as :mod:`ndcg_core.metrics`): positions are 1-based; ``k=None`` or
+Conventions (the same as :mod:`ndcg_core.ranked`): positions are 1-based; ``k=None`` or
 ``k > n`` means the whole list; with ``pool`` the ideal ranking is built from every judged item,
 and ``k=None`` then means the whole pool; IDCG = 0 gives nDCG = 0.0. Every function here is
 vectorised over positions (no Python loop over orderings or cutoffs).
@@ -41,10 +41,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import DISCOUNTS, Discount, discounts, log_terms
+from .discounting import DISCOUNTS, Discount, discounts, log_terms
 from .gains import GAINS, Gain, apply_gain
 from .judging import SAME_TOLERANCE, compare_values
-from .metrics import Unjudged, ideal_relevance, metrics, prepared
+from .ranked import Unjudged, ideal_relevance, metrics, prepared
 from .validate import (
     as_relevance,
     check_choice,
@@ -186,7 +186,7 @@ def step_table(
     labels : sequence of str, optional
         Item names, one per grade; default D1, D2, ...
     unjudged : {"zero", "drop"}, optional
-        What a NaN grade (unjudged item) means, as in :func:`ndcg_core.metrics.metrics`:
+        What a NaN grade (unjudged item) means, as in :func:`ndcg_core.ranked.metrics`:
         ``"zero"`` keeps the row with ``relevance`` NaN and gain 0; ``"drop"`` removes the
         item (and its label) before the table is built (the condensed list; a list with no
         judged item at all then has no rows and is refused as empty).
@@ -198,7 +198,7 @@ def step_table(
         ``gain``, ``cg``, ``log_term`` (the divisor: log2(i + 1), or max(1, log2 i) for
         Järvelin), ``discount`` (1 / log_term), ``discounted_gain``, ``dcg``, ``ideal_item``,
         ``ideal_relevance``, ``ideal_gain``, ``ideal_discounted_gain``, ``idcg``, ``ndcg``,
-        ``in_cutoff``. CG is the sum of the **gains** (as :func:`ndcg_core.metrics.cg`).
+        ``in_cutoff``. CG is the sum of the **gains** (as :func:`ndcg_core.ranked.cg`).
 
         With a ``pool`` longer than the list, the table continues past the list up to the
         ideal's cutoff: those rows have ``item`` :data:`NO_ITEM`, ``relevance`` and ``gain``

@@ -10,7 +10,7 @@ frame = ui.frame("lesson", params=("step",))
 t = frame.t
 lesson.scrollable_formulas()
 widgets.apply_drag("lesson")
-ranking = ui.get_ranking()
+ranking = frame.ranking
 options = ranking.options()
 
 st.title(t("nav.lesson"))

@@ -11,7 +11,7 @@ frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
 lesson.scrollable_formulas()
 ties_view.ensure_scores()
-ranking = ui.get_ranking()
+ranking = frame.ranking
 
 st.title(t("nav.ties"))
 st.markdown(t("ties.intro"))

@@ -10,7 +10,7 @@ from ui import charts, classroom, predict, variants, widgets
 frame = ui.frame("variants", params=("judged", "scores", "by_score"))
 t = frame.t
 widgets.apply_drag("variants")
-ranking = ui.get_ranking()
+ranking = frame.ranking
 
 st.title(t("nav.variants"))
 st.markdown(t("variants.intro"))

@@ -17,13 +17,13 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core.metrics import prepared
+from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
 from . import variants
 from .charts import difficulty_chart, lists_by_k_chart
 from .classroom import chart_downloads
-from .frame import Frame, show_error
+from .page_frame import Frame, show_error
 from .predict import Question, ask
 from .state import format_grade
 from .text import md_escape, md_table

@@ -14,7 +14,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import SCALES, check_scale, infer_scale
 
-from .frame import get_param, get_ranking, set_param, show_error
+from .page_frame import get_param, get_ranking, set_param, show_error
 from .state import Ranking, default_labels, format_grade
 from .text import breakable_math, md_escape
 from .widgets import change_ranking, last_change, number

@@ -321,7 +321,7 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
     from latex2mathml.converter import convert
     from markupsafe import Markup
 
-    from ndcg_core.formulas import formulas
+    from ndcg_core.latex import formulas
 
     def t(key: str, **params: Any) -> str:
         return i18n.translate(lang, f"classroom.{key}", **params)

@@ -33,7 +33,7 @@ from ndcg_core.ties import rank_by_score
 from . import memory
 from .charts import mean_by_k_chart, run_histogram
 from .classroom import chart_downloads
-from .frame import get_param, set_param, set_ranking, show_error
+from .page_frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 
 SAMPLE_QUERIES = 200

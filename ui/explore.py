@@ -31,7 +31,7 @@ from ndcg_core.steps import (
 
 from .charts import HEATMAP_TEXT_LIMIT, orderings_histogram, slide_chart, swap_heatmap
 from .classroom import chart_downloads
-from .frame import Frame, get_ranking, set_ranking
+from .page_frame import Frame, get_ranking, set_ranking
 from .predict import Question, ask
 from .state import Ranking, format_grade
 from .text import md_escape

@@ -16,7 +16,7 @@ import streamlit as st
 
 import ndcg_core as nc
 
-from .frame import get_param, set_param
+from .page_frame import get_param, set_param
 from .predict import Question, ask, option_texts
 from .state import Ranking, format_grade
 from .text import md_escape, md_table

@@ -20,7 +20,7 @@ from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 from ndcg_core.ties import TieView, rank_by_score
 
 from .charts import css_text_on_fill
-from .frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
 from .predict import Question, ask, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table

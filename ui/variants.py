@@ -20,7 +20,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core import tools as core_tools
 
 from .charts import css_text_on_fill, short_discount
-from .frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
 from .predict import Question, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table

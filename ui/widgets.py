@@ -42,7 +42,7 @@ from ndcg_core.scales import check_scale, grade_cells
 
 from .charts import css_text_on_fill
 from .classroom import TABLE_PREFIX, step_parts, step_table_key
-from .frame import get_ranking, presenting, set_ranking, show_error
+from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
 from .text import md_table
 

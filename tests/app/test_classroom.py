@@ -190,9 +190,7 @@ def test_primary_colour_stands_out_in_both_themes(theme):
 def test_series_colours_stand_out_on_both_themes(theme):
     background = charts.THEMES[theme]["background"]
     assert len(charts.SERIES_COLOURS) >= 3
-    assert all(
-        charts.contrast_ratio(c, background) >= charts.MARK_CONTRAST for c in charts.SERIES_COLOURS
-    )
+    assert all(charts.contrast_ratio(c, background) >= charts.MARK_CONTRAST for c in charts.SERIES_COLOURS)
 
 
 def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():

@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import Discount, discounts
+from .discounting import Discount, discounts
 from .gains import Gain, apply_gain
 from .validate import as_relevance, check_choice, check_k, fail
 

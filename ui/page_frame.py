@@ -1,4 +1,6 @@
-"""The frame every page calls first: page setup, language, sidebar, navigation, shared state.
+"""The page frame: :func:`frame`, which every page calls first (page setup, language, sidebar,
+navigation, shared state), and the :class:`Frame` it returns. ``ui.frame`` is the function; this
+module is ``ui.page_frame``.
 
 The shared state lives in ``st.session_state`` under ``lab.*`` keys (never bound to a widget,
 so it survives page switches) and is mirrored into the URL on every run, so the address bar
@@ -29,7 +31,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +56,21 @@ _ICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What a page gets from :func:`frame`."""
+    """What a page gets from :func:`frame`: its id, language and presenter mode, and the ranking.
+
+    ``ranking`` is read from the shared state at every access, not captured when the frame was
+    made: a drag or a table edit that a page applies after :func:`frame` is seen by everything
+    that reads ``frame.ranking`` later in the run (a stale copy once made pages read it again).
+    """
 
     page: str
     lang: str
     present: bool
-    ranking: Ranking
-    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ranking(self) -> Ranking:
+        """The shared ranking as it is now."""
+        return get_ranking()
 
     def t(self, key: str, **params: Any) -> str:
         """The text of ``key`` in the page's language."""
@@ -285,11 +295,4 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
         if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
             st.session_state[_LINK_ERRORS] = []
             st.rerun()
-    extra = st.session_state.get(_EXTRA, {})
-    return Frame(
-        page=page,
-        lang=lang,
-        present=present,
-        ranking=get_ranking(),
-        params={name: extra[name] for name in names if name in extra},
-    )
+    return Frame(page=page, lang=lang, present=present)
