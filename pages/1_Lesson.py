@@ -4,7 +4,7 @@ import streamlit as st
 
 import ndcg_core as nc
 import ui
-from ui import charts, classroom, lesson, predict, ties_view, widgets
+from ui import charts, lesson, predict, ties_view, widgets
 
 frame = ui.frame("lesson", params=("step",))
 t = frame.t
@@ -42,7 +42,7 @@ if name == "play":
             st.markdown(ui.breakable_math(f.substituted))
     summary_chart = charts.discount_chart(table, t, discount=ranking.discount)
     st.altair_chart(summary_chart, width="stretch")
-    classroom.chart_downloads(summary_chart, "lesson_discounted_gain")
+    charts.chart_downloads(summary_chart, "lesson_discounted_gain")
     st.divider()
     ties_view.slip_panel(t, ns="lesson")
 else:

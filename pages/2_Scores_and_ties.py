@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core import ties
-from ui import charts, classroom, lesson, ties_view
+from ui import charts, lesson, ties_view
 
 frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
@@ -58,7 +58,7 @@ if view is not None:
         )
         st.altair_chart(band, width="stretch")
         st.caption(t("ties.single_caption"))
-        classroom.chart_downloads(band, "ties_band")
+        charts.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
     st.code(ties_view.why_code(t), language="python", wrap_lines=True)

@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core.tools import tool_scores
-from ui import charts, classroom, predict, variants, widgets
+from ui import charts, predict, variants, widgets
 
 frame = ui.frame("variants", params=("judged", "scores", "by_score"))
 t = frame.t
@@ -51,7 +51,7 @@ if predict.ask("variants.predict.guess", variants.gain_question(side, t), t, sho
     st.markdown(f"**{t('variants.by_k_title')}**")
     by_k = charts.variants_by_k_chart(variants.by_k_frame(ranking, pool, t), t)
     st.altair_chart(by_k, width="stretch")
-    classroom.chart_downloads(by_k, "variants_ndcg_at_each_k")
+    charts.chart_downloads(by_k, "variants_ndcg_at_each_k")
 
 st.subheader(t("variants.tools_title"))
 scores = None
@@ -68,7 +68,7 @@ else:
     widgets.data_table(variants.tools_table(tools, t), key="variants.tools")
     tools_chart = charts.tools_chart(tools, t)
     st.altair_chart(tools_chart, width="stretch")
-    classroom.chart_downloads(tools_chart, "variants_tools")
+    charts.chart_downloads(tools_chart, "variants_tools")
 st.markdown(t("variants.tie_example", **variants.tie_example_values()))
 st.button(
     t("variants.load_tie_example"),

@@ -21,8 +21,7 @@ from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
 from . import variants
-from .charts import difficulty_chart, lists_by_k_chart
-from .classroom import chart_downloads
+from .charts import chart_downloads, difficulty_chart, lists_by_k_chart
 from .page_frame import Frame, show_error
 from .predict import Question, ask
 from .state import format_grade

@@ -218,7 +218,7 @@ def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
     """Each step's formula: the general form, then the learner's numbers substituted.
 
     Both are set as breakable math (:func:`breakable_math`) in a container whose key starts
-    with ``lab-formula-`` (``classroom.PAGE_CSS`` sizes them like display math).
+    with ``lab-formula-`` (``styles.PAGE_CSS`` sizes them like display math).
     """
     for f in formulas:
         left, right = st.columns([1, 2], vertical_alignment="center")

@@ -36,6 +36,8 @@ import pandas as pd
 
 import ndcg_core as nc
 
+from . import i18n
+
 Translate = Callable[..., str]
 
 # --- the palette: every colour of a chart or of the pages' CSS ------------------------------
@@ -1097,3 +1099,60 @@ def slide_chart(data: pd.DataFrame, t: Translate, *, item: str, k: int, chosen: 
         title=t("explore.slide.chart_title", item=item, k=k),
         description=t("explore.slide.description", item=item, k=k, values=values),
     )
+
+
+# --- files: a chart as PNG or SVG, and the download buttons under charts ----------------
+
+
+def _plain(value: Any) -> Any:
+    """A spec with its DataFrames (inline datasets) as JSON records, missing values as null."""
+    import pandas as pd
+
+    if isinstance(value, pd.DataFrame):
+        return value.astype(object).where(value.notna(), None).to_dict(orient="records")
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
+    """An Altair chart (or a Vega-Lite spec dict) as ``"png"`` or ``"svg"`` bytes, offline (vl-convert)."""
+    import vl_convert as vlc
+
+    spec = _plain(chart.to_dict() if hasattr(chart, "to_dict") else chart)
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, scale=scale)
+    if fmt == "svg":
+        return vlc.vegalite_to_svg(spec).encode("utf-8")
+    raise ValueError(f"fmt must be 'png' or 'svg', got {fmt!r}")
+
+
+def _lang() -> str:
+    import streamlit as st
+
+    return st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+
+
+def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
+    """PNG and SVG download buttons for ``chart``; call right under ``st.altair_chart``.
+
+    The images are made only when a button is clicked (deferred), so a rerun costs nothing.
+    ``name`` is the file name stem and the widget key suffix, so it must be unique on the page.
+    """
+    import streamlit as st
+
+    lang = lang or _lang()
+    with st.container(key=f"lab-secondary-chart-{name}", horizontal=True):
+        for fmt, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
+            st.download_button(
+                i18n.translate(lang, f"classroom.chart_{fmt}"),
+                data=lambda fmt=fmt: chart_image(chart, fmt),
+                file_name=f"{name}.{fmt}",
+                mime=mime,
+                key=f"lab.chart_{fmt}.{name}",
+                on_click="ignore",
+                icon=":material/download:",
+                type="tertiary",
+            )

@@ -31,8 +31,7 @@ from ndcg_core.batch import NO_RELEVANT, TIES, check_ties
 from ndcg_core.ties import rank_by_score
 
 from . import memory
-from .charts import mean_by_k_chart, run_histogram
-from .classroom import chart_downloads
+from .charts import chart_downloads, mean_by_k_chart, run_histogram
 from .page_frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 

@@ -29,8 +29,7 @@ from ndcg_core.steps import (
     swap_matrix,
 )
 
-from .charts import HEATMAP_TEXT_LIMIT, orderings_histogram, slide_chart, swap_heatmap
-from .classroom import chart_downloads
+from .charts import HEATMAP_TEXT_LIMIT, chart_downloads, orderings_histogram, slide_chart, swap_heatmap
 from .page_frame import Frame, get_ranking, set_ranking
 from .predict import Question, ask
 from .state import Ranking, format_grade

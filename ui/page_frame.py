@@ -16,7 +16,7 @@ What every page gets from the frame, without page code (issue 5, the classroom):
   (:func:`page_params` of the page's own parameters, on top of ``st.context.url``), a QR code of
   it, and a button that shows the QR code full size for a projector.
 - **Export**: a sidebar popover with the step table as CSV and a printable one-page handout.
-  Pages put :func:`ui.classroom.chart_downloads` under a chart for PNG/SVG.
+  Pages put :func:`ui.charts.chart_downloads` under a chart for PNG/SVG.
 - **Presenter mode** (``present=1`` in the link, or the sidebar toggle): static CSS with large
   numbers, tables and formulas, the sidebar collapsed, and every container whose key starts
   with ``lab-secondary-`` hidden. The convention for pages: wrap controls a teacher does not
@@ -39,7 +39,7 @@ import streamlit as st
 
 from ndcg_core import NDCGInputError
 
-from . import address, classroom, i18n
+from . import address, handout, i18n, share, styles
 from .pages import PAGE_BY_ID, PAGES
 from .state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
 from .text import md_escape
@@ -78,7 +78,7 @@ class Frame:
 
     def secondary(self, name: str) -> Any:
         """A container hidden in presenter mode (key ``lab-secondary-<name>``), for ``with``."""
-        return st.container(key=f"{classroom.SECONDARY_PREFIX}{name}")
+        return st.container(key=f"{styles.SECONDARY_PREFIX}{name}")
 
 
 def _query_dict() -> dict[str, str | list[str]]:
@@ -189,14 +189,14 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
         # share and download first: their popovers open downwards and need the room
-        share = address.share_address(
+        reach = address.share_address(
             _base_url(),
             public_url=os.environ.get(address.PUBLIC_URL_ENV),
             server_address=st.get_option("server.address"),
         )
-        link = classroom.share_link(share.url, page_params(names))
-        classroom.share_control(lang, link, share)
-        classroom.export_control(lang, get_ranking(), link)
+        link = share.share_link(reach.url, page_params(names))
+        share.share_control(lang, link, reach)
+        handout.export_control(lang, get_ranking(), link)
         links = shared_params(lang=lang)
         for page in PAGES:
             st.page_link(
@@ -279,10 +279,10 @@ def frame(page: str, *, params: Iterable[str] = ()) -> Frame:
     names = tuple(params)
     st.session_state["lab.page_params"] = names
     st.html(
-        classroom.PAGE_CSS
-        + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
-        + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
-        + (classroom.PRESENTER_CSS if present else "")
+        styles.PAGE_CSS
+        + (styles.UPRIGHT_CSS if lang in styles.UPRIGHT_LANGUAGES else "")
+        + styles.widget_text_css(i18n.translate(lang, "common.upload"))
+        + (styles.PRESENTER_CSS if present else "")
     )
     _sidebar(page, lang, names)
     _write_url(names)

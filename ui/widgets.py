@@ -41,9 +41,9 @@ from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
 from .charts import css_text_on_fill
-from .classroom import TABLE_PREFIX, step_parts, step_table_key
 from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
+from .styles import TABLE_PREFIX, step_parts, step_table_key
 from .text import md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
@@ -756,7 +756,7 @@ def step_table(
     ]
     muted = [not x for x in within]
     # the whole table where it fits, else its parts (gains, discounts, ideal) one under the other:
-    # the style sheet shows one of the two by the container's width (classroom.PAGE_CSS)
+    # the style sheet shows one of the two by the container's width (styles.PAGE_CSS)
     parts = step_parts(cells | body, columns, len(cells))
     # the room the whole table needs: a column per column, more for wide cells (1.000e+300)
     width = sum(max(1, math.ceil(max(map(len, col), default=0) / 7)) for col in (cells | body).values())

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ui import classroom, i18n
+from ui import i18n, styles
 from ui.pages import PAGES
 
 PRESENTER_MARK = "nDCG Lab presenter mode"
@@ -116,7 +116,7 @@ def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
 def test_every_page_carries_the_static_page_css(app, page):
     at = app(page=page)
     assert not at.exception
-    assert any(f"st-key-{classroom.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))
+    assert any(f"st-key-{styles.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))
     assert not _presenter_css_present(at)
 
 
@@ -124,7 +124,7 @@ def test_secondary_container_key_matches_presenter_css():
     from ui.page_frame import Frame
 
     assert hasattr(Frame, "secondary")
-    assert f"st-key-{classroom.SECONDARY_PREFIX}" in classroom.PRESENTER_CSS
+    assert f"st-key-{styles.SECONDARY_PREFIX}" in styles.PRESENTER_CSS
 
 
 def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
