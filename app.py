@@ -10,7 +10,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ui import calculator as calc
-from ui import charts, classroom, widgets
+from ui import charts, widgets
 from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
 frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
@@ -60,7 +60,7 @@ with bars:
     st.caption(t("charts.discount_title"))
     discount_spec = charts.discount_spec(table, t, discount=ranking.discount)
     st.vega_lite_chart(discount_spec, width="stretch")
-    classroom.chart_downloads(discount_spec, "ndcg_discounted_gain")
+    charts.chart_downloads(discount_spec, "ndcg_discounted_gain")
 
 st.subheader(t("calculator.steps_title"))
 st.caption(t("calculator.steps_caption"))
@@ -74,4 +74,4 @@ st.caption(t("charts.ndcg_title"))
 by_k = nc.ndcg_at_each_k(ranking.relevance, gain=ranking.gain, discount=ranking.discount)
 by_k_spec = charts.ndcg_by_k_spec(by_k, t, current_k=m.k)
 st.vega_lite_chart(by_k_spec, width="stretch")
-classroom.chart_downloads(by_k_spec, "ndcg_at_each_k")
+charts.chart_downloads(by_k_spec, "ndcg_at_each_k")

@@ -2,9 +2,9 @@
 
 Contents
 --------
-Ranked lists (grades in rank order, position 1 first)
+Ranked lists (grades in rank order, position 1 first; ranked.py)
     cg, dcg, idcg, ndcg, metrics, ideal_relevance, step_table
-Explained (steps.py, formulas.py)
+Explained (steps.py, latex.py)
     step_table, ndcg_at_each_k, swap_matrix, slide_down, permutation_distribution,
     order_bounds (worst / mean / best over all orders), base_comparison (log bases),
     mismatched_cutoffs (DCG@k / IDCG@k' with k != k', a trap),
@@ -18,7 +18,7 @@ scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
 What well-known tools compute on one list (tools.py)
     tool_scores, tool_call, nothing_relevant_reports, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
     TensorFlow Ranking, torchmetrics: each one's defaults, computed by this core)
-Gains and discounts
+Gains and discounts (gains.py, discounting.py)
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
@@ -39,6 +39,10 @@ Options of an evaluation, each named once (options.py)
     parse_cutoffs ("5,10,20"), measure_columns ("ndcg" or "ndcg@5", "ndcg@10", ...)
 Unjudged items (NaN grades, typed "?")
     unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
+Judging (judging.py: the one rule for each; pages, practice and the live class use them)
+    compare_values (computed value vs computed value: "higher", "lower", "same"), judge_number
+    (a typed number: within a tolerance or rounded to n decimals), answer_tolerance, Verdict,
+    SAME_TOLERANCE, ANSWER_TOLERANCE
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -58,11 +62,11 @@ from .batch import (
     read_run,
     summarize,
 )
-from .discounts import DISCOUNTS, discounts, log_terms
+from .discounting import DISCOUNTS, discounts, log_terms
 from .export import csv_safe, to_csv_bytes, write_table
-from .formulas import STEPS, Formula, formula, formulas, general_formula
 from .gains import GAINS, apply_gain
-from .metrics import Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
+from .judging import ANSWER_TOLERANCE, SAME_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
+from .latex import STEPS, Formula, formula, formulas, general_formula
 from .options import (
     BATCH_TIES,
     DESCRIPTIONS,
@@ -74,6 +78,7 @@ from .options import (
     measure_columns,
     parse_cutoffs,
 )
+from .ranked import Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
 from .samples import sample_run, sample_trec
 from .significance import Comparison, compare_runs, holm
 from .sklearn_compat import dcg_score, ndcg_score
@@ -111,6 +116,7 @@ from .trec import TrecResult, evaluate_trec, read_qrels, read_trec_run, run_name
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = [
+    "ANSWER_TOLERANCE",
     "BATCH_TIES",
     "DESCRIPTIONS",
     "DISCOUNTS",
@@ -121,6 +127,7 @@ __all__ = [
     "MISSING",
     "NO_ITEM",
     "NO_RELEVANT",
+    "SAME_TOLERANCE",
     "STEPS",
     "STEP_COLUMNS",
     "TIES",
@@ -140,10 +147,13 @@ __all__ = [
     "RunSummary",
     "TieView",
     "TrecResult",
+    "Verdict",
+    "answer_tolerance",
     "apply_gain",
     "base_comparison",
     "cg",
     "compare_runs",
+    "compare_values",
     "csv_safe",
     "dcg",
     "dcg_from_scores",
@@ -161,6 +171,7 @@ __all__ = [
     "id_text",
     "idcg",
     "ideal_relevance",
+    "judge_number",
     "judged_at_k",
     "log_terms",
     "mean_ndcg_at_ks",

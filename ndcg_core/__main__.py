@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .batch import TIES, RunResult, evaluate_run, read_run
-from .discounts import DISCOUNTS
+from .discounting import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
 from .options import DESCRIPTIONS, IDEALS, MISSING, NO_RELEVANT, UNJUDGED, measure_columns, parse_cutoffs

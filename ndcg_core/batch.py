@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .discounts import DISCOUNTS, Discount, discounts
+from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
 from .options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from .validate import NDCGInputError, check_choice, check_k, fail

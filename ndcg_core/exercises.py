@@ -5,7 +5,8 @@ Contents
 make_exercises
     A reproducible set of exercises from a seed (a teacher's link gives a class the same set).
 check_answer
-    A :class:`Verdict` on an answer: right or wrong, and by how much.
+    A :class:`Verdict` on an answer: right or wrong, and by how much (numbers judged by
+    :func:`ndcg_core.judging.judge_number`, "compare" answers by :func:`ndcg_core.judging.compare_values`).
 hints
     The hints of an exercise, one step of its step table at a time, as data (key, parameters).
 solution_tables
@@ -23,7 +24,6 @@ and the lesson cannot disagree. Nothing here draws random numbers except through
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,10 +32,11 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from .discounts import DISCOUNTS, Discount
+from .discounting import DISCOUNTS, Discount
 from .gains import GAINS, Gain
+from .judging import ANSWER_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
 from .steps import step_table
-from .validate import check_choice, fail, parse_numbers
+from .validate import check_choice, fail
 
 __all__ = [
     "CHOICES",
@@ -64,12 +65,10 @@ NUMERIC_KINDS: tuple[str, ...] = ("cg", "dcg", "idcg", "ndcg")
 #: Answers of a "compare" exercise: list A scores higher, list B does, or both score the same.
 CHOICES: tuple[str, ...] = ("A", "B", "same")
 #: Numeric answers within this absolute distance of the exact value count as right
-#: (two decimals, as people compute by hand).
-DEFAULT_TOLERANCE = 0.01
+#: (:data:`ndcg_core.judging.ANSWER_TOLERANCE`, stated there once).
+DEFAULT_TOLERANCE = ANSWER_TOLERANCE
 #: Seeds are whole numbers from 0 to MAX_SEED (short enough to read out in class).
 MAX_SEED = 999_999
-#: nDCG values closer than this count as equal in a "compare" exercise.
-_SAME = 1e-12
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,28 +109,6 @@ class Exercise:
     def cutoff(self) -> int:
         """k as a number of positions (the whole list when k is None or larger)."""
         return len(self.relevance) if self.k is None else min(self.k, len(self.relevance))
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The check of one answer.
-
-    Attributes
-    ----------
-    correct : bool
-    given, expected
-        The answer as understood (a float, a tuple of labels or a choice) and the exact one.
-    error : float or None
-        |given - expected| for numeric kinds, else None.
-    tolerance : float
-        The absolute tolerance used for numeric kinds.
-    """
-
-    correct: bool
-    given: float | tuple[str, ...] | str
-    expected: float | tuple[str, ...] | str
-    error: float | None
-    tolerance: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +209,7 @@ def _compare(number: int, rng: np.random.Generator, gain: Gain, discount: Discou
         other_labels = tuple(labels[i] for i in order)
     a = _last(rel, labels, None, gain, discount, "ndcg")
     b = _last(other, other_labels, None, gain, discount, "ndcg")
-    answer = "same" if abs(a - b) <= _SAME else "A" if a > b else "B"
+    answer = {"higher": "A", "lower": "B", "same": "same"}[compare_values(a, b)]
     return Exercise(
         number, "compare", tuple(rel), labels, None, gain, discount, answer, tuple(other), other_labels
     )
@@ -306,12 +283,6 @@ def make_exercises(
     return out
 
 
-def _check_tolerance(tol: Any) -> float:
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not math.isfinite(tol) or tol < 0:
-        fail("shape", what="tolerance", rule="rule_finite_non_negative", got=repr(tol))
-    return float(tol)
-
-
 def check_permutation(given: Sequence[Any], labels: Sequence[str]) -> tuple[str, ...]:
     """``given`` as a tuple of names, refused unless it holds each of ``labels`` exactly once.
 
@@ -337,7 +308,7 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
     """Check an answer to ``exercise``.
 
     - numeric kinds: a number, or text holding one number (parsed as typed text is); right
-      when |answer - exact| <= ``tol``;
+      when |answer - exact| <= ``tol`` (:func:`ndcg_core.judging.judge_number`);
     - ``"ideal_order"``: the item names in the proposed order, refused unless they hold each
       item exactly once (:func:`check_permutation`); right when the grades never increase
       (equal grades in any order);
@@ -356,18 +327,10 @@ def check_answer(exercise: Exercise, answer: Any, tol: float = DEFAULT_TOLERANCE
     >>> check_answer(ex, "15").correct, check_answer(ex, 15.5).correct
     (True, False)
     """
-    tol = _check_tolerance(tol)
     expected = exercise.answer
     if exercise.kind in NUMERIC_KINDS:
-        if isinstance(answer, str):
-            value = float(parse_numbers(answer, what="text", limit=1)[0])
-        elif isinstance(answer, numbers.Real) and not isinstance(answer, bool) and math.isfinite(answer):
-            value = float(answer)
-        else:
-            fail("shape", what="text", rule="rule_one_number", got=repr(answer)[:40])
-        error = abs(value - float(cast("float | str", expected)))
-        # a hair of slack so that "within 0.01" holds for answers written with two decimals
-        return Verdict(error <= tol + 1e-12, value, expected, error, tol)
+        return judge_number(answer, float(cast("float", expected)), tol=tol)
+    tol = answer_tolerance(tol=tol)  # the same check of ``tol`` for every kind
     if exercise.kind == "ideal_order":
         given = check_permutation(answer, exercise.labels)
         grade = dict(zip(exercise.labels, exercise.relevance, strict=False))

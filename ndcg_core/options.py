@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .discounts import DISCOUNTS, Discount
+from .discounting import DISCOUNTS, Discount
 from .gains import GAINS, Gain
 from .validate import check_choice, fail
 

@@ -39,7 +39,7 @@ from .batch import (
     check_csv_fields,
     summarize,
 )
-from .discounts import JARVELIN_BASE, Discount
+from .discounting import JARVELIN_BASE, Discount
 from .gains import Gain
 from .options import NO_RELEVANT, NoRelevant
 from .validate import check_choice, fail
@@ -236,13 +236,13 @@ def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> 
 
 
 def _discount(position: Column, discount: str, k: int | None) -> Column:
-    """discount(position), positions from 1, zero beyond k (the formulas of discounts.py)."""
+    """discount(position), positions from 1, zero beyond k (the formulas of discounting.py)."""
     F = _spark().functions
     value: Column
     if discount == "log2":
         value = F.lit(1.0) / F.log2(position + F.lit(1.0))
     else:
-        # 1 before position b, then 1 / log_b(i): the same expression as discounts.py.
+        # 1 before position b, then 1 / log_b(i): the same expression as discounting.py.
         value = F.when(position < JARVELIN_BASE, F.lit(1.0)).otherwise(
             F.lit(1.0) / (F.log(position.cast("double")) / F.log(F.lit(float(JARVELIN_BASE))))
         )

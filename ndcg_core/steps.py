@@ -23,7 +23,7 @@ describe_change
     What changed between two rankings (which item moved where) and nDCG before and after,
     as data: the user interface builds the sentence from a translated template.
 
-Conventions (the same as :mod:`ndcg_core.metrics`): positions are 1-based; ``k=None`` or
+Conventions (the same as :mod:`ndcg_core.ranked`): positions are 1-based; ``k=None`` or
 ``k > n`` means the whole list; with ``pool`` the ideal ranking is built from every judged item,
 and ``k=None`` then means the whole pool; IDCG = 0 gives nDCG = 0.0. Every function here is
 vectorised over positions (no Python loop over orderings or cutoffs).
@@ -41,9 +41,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import DISCOUNTS, Discount, discounts, log_terms
+from .discounting import DISCOUNTS, Discount, discounts, log_terms
 from .gains import GAINS, Gain, apply_gain
-from .metrics import Unjudged, ideal_relevance, metrics, prepared
+from .judging import SAME_TOLERANCE, compare_values
+from .ranked import Unjudged, ideal_relevance, metrics, prepared
 from .validate import (
     as_relevance,
     check_choice,
@@ -185,7 +186,7 @@ def step_table(
     labels : sequence of str, optional
         Item names, one per grade; default D1, D2, ...
     unjudged : {"zero", "drop"}, optional
-        What a NaN grade (unjudged item) means, as in :func:`ndcg_core.metrics.metrics`:
+        What a NaN grade (unjudged item) means, as in :func:`ndcg_core.ranked.metrics`:
         ``"zero"`` keeps the row with ``relevance`` NaN and gain 0; ``"drop"`` removes the
         item (and its label) before the table is built (the condensed list; a list with no
         judged item at all then has no rows and is refused as empty).
@@ -197,7 +198,7 @@ def step_table(
         ``gain``, ``cg``, ``log_term`` (the divisor: log2(i + 1), or max(1, log2 i) for
         Järvelin), ``discount`` (1 / log_term), ``discounted_gain``, ``dcg``, ``ideal_item``,
         ``ideal_relevance``, ``ideal_gain``, ``ideal_discounted_gain``, ``idcg``, ``ndcg``,
-        ``in_cutoff``. CG is the sum of the **gains** (as :func:`ndcg_core.metrics.cg`).
+        ``in_cutoff``. CG is the sum of the **gains** (as :func:`ndcg_core.ranked.cg`).
 
         With a ``pool`` longer than the list, the table continues past the list up to the
         ideal's cutoff: those rows have ``item`` :data:`NO_ITEM`, ``relevance`` and ``gain``
@@ -582,7 +583,7 @@ def permutation_distribution(
         dcg = np.concatenate(parts)
     values = _ratio(dcg, np.asarray(m.idcg))
     values.setflags(write=False)
-    tolerance = 1e-12 * max(1.0, m.ndcg)
+    tolerance = SAME_TOLERANCE * max(1.0, m.ndcg)  # orders whose nDCG is the same count as at most
     worst, mean, best = _bounds(rel, m, gain, discount)
     return PermutationDistribution(
         values=values,
@@ -707,7 +708,8 @@ class Change:
     ndcg_before, ndcg_after, delta : float
         nDCG@k of both rankings and the difference (after - before).
     effect : {"raised", "lowered", "unchanged"}
-        The sign of ``delta``, ignoring rounding noise below 1e-12.
+        How nDCG@k changed, judged by :func:`ndcg_core.judging.compare_values` (rounding
+        noise is "unchanged").
     """
 
     kind: ChangeKind
@@ -771,6 +773,14 @@ def _classify(
     return {**none, "kind": "reordered"}
 
 
+#: The effect of a change named from how nDCG after compares with nDCG before.
+_EFFECTS: dict[str, Literal["raised", "lowered", "unchanged"]] = {
+    "higher": "raised",
+    "lower": "lowered",
+    "same": "unchanged",
+}
+
+
 def describe_change(
     before_relevance: ArrayLike,
     after_relevance: ArrayLike,
@@ -803,10 +813,7 @@ def describe_change(
     m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool)
     m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool)
     delta = m_a.ndcg - m_b.ndcg
-    noise = 1e-12
-    effect: Literal["raised", "lowered", "unchanged"] = (
-        "raised" if delta > noise else "lowered" if delta < -noise else "unchanged"
-    )
+    effect = _EFFECTS[compare_values(m_a.ndcg, m_b.ndcg)]
     whole = max(rel_a.size, ideal_relevance(rel_a, pool=pool).size)
     return Change(
         **_classify(before, after, rel_b, rel_a),

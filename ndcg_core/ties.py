@@ -35,9 +35,9 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import Discount, discounts
+from .discounting import Discount, discounts
 from .gains import Gain, apply_gain
-from .metrics import dcg, idcg
+from .ranked import dcg, idcg
 from .validate import (
     as_relevance,
     as_scores,

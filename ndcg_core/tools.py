@@ -48,7 +48,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from .gains import Gain
-from .metrics import idcg, ndcg
+from .ranked import idcg, ndcg
 from .sklearn_compat import ndcg_score
 from .steps import default_labels
 from .ties import Ties, ndcg_from_scores, rank_by_score

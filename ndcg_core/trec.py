@@ -70,7 +70,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from . import batch
-from .discounts import discounts
+from .discounting import discounts
 from .gains import apply_gain, first_overflow
 from .options import Options, measure_columns
 from .significance import Comparison, compare_runs

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import ndcg_core as nc
-from ndcg_core.discounts import Discount
+from ndcg_core.discounting import Discount
 from ndcg_core.exercises import CHOICES, NUMERIC_KINDS, Exercise, check_answer, make_exercises, parse_seed
 from ndcg_core.gains import Gain
 from ndcg_core.validate import check_choice, fail

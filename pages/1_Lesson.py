@@ -4,13 +4,13 @@ import streamlit as st
 
 import ndcg_core as nc
 import ui
-from ui import charts, classroom, lesson, ties_view, widgets
+from ui import charts, lesson, predict, ties_view, widgets
 
 frame = ui.frame("lesson", params=("step",))
 t = frame.t
 lesson.scrollable_formulas()
 widgets.apply_drag("lesson")
-ranking = ui.get_ranking()
+ranking = frame.ranking
 options = ranking.options()
 
 st.title(t("nav.lesson"))
@@ -42,7 +42,7 @@ if name == "play":
             st.markdown(ui.breakable_math(f.substituted))
     summary_chart = charts.discount_chart(table, t, discount=ranking.discount)
     st.altair_chart(summary_chart, width="stretch")
-    classroom.chart_downloads(summary_chart, "lesson_discounted_gain")
+    charts.chart_downloads(summary_chart, "lesson_discounted_gain")
     st.divider()
     ties_view.slip_panel(t, ns="lesson")
 else:
@@ -63,13 +63,12 @@ else:
         st.markdown(f"**{t('lesson.formula_general')}**")
         with st.container(key="lab-formula-general"):
             st.markdown(ui.breakable_math(f.general))
-        st.markdown(f"**{t('lesson.predict')}**")
         q = lesson.question(name, ranking, m, t)
-        revealed = lesson.ask(name, q, t)
+        revealed = predict.ask(f"lesson.predict.{name}", q, t, show_me=True)
     with right:
         if revealed:
             if name in ("gain", "cg", "dcg"):
-                chart = lesson.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
+                chart = charts.gain_chart(table, t, with_cg=name == "cg", with_dcg=name == "dcg")
                 st.altair_chart(chart, width="stretch")
             else:
                 st.altair_chart(charts.discount_chart(table, t, discount=ranking.discount), width="stretch")

@@ -5,13 +5,13 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core import ties
-from ui import classroom, lesson, ties_view
+from ui import charts, lesson, ties_view
 
 frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
 lesson.scrollable_formulas()
 ties_view.ensure_scores()
-ranking = ui.get_ranking()
+ranking = frame.ranking
 
 st.title(t("nav.ties"))
 st.markdown(t("ties.intro"))
@@ -51,13 +51,14 @@ if view is not None:
 
     k = ranking.cutoff
     st.subheader(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
-    st.markdown(f"**{t('ties.predict')}**")
     if ties_view.predict_band(view, t):
         ties_view.metrics(view, t, k=k)
-        band = ties_view.band_chart(view, t)
+        band = charts.tie_band_chart(
+            ties_view.treatments_frame(view, t), low=view.pessimistic, high=view.optimistic, t=t
+        )
         st.altair_chart(band, width="stretch")
         st.caption(t("ties.single_caption"))
-        classroom.chart_downloads(band, "ties_band")
+        charts.chart_downloads(band, "ties_band")
 
     st.subheader(t("ties.why_title"))
     st.code(ties_view.why_code(t), language="python", wrap_lines=True)

@@ -5,12 +5,12 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core.tools import tool_scores
-from ui import classroom, lesson, variants, widgets
+from ui import charts, predict, variants, widgets
 
 frame = ui.frame("variants", params=("judged", "scores", "by_score"))
 t = frame.t
 widgets.apply_drag("variants")
-ranking = ui.get_ranking()
+ranking = frame.ranking
 
 st.title(t("nav.variants"))
 st.markdown(t("variants.intro"))
@@ -44,15 +44,14 @@ except nc.NDCGInputError as err:
 k = ranking.cutoff
 st.subheader(t("variants.side_title"))
 side = variants.variants_frame(ranking, pool)
-st.markdown(f"**{t('variants.predict')}**")
-if lesson.ask("guess", variants.gain_question(side, t), t, ns="variants", text_ns="variants"):
+if predict.ask("variants.predict.guess", variants.gain_question(side, t), t, show_me=True):
     st.caption(t("variants.side_caption", k=k))
     variants.show_variants(side, t)
     st.caption(variants.jarvelin_note(t))
     st.markdown(f"**{t('variants.by_k_title')}**")
-    by_k = variants.by_k_chart(variants.by_k_frame(ranking, pool, t), t)
+    by_k = charts.variants_by_k_chart(variants.by_k_frame(ranking, pool, t), t)
     st.altair_chart(by_k, width="stretch")
-    classroom.chart_downloads(by_k, "variants_ndcg_at_each_k")
+    charts.chart_downloads(by_k, "variants_ndcg_at_each_k")
 
 st.subheader(t("variants.tools_title"))
 scores = None
@@ -67,9 +66,9 @@ except nc.NDCGInputError as err:
 else:
     st.caption(t("variants.tools_caption", k=k))
     widgets.data_table(variants.tools_table(tools, t), key="variants.tools")
-    tools_chart = variants.tools_chart(tools, t)
+    tools_chart = charts.tools_chart(tools, t)
     st.altair_chart(tools_chart, width="stretch")
-    classroom.chart_downloads(tools_chart, "variants_tools")
+    charts.chart_downloads(tools_chart, "variants_tools")
 st.markdown(t("variants.tie_example", **variants.tie_example_values()))
 st.button(
     t("variants.load_tie_example"),

@@ -3,8 +3,8 @@
 Pages call :func:`frame` first, then the core, then render with helpers from here.
 """
 
-from .frame import Frame, frame, get_param, get_ranking, page_params, set_param, set_ranking, show_error
 from .i18n import LANGUAGES, error_text, translate
+from .page_frame import Frame, frame, get_param, get_ranking, page_params, set_param, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking
 from .text import breakable_math, md_escape
 

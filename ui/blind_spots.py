@@ -13,23 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core.metrics import prepared
+from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
 from . import variants
-from .charts import difficulty_chart
-from .classroom import chart_downloads
-from .frame import Frame, show_error
+from .charts import chart_downloads, difficulty_chart, lists_by_k_chart
+from .page_frame import Frame, show_error
+from .predict import Question, ask
 from .state import format_grade
 from .text import md_escape, md_table
 from .widgets import data_table
-
-BLUE, ORANGE = "#0072B2", "#E69F00"
 
 #: The lists of the cases (TEACHING.md §4).
 PADDING_BASE: tuple[float, ...] = (3.0,)
@@ -98,41 +95,15 @@ def variant_caption(frame: Frame) -> None:
     )
 
 
-def predict(
-    frame: Frame,
-    key: str,
-    question: str,
-    options: dict[str, str],
-    correct: str,
-    feedback: dict[str, str] | None = None,
-) -> bool:
-    """A predict-first question; returns whether it was answered (then the reveal follows)."""
-    t = frame.t
-    st.markdown(f"**{t('blind_spots.predict_prompt')}** {question}")
-    choice = st.radio(
-        question,
-        list(options),
-        index=None,
-        format_func=options.__getitem__,
-        key=key,
-        label_visibility="collapsed",
-    )
-    if choice is None:
-        st.caption(t("blind_spots.reveal_hint"))
-        return False
-    note = (feedback or {}).get(choice, "")
-    if choice == correct:
-        st.success(f"{t('blind_spots.right')} {note}".strip(), icon=":material/check_circle:")
-    else:
-        st.warning(f"{t('blind_spots.not_quite')} {note}".strip(), icon=":material/help:")
-    return True
+def which_higher(first: float, second: float) -> str:
+    """ "A", "B" or "same": which of two metric values (from the core) is higher.
 
+    Judged by :func:`ndcg_core.compare_values`, the one rule for comparing computed values.
 
-def which_higher(first: float, second: float, *, tol: float = 1e-12) -> str:
-    """ "A", "B" or "same": which of two metric values (from the core) is higher."""
-    if abs(first - second) <= tol:
-        return "same"
-    return "A" if first > second else "B"
+    >>> which_higher(0.9, 0.8), which_higher(0.8, 0.9), which_higher(0.1 + 0.2, 0.3)
+    ('A', 'B', 'same')
+    """
+    return {"higher": "A", "lower": "B", "same": "same"}[nc.compare_values(first, second)]
 
 
 def metrics_of(side: Side, frame: Frame) -> nc.Metrics:
@@ -191,74 +162,12 @@ def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def curve_chart(
-    data: pd.DataFrame, frame: Frame, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
-) -> alt.LayerChart:
-    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
-    t = frame.t
-    names = list(names) or list(dict.fromkeys(data["list"]))
-    palette = [BLUE, ORANGE][: len(names)]
-    y_title = t(f"blind_spots.chart_{y}")
-    scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
-    x = alt.X(
-        "k:Q",
-        title=t("blind_spots.chart_k"),
-        axis=alt.Axis(tickMinStep=1, format="d"),
-        scale=alt.Scale(domainMin=1),
-    )
-    enc = dict(
-        x=x,
-        y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
-        color=alt.Color(
-            "list:N",
-            scale=alt.Scale(domain=names, range=palette),
-            title=t("blind_spots.chart_list"),
-            legend=alt.Legend(orient="top"),
-        ),
-        tooltip=[
-            alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
-            alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
-            alt.Tooltip("dcg:Q", title=t("blind_spots.chart_dcg"), format=".4f"),
-            alt.Tooltip("idcg:Q", title=t("blind_spots.chart_idcg"), format=".4f"),
-            alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
-        ],
-    )
-    line = (
-        alt.Chart(data)
-        .mark_line()
-        .encode(
-            strokeWidth=alt.StrokeWidth(
-                "list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]), legend=None
-            ),
-            strokeDash=alt.StrokeDash(
-                "list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]), legend=None
-            ),
-            **enc,
-        )
-    )
-    points = (
-        alt.Chart(data)
-        .mark_point(filled=True)
-        .encode(
-            size=alt.Size(
-                "list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None
-            ),
-            shape=alt.Shape(
-                "list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]), legend=None
-            ),
-            **enc,
-        )
-    )
-    title = t(f"blind_spots.chart_{y}_title")
-    return alt.layer(line, points).properties(height=height, title=title)
-
-
 def charts(sides: Sequence[Side], frame: Frame, *, key: str, ys: Sequence[str] = ("ndcg",)) -> None:
     """One chart per y (side by side on a wide screen), each with its PNG/SVG downloads."""
     data = curves(sides, frame)
     cols = st.columns(len(ys))
     for col, y in zip(cols, ys, strict=False):
-        chart = curve_chart(data, frame, y=y, names=[s.name for s in sides])
+        chart = lists_by_k_chart(data, frame.t, y=y, names=[s.name for s in sides])
         with col:
             st.altair_chart(chart, width="stretch", height=340)
             chart_downloads(chart, f"{key}_{y}", lang=frame.lang)
@@ -325,8 +234,8 @@ def padding(frame: Frame) -> None:
     default = [Side(a, PADDING_BASE), Side(b, padded(PADDING_BASE, 2))]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
-    if not predict(
-        frame, "blind.padding.predict", t("blind_spots.padding.question"), _choices(frame), correct
+    if not ask(
+        "blind.padding.predict", Question(t("blind_spots.padding.question"), _choices(frame), correct), t
     ):
         return
     c1, c2 = st.columns(2)
@@ -355,8 +264,10 @@ def unretrieved(frame: Frame) -> None:
     default = [Side(a, RETURNED_A), Side(b, RETURNED_B)]
     correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
-    if not predict(
-        frame, "blind.unretrieved.predict", t("blind_spots.unretrieved.question"), _choices(frame), correct
+    if not ask(
+        "blind.unretrieved.predict",
+        Question(t("blind_spots.unretrieved.question"), _choices(frame), correct),
+        t,
     ):
         return
     c1, c2 = st.columns(2)
@@ -393,11 +304,13 @@ def nothing_relevant(frame: Frame) -> None:
         "undefined": t("blind_spots.nothing.answer_undefined"),
     }
     m = metrics_of(Side(a, NOTHING_A), frame)
-    correct = "zero" if m.ndcg == 0 else "one"
+    correct = "zero" if nc.compare_values(m.ndcg, 0.0) == "same" else "one"
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
     feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
-    answered = predict(
-        frame, "blind.nothing.predict", t("blind_spots.nothing.question"), options, correct, feedback
+    answered = ask(
+        "blind.nothing.predict",
+        Question(t("blind_spots.nothing.question"), options, correct, feedback=feedback),
+        t,
     )
     if not answered:
         return
@@ -417,8 +330,8 @@ def lengths(frame: Frame) -> None:
     default = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:default_n])]
     correct = which_higher(metrics_of(default[0], frame).dcg, metrics_of(default[1], frame).dcg)
     st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
-    if not predict(
-        frame, "blind.lengths.predict", t("blind_spots.lengths.question"), _choices(frame), correct
+    if not ask(
+        "blind.lengths.predict", Question(t("blind_spots.lengths.question"), _choices(frame), correct), t
     ):
         return
     n = st.slider(
@@ -443,8 +356,10 @@ def difficulty(frame: Frame) -> None:
     easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
     correct = which_higher(easy.mean, hard.mean)
     st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
-    if not predict(
-        frame, "blind.difficulty.predict", t("blind_spots.difficulty.question"), _choices(frame), correct
+    if not ask(
+        "blind.difficulty.predict",
+        Question(t("blind_spots.difficulty.question"), _choices(frame), correct),
+        t,
     ):
         return
     ranking = frame.ranking
@@ -512,7 +427,7 @@ def gain_reorders(frame: Frame) -> None:
         "B": t("blind_spots.gain.answer_b"),
         "same": t("blind_spots.gain.answer_same"),
     }
-    if not predict(frame, "blind.gain.predict", t("blind_spots.gain.question"), options, correct):
+    if not ask("blind.gain.predict", Question(t("blind_spots.gain.question"), options, correct), t):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
     col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
@@ -545,7 +460,7 @@ def unjudged(frame: Frame) -> None:
         "drop": t("blind_spots.unjudged.answer_drop"),
         "same": t("blind_spots.unjudged.answer_same"),
     }
-    if not predict(frame, "blind.unjudged.predict", t("blind_spots.unjudged.question"), options, correct):
+    if not ask("blind.unjudged.predict", Question(t("blind_spots.unjudged.question"), options, correct), t):
         return
     text = st.text_input(
         t("blind_spots.unjudged.input"),
@@ -596,14 +511,9 @@ def not_modelled(frame: Frame) -> None:
     value = nc.ndcg(list(DUPLICATES), **_options(frame))
     options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
     note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
-    if not predict(
-        frame,
-        "blind.not_modelled.predict",
-        t("blind_spots.not_modelled.question"),
-        options,
-        "no" if value == 1.0 else "yes",
-        {"yes": note, "no": note},
-    ):
+    correct = "no" if nc.compare_values(value, 1.0) == "same" else "yes"
+    q = Question(t("blind_spots.not_modelled.question"), options, correct, reveal=note)
+    if not ask("blind.not_modelled.predict", q, t):
         return
     st.markdown(t("blind_spots.not_modelled.why"))
     st.caption(t("blind_spots.not_modelled.references"))

@@ -14,7 +14,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import SCALES, check_scale, infer_scale
 
-from .frame import get_param, get_ranking, set_param, show_error
+from .page_frame import get_param, get_ranking, set_param, show_error
 from .state import Ranking, default_labels, format_grade
 from .text import breakable_math, md_escape
 from .widgets import change_ranking, last_change, number
@@ -179,13 +179,9 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
     if cause in ("k", "gain", "discount"):
         old = nc.metrics(before.relevance, **before.options())
         new = nc.metrics(after.relevance, **after.options())
-        effect = (
-            "raised"
-            if new.ndcg > old.ndcg + 1e-12
-            else "lowered"
-            if new.ndcg < old.ndcg - 1e-12
-            else "unchanged"
-        )
+        effect = {"higher": "raised", "lower": "lowered", "same": "unchanged"}[
+            nc.compare_values(new.ndcg, old.ndcg)
+        ]
         action = t(
             "calculator.action_option",
             option=t(f"calculator.option_{cause}"),
@@ -222,7 +218,7 @@ def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
     """Each step's formula: the general form, then the learner's numbers substituted.
 
     Both are set as breakable math (:func:`breakable_math`) in a container whose key starts
-    with ``lab-formula-`` (``classroom.PAGE_CSS`` sizes them like display math).
+    with ``lab-formula-`` (``styles.PAGE_CSS`` sizes them like display math).
     """
     for f in formulas:
         left, right = st.columns([1, 2], vertical_alignment="center")

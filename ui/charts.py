@@ -1,7 +1,16 @@
-"""Altair chart builders: plain functions from the core's DataFrames to chart specs.
+"""Every chart of the app and its one palette: plain functions from the core's DataFrames to charts.
+
+The only module that builds an Altair chart or writes a colour (``tests/architecture/
+test_charts.py`` keeps it so). Palette: :data:`OKABE_ITO` (colour-blind safe) with its names
+(:data:`BLUE` ...), :data:`NEUTRAL`, the themes (:data:`THEMES`), the WCAG arithmetic that checks
+them (:func:`contrast_ratio`, :func:`mark_colours`, :data:`SERIES_COLOURS`) and the fixed
+text-on-fill pairs of the pages' CSS (:data:`TEXT_ON_FILL`, :func:`css_text_on_fill`). Charts,
+by page: Calculator and lesson (discounts, nDCG@k, the early steps' gains), blind spots (one line
+per list, difficulty), Evaluate (histogram, mean nDCG@k), variants and libraries, ties (the
+band), Explore (swap heatmap, orderings histogram, slide-down).
 
 Every builder takes a core DataFrame and a translate function ``t`` (axis titles, legends and
-tooltips come from ``locales/*/charts.toml``), reshapes columns for plotting only (no metric
+tooltips come from ``locales/*/charts.toml`` or the page's own texts), reshapes columns for plotting only (no metric
 arithmetic), and returns an ``altair`` chart. Conventions: the Okabe-Ito palette (colour-blind
 safe), a tooltip on every mark, colour never the only carrier of meaning (legends, shapes and
 fills repeat it), and a ``description`` in words with the chart's numbers (vega-embed makes it
@@ -18,29 +27,125 @@ tests that want Altair.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 import altair as alt
 import pandas as pd
 
-from .classroom import NEUTRAL
+import ndcg_core as nc
+
+from . import i18n
 
 Translate = Callable[..., str]
 
-#: Okabe-Ito colours (lines drawn on the page in either theme use ``classroom.NEUTRAL``).
+# --- the palette: every colour of a chart or of the pages' CSS ------------------------------
+
+#: Okabe & Ito's colour-blind-safe palette (the theme's primary colour is its blue).
+OKABE_ITO: dict[str, str] = {
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "green": "#009E73",
+    "pink": "#CC79A7",
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "yellow": "#F0E442",
+    "black": "#000000",
+}
+
+#: The two themes the app offers (Streamlit's light and dark, with the primary colours set in
+#: ``.streamlit/config.toml``): page background, body text, primary colour.
+#: ``tests/browser/test_contrast.py`` checks in Chromium that these are the rendered backgrounds.
+THEMES: dict[str, dict[str, str]] = {
+    "light": {"background": "#FFFFFF", "text": "#2F2D2B", "primary": OKABE_ITO["blue"]},
+    "dark": {"background": "#171614", "text": "#EDEBE8", "primary": OKABE_ITO["sky"]},
+}
+
+#: A neutral grey for chart lines and outlines drawn on the page background in either theme
+#: (3.4:1 on white, 5.4:1 on the dark background): black would vanish on the dark theme.
+NEUTRAL = "#8C8C8C"
+
+#: WCAG 2.x thresholds: body text 4.5:1, large text and graphical objects (marks, borders) 3:1.
+TEXT_CONTRAST = 4.5
+MARK_CONTRAST = 3.0
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#RRGGBB`` colour (0 for black, 1 for white).
+
+    >>> relative_luminance("#FFFFFF"), relative_luminance("#000000")
+    (1.0, 0.0)
+    """
+    code = colour.lstrip("#")
+    if len(code) != 6:
+        raise ValueError(f"expected #RRGGBB, got {colour!r}")
+    channels = [int(code[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """WCAG contrast ratio of two colours, from 1 (same) to 21 (black on white).
+
+    >>> round(contrast_ratio("#000000", "#FFFFFF"), 1)
+    21.0
+    """
+    high, low = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def mark_colours(theme: str) -> tuple[str, ...]:
+    """The palette colours that stand out 3:1 from the theme's background, in palette order.
+
+    Charts draw tie groups, positions past k and actual-versus-ideal with these colours *and*
+    a second carrier (shape, dash, opacity or a text label), never with colour alone.
+    """
+    background = THEMES[theme]["background"]
+    return tuple(c for c in OKABE_ITO.values() if contrast_ratio(c, background) >= MARK_CONTRAST)
+
+
+#: Series colours that pass 3:1 on both themes (blue, vermillion, green, pink).
+SERIES_COLOURS: tuple[str, ...] = tuple(c for c in mark_colours("light") if c in mark_colours("dark"))
+
+#: Okabe-Ito colours by name, for chart code (lines drawn on the page in either theme use
+#: :data:`NEUTRAL`).
 BLUE, ORANGE, GREEN, PINK, SKY, VERMILLION, YELLOW = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#CC79A7",
-    "#56B4E9",
-    "#D55E00",
-    "#F0E442",
+    OKABE_ITO["blue"],
+    OKABE_ITO["orange"],
+    OKABE_ITO["green"],
+    OKABE_ITO["pink"],
+    OKABE_ITO["sky"],
+    OKABE_ITO["vermillion"],
+    OKABE_ITO["yellow"],
 )
 #: Okabe-Ito's black: ink on the light cells of a chart (never a line on the page itself).
-BLACK = "#000000"
+BLACK = OKABE_ITO["black"]
+WHITE = "#FFFFFF"
+#: The thin outline between heatmap cells.
+CELL_OUTLINE = "#BBBBBB"
+#: Dark text for rows shaded with a fixed light fill (the light theme's body text).
+INK = THEMES["light"]["text"]
+
+#: Text colour and fixed background of every piece of the pages' CSS that sets both, by use;
+#: each pair is checked for 4.5:1 (``tests/app/test_classroom.py``).
+TEXT_ON_FILL: dict[str, tuple[str, str]] = {
+    "card": (WHITE, BLUE),  # a draggable item card
+    "card_beyond_k": ("#0B3C5D", "#D6E4F0"),  # a card past k: dark blue on pale blue
+    "your_variant": (INK, "#DCEBF5"),  # the learner's own variant's row: pale Okabe-Ito blue
+    "tied": (INK, "#FCEBD0"),  # tied rows: pale Okabe-Ito orange
+}
+
+
+def css_text_on_fill(use: str) -> str:
+    """``color: ...; background-color: ...;`` of a :data:`TEXT_ON_FILL` pair.
+
+    >>> css_text_on_fill("tied")
+    'color: #2F2D2B; background-color: #FCEBD0;'
+    """
+    text, fill = TEXT_ON_FILL[use]
+    return f"color: {text}; background-color: {fill};"
+
 
 _DISCOUNT_TEXTS = (
     "actual",
@@ -473,3 +578,678 @@ def live_number_chart(
     if truth is not None:
         description += " " + t("charts.live_truth", value=f"{truth:.4f}")
     return alt.layer(*layers).properties(height=280, description=description)
+
+
+# --- the lesson's early steps ---------------------------------------------------------
+
+
+def gain_chart(
+    table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False, height: int = 260
+) -> alt.LayerChart:
+    """The early steps' chart: gain per position (bars); at the CG step the running CG (line);
+    at the DCG step the discounted gain next to each gain (bars) and the running DCG (line)."""
+    base = pd.DataFrame(
+        {
+            "position": table["position"].to_numpy(),
+            "item": table["item"].to_numpy(),
+            "gain": table["gain"].to_numpy(),
+            "cg": table["cg"].to_numpy(),
+            "discount": table["discount"].to_numpy(),
+            "discounted_gain": table["discounted_gain"].to_numpy(),
+            "dcg": table["dcg"].to_numpy(),
+        }
+    )
+    x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
+    tooltip = [
+        alt.Tooltip("position:O", title=t("table.position")),
+        alt.Tooltip("item:N", title=t("table.item")),
+        alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
+    ]
+    running = "dcg" if with_dcg else "cg"
+    if with_cg or with_dcg:
+        tooltip.append(alt.Tooltip(f"{running}:Q", title=t(f"table.{running}"), format=".4~f"))
+    if with_dcg:
+        tooltip[3:3] = [
+            alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
+            alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f"),
+        ]
+        names = [t("table.gain"), t("table.discounted_gain")]
+        long = pd.concat(
+            [
+                base.assign(series=names[0], value=base["gain"]),
+                base.assign(series=names[1], value=base["discounted_gain"]),
+            ],
+            ignore_index=True,
+        )
+        bars = (
+            alt.Chart(long)
+            .mark_bar(stroke=BLUE, strokeWidth=1.5)
+            .encode(
+                x=x,
+                xOffset=alt.XOffset("series:N", sort=names),
+                y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
+                color=alt.Color(
+                    "series:N",
+                    sort=names,
+                    title=None,
+                    legend=alt.Legend(orient="top"),
+                    scale=alt.Scale(domain=names, range=[SKY, BLUE]),
+                ),
+                tooltip=tooltip,
+            )
+        )
+    else:
+        bars = (
+            alt.Chart(base)
+            .mark_bar(color=BLUE, opacity=0.85)
+            .encode(
+                x=x,
+                y=alt.Y("gain:Q", title=t("table.gain")),
+                tooltip=tooltip,
+            )
+        )
+    layers = [bars]
+    if with_cg or with_dcg:
+        line = (
+            alt.Chart(base)
+            .mark_line(
+                color=ORANGE,
+                strokeDash=[6, 3],
+                point=alt.OverlayMarkDef(shape="diamond", size=70, color=ORANGE),
+            )
+            .encode(
+                x=x,
+                y=alt.Y(f"{running}:Q", title=t(f"table.{running}")),
+                tooltip=tooltip,
+            )
+        )
+        layers.append(line)
+    return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
+
+
+# --- blind spots: one line per list ---------------------------------------------------
+
+
+def lists_by_k_chart(
+    data: pd.DataFrame, t: Translate, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
+) -> alt.LayerChart:
+    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
+    names = list(names) or list(dict.fromkeys(data["list"]))
+    palette = [BLUE, ORANGE][: len(names)]
+    y_title = t(f"blind_spots.chart_{y}")
+    scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
+    x = alt.X(
+        "k:Q",
+        title=t("blind_spots.chart_k"),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+        scale=alt.Scale(domainMin=1),
+    )
+    enc = dict(
+        x=x,
+        y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
+        color=alt.Color(
+            "list:N",
+            scale=alt.Scale(domain=names, range=palette),
+            title=t("blind_spots.chart_list"),
+            legend=alt.Legend(orient="top"),
+        ),
+        tooltip=[
+            alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
+            alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
+            alt.Tooltip("dcg:Q", title=t("blind_spots.chart_dcg"), format=".4f"),
+            alt.Tooltip("idcg:Q", title=t("blind_spots.chart_idcg"), format=".4f"),
+            alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
+        ],
+    )
+    line = (
+        alt.Chart(data)
+        .mark_line()
+        .encode(
+            strokeWidth=alt.StrokeWidth(
+                "list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]), legend=None
+            ),
+            strokeDash=alt.StrokeDash(
+                "list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]), legend=None
+            ),
+            **enc,
+        )
+    )
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            size=alt.Size(
+                "list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None
+            ),
+            shape=alt.Shape(
+                "list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]), legend=None
+            ),
+            **enc,
+        )
+    )
+    title = t(f"blind_spots.chart_{y}_title")
+    return alt.layer(line, points).properties(height=height, title=title)
+
+
+# --- Evaluate a run -------------------------------------------------------------------
+
+
+def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
+    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line.
+
+    The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
+    """
+    data = nc.ndcg_bands(per_query, width=0.05)
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                title=t("evaluate.hist_x", k=k),
+                scale=alt.Scale(domain=[0, 1]),
+                bin=alt.Bin(binned=True, step=0.05),
+            ),
+            x2="end:Q",
+            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
+            tooltip=[
+                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
+                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.hist_caption", k=k)}
+    if pd.isna(mean):
+        return alt.layer(bars).properties(**described)
+    label = t("evaluate.hist_mean", value=f"{mean:.4f}")
+    marker = pd.DataFrame({"mean": [mean], "label": [label]})
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    )
+    # The label sits on the side of the line with more room, so it is never cut off.
+    right_half = mean > 0.5
+    text = (
+        alt.Chart(marker)
+        .mark_text(
+            color=VERMILLION,
+            align="right" if right_half else "left",
+            dx=-5 if right_half else 5,
+            dy=-4,
+            baseline="bottom",
+            fontWeight="bold",
+        )
+        .encode(
+            x="mean:Q",
+            y=alt.value(0),
+            text="label:N",
+            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
+        )
+    )
+    return alt.layer(bars, rule, text).properties(**described)
+
+
+def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> alt.LayerChart:
+    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
+    line = (
+        alt.Chart(table)
+        .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("evaluate.curve_x"),
+                scale=alt.Scale(domain=[1, max(ks)]),
+                axis=alt.Axis(tickMinStep=1, format=",d"),
+            ),
+            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[
+                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
+                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.curve_caption")}
+    if k is None or k not in ks:
+        return alt.layer(line).properties(**described)
+    label = t("evaluate.curve_chosen", k=k)
+    marker = pd.DataFrame({"k": [k], "label": [label]})
+    # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    )
+    text = (
+        alt.Chart(marker)
+        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
+        .encode(
+            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
+        )
+    )
+    return alt.layer(line, rule, text).properties(**described)
+
+
+# --- variants and libraries -----------------------------------------------------------
+
+_GAIN_COLOURS = {"linear": BLUE, "exponential": VERMILLION}
+
+_DISCOUNT_DASH = {"log2": [1, 0], "jarvelin": [6, 4]}
+
+
+def short_discount(discount: str, t: Translate) -> str:
+    """The discount's name in the chart legend (short enough for a phone)."""
+    return (
+        t("variants.discount_jarvelin_short")
+        if discount == "jarvelin"
+        else t(f"variants.discount_{discount}")
+    )
+
+
+def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
+    """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
+    gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
+    discounts = [short_discount(d, t) for d in _DISCOUNT_DASH]
+    return (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("variants.chart_k"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=1),
+            ),
+            y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "gain:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical"),
+            ),
+            strokeDash=alt.StrokeDash(
+                "discount:N",
+                title=t("variants.chart_discount"),
+                scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]), legend=None
+            ),
+            detail="variant:N",
+            tooltip=[
+                alt.Tooltip("variant:N", title=t("variants.chart_variant")),
+                alt.Tooltip("k:Q", title=t("variants.chart_k")),
+                alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+            ],
+        )
+        .properties(height=height, description=_variants_by_k_description(data, t))
+    )
+
+
+def _variants_by_k_description(data: pd.DataFrame, t: Translate) -> str:
+    """The chart in words (its text alternative): each variant's nDCG at the last k."""
+    last = data[data["k"] == data["k"].max()]
+    values = "; ".join(f"{row.variant} {row.ndcg:.4f}" for row in last.itertuples())
+    return t("variants.by_k_description", n=int(data["k"].max()), values=values)
+
+
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+
+    Above each row's point, two lines name the tool and its whole call with the current k, from
+    the left edge of the plot: the chart says which call gives which number without a tooltip,
+    and on a phone the labels take no width from the plot. They are the y axis's own labels,
+    moved inside the plot, so they take the theme's text colour (light and dark).
+    """
+    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
+        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
+    )
+    gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
+    y = alt.Y(
+        "row:N",
+        title=None,
+        sort=None,
+        scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
+        axis=alt.Axis(
+            labelExpr="split(datum.label, '\\n')",
+            labelAlign="left",
+            labelBaseline="bottom",
+            labelOffset=-17,
+            labelPadding=0,
+            ticks=False,
+            domain=False,
+            labelLimit=600,
+            labelFontSize=11,
+            labelLineHeight=13,
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+        alt.Tooltip("call:N", title=t("variants.chart_call")),
+        alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+    ]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True, size=140, opacity=1)
+        .encode(
+            x=alt.X(
+                "ndcg:Q",
+                title=t("variants.chart_ndcg"),
+                scale=alt.Scale(domain=[0, 1.05], nice=False),
+                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+            ),
+            y=y,
+            color=alt.Color(
+                "gain_name:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=[BLUE, VERMILLION, GREEN]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "gain_name:N",
+                scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
+                legend=None,
+            ),
+            tooltip=tooltip,
+        )
+    )
+    return points.properties(
+        height=alt.Step(row_height),
+        description=t(
+            "variants.tools_description",
+            values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples()),
+        ),
+    )
+
+
+# --- scores and ties ------------------------------------------------------------------
+
+TIE_SHAPES: dict[str, str] = {
+    "pessimistic": "triangle-down",
+    "average": "circle",
+    "optimistic": "triangle-up",
+    "input": "diamond",
+    "trec_eval": "cross",
+    "ignore": "square",
+}
+
+# Okabe-Ito colours; the band's own light blue is kept for the band.
+TIE_COLOURS: dict[str, str] = {
+    "pessimistic": VERMILLION,
+    "average": BLUE,
+    "optimistic": GREEN,
+    "input": ORANGE,
+    "trec_eval": NEUTRAL,
+    "ignore": PINK,
+}
+
+_TIE_AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
+
+_TIE_AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
+
+
+def tie_band_chart(
+    points: pd.DataFrame, *, low: float, high: float, t: Translate, height: int = 340
+) -> alt.LayerChart:
+    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row.
+
+    Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
+    """
+    band = pd.DataFrame({"low": [low], "high": [high], "label": [t("ties.chart_band")]})
+    x_title = t("ties.chart_value")
+    names = points["name"].tolist()
+    rule = (
+        alt.Chart(band)
+        .mark_rect(color=SKY, opacity=0.35)
+        .encode(
+            x=alt.X("low:Q", title=x_title, scale=_TIE_AXIS_SCALE, axis=_TIE_AXIS),
+            x2="high:Q",
+            tooltip=[
+                alt.Tooltip("label:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
+                alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f"),
+            ],
+        )
+    )
+    marks = (
+        alt.Chart(points)
+        .mark_point(filled=True, size=200, opacity=1)
+        .encode(
+            x=alt.X("ndcg:Q", title=x_title, scale=_TIE_AXIS_SCALE, axis=_TIE_AXIS),
+            y=alt.Y(
+                "name:N",
+                title=None,
+                sort=names,
+                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')"),
+            ),
+            color=alt.Color(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[TIE_COLOURS[x] for x in points["treatment"]]),
+            ),
+            shape=alt.Shape(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[TIE_SHAPES[x] for x in points["treatment"]]),
+            ),
+            tooltip=[
+                alt.Tooltip("name:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+            ],
+        )
+    )
+    return alt.layer(rule, marks).properties(height=height)
+
+
+#: Cell values are written in the swap heatmap up to this many items.
+HEATMAP_TEXT_LIMIT = 10
+
+
+# --- Explore --------------------------------------------------------------------------
+
+
+def swap_heatmap(
+    data: pd.DataFrame, t: Translate, *, k: int, chosen: tuple[int, int] | None, n: int
+) -> alt.LayerChart:
+    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
+    written in the cells for small lists, the chosen swap outlined."""
+    # one symmetric colour scale, so a small loss does not look as strong as a large gain
+    reach = max(float(data["delta"].abs().max()), 1e-6)
+    x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
+    y = alt.Y("i:O", title=t("explore.swap.axis_i"))
+    tooltip = [
+        alt.Tooltip("i:O", title=t("explore.swap.row_i")),
+        alt.Tooltip("item_i:N", title=t("explore.swap.row_item_i")),
+        alt.Tooltip("j:O", title=t("explore.swap.row_j")),
+        alt.Tooltip("item_j:N", title=t("explore.swap.row_item_j")),
+        alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
+        alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
+    ]
+    cells = (
+        alt.Chart(data)
+        .mark_rect(stroke=CELL_OUTLINE, strokeWidth=0.5)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "delta:Q",
+                title=t("explore.swap.legend"),
+                scale=alt.Scale(
+                    domain=[-reach, 0, reach], range=[VERMILLION, WHITE, BLUE], interpolate="rgb"
+                ),
+                legend=alt.Legend(orient="bottom", format="+.2f"),
+            ),
+        )
+    )
+    layers: list[alt.Chart] = [cells]
+    if n <= HEATMAP_TEXT_LIMIT:
+        # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
+        layers.append(
+            alt.Chart(data)
+            .mark_text(fontSize=11 if n > 6 else 13)
+            .encode(
+                x=x,
+                y=y,
+                color=alt.condition(f"datum.delta > {0.55 * reach!r}", alt.value(WHITE), alt.value(BLACK)),
+                text=alt.Text("ndcg:Q", format=".2f"),
+                tooltip=tooltip,
+            )
+        )
+    if chosen is not None:
+        i, j = chosen
+        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
+        layers.append(
+            alt.Chart(picked)
+            .mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3)
+            .encode(x=x, y=y, tooltip=tooltip)
+        )
+    off_diagonal = data[data["i"] != data["j"]]
+    best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
+    worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
+    now = data.loc[data["i"] == data["j"], "ndcg"]
+    description = t(
+        "explore.swap.description",
+        k=k,
+        count=len(off_diagonal) // 2,
+        best_i=int(best["i"]) if best is not None else "–",
+        best_j=int(best["j"]) if best is not None else "–",
+        best=f"{best['ndcg']:.4f}" if best is not None else "–",
+        worst_i=int(worst["i"]) if worst is not None else "–",
+        worst_j=int(worst["j"]) if worst is not None else "–",
+        worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
+        now=f"{now.iloc[0]:.4f}" if len(now) else "–",
+    )
+    return alt.layer(*layers).properties(description=description)
+
+
+def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.LayerChart:
+    """Histogram of nDCG@k over orderings, the current ranking as a labelled vermillion rule."""
+    k = dist.k
+    data = pd.DataFrame({"ndcg": dist.values})
+    x_title = t("explore.dist.axis_ndcg", k=k)
+    bars = (
+        alt.Chart(data)
+        .transform_bin(["lo", "hi"], field="ndcg", bin=alt.Bin(maxbins=40))
+        .transform_aggregate(count="count()", groupby=["lo", "hi"])
+        .mark_bar(color=SKY, stroke=BLUE, strokeWidth=0.5)
+        .encode(
+            x=alt.X("lo:Q", bin="binned", title=x_title, scale=alt.Scale(domain=[0, 1])),
+            x2="hi:Q",
+            y=alt.Y("count:Q", title=t("explore.dist.axis_count")),
+            tooltip=[
+                alt.Tooltip("lo:Q", title="≥", format=".4f"),
+                alt.Tooltip("hi:Q", title="<", format=".4f"),
+                alt.Tooltip("count:Q", title=t("explore.dist.axis_count")),
+            ],
+        )
+    )
+    mark = pd.DataFrame(
+        {"ndcg": [dist.current], "label": [t("explore.dist.marker")], "percentile": [dist.percentile]}
+    )
+    tip = [
+        alt.Tooltip("label:N", title=" "),
+        alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+        alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f"),
+    ]
+    rule = (
+        alt.Chart(mark)
+        .mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3])
+        .encode(x="ndcg:Q", tooltip=tip)
+    )
+    text = (
+        alt.Chart(mark)
+        .mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION, fontWeight="bold", y=0)
+        .encode(x="ndcg:Q", text="label:N", tooltip=tip)
+    )
+    description = t(
+        "explore.dist.description",
+        k=k,
+        count=len(dist.values),
+        current=f"{dist.current:.4f}",
+        percentile=f"{dist.percentile:.1f}",
+    )
+    return alt.layer(bars, rule, text).properties(
+        height=280, title=t("explore.dist.chart_title", k=k), description=description
+    )
+
+
+def slide_chart(data: pd.DataFrame, t: Translate, *, item: str, k: int, chosen: int) -> alt.LayerChart:
+    """nDCG@k against d, the chosen d as a large vermillion diamond."""
+    c, o = t("explore.slide.chosen"), t("explore.slide.other")
+    data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
+    x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
+    tip = [
+        alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
+        alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
+        alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
+        alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
+    ]
+    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
+    return marked_line(data, x, y, tip, chosen=c, other=o, sizes=(220, 60)).properties(
+        height=260,
+        title=t("explore.slide.chart_title", item=item, k=k),
+        description=t("explore.slide.description", item=item, k=k, values=values),
+    )
+
+
+# --- files: a chart as PNG or SVG, and the download buttons under charts ----------------
+
+
+def _plain(value: Any) -> Any:
+    """A spec with its DataFrames (inline datasets) as JSON records, missing values as null."""
+    import pandas as pd
+
+    if isinstance(value, pd.DataFrame):
+        return value.astype(object).where(value.notna(), None).to_dict(orient="records")
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
+    """An Altair chart (or a Vega-Lite spec dict) as ``"png"`` or ``"svg"`` bytes, offline (vl-convert)."""
+    import vl_convert as vlc
+
+    spec = _plain(chart.to_dict() if hasattr(chart, "to_dict") else chart)
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, scale=scale)
+    if fmt == "svg":
+        return vlc.vegalite_to_svg(spec).encode("utf-8")
+    raise ValueError(f"fmt must be 'png' or 'svg', got {fmt!r}")
+
+
+def _lang() -> str:
+    import streamlit as st
+
+    return st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+
+
+def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
+    """PNG and SVG download buttons for ``chart``; call right under ``st.altair_chart``.
+
+    The images are made only when a button is clicked (deferred), so a rerun costs nothing.
+    ``name`` is the file name stem and the widget key suffix, so it must be unique on the page.
+    """
+    import streamlit as st
+
+    lang = lang or _lang()
+    with st.container(key=f"lab-secondary-chart-{name}", horizontal=True):
+        for fmt, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
+            st.download_button(
+                i18n.translate(lang, f"classroom.chart_{fmt}"),
+                data=lambda fmt=fmt: chart_image(chart, fmt),
+                file_name=f"{name}.{fmt}",
+                mime=mime,
+                key=f"lab.chart_{fmt}.{name}",
+                on_click="ignore",
+                icon=":material/download:",
+                type="tertiary",
+            )

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -30,9 +29,9 @@ from ndcg_core.steps import (
     swap_matrix,
 )
 
-from .charts import BLACK, BLUE, SKY, VERMILLION, marked_line
-from .classroom import chart_downloads
-from .frame import Frame, get_ranking, set_ranking
+from .charts import HEATMAP_TEXT_LIMIT, chart_downloads, orderings_histogram, slide_chart, swap_heatmap
+from .page_frame import Frame, get_ranking, set_ranking
+from .predict import Question, ask
 from .state import Ranking, format_grade
 from .text import md_escape
 from .widgets import data_table
@@ -42,9 +41,7 @@ EXACT_LIMIT = 8
 SAMPLES = 20_000
 SAMPLE_SEED = 0
 #: Cell values are written in the heatmap up to this many items.
-TEXT_LIMIT = 10
-#: Changes in nDCG smaller than this are rounding noise, neither helpful nor harmful.
-_NOISE = 1e-12
+TEXT_LIMIT = HEATMAP_TEXT_LIMIT
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -123,84 +120,6 @@ def header(frame: Frame, views: Views) -> None:
 
 
 # --- swaps --------------------------------------------------------------------------------
-
-
-def heatmap(
-    data: pd.DataFrame, frame: Frame, *, k: int, chosen: tuple[int, int] | None, n: int
-) -> alt.LayerChart:
-    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
-    written in the cells for small lists, the chosen swap outlined."""
-    t = frame.t
-    # one symmetric colour scale, so a small loss does not look as strong as a large gain
-    reach = max(float(data["delta"].abs().max()), 1e-6)
-    x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
-    y = alt.Y("i:O", title=t("explore.swap.axis_i"))
-    tooltip = [
-        alt.Tooltip("i:O", title=t("explore.swap.row_i")),
-        alt.Tooltip("item_i:N", title=t("explore.swap.row_item_i")),
-        alt.Tooltip("j:O", title=t("explore.swap.row_j")),
-        alt.Tooltip("item_j:N", title=t("explore.swap.row_item_j")),
-        alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
-        alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
-    ]
-    cells = (
-        alt.Chart(data)
-        .mark_rect(stroke="#BBBBBB", strokeWidth=0.5)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=tooltip,
-            color=alt.Color(
-                "delta:Q",
-                title=t("explore.swap.legend"),
-                scale=alt.Scale(
-                    domain=[-reach, 0, reach], range=[VERMILLION, "#FFFFFF", BLUE], interpolate="rgb"
-                ),
-                legend=alt.Legend(orient="bottom", format="+.2f"),
-            ),
-        )
-    )
-    layers: list[alt.Chart] = [cells]
-    if n <= TEXT_LIMIT:
-        # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
-        layers.append(
-            alt.Chart(data)
-            .mark_text(fontSize=11 if n > 6 else 13)
-            .encode(
-                x=x,
-                y=y,
-                color=alt.condition(
-                    f"datum.delta > {0.55 * reach!r}", alt.value("#FFFFFF"), alt.value(BLACK)
-                ),
-                text=alt.Text("ndcg:Q", format=".2f"),
-                tooltip=tooltip,
-            )
-        )
-    if chosen is not None:
-        i, j = chosen
-        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
-        layers.append(
-            alt.Chart(picked)
-            .mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3)
-            .encode(x=x, y=y, tooltip=tooltip)
-        )
-    off_diagonal = data[data["i"] != data["j"]]
-    best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
-    worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
-    now = data.loc[data["i"] == data["j"], "ndcg"]
-    description = t(
-        "explore.swap.description",
-        k=k,
-        count=len(off_diagonal) // 2,
-        best_i=int(best["i"]) if best is not None else "–",
-        best_j=int(best["j"]) if best is not None else "–",
-        best=f"{best['ndcg']:.4f}" if best is not None else "–",
-        worst_i=int(worst["i"]) if worst is not None else "–",
-        worst_j=int(worst["j"]) if worst is not None else "–",
-        worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
-        now=f"{now.iloc[0]:.4f}" if len(now) else "–",
-    )
-    return alt.layer(*layers).properties(description=description)
 
 
 def _swap_order(n: int, i: int, j: int) -> list[int]:
@@ -283,15 +202,16 @@ def swap_section(frame: Frame, views: Views) -> None:
             icon=":material/swap_vert:",
         )
     c1, c2 = st.columns([3, 2])
-    chart = heatmap(data, frame, k=k, chosen=None if i == j else (i, j), n=r.n)
+    chart = swap_heatmap(data, frame.t, k=k, chosen=None if i == j else (i, j), n=r.n)
     c1.altair_chart(chart, width="stretch", height=min(640, 40 * r.n + 150))
     with c1:
         chart_downloads(chart, "explore_swaps", lang=frame.lang)
     if r.n > TEXT_LIMIT:
         c1.caption(t("explore.swap.values_hidden", limit=TEXT_LIMIT))
     pairs = data[data["i"] < data["j"]]
-    helpful = pairs[pairs["delta"] > _NOISE]
-    harmful = pairs[pairs["delta"] < -_NOISE]
+    effect = pairs["delta"].map(lambda delta: nc.compare_values(delta, 0.0))
+    helpful = pairs[effect == "higher"]
+    harmful = pairs[effect == "lower"]
     with c2:
         st.markdown(f"**{t('explore.swap.best')}**")
         if helpful.empty:
@@ -313,7 +233,7 @@ def swap_section(frame: Frame, views: Views) -> None:
 
 # --- distribution ---------------------------------------------------------------------------
 
-GUESSES: tuple[str, ...] = ("low", "mid", "high", "skip")
+GUESSES: tuple[str, ...] = ("low", "mid", "high")
 
 
 def guess_bucket(percentile: float) -> str:
@@ -323,81 +243,20 @@ def guess_bucket(percentile: float) -> str:
     return "mid" if percentile <= 90 else "high"
 
 
-def histogram(dist: PermutationDistribution, frame: Frame) -> alt.LayerChart:
-    """Histogram of nDCG@k over orderings, the current ranking as a labelled vermillion rule."""
-    t = frame.t
-    k = dist.k
-    data = pd.DataFrame({"ndcg": dist.values})
-    x_title = t("explore.dist.axis_ndcg", k=k)
-    bars = (
-        alt.Chart(data)
-        .transform_bin(["lo", "hi"], field="ndcg", bin=alt.Bin(maxbins=40))
-        .transform_aggregate(count="count()", groupby=["lo", "hi"])
-        .mark_bar(color=SKY, stroke=BLUE, strokeWidth=0.5)
-        .encode(
-            x=alt.X("lo:Q", bin="binned", title=x_title, scale=alt.Scale(domain=[0, 1])),
-            x2="hi:Q",
-            y=alt.Y("count:Q", title=t("explore.dist.axis_count")),
-            tooltip=[
-                alt.Tooltip("lo:Q", title="≥", format=".4f"),
-                alt.Tooltip("hi:Q", title="<", format=".4f"),
-                alt.Tooltip("count:Q", title=t("explore.dist.axis_count")),
-            ],
-        )
-    )
-    mark = pd.DataFrame(
-        {"ndcg": [dist.current], "label": [t("explore.dist.marker")], "percentile": [dist.percentile]}
-    )
-    tip = [
-        alt.Tooltip("label:N", title=" "),
-        alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
-        alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f"),
-    ]
-    rule = (
-        alt.Chart(mark)
-        .mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3])
-        .encode(x="ndcg:Q", tooltip=tip)
-    )
-    text = (
-        alt.Chart(mark)
-        .mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION, fontWeight="bold", y=0)
-        .encode(x="ndcg:Q", text="label:N", tooltip=tip)
-    )
-    description = t(
-        "explore.dist.description",
-        k=k,
-        count=len(dist.values),
-        current=f"{dist.current:.4f}",
-        percentile=f"{dist.percentile:.1f}",
-    )
-    return alt.layer(bars, rule, text).properties(
-        height=280, title=t("explore.dist.chart_title", k=k), description=description
-    )
-
-
 def distribution_section(frame: Frame, views: Views) -> None:
     """Predict the percentile, then see the distribution, the percentile and the mean."""
     t = frame.t
     dist = views.distribution
     st.subheader(t("explore.dist.title"))
-    st.markdown(f"**{t('blind_spots.predict_prompt')}** {t('explore.dist.question')}")
-    guess = st.radio(
-        t("explore.dist.question"),
-        GUESSES,
-        index=None,
-        horizontal=True,
-        format_func=lambda g: t(f"explore.dist.guess_{g}"),
-        key="explore.guess",
-        label_visibility="collapsed",
-    )
-    if guess is None:
-        st.caption(t("blind_spots.reveal_hint"))
-        return
     value = f"{dist.percentile:.1f}"
-    if guess == guess_bucket(dist.percentile):
-        st.success(t("explore.dist.right", value=value), icon=":material/check_circle:")
-    else:
-        st.info(t("explore.dist.off", value=value), icon=":material/lightbulb:")
+    q = Question(
+        t("explore.dist.question"),
+        {g: t(f"explore.dist.guess_{g}") for g in GUESSES},
+        guess_bucket(dist.percentile),
+        t("explore.dist.reveal", value=value),
+    )
+    if not ask("explore.guess", q, t, show_me=True, horizontal=True):
+        return
     if dist.exact:
         st.caption(t("explore.dist.exact", count=f"{dist.values.size:,}", n=frame.ranking.n))
     else:
@@ -412,7 +271,7 @@ def distribution_section(frame: Frame, views: Views) -> None:
     c3, c4 = st.columns(2)
     c3.metric(t("explore.dist.worst"), f"{dist.worst:.4f}", border=True)
     c4.metric(t("explore.dist.best"), f"{dist.best:.4f}", border=True)
-    chart = histogram(dist, frame)
+    chart = orderings_histogram(dist, frame.t)
     st.altair_chart(chart, width="stretch", height=340)
     chart_downloads(chart, "explore_all_orderings", lang=frame.lang)
 
@@ -424,27 +283,6 @@ def _slide_order(n: int, position: int, d: int) -> list[int]:
     order = list(range(n))
     order.insert(position - 1 + d, order.pop(position - 1))
     return order
-
-
-def slide_chart(data: pd.DataFrame, frame: Frame, *, item: str, k: int, chosen: int) -> alt.LayerChart:
-    """nDCG@k against d, the chosen d as a large vermillion diamond."""
-    t = frame.t
-    c, o = t("explore.slide.chosen"), t("explore.slide.other")
-    data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
-    x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
-    y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
-    tip = [
-        alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
-        alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
-        alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
-        alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
-    ]
-    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
-    return marked_line(data, x, y, tip, chosen=c, other=o, sizes=(220, 60)).properties(
-        height=260,
-        title=t("explore.slide.chart_title", item=item, k=k),
-        description=t("explore.slide.description", item=item, k=k, values=values),
-    )
 
 
 def slide_section(frame: Frame) -> None:
@@ -490,7 +328,7 @@ def slide_section(frame: Frame) -> None:
             )
         )
     c1, c2 = st.columns([3, 2])
-    chart = slide_chart(data, frame, item=r.labels[p - 1], k=change.k, chosen=d)
+    chart = slide_chart(data, frame.t, item=r.labels[p - 1], k=change.k, chosen=d)
     c1.altair_chart(chart, width="stretch", height=320)
     with c1:
         chart_downloads(chart, "explore_slide_down", lang=frame.lang)

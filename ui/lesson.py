@@ -9,16 +9,15 @@ numbers once the learner answered. Answers are judged from the core's numbers, n
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
 
-from .frame import get_param, set_param
+from .page_frame import get_param, set_param
+from .predict import Question, ask, option_texts
 from .state import Ranking, format_grade
 from .text import md_escape, md_table
 from .widgets import step_table
@@ -37,8 +36,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "ndcg": ("ndcg",),
     "play": (),
 }
-
-_TOLERANCE = 1e-9
 
 
 #: Static CSS (no user text): long formulas scroll sideways instead of being cut on a phone.
@@ -126,33 +123,22 @@ def nav_buttons(step: int, t: Translate) -> None:
 # --- predictions -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A prediction: its text, the option keys, the right option and the reveal sentence."""
-
-    text: str
-    options: tuple[str, ...]
-    correct: str
-    reveal: str
-
-
 def _number(value: float) -> str:
     return f"{value:.4f}"
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= _TOLERANCE * max(1.0, abs(a), abs(b))
-
-
 def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
-    """The prediction of a step, judged from the core's numbers (None for "play")."""
+    """The prediction of a step, judged from the core's numbers (None for "play").
+
+    Shown by :func:`ui.predict.ask` with the key ``lesson.predict.<name>``.
+    """
     k = m.k
     if name == "gain":
         gains = nc.apply_gain(nc.validate.as_relevance(list(ranking.relevance)), ranking.gain)
         shown = ", ".join(format_grade(float(g)) for g in gains)
         return Question(
             t("lesson.gain.question"),
-            ("grade", "position", "both"),
+            option_texts(t, "lesson.gain", ("grade", "position", "both")),
             "grade",
             t("lesson.gain.reveal", gains=f"({shown})"),
         )
@@ -160,7 +146,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         if ranking.n < 2:
             return Question(
                 t("lesson.cg.question_single"),
-                ("yes", "no"),
+                option_texts(t, "lesson.cg", ("yes", "no")),
                 "no",
                 t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)),
             )
@@ -174,24 +160,24 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
                 last=md_escape(ranking.labels[-1]),
                 k=k,
             ),
-            ("yes", "no"),
-            "no" if _close(after, m.cg) else "yes",
+            option_texts(t, "lesson.cg", ("yes", "no")),
+            "no" if nc.compare_values(after, m.cg) == "same" else "yes",
             t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
         )
     if name == "dcg":
-        correct = "equal" if _close(m.cg, m.dcg) else ("cg" if m.cg > m.dcg else "dcg")
+        correct = {"same": "equal", "higher": "cg", "lower": "dcg"}[nc.compare_values(m.cg, m.dcg)]
         key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
         return Question(
             t("lesson.dcg.question", k=k),
-            ("cg", "dcg", "equal"),
+            option_texts(t, "lesson.dcg", ("cg", "dcg", "equal")),
             correct,
             t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)),
         )
     if name == "idcg":
-        correct = "yes" if m.dcg > m.idcg and not _close(m.dcg, m.idcg) else "no"
+        correct = "yes" if nc.compare_values(m.dcg, m.idcg) == "higher" else "no"
         return Question(
             t("lesson.idcg.question", k=k),
-            ("yes", "no"),
+            option_texts(t, "lesson.idcg", ("yes", "no")),
             correct,
             t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)),
         )
@@ -199,51 +185,11 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
         correct = "low" if m.ndcg < 0.5 else ("mid" if m.ndcg <= 0.9 else "high")
         return Question(
             t("lesson.ndcg.question", k=k),
-            ("low", "mid", "high"),
+            option_texts(t, "lesson.ndcg", ("low", "mid", "high")),
             correct,
             t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)),
         )
     return None
-
-
-def _on_show(key: str) -> None:
-    st.session_state[key] = True
-
-
-def ask(name: str, q: Question, t: Translate, *, ns: str = "lesson", text_ns: str = "lesson") -> bool:
-    """The prediction radio (no default) and, once answered, the verdict; True when revealed.
-
-    ``ns`` prefixes the widget keys (``<ns>.predict.<name>``), ``text_ns`` the option texts
-    (``<text_ns>.<name>.<option>``).
-    """
-    key = f"{ns}.predict.{name}"
-    shown_key = f"{ns}.shown.{name}"
-    st.radio(
-        q.text,
-        options=q.options,
-        index=None,
-        key=key,
-        format_func=lambda option: t(f"{text_ns}.{name}.{option}"),
-    )
-    answer = st.session_state.get(key)
-    if answer is None and not st.session_state.get(shown_key):
-        st.button(
-            t("lesson.show_me"),
-            key=f"{ns}.show.{name}",
-            on_click=_on_show,
-            args=(shown_key,),
-            type="tertiary",
-            icon=":material/visibility:",
-        )
-        return False
-    with st.container(key=f"{ns}_verdict_{name}"):
-        if answer is None:
-            st.info(q.reveal, icon=":material/lightbulb:")
-        elif answer == q.correct:
-            st.success(f"{t('lesson.right')} {q.reveal}", icon=":material/check_circle:")
-        else:
-            st.warning(f"{t('lesson.not_quite')} {q.reveal}", icon=":material/help:")
-    return True
 
 
 # --- table and chart ---------------------------------------------------------------------
@@ -257,90 +203,6 @@ def show_table(
     Rows past k are greyed and, when there are any, marked in an "In top k" column.
     """
     step_table(table, t, discount=discount, columns=columns, mark_cutoff=None, present=present, key=key)
-
-
-def gain_chart(
-    table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False, height: int = 260
-) -> alt.LayerChart:
-    """The early steps' chart: gain per position (bars); at the CG step the running CG (line);
-    at the DCG step the discounted gain next to each gain (bars) and the running DCG (line)."""
-    base = pd.DataFrame(
-        {
-            "position": table["position"].to_numpy(),
-            "item": table["item"].to_numpy(),
-            "gain": table["gain"].to_numpy(),
-            "cg": table["cg"].to_numpy(),
-            "discount": table["discount"].to_numpy(),
-            "discounted_gain": table["discounted_gain"].to_numpy(),
-            "dcg": table["dcg"].to_numpy(),
-        }
-    )
-    x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
-    tooltip = [
-        alt.Tooltip("position:O", title=t("table.position")),
-        alt.Tooltip("item:N", title=t("table.item")),
-        alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
-    ]
-    running = "dcg" if with_dcg else "cg"
-    if with_cg or with_dcg:
-        tooltip.append(alt.Tooltip(f"{running}:Q", title=t(f"table.{running}"), format=".4~f"))
-    if with_dcg:
-        tooltip[3:3] = [
-            alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
-            alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f"),
-        ]
-        names = [t("table.gain"), t("table.discounted_gain")]
-        long = pd.concat(
-            [
-                base.assign(series=names[0], value=base["gain"]),
-                base.assign(series=names[1], value=base["discounted_gain"]),
-            ],
-            ignore_index=True,
-        )
-        bars = (
-            alt.Chart(long)
-            .mark_bar(stroke="#0072B2", strokeWidth=1.5)
-            .encode(
-                x=x,
-                xOffset=alt.XOffset("series:N", sort=names),
-                y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
-                color=alt.Color(
-                    "series:N",
-                    sort=names,
-                    title=None,
-                    legend=alt.Legend(orient="top"),
-                    scale=alt.Scale(domain=names, range=["#56B4E9", "#0072B2"]),
-                ),
-                tooltip=tooltip,
-            )
-        )
-    else:
-        bars = (
-            alt.Chart(base)
-            .mark_bar(color="#0072B2", opacity=0.85)
-            .encode(
-                x=x,
-                y=alt.Y("gain:Q", title=t("table.gain")),
-                tooltip=tooltip,
-            )
-        )
-    layers = [bars]
-    if with_cg or with_dcg:
-        line = (
-            alt.Chart(base)
-            .mark_line(
-                color="#E69F00",
-                strokeDash=[6, 3],
-                point=alt.OverlayMarkDef(shape="diamond", size=70, color="#E69F00"),
-            )
-            .encode(
-                x=x,
-                y=alt.Y(f"{running}:Q", title=t(f"table.{running}")),
-                tooltip=tooltip,
-            )
-        )
-        layers.append(line)
-    return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
 
 
 # --- extra sections: why log2(i + 1), which ideal, the same k ------------------------------
@@ -357,9 +219,7 @@ SAME_K_DCG, SAME_K_IDCG = 2, 4
 
 def _side(a: float, b: float, *, higher: str, lower: str, same: str) -> str:
     """Which option names how ``b`` (from the core) compares with ``a``."""
-    if _close(a, b):
-        return same
-    return higher if b > a else lower
+    return {"higher": higher, "lower": lower, "same": same}[nc.compare_values(b, a)]
 
 
 def bases_section(ranking: Ranking, t: Translate) -> None:
@@ -372,11 +232,11 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
     q = Question(
         t("lesson.bases.question", k=m.k),
-        ("up", "down", "same"),
+        option_texts(t, "lesson.bases", ("up", "down", "same")),
         _side(base2, base10, higher="up", lower="down", same="same"),
         t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)),
     )
-    if ask("bases", q, t):
+    if ask("lesson.predict.bases", q, t, show_me=True):
         names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
         st.markdown(
             md_table(
@@ -406,11 +266,11 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
     st.markdown(t("lesson.which_ideal.explain"))
     q = Question(
         t("lesson.which_ideal.question", k=own.k),
-        ("higher", "lower", "same"),
+        option_texts(t, "lesson.which_ideal", ("higher", "lower", "same")),
         _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
         t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)),
     )
-    if not ask("which_ideal", q, t):
+    if not ask("lesson.predict.which_ideal", q, t, show_me=True):
         return
     pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
     col_idcg, col_ndcg = t("lesson.which_ideal.col_idcg", k=own.k), t("lesson.which_ideal.col_ndcg", k=own.k)
@@ -435,10 +295,10 @@ def same_k_section(t: Translate) -> None:
     c = nc.mismatched_cutoffs(list(SAME_K_LIST), dcg_k=SAME_K_DCG, idcg_k=SAME_K_IDCG)
     st.markdown(f"#### {t('lesson.same_k.title')}")
     st.markdown(t("lesson.same_k.explain"))
-    correct = "one" if _close(c.ratio, 1.0) else ("less" if c.ratio < 1.0 else "more")
+    correct = {"same": "one", "lower": "less", "higher": "more"}[nc.compare_values(c.ratio, 1.0)]
     q = Question(
         t("lesson.same_k.question"),
-        ("one", "less", "more"),
+        option_texts(t, "lesson.same_k", ("one", "less", "more")),
         correct,
         t(
             "lesson.same_k.reveal",
@@ -448,4 +308,4 @@ def same_k_section(t: Translate) -> None:
             ndcg=_number(c.ndcg),
         ),
     )
-    ask("same_k", q, t)
+    ask("lesson.predict.same_k", q, t, show_me=True)

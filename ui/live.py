@@ -30,8 +30,8 @@ from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
 
-from . import address, charts, classroom, widgets
-from .frame import Frame, get_param, get_ranking, set_param, show_error
+from . import address, charts, share, widgets
+from .page_frame import Frame, get_param, get_ranking, set_param, show_error
 from .state import format_grade
 from .text import md_escape
 
@@ -104,17 +104,17 @@ def student_link(base: str, code: str, lang: str) -> str:
     >>> student_link("http://192.168.1.20:8501/Live_class", "K7P2QX", "zh")
     'http://192.168.1.20:8501/Live_class?class=K7P2QX&lang=zh'
     """
-    return classroom.share_link(base, {"class": code, "lang": lang})
+    return share.share_link(base, {"class": code, "lang": lang})
 
 
 def room_link(base: str, code: str, lang: str) -> str:
     """The room's (projector's) link: read-only, no key."""
-    return classroom.share_link(base, {"class": code, "view": "room", "lang": lang, "present": "1"})
+    return share.share_link(base, {"class": code, "view": "room", "lang": lang, "present": "1"})
 
 
 def teacher_link(base: str, code: str, key: str, lang: str) -> str:
     """The teacher's secret link: whoever has it controls the class."""
-    return classroom.share_link(base, {"class": code, "key": key, "lang": lang})
+    return share.share_link(base, {"class": code, "key": key, "lang": lang})
 
 
 # ----------------------------------------------------------------------------- texts
@@ -472,8 +472,8 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
     added = st.session_state.pop("live.added", None)
     if added is not None:
         st.success(t("live.added", number=added), icon=":material/check:")
-    share = _base(_page_url())
-    join = student_link(share.url, code, frame.lang)
+    base = _base(_page_url())
+    join = student_link(base.url, code, frame.lang)
     st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
     links, qr = st.columns([3, 2], gap="large")
     with links:
@@ -481,17 +481,17 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
         st.caption(t("live.students_help"))
         with st.container(key="live-student-link"):
             st.code(join, language=None, wrap_lines=True)
-        if share.host:
-            if share.source == "unreachable":
-                st.warning(classroom.share_note(frame.lang, share), icon=":material/wifi_off:")
+        if base.host:
+            if base.source == "unreachable":
+                st.warning(share.share_note(frame.lang, base), icon=":material/wifi_off:")
             else:
-                st.caption(classroom.share_note(frame.lang, share))
-        st.link_button(t("live.room_open"), room_link(share.url, code, frame.lang), icon=":material/tv:")
+                st.caption(share.share_note(frame.lang, base))
+        st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
         with st.expander(t("live.teacher_link_title"), icon=":material/key:"):
             st.caption(t("live.teacher_link_help"))
-            st.code(teacher_link(share.url, code, key, frame.lang), language=None, wrap_lines=True)
+            st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
     with qr, st.container(key="live-qr"):
-        st.image(classroom.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
+        st.image(share.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
     if ended:
         st.info(t("live.ended", hours=int(DEFAULT_TTL // 3600)), icon=":material/event_busy:")
     st.divider()
@@ -541,7 +541,7 @@ def room(frame: Frame, code: str) -> None:
     join = student_link(_base(_page_url()).url, code, frame.lang)
     text, qr = st.columns([4, 1])
     text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
-    qr.image(classroom.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
+    qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
     q = store().current(code)
     if q is None:
         st.info(t("live.room_waiting"), icon=":material/hourglass:")

@@ -37,7 +37,7 @@ from ndcg_core.exercises import (
     solution_tables,
 )
 
-from .frame import Frame, get_param, set_param, show_error
+from .page_frame import Frame, get_param, set_param, show_error
 from .state import format_grade
 from .text import md_escape
 from .widgets import data_table

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -20,8 +19,9 @@ from ndcg_core import NDCGInputError
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 from ndcg_core.ties import TieView, rank_by_score
 
-from .frame import get_param, get_ranking, set_param, set_ranking, show_error
-from .lesson import Question, ask
+from .charts import css_text_on_fill
+from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .predict import Question, ask, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
 
@@ -39,7 +39,7 @@ SLIP_GRADES = (3, 2, 0, 0, 1)
 SLIP_WRONG_TRUE = (3, 2, 1, 0, 0)
 SLIP_RIGHT_SCORES = (5, 4, 3, 2, 1)
 
-_SHADE = "color: #2F2D2B; background-color: #FCEBD0;"  # light Okabe-Ito orange, dark text in either theme: tied rows (also said in text)
+_SHADE = css_text_on_fill("tied")  # dark text in either theme: tied rows (also said in text)
 
 
 def format_scores(values: Sequence[float]) -> str:
@@ -221,23 +221,6 @@ def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
 BAND: tuple[str, ...] = ("pessimistic", "average", "optimistic")
 SINGLE_ORDERS: tuple[str, ...] = ("input", "trec_eval", "ignore")
 TREATMENTS: tuple[str, ...] = (*BAND, *SINGLE_ORDERS)
-_SHAPES = {
-    "pessimistic": "triangle-down",
-    "average": "circle",
-    "optimistic": "triangle-up",
-    "input": "diamond",
-    "trec_eval": "cross",
-    "ignore": "square",
-}
-# Okabe-Ito colours; the band's own light blue is kept for the band.
-_COLOURS = {
-    "pessimistic": "#D55E00",
-    "average": "#0072B2",
-    "optimistic": "#009E73",
-    "input": "#E69F00",
-    "trec_eval": "#8C8C8C",
-    "ignore": "#CC79A7",
-}
 
 
 def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
@@ -249,66 +232,6 @@ def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
             "ndcg": [getattr(view, x) for x in TREATMENTS],
         }
     )
-
-
-_AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
-_AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
-
-
-def band_chart(view: TieView, t: Translate, *, height: int = 340) -> alt.LayerChart:
-    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row.
-
-    Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
-    """
-    points = treatments_frame(view, t)
-    band = pd.DataFrame(
-        {"low": [view.pessimistic], "high": [view.optimistic], "label": [t("ties.chart_band")]}
-    )
-    x_title = t("ties.chart_value")
-    names = points["name"].tolist()
-    rule = (
-        alt.Chart(band)
-        .mark_rect(color="#56B4E9", opacity=0.35)
-        .encode(
-            x=alt.X("low:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
-            x2="high:Q",
-            tooltip=[
-                alt.Tooltip("label:N", title=t("ties.chart_treatment")),
-                alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
-                alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f"),
-            ],
-        )
-    )
-    marks = (
-        alt.Chart(points)
-        .mark_point(filled=True, size=200, opacity=1)
-        .encode(
-            x=alt.X("ndcg:Q", title=x_title, scale=_AXIS_SCALE, axis=_AXIS),
-            y=alt.Y(
-                "name:N",
-                title=None,
-                sort=names,
-                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')"),
-            ),
-            color=alt.Color(
-                "name:N",
-                sort=names,
-                legend=None,
-                scale=alt.Scale(domain=names, range=[_COLOURS[x] for x in TREATMENTS]),
-            ),
-            shape=alt.Shape(
-                "name:N",
-                sort=names,
-                legend=None,
-                scale=alt.Scale(domain=names, range=[_SHAPES[x] for x in TREATMENTS]),
-            ),
-            tooltip=[
-                alt.Tooltip("name:N", title=t("ties.chart_treatment")),
-                alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
-            ],
-        )
-    )
-    return alt.layer(rule, marks).properties(height=height)
 
 
 def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
@@ -348,19 +271,20 @@ def why_code(t: Translate) -> str:
 
 def band_question(view: TieView, t: Translate) -> Question:
     """Predict where scikit-learn's default lands; judged from the core's view."""
+    choices = option_texts(t, "ties.guess", ("worst", "between", "best"))
     if view.n_tied_items == 0:
-        return Question(t("ties.question"), ("worst", "between", "best"), "between", t("ties.reveal_none"))
-    if view.average == view.optimistic:
+        return Question(t("ties.question"), choices, "between", t("ties.reveal_none"))
+    if nc.compare_values(view.average, view.optimistic) == "same":
         correct = "best"
-    elif view.average == view.pessimistic:
+    elif nc.compare_values(view.average, view.pessimistic) == "same":
         correct = "worst"
     else:
         correct = "between"
-    return Question(t("ties.question"), ("worst", "between", "best"), correct, t("ties.reveal_between"))
+    return Question(t("ties.question"), choices, correct, t("ties.reveal_between"))
 
 
 def predict_band(view: TieView, t: Translate) -> bool:
-    return ask("guess", band_question(view, t), t, ns="ties", text_ns="ties")
+    return ask("ties.predict.guess", band_question(view, t), t, show_me=True)
 
 
 # --- the tutorial's slip (TEACHING.md §2) ------------------------------------------------
@@ -400,8 +324,13 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     numbers = slip_numbers()
     shown = {name: f"{value:.4f}" for name, value in numbers.items()}
     shown["wrong_ndcg"] = f"{numbers['wrong_ndcg']:.5f}"
-    q = Question(t("lesson.slip.question"), ("yes", "no"), "no", t("lesson.slip.reveal", **shown))
-    if not ask("slip", q, t, ns=ns, text_ns="lesson"):
+    q = Question(
+        t("lesson.slip.question"),
+        option_texts(t, "lesson.slip", ("yes", "no")),
+        "no",
+        t("lesson.slip.reveal", **shown),
+    )
+    if not ask(f"{ns}.predict.slip", q, t, show_me=True):
         return
     st.markdown(f"**{t('lesson.slip.by_hand')}**")
     st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)

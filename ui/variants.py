@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -20,8 +19,9 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core import tools as core_tools
 
-from .frame import get_param, get_ranking, set_param, set_ranking, show_error
-from .lesson import Question
+from .charts import css_text_on_fill, short_discount
+from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .predict import Question, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
 
@@ -34,8 +34,6 @@ VARIANTS: tuple[tuple[str, str], ...] = (
     ("linear", "jarvelin"),
     ("exponential", "jarvelin"),
 )
-_GAIN_COLOURS = {"linear": "#0072B2", "exponential": "#D55E00"}
-_DISCOUNT_DASH = {"log2": [1, 0], "jarvelin": [6, 4]}
 
 
 def _one(value: Any) -> Any:
@@ -107,21 +105,11 @@ def show_variants(frame: pd.DataFrame, t: Translate) -> None:
     yours = frame["yours"].to_numpy()
     styler = shown.style.apply(
         lambda row: (
-            ["font-weight: 700; color: #2F2D2B; background-color: #DCEBF5;" if yours[row.name] else ""]
-            * len(row)
+            [f"font-weight: 700; {css_text_on_fill('your_variant')}" if yours[row.name] else ""] * len(row)
         ),
         axis=1,
     )
     data_table(styler, key="variants.table")
-
-
-def _short_discount(discount: str, t: Translate) -> str:
-    """The discount's name in the chart legend (short enough for a phone)."""
-    return (
-        t("variants.discount_jarvelin_short")
-        if discount == "jarvelin"
-        else t(f"variants.discount_{discount}")
-    )
 
 
 def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> pd.DataFrame:
@@ -134,70 +122,22 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
         parts.append(
             by_k.assign(
                 gain=t(f"variants.gain_{gain}"),
-                discount=_short_discount(discount, t),
+                discount=short_discount(discount, t),
                 variant=f"{t(f'variants.gain_{gain}')} · {t(f'variants.discount_{discount}')}",
             )
         )
     return pd.concat(parts, ignore_index=True)
 
 
-def by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
-    """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
-    gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
-    discounts = [_short_discount(d, t) for d in _DISCOUNT_DASH]
-    return (
-        alt.Chart(data)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X(
-                "k:Q",
-                title=t("variants.chart_k"),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domainMin=1),
-            ),
-            y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color(
-                "gain:N",
-                title=t("variants.chart_gain"),
-                scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
-                legend=alt.Legend(orient="bottom", direction="vertical"),
-            ),
-            strokeDash=alt.StrokeDash(
-                "discount:N",
-                title=t("variants.chart_discount"),
-                scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
-            ),
-            shape=alt.Shape(
-                "discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]), legend=None
-            ),
-            detail="variant:N",
-            tooltip=[
-                alt.Tooltip("variant:N", title=t("variants.chart_variant")),
-                alt.Tooltip("k:Q", title=t("variants.chart_k")),
-                alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
-            ],
-        )
-        .properties(height=height, description=_by_k_description(data, t))
-    )
-
-
-def _by_k_description(data: pd.DataFrame, t: Translate) -> str:
-    """The chart in words (its text alternative): each variant's nDCG at the last k."""
-    last = data[data["k"] == data["k"].max()]
-    values = "; ".join(f"{row.variant} {row.ndcg:.4f}" for row in last.itertuples())
-    return t("variants.by_k_description", n=int(data["k"].max()), values=values)
-
-
 def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
     """Predict exponential vs linear gain (log2 discount, ideal from the list), from the core's rows."""
     rows = frame[(frame["discount"] == "log2") & (frame["ideal"] == "list")].set_index("gain")["ndcg"]
     linear, exponential = float(rows["linear"]), float(rows["exponential"])
-    correct = "same" if abs(linear - exponential) <= 1e-12 else "higher" if exponential > linear else "lower"
+    correct = nc.compare_values(exponential, linear)
     k = int(frame["k"].iloc[0])
     return Question(
         t("variants.guess.question", k=k),
-        ("higher", "lower", "same"),
+        option_texts(t, "variants.guess", ("higher", "lower", "same")),
         correct,
         t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"),
     )
@@ -358,74 +298,4 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
             ],
             t("variants.note"): [note(row) for _, row in table.iterrows()],
         }
-    )
-
-
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
-    """One point per tool row (refused rows left out), on a shared 0..1 axis.
-
-    Above each row's point, two lines name the tool and its whole call with the current k, from
-    the left edge of the plot: the chart says which call gives which number without a tooltip,
-    and on a phone the labels take no width from the plot. They are the y axis's own labels,
-    moved inside the plot, so they take the theme's text colour (light and dark).
-    """
-    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
-        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
-        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
-    )
-    gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
-    y = alt.Y(
-        "row:N",
-        title=None,
-        sort=None,
-        scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
-        axis=alt.Axis(
-            labelExpr="split(datum.label, '\\n')",
-            labelAlign="left",
-            labelBaseline="bottom",
-            labelOffset=-17,
-            labelPadding=0,
-            ticks=False,
-            domain=False,
-            labelLimit=600,
-            labelFontSize=11,
-            labelLineHeight=13,
-        ),
-    )
-    tooltip = [
-        alt.Tooltip("tool:N", title=t("variants.chart_tool")),
-        alt.Tooltip("call:N", title=t("variants.chart_call")),
-        alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
-    ]
-    points = (
-        alt.Chart(data)
-        .mark_point(filled=True, size=140, opacity=1)
-        .encode(
-            x=alt.X(
-                "ndcg:Q",
-                title=t("variants.chart_ndcg"),
-                scale=alt.Scale(domain=[0, 1.05], nice=False),
-                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
-            ),
-            y=y,
-            color=alt.Color(
-                "gain_name:N",
-                title=t("variants.chart_gain"),
-                scale=alt.Scale(domain=gains, range=["#0072B2", "#D55E00", "#009E73"]),
-                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
-            ),
-            shape=alt.Shape(
-                "gain_name:N",
-                scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
-                legend=None,
-            ),
-            tooltip=tooltip,
-        )
-    )
-    return points.properties(
-        height=alt.Step(row_height),
-        description=t(
-            "variants.tools_description",
-            values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples()),
-        ),
     )

@@ -40,9 +40,10 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
-from .classroom import TABLE_PREFIX, step_parts, step_table_key
-from .frame import get_ranking, presenting, set_ranking, show_error
+from .charts import css_text_on_fill
+from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
+from .styles import TABLE_PREFIX, step_parts, step_table_key
 from .text import md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
@@ -423,15 +424,19 @@ def apply_drag(prefix: str) -> None:
     change_ranking(ranking.with_order([index[card] for card in order]))
 
 
-_CARD_STYLE = """
+_CARD_STYLE = (
+    """
 .sortable-component { border: 0; padding: 0; }
 .sortable-container-body { background-color: rgba(128, 128, 128, 0.14); border-radius: 8px; padding: 4px; }
 .sortable-item, .sortable-item:hover {
-    background-color: #0072B2; color: #FFFFFF; font-weight: 600; border-radius: 6px;
+    """
+    + css_text_on_fill("card")
+    + """ font-weight: 600; border-radius: 6px;
     padding: 4px 10px; margin: 4px; font-size: 1rem;
 }
 .sortable-item.active { opacity: 0.4; }
 """
+)
 
 
 _COMPACT_STYLE = (
@@ -442,11 +447,15 @@ _COMPACT_STYLE = (
 )
 
 
-_BEYOND_K_STYLE = """
+_BEYOND_K_STYLE = (
+    """
 .sortable-container-body .sortable-item:nth-child(n+{first}) {{
-    color: #0B3C5D; background-color: #D6E4F0; font-weight: 500;
+    """
+    + css_text_on_fill("card_beyond_k")
+    + """ font-weight: 500;
 }}
 """
+)
 
 
 _LARGE_STYLE = (
@@ -747,7 +756,7 @@ def step_table(
     ]
     muted = [not x for x in within]
     # the whole table where it fits, else its parts (gains, discounts, ideal) one under the other:
-    # the style sheet shows one of the two by the container's width (classroom.PAGE_CSS)
+    # the style sheet shows one of the two by the container's width (styles.PAGE_CSS)
     parts = step_parts(cells | body, columns, len(cells))
     # the room the whole table needs: a column per column, more for wide cells (1.000e+300)
     width = sum(max(1, math.ceil(max(map(len, col), default=0) / 7)) for col in (cells | body).values())

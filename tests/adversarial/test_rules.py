@@ -170,7 +170,7 @@ def test_write_table_parquet_and_json_are_exact(tmp_path):
 
 
 def test_step_table_download_escapes_formula_item_names():
-    from ui.classroom import step_table_csv
+    from ui.handout import step_table_csv
     from ui.state import Ranking
 
     ranking = Ranking().with_items([3.0, 2.0], ['=HYPERLINK("x")', "@a"])

@@ -1,4 +1,5 @@
-"""The classroom helpers: share links and QR codes, exports, and the palette's contrast."""
+"""The classroom helpers (ui.share, ui.styles, ui.handout, ui.charts): share links and QR codes,
+exports, presenter CSS and the palette's contrast."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 import segno
 
 import ndcg_core as nc
-from ui import classroom, i18n
+from ui import charts, handout, i18n, share, styles
 from ui.state import Ranking, ranking_from_params, ranking_to_params
 
 BASE = "http://192.168.1.20:8501/Lesson"
@@ -32,7 +33,7 @@ def _params_of(link: str) -> dict[str, str | list[str]]:
 def test_share_link_round_trips_ranking_labels_and_variants():
     ranking = Ranking().with_items([3, 2, 0, 0, 1], ["A&B", "文档", "x=y", "D4", "#5"])
     ranking = Ranking(ranking.relevance, ranking.labels, k=3, gain="exponential", discount="jarvelin")
-    link = classroom.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "seed": "42"})
+    link = share.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "seed": "42"})
     back, errors = ranking_from_params(_params_of(link))
     assert errors == []
     assert back == ranking
@@ -41,7 +42,7 @@ def test_share_link_round_trips_ranking_labels_and_variants():
 
 
 def test_share_link_keeps_commas_readable():
-    link = classroom.share_link(BASE, {"rel": "3,2,0,0,1"})
+    link = share.share_link(BASE, {"rel": "3,2,0,0,1"})
     assert link == BASE + "?rel=3,2,0,0,1"
 
 
@@ -50,7 +51,7 @@ def test_share_link_stays_short_for_twenty_items():
     ranking = Ranking().with_items([3, 2, 0, 1, 0.5] * 4)
     ranking = Ranking(ranking.relevance, ranking.labels, k=10, gain="exponential", discount="jarvelin")
     params = {**ranking_to_params(ranking), "lang": "zh", "present": "1", "seed": "12345"}
-    query = urlsplit(classroom.share_link(BASE, params)).query
+    query = urlsplit(share.share_link(BASE, params)).query
     assert "item=" not in query, "default labels must be left out"
     assert len(query) <= 120
     assert "rel=3,2,0,1,0.5,3" in query
@@ -58,10 +59,10 @@ def test_share_link_stays_short_for_twenty_items():
 
 def test_qr_code_of_a_twenty_item_link_is_small_enough_to_scan_from_afar():
     ranking = Ranking().with_items([3, 2, 0, 1, 0.5] * 4)
-    link = classroom.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "k": "10"})
+    link = share.share_link(BASE, {**ranking_to_params(ranking), "lang": "zh", "k": "10"})
     code = segno.make(link, error="m", micro=False, boost_error=False)
     assert code.version <= 6  # at most 41×41 modules
-    png = classroom.qr_png(link, scale=12, border=4)
+    png = share.qr_png(link, scale=12, border=4)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert width == (code.symbol_size(scale=1, border=4)[0]) * 12
@@ -73,7 +74,7 @@ def test_qr_code_of_a_twenty_item_link_is_small_enough_to_scan_from_afar():
 def test_step_table_csv_is_the_core_step_table():
     ranking = Ranking().with_items([3, 2, 0, 0, 1], ["甲", "B", "C", "D", "E"])
     ranking = Ranking(ranking.relevance, ranking.labels, k=3)
-    data = classroom.step_table_csv(ranking)
+    data = handout.step_table_csv(ranking)
     assert data.startswith("\ufeff".encode())
     read = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False, na_values=[""])
     expected = nc.step_table([3, 2, 0, 0, 1], k=3, labels=["甲", "B", "C", "D", "E"])
@@ -98,7 +99,7 @@ class _Text(HTMLParser):
 
 def test_handout_escapes_item_names():
     ranking = Ranking().with_items([1, 0], ["<script>alert(1)</script>", "a&b"])
-    page = classroom.handout_html(ranking, "en", link="http://x/?a=1&b=<2>")
+    page = handout.handout_html(ranking, "en", link="http://x/?a=1&b=<2>")
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     parser = _Text()
@@ -108,7 +109,7 @@ def test_handout_escapes_item_names():
 
 def test_handout_shows_the_core_metrics_and_formulas():
     ranking = Ranking(k=3, gain="exponential")
-    page = classroom.handout_html(ranking, "en")
+    page = handout.handout_html(ranking, "en")
     # [3, 2, 0, 0, 1] with gains 2^rel - 1 = 7, 3, 0, 0, 1; ideal [3, 2, 1] has gains 7, 3, 1
     dcg = 7 + 3 / np.log2(3) + 0 / 2
     idcg = 7 + 3 / np.log2(3) + 1 / 2
@@ -120,7 +121,7 @@ def test_handout_shows_the_core_metrics_and_formulas():
 
 
 def test_handout_in_chinese_uses_the_chinese_strings():
-    page = classroom.handout_html(Ranking(), "zh")
+    page = handout.handout_html(Ranking(), "zh")
     zh = i18n.catalog("zh")
     assert zh["classroom.handout.title"] in page
     assert zh["classroom.columns.discounted_gain"] in page
@@ -135,7 +136,7 @@ def test_chart_image_renders_offline(fmt):
         .mark_bar()
         .encode(x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
     )
-    data = classroom.chart_image(chart, fmt)
+    data = charts.chart_image(chart, fmt)
     if fmt == "png":
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
     else:
@@ -144,17 +145,17 @@ def test_chart_image_renders_offline(fmt):
 
 def test_chart_image_rejects_unknown_format():
     with pytest.raises(ValueError, match="png"):
-        classroom.chart_image({}, "gif")
+        charts.chart_image({}, "gif")
 
 
 # --------------------------------------------------------------------------- presenter CSS
 
 
 def test_presenter_css_is_static_and_hides_secondary_containers():
-    css = classroom.PRESENTER_CSS
+    css = styles.PRESENTER_CSS
     assert css.startswith("<style>") and css.endswith("</style>")
     assert css.count("<") == 2  # nothing but the style element
-    assert f'[class*="st-key-{classroom.SECONDARY_PREFIX}"]' in css
+    assert f'[class*="st-key-{styles.SECONDARY_PREFIX}"]' in css
     assert re.search(r"stMetricValue\"\] \[data-testid=\"stMarkdownContainer\"\] p \{\{?\s*font-size: 4", css)
 
 
@@ -171,90 +172,53 @@ def test_presenter_css_is_static_and_hides_secondary_containers():
     ],
 )
 def test_contrast_ratio_matches_wcag_arithmetic(first, second, expected):
-    assert classroom.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
+    assert charts.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_theme_text_meets_wcag_aa(theme):
-    colours = classroom.THEMES[theme]
-    assert classroom.contrast_ratio(colours["text"], colours["background"]) >= classroom.TEXT_CONTRAST
+    colours = charts.THEMES[theme]
+    assert charts.contrast_ratio(colours["text"], colours["background"]) >= charts.TEXT_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_primary_colour_stands_out_in_both_themes(theme):
-    colours = classroom.THEMES[theme]
-    assert classroom.contrast_ratio(colours["primary"], colours["background"]) >= classroom.MARK_CONTRAST
+    colours = charts.THEMES[theme]
+    assert charts.contrast_ratio(colours["primary"], colours["background"]) >= charts.MARK_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(classroom.THEMES))
+@pytest.mark.parametrize("theme", sorted(charts.THEMES))
 def test_series_colours_stand_out_on_both_themes(theme):
-    background = classroom.THEMES[theme]["background"]
-    assert len(classroom.SERIES_COLOURS) >= 3
-    assert all(
-        classroom.contrast_ratio(c, background) >= classroom.MARK_CONTRAST for c in classroom.SERIES_COLOURS
-    )
+    background = charts.THEMES[theme]["background"]
+    assert len(charts.SERIES_COLOURS) >= 3
+    assert all(charts.contrast_ratio(c, background) >= charts.MARK_CONTRAST for c in charts.SERIES_COLOURS)
 
 
 def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
-    assert classroom.OKABE_ITO["yellow"] not in classroom.mark_colours("light")
-    assert classroom.OKABE_ITO["black"] not in classroom.mark_colours("dark")
-
-
-_PAIR = re.compile(
-    r"(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})[^{}]*?background-color:\s*(#[0-9A-Fa-f]{6})"
-    r"|background-color:\s*(#[0-9A-Fa-f]{6})[^{}]*?(?<![-\w])color:\s*(#[0-9A-Fa-f]{6})"
-)
-
-
-def _css_pairs() -> list[tuple[str, str, str]]:
-    """(file, text colour, background) of every CSS rule in ui/ that sets both."""
-    pairs = []
-    for path in sorted(Path(classroom.__file__).parent.glob("*.py")):
-        for match in _PAIR.finditer(path.read_text(encoding="utf-8")):
-            fg, bg = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
-            pairs.append((path.name, fg, bg))
-    return pairs
+    assert charts.OKABE_ITO["yellow"] not in charts.mark_colours("light")
+    assert charts.OKABE_ITO["black"] not in charts.mark_colours("dark")
 
 
 def test_css_text_colours_in_ui_meet_wcag_aa():
     """Text drawn on a fixed background (cards, greyed rows) is readable in both themes: 4.5:1."""
     low = [
-        (name, fg, bg, round(classroom.contrast_ratio(fg, bg), 2))
-        for name, fg, bg in _css_pairs()
-        if classroom.contrast_ratio(fg, bg) < classroom.TEXT_CONTRAST
+        (use, fg, bg, round(charts.contrast_ratio(fg, bg), 2))
+        for use, (fg, bg) in charts.TEXT_ON_FILL.items()
+        if charts.contrast_ratio(fg, bg) < charts.TEXT_CONTRAST
     ]
     assert low == []
 
 
-def test_classroom_doctests_pass():
+@pytest.mark.parametrize("module", [share, styles, handout, charts], ids=lambda m: m.__name__)
+def test_classroom_modules_doctests_pass(module):
     import doctest
 
-    assert doctest.testmod(classroom).failed == 0
+    assert doctest.testmod(module).failed == 0
 
 
 def _bar_chart(values):
     data = pd.DataFrame({"position": list(range(1, len(values) + 1)), "ndcg": values})
     return alt.Chart(data).mark_bar().encode(x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
-
-
-def test_chart_spec_builds_once_per_key():
-    calls = []
-
-    def build():
-        calls.append(1)
-        return _bar_chart([0.5, 0.9])
-
-    first = classroom.chart_spec(("test-once", 1), build)
-    second = classroom.chart_spec(("test-once", 1), build)
-    assert len(calls) == 1
-    assert second is first
-    classroom.chart_spec(("test-once", 2), build)
-    assert len(calls) == 2
-
-
-def test_chart_spec_is_altairs_spec():
-    chart = _bar_chart([0.25, 0.75])
-    assert classroom.chart_spec(("test-spec",), lambda: chart) == chart.to_dict()
 
 
 @pytest.mark.parametrize("page", __import__("ui.pages", fromlist=["PAGES"]).PAGES, ids=lambda p: p.id)
@@ -272,12 +236,12 @@ def _chart_page():
     import pandas as pd
     import streamlit as st
 
-    from ui import classroom
+    from ui import charts
 
     st.session_state["lab.lang"] = "zh"
     chart = alt.Chart(pd.DataFrame({"k": [1, 2], "ndcg": [0.5, 1.0]})).mark_line().encode(x="k:Q", y="ndcg:Q")
     st.altair_chart(chart)
-    classroom.chart_downloads(chart, "ndcg_by_k")
+    charts.chart_downloads(chart, "ndcg_by_k")
 
 
 def test_chart_downloads_offers_png_and_svg_in_the_page_language():
@@ -302,7 +266,7 @@ def test_chart_image_renders_a_spec_dict_with_dataframes_and_missing_values():
             "y": {"field": "gain", "type": "quantitative"},
         },
     }
-    assert classroom.chart_image(spec, "svg").lstrip().startswith(b"<svg")
+    assert charts.chart_image(spec, "svg").lstrip().startswith(b"<svg")
 
 
 @pytest.mark.parametrize(
@@ -346,15 +310,15 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
     for page, (run, names) in pages.items():
         assert not run.exception, page
         keys = {b.key for b in run.get("download_button")}
-        charts = len(run.get("arrow_vega_lite_chart")) or len(run.get("vega_lite_chart"))
+        drawn = len(run.get("arrow_vega_lite_chart")) or len(run.get("vega_lite_chart"))
         assert {f"lab.chart_{fmt}.{name}" for name in names for fmt in ("png", "svg")} <= keys, page
-        assert charts == len(names), page
+        assert drawn == len(names), page
 
 
 def test_neutral_line_colour_stands_out_on_both_themes():
     assert all(
-        classroom.contrast_ratio(classroom.NEUTRAL, colours["background"]) >= classroom.MARK_CONTRAST
-        for colours in classroom.THEMES.values()
+        charts.contrast_ratio(charts.NEUTRAL, colours["background"]) >= charts.MARK_CONTRAST
+        for colours in charts.THEMES.values()
     )
 
 
@@ -362,17 +326,19 @@ def test_theme_primaries_are_the_configured_ones():
     """The arithmetic above is done on the colours the app is really configured with."""
     import tomllib
 
-    config = tomllib.loads((Path(classroom.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
+    config = tomllib.loads((Path(styles.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
     assert {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")} == {
-        theme: colours["primary"] for theme, colours in classroom.THEMES.items()
+        theme: colours["primary"] for theme, colours in charts.THEMES.items()
     }
 
 
 def test_every_fixed_background_in_ui_sets_its_text_colour():
-    """A fixed light background under the theme's text colour is unreadable on the dark theme."""
+    """A fixed light background under the theme's text colour is unreadable on the dark theme, so
+    every fixed background comes from charts.TEXT_ON_FILL, which pairs it with its text colour."""
     backgrounds = [
         (path.name, m.group(0))
-        for path in sorted(Path(classroom.__file__).parent.glob("*.py"))
+        for path in sorted(Path(styles.__file__).parent.glob("*.py"))
+        if path.name != "charts.py"  # where TEXT_ON_FILL pairs each fill with its text colour
         for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))
     ]
-    assert len(backgrounds) == len(_css_pairs()), backgrounds
+    assert backgrounds == []

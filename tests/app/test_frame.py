@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ui import classroom, i18n
+from ui import i18n, styles
 from ui.pages import PAGES
 
 PRESENTER_MARK = "nDCG Lab presenter mode"
@@ -116,15 +116,15 @@ def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
 def test_every_page_carries_the_static_page_css(app, page):
     at = app(page=page)
     assert not at.exception
-    assert any(f"st-key-{classroom.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))
+    assert any(f"st-key-{styles.TABLE_PREFIX}" in str(e.proto) for e in at.get("html"))
     assert not _presenter_css_present(at)
 
 
 def test_secondary_container_key_matches_presenter_css():
-    from ui.frame import Frame
+    from ui.page_frame import Frame
 
     assert hasattr(Frame, "secondary")
-    assert f"st-key-{classroom.SECONDARY_PREFIX}" in classroom.PRESENTER_CSS
+    assert f"st-key-{styles.SECONDARY_PREFIX}" in styles.PRESENTER_CSS
 
 
 def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
@@ -139,8 +139,7 @@ def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
     import pandas as pd
 
     gc.unfreeze()
-    # ui.frame is also the name of the function ui exports, so reach the module itself
-    monkeypatch.setattr(sys.modules["ui.frame"], "_FROZEN_MODULES", 0)  # as in a fresh server process
+    monkeypatch.setattr(sys.modules["ui.page_frame"], "_FROZEN_MODULES", 0)  # as in a fresh server process
     probe = pd.DataFrame.__dict__["__init__"]  # a function object, tracked by the collector
     assert gc.is_tracked(probe)
     assert any(obj is probe for obj in gc.get_objects())
@@ -217,3 +216,26 @@ def test_config_hides_error_details_from_visitors():
         (Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text(encoding="utf-8")
     )
     assert config["client"]["showErrorDetails"] == "none"
+
+
+def _frame_ranking_after_an_edit() -> None:
+    """A page's frame, then an edit applied in the same run (as a drag is)."""
+    import streamlit as st
+
+    import ui
+    from ui.state import Ranking
+
+    page = ui.Frame(page="lesson", lang="en", present=False)  # what ui.frame("lesson") returns
+    before = page.ranking.relevance
+    ui.set_ranking(Ranking(relevance=(1.0, 0.0, 3.0), labels=("A", "B", "C")))
+    st.text(f"{before}|{page.ranking.relevance}")
+
+
+def test_frame_ranking_is_the_current_one_after_an_edit():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_frame_ranking_after_an_edit, default_timeout=30).run()
+    assert not at.exception
+    before, after = at.text[0].value.split("|")
+    assert before == "(3.0, 2.0, 0.0, 0.0, 1.0)"  # the worked example of a fresh session
+    assert after == "(1.0, 0.0, 3.0)"

@@ -64,7 +64,7 @@ def test_lesson_dcg_reveal_shows_the_core_numbers(app):
 
 def test_lesson_show_me_reveals_without_an_answer(app):
     at = app(page=PAGE, step="5", rel="2,0,1")
-    at.button(key="lesson.show.ndcg").click().run()
+    at.button(key="lesson.predict.ndcg.show").click().run()
     assert f"nDCG@3 = {nc.ndcg([2, 0, 1]):.4f}" in at.info[0].value
     assert _table(at)["nDCG"].tolist()[-1] == f"{nc.ndcg([2, 0, 1]):.4f}"
 
@@ -132,14 +132,14 @@ def test_lesson_item_names_in_a_question_stay_plain_text(app):
 def test_lesson_in_presenter_mode_shows_the_whole_table_unboxed(app):
     rel = ",".join(["1"] * 15)
     at = app(page=PAGE, step="3", present="1", rel=rel)
-    at.button(key="lesson.show.dcg").click().run()
+    at.button(key="lesson.predict.dcg.show").click().run()
     assert not at.exception
     (table, _), *_ = static_tables(at, "DCG")  # the whole table, then its parts
     assert len(table) == 15
     assert box_height(at, "lesson_table-whole") == "content"
     # off presenter mode a table this long scrolls inside a box of fixed height
     at = app(page=PAGE, step="3", rel=rel)
-    at.button(key="lesson.show.dcg").click().run()
+    at.button(key="lesson.predict.dcg.show").click().run()
     assert box_height(at, "lesson_table-whole") == "420"
 
 

@@ -14,7 +14,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1.element_tree import Radio
 
 import ndcg_core as nc
-from ui import classroom, i18n
+from ui import handout, i18n
 from ui.pages import PAGES
 from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
@@ -29,7 +29,7 @@ DYNAMIC_KEYS: list[str] = [
     *(f"nav.{page.id}" for page in PAGES),
     *(f"classroom.gain.{g}" for g in GAIN_CHOICES),
     *(f"classroom.discount.{d}" for d in DISCOUNT_CHOICES),
-    *(f"classroom.columns.{c}" for c in classroom.HANDOUT_COLUMNS),
+    *(f"classroom.columns.{c}" for c in handout.HANDOUT_COLUMNS),
     *(f"classroom.chart_{fmt}" for fmt in ("png", "svg")),
 ]
 

@@ -100,12 +100,10 @@ def test_variants_call_column_without_k_drops_the_cutoff(app):
 
 def test_variants_tools_chart_labels_each_row_with_its_call(app):
     at = app(page=PAGE, rel="3,2,0,0,1", k="3")
-    from ui import variants
+    from ui import charts
     from ui.i18n import translate
 
-    chart = variants.tools_chart(
-        tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p)
-    )
+    chart = charts.tools_chart(tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p))
     rows = chart.data["row"].tolist()
     assert rows[0] == "scikit-learn\nndcg_score(y_true, y_score, k=3)"
     y = chart.to_dict()["encoding"]["y"]

@@ -46,7 +46,7 @@ def test_cg_formula_exponential_sums_gains():
 
 
 def evaluate(tex):
-    """The value of a LaTeX arithmetic expression in the subset formulas.py writes."""
+    """The value of a LaTeX arithmetic expression in the subset latex.py writes."""
     py = re.sub(r"\\log_2 (\d+)", r"log2(\1)", tex)
     py = re.sub(r"2\^\{([^{}]+)\}", r"2**(\1)", py)
     while "\\frac" in py:

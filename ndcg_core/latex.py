@@ -8,7 +8,7 @@ general_formula(step, *, gain, discount)
     The symbolic formula, e.g. ``\\mathrm{DCG@k} = \\sum_{i=1}^{k} \\frac{rel_i}{\\log_2(i+1)}``.
 formula(step, relevance, *, k, gain, discount, pool, digits) -> Formula
     The general formula, the same formula with the learner's numbers substituted, and its value
-    (from :func:`ndcg_core.metrics.metrics`, never recomputed here).
+    (from :func:`ndcg_core.ranked.metrics`, never recomputed here).
 formulas(relevance, ...)
     All five at once.
 
@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import DISCOUNTS, Discount, discounts
+from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain
-from .metrics import ideal_relevance, metrics
+from .ranked import ideal_relevance, metrics
 from .validate import as_relevance, check_choice, check_k, fail
 
 __all__ = ["MAX_TERMS", "STEPS", "Formula", "formula", "formulas", "general_formula"]
@@ -208,7 +208,7 @@ def formula(
     relevance : array-like of float
         Grades in rank order, position 1 first.
     k, gain, discount, pool
-        As in :func:`ndcg_core.metrics.ndcg`.
+        As in :func:`ndcg_core.ranked.ndcg`.
     digits : int
         Decimals of results (grades are shown as given).
 

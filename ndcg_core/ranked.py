@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounts import Discount, discounts
+from .discounting import Discount, discounts
 from .gains import Gain, apply_gain
 from .options import UNJUDGED, Unjudged
 from .validate import as_relevance, check_choice, check_k, fail

@@ -1,4 +1,6 @@
-"""The frame every page calls first: page setup, language, sidebar, navigation, shared state.
+"""The page frame: :func:`frame`, which every page calls first (page setup, language, sidebar,
+navigation, shared state), and the :class:`Frame` it returns. ``ui.frame`` is the function; this
+module is ``ui.page_frame``.
 
 The shared state lives in ``st.session_state`` under ``lab.*`` keys (never bound to a widget,
 so it survives page switches) and is mirrored into the URL on every run, so the address bar
@@ -14,7 +16,7 @@ What every page gets from the frame, without page code (issue 5, the classroom):
   (:func:`page_params` of the page's own parameters, on top of ``st.context.url``), a QR code of
   it, and a button that shows the QR code full size for a projector.
 - **Export**: a sidebar popover with the step table as CSV and a printable one-page handout.
-  Pages put :func:`ui.classroom.chart_downloads` under a chart for PNG/SVG.
+  Pages put :func:`ui.charts.chart_downloads` under a chart for PNG/SVG.
 - **Presenter mode** (``present=1`` in the link, or the sidebar toggle): static CSS with large
   numbers, tables and formulas, the sidebar collapsed, and every container whose key starts
   with ``lab-secondary-`` hidden. The convention for pages: wrap controls a teacher does not
@@ -29,7 +31,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,7 @@ import streamlit as st
 
 from ndcg_core import NDCGInputError
 
-from . import address, classroom, i18n
+from . import address, handout, i18n, share, styles
 from .pages import PAGE_BY_ID, PAGES
 from .state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
 from .text import md_escape
@@ -54,13 +56,21 @@ _ICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What a page gets from :func:`frame`."""
+    """What a page gets from :func:`frame`: its id, language and presenter mode, and the ranking.
+
+    ``ranking`` is read from the shared state at every access, not captured when the frame was
+    made: a drag or a table edit that a page applies after :func:`frame` is seen by everything
+    that reads ``frame.ranking`` later in the run (a stale copy once made pages read it again).
+    """
 
     page: str
     lang: str
     present: bool
-    ranking: Ranking
-    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ranking(self) -> Ranking:
+        """The shared ranking as it is now."""
+        return get_ranking()
 
     def t(self, key: str, **params: Any) -> str:
         """The text of ``key`` in the page's language."""
@@ -68,7 +78,7 @@ class Frame:
 
     def secondary(self, name: str) -> Any:
         """A container hidden in presenter mode (key ``lab-secondary-<name>``), for ``with``."""
-        return st.container(key=f"{classroom.SECONDARY_PREFIX}{name}")
+        return st.container(key=f"{styles.SECONDARY_PREFIX}{name}")
 
 
 def _query_dict() -> dict[str, str | list[str]]:
@@ -179,14 +189,14 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
         # share and download first: their popovers open downwards and need the room
-        share = address.share_address(
+        reach = address.share_address(
             _base_url(),
             public_url=os.environ.get(address.PUBLIC_URL_ENV),
             server_address=st.get_option("server.address"),
         )
-        link = classroom.share_link(share.url, page_params(names))
-        classroom.share_control(lang, link, share)
-        classroom.export_control(lang, get_ranking(), link)
+        link = share.share_link(reach.url, page_params(names))
+        share.share_control(lang, link, reach)
+        handout.export_control(lang, get_ranking(), link)
         links = shared_params(lang=lang)
         for page in PAGES:
             st.page_link(
@@ -273,10 +283,10 @@ def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ())
     names = public + tuple(private)
     st.session_state["lab.page_params"] = names
     st.html(
-        classroom.PAGE_CSS
-        + (classroom.UPRIGHT_CSS if lang in classroom.UPRIGHT_LANGUAGES else "")
-        + classroom.widget_text_css(i18n.translate(lang, "common.upload"))
-        + (classroom.PRESENTER_CSS if present else "")
+        styles.PAGE_CSS
+        + (styles.UPRIGHT_CSS if lang in styles.UPRIGHT_LANGUAGES else "")
+        + styles.widget_text_css(i18n.translate(lang, "common.upload"))
+        + (styles.PRESENTER_CSS if present else "")
     )
     _sidebar(page, lang, public)
     _write_url(names)
@@ -289,11 +299,4 @@ def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ())
         if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
             st.session_state[_LINK_ERRORS] = []
             st.rerun()
-    extra = st.session_state.get(_EXTRA, {})
-    return Frame(
-        page=page,
-        lang=lang,
-        present=present,
-        ranking=get_ranking(),
-        params={name: extra[name] for name in names if name in extra},
-    )
+    return Frame(page=page, lang=lang, present=present)

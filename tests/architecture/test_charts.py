@@ -1,0 +1,67 @@
+"""Charts and colours live in one place: ``ui/charts.py`` builds every chart and holds the palette.
+
+Read as text (no import runs). Outside ``ui/charts.py`` no Python file of the app builds an
+Altair chart or imports altair, and none writes a colour as hex: pages and ui modules take chart
+builders and colours (``charts.BLUE``, ``charts.css_text_on_fill``) from there. The printable
+handout's style sheet (``ui/templates``) is print-only and may use greys, nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHARTS = ROOT / "ui" / "charts.py"
+APP_FILES = [
+    path
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+    if path != CHARTS
+]
+TEMPLATES = sorted((ROOT / "ui" / "templates").glob("*"))
+
+HEX = re.compile(r"#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
+ALTAIR = re.compile(r"\balt\.Chart\(|^\s*(?:import altair|from altair\b)", re.MULTILINE)
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def _hex_colours(text: str) -> list[str]:
+    return HEX.findall(text)
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=_rel)
+def test_no_chart_built_outside_charts_module(path):
+    found = [m.group(0).strip() for m in ALTAIR.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=_rel)
+def test_no_hex_colour_outside_charts_module(path):
+    assert _hex_colours(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=_rel)
+def test_print_templates_use_greys_only(path):
+    def grey(code: str) -> bool:
+        digits = code[1:]
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        return digits[0:2].lower() == digits[2:4].lower() == digits[4:6].lower()
+
+    assert [c for c in _hex_colours(path.read_text(encoding="utf-8")) if not grey(c)] == []
+
+
+def test_rules_find_what_they_ban():
+    """The patterns can fail: a chart, an altair import and colours in two spellings."""
+    sample = 'import altair as alt\nc = alt.Chart(data)\nstyle = "color: #0072B2; fill: #fff"\n'
+    assert len(ALTAIR.findall(sample)) == 2
+    assert _hex_colours(sample) == ["#0072B2", "#fff"]
+
+
+def test_charts_module_holds_the_palette():
+    assert "OKABE_ITO" in CHARTS.read_text(encoding="utf-8")

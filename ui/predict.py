@@ -1,0 +1,101 @@
+"""The one predict-then-reveal widget: a question with no default answer, then the verdict.
+
+Every page's predict-first question (lesson steps, ties, variants, blind spots, Explore) is a
+:class:`Question` shown by :func:`ask`. The page decides what is right from the core's numbers
+(:func:`ndcg_core.compare_values`); the widget only asks, judges the chosen option against
+``Question.correct`` and says so, in the page's language (``common.predict_*`` texts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+Translate = Callable[..., str]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A prediction, already translated.
+
+    Attributes
+    ----------
+    text : str
+        The question (Markdown; user text in it escaped by the caller).
+    options : Mapping[str, str]
+        Option key -> the text shown, in display order.
+    correct : str
+        The right option's key, decided from the core's numbers.
+    reveal : str
+        Said after any answer (and by "just show me"): the numbers that settle it.
+    feedback : Mapping[str, str]
+        An extra sentence for a chosen option (why that answer is right or not).
+    """
+
+    text: str
+    options: Mapping[str, str]
+    correct: str
+    reveal: str = ""
+    feedback: Mapping[str, str] = field(default_factory=dict)
+
+
+def option_texts(t: Translate, prefix: str, keys: Sequence[str]) -> dict[str, str]:
+    """``{key: t(f"{prefix}.{key}")}`` for option keys whose texts share a prefix."""
+    return {key: t(f"{prefix}.{key}") for key in keys}
+
+
+def _on_show(key: str) -> None:
+    st.session_state[key] = True
+
+
+def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizontal: bool = False) -> bool:
+    """Ask ``q`` (a radio with no default) and, once answered, judge it; True when revealed.
+
+    Parameters
+    ----------
+    key : str
+        The radio's widget key; the "just show me" button is ``<key>.show``.
+    q : Question
+    t : Translate
+        The page's translate function.
+    show_me : bool
+        Offer a "just show me" button that reveals without an answer; otherwise a caption
+        says to choose an answer to see the numbers.
+    horizontal : bool
+        Options side by side (short options).
+    """
+    shown_key = f"{key}.shown"
+    st.markdown(f"**{t('common.predict_prompt')}** {q.text}")
+    choice = st.radio(
+        q.text,
+        options=list(q.options),
+        index=None,
+        key=key,
+        format_func=q.options.__getitem__,
+        horizontal=horizontal,
+        label_visibility="collapsed",
+    )
+    if choice is None and not st.session_state.get(shown_key):
+        if show_me:
+            st.button(
+                t("common.predict_show_me"),
+                key=f"{key}.show",
+                on_click=_on_show,
+                args=(shown_key,),
+                type="tertiary",
+                icon=":material/visibility:",
+            )
+        else:
+            st.caption(t("common.predict_hint"))
+        return False
+    with st.container(key=f"verdict_{key.replace('.', '_')}"):
+        note = " ".join(text for text in (q.feedback.get(choice or "", ""), q.reveal) if text)
+        if choice is None:
+            st.info(note, icon=":material/lightbulb:")
+        elif choice == q.correct:
+            st.success(f"{t('common.predict_right')} {note}".strip(), icon=":material/check_circle:")
+        else:
+            st.warning(f"{t('common.predict_not_quite')} {note}".strip(), icon=":material/help:")
+    return True

@@ -1,0 +1,183 @@
+"""The static style sheets of the pages: every page's, upright (Chinese) text, presenter mode.
+
+Contents
+--------
+PAGE_CSS, UPRIGHT_CSS, PRESENTER_CSS, widget_text_css
+    The style sheets (static, no user text) the frame puts on every page.
+SECONDARY_PREFIX, TABLE_PREFIX, STEP_TABLE_PREFIX
+    Key prefixes of the containers they style: hidden in presenter mode, static tables, step
+    tables shown whole or in parts (:func:`step_parts`, :func:`step_table_key`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: Containers whose key starts with this are hidden in presenter mode: a page wraps controls a
+#: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
+SECONDARY_PREFIX = "lab-secondary-"
+
+#: Containers whose key starts with this hold a static table (``ui.widgets.static_table``).
+TABLE_PREFIX = "lab-table-"
+
+#: Containers whose key starts with this hold a step table twice: whole (``-whole``) and in
+#: parts (``-part0``...); the style sheet shows the whole table only where it fits.
+STEP_TABLE_PREFIX = "lab-steps-"
+
+#: The step table's parts on a narrow screen, by the core's column names: what is summed
+#: (gains, CG), how it is discounted (DCG), and the ideal ranking with nDCG. Columns not named
+#: here go with the first part.
+STEP_PARTS: tuple[frozenset[str], ...] = (
+    frozenset({"log_term", "discount", "discounted_gain", "dcg"}),
+    frozenset({"ideal_item", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg", "ndcg"}),
+)
+
+
+def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) -> list[dict[str, Any]]:
+    """The step table's columns split into parts that fit a phone or a projector at large type.
+
+    ``cells`` maps shown headers to cells: ``lead`` leading columns (the "In top k" mark), then
+    one per core column of ``columns``, in order. Every part repeats the position column (and the
+    lead columns go with the first part), so each part reads on its own. Parts left empty are
+    dropped; a table of a single part gives one part.
+
+    >>> parts = step_parts({"i": [1], "Gain": [3], "DCG": [3.0], "nDCG": [1.0]},
+    ...                    ["position", "gain", "dcg", "ndcg"])
+    >>> [list(p) for p in parts]
+    [['i', 'Gain'], ['i', 'DCG'], ['i', 'nDCG']]
+    """
+    headers = list(cells)
+    named = dict(zip(columns, headers[lead:], strict=False))
+    groups: list[list[str]] = [[], [], []]
+    for column, header in named.items():
+        if column != "position":
+            groups[next((n + 1 for n, part in enumerate(STEP_PARTS) if column in part), 0)].append(header)
+    position = [named["position"]] if "position" in named else []
+    groups = [group for group in groups if group]
+    return [
+        {h: cells[h] for h in [*(headers[:lead] if n == 0 else []), *position, *group]}
+        for n, group in enumerate(groups)
+    ]
+
+
+#: The width, in ems of the step table's type, that one column of the whole step table needs
+#: with its header wrapped (a number like 0.6309 and its padding; checked in Chromium by
+#: tests/browser/test_projector.py). The whole table is shown from columns × this width on.
+STEP_COLUMN_EMS = 4.0
+
+
+def step_table_key(key: str, columns: int) -> str:
+    """The key of a step table's container: the prefix, its number of columns, the page's key.
+
+    A table shown whole at every width (one part) has 0 columns here: no query hides it.
+
+    >>> step_table_key("calc_steps", 13)
+    'lab-steps-c13-calc_steps'
+    """
+    return f"{STEP_TABLE_PREFIX}c{columns}-{key}"
+
+
+def _step_table_queries(most: int = 40) -> str:
+    """Container queries that show a step table of n columns whole where it fits, else in parts."""
+    rules = []
+    for n in range(2, most + 1):
+        box, width = f'[class*="st-key-{STEP_TABLE_PREFIX}c{n}-"]', round(n * STEP_COLUMN_EMS, 2)
+        rules.append(f'@container (min-width: {width}em) {{ {box} [class*="-part"] {{ display: none; }} }}')
+        rules.append(
+            f'@container (max-width: {width - 0.01}em) {{ {box} [class*="-whole"] {{ display: none; }} }}'
+        )
+    return "\n".join(rules)
+
+
+#: Static CSS of every page (no user text): a static table wider than the page scrolls sideways
+#: (the projector test fails on it), its headers wrap, its cells come closer in a narrow column
+#: and its digits line up; the step table is shown whole or in parts by the room it has; captions are faded less than Streamlit's 0.6
+#: opacity, which left them at 3.9:1 on the light theme (WCAG AA asks 4.5:1; now ~6:1 light,
+#: ~9:1 dark), and code is set in the code colour without the syntax colours, whose comments,
+#: brackets and keywords fell to 2.3-4.3:1 (both measured by tests/browser/test_contrast.py).
+PAGE_CSS = f"""<style>
+[class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
+[class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0 0 1rem; font-variant-numeric: tabular-nums; }}
+[class*="st-key-{TABLE_PREFIX}"] {{ container-type: inline-size; }}
+[class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+@container (max-width: 25em) {{ [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  padding: 0.2rem 0.25rem; }} }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] {{ container-type: inline-size; font-size: 0.9rem; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ font-size: inherit; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] th, [class*="st-key-{STEP_TABLE_PREFIX}"] td {{ font-size: 1em !important; }}
+{_step_table_queries()}
+[data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
+[class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
+[class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
+[data-testid="stCode"] code span {{ color: inherit !important; }}
+[data-testid="stCode"] code .token.comment {{ font-style: italic; }}
+</style>"""
+
+
+def widget_text_css(upload_label: str) -> str:
+    """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
+    1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
+
+    The button's own text ("Upload") is hidden, which also takes it out of the accessibility
+    tree, and ``upload_label`` is drawn in its place (CSS generated content is read by screen
+    readers). The "200MB per file" line is left out: the page states the limit in its own
+    caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
+    """
+    label = json.dumps(upload_label, ensure_ascii=False)
+    return (
+        "<style>"
+        '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
+        "{ visibility: hidden; position: relative; }"
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
+        f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
+        "text-align: center; white-space: nowrap; }"
+        "</style>"
+    )
+
+
+#: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
+#: Markdown emphasis, italic in English, stay upright in them (``UPRIGHT_CSS``).
+UPRIGHT_LANGUAGES: tuple[str, ...] = ("zh",)
+UPRIGHT_CSS = """<style>
+[data-testid="stCode"] code .token.comment, [data-testid="stMarkdownContainer"] em { font-style: normal; }
+</style>"""
+
+#: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:
+#: key numbers ~67 px, body text and widget labels ~24-26 px, formulas twice their size. Glide
+#: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
+#: zoomed, so they keep their size: a page shows a table large with ``st.table`` when
+#: ``frame.present`` is true (this CSS enlarges ``st.table``).
+PRESENTER_CSS = f"""<style>
+/* nDCG Lab presenter mode */
+[class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 2.5rem 3rem 3rem !important; }}
+[data-testid="stMain"] h1 {{ font-size: 3.4rem !important; }}
+[data-testid="stMain"] h2 {{ font-size: 2.6rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 2.1rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.6rem !important; line-height: 1.45; }}
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {{
+  font-size: 4.2rem !important; line-height: 1.15 !important; font-weight: 600 !important; }}
+[data-testid="stMain"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {{ font-size: 1.7rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricDelta"],
+[data-testid="stMain"] [data-testid="stMetricDelta"] * {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] .katex {{ font-size: 2em !important; }}
+[data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.4em 0; }}
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.6rem; }}
+[data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
+[data-testid="stMain"] button p, [data-testid="stMain"] input,
+[data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
+</style>"""
