@@ -191,6 +191,24 @@ MESSAGES: dict[str, str] = {
         "The tie treatment 'trec_eval' breaks ties by item id, but the run has no item column "
         "{column!r}. Name the item id column, or choose another tie treatment."
     ),
+    # issue 15: qrels, several runs, warehouse tables (ndcg_core.spark)
+    "duplicate_pairs_run": (
+        "The item {item!r} appears {count} times for the query {query!r} in the run {run!r}. "
+        "Each (query, item) pair must appear once in a run."
+    ),
+    "qrels_conflict": (
+        "The qrels judge the item {item!r} of the query {query!r} more than once with different "
+        "grades ({low:g} and {high:g}). Each judged (query, item) pair needs one grade."
+    ),
+    "table_missing": (
+        "The table {name!r} does not exist in the metastore. Check the database and table name "
+        "(db.table), or create the table first."
+    ),
+    "table_name_invalid": "The table name {name!r} is not valid. Write it as db.table or table.",
+    "database_missing": (
+        "The database {database!r} of the table {name!r} does not exist in the metastore. "
+        "Create it first (CREATE DATABASE {database}) or choose another database."
+    ),
 }
 
 
@@ -207,6 +225,8 @@ TERMS: dict[str, str] = {
     "relevance_and_scores": "relevance list and the score list",
     "text": "text",
     "run": "run",
+    "qrels": "qrels (relevance judgments)",
+    "table": "table {name!r}",
     "file": "file {name!r}",
     "n_queries": "number of queries (n_queries)",
     "min_items": "smallest list (min_items)",
