@@ -635,13 +635,16 @@ def evaluate_trec(
     The defaults are ``trec_eval -c -m ndcg_cut.k``: the ideal from the judged pool (every
     judged item of the query), ties ranked by score descending then item id descending as a
     string, unjudged retrieved items with gain 0, and judged queries a run does not answer
-    counted as 0. A negative grade (TREC's "judged, not relevant" or "junk") has gain 0, and the
-    condensed list of ``unjudged="drop"`` leaves it out too, as trec_eval ``-J`` does (it codes
-    "not judged" as a negative grade); judged@k still counts it as judged. Queries of a run
-    without any judgment are left out (:func:`queries_without_judgments` lists them).
+    counted as 0. A negative grade (-1, -2 in many TREC qrels) is handled as trec_eval handles
+    it: the item is in the pool (its query is judged) but not judged; its gain is 0 in DCG and
+    in the ideal, ``unjudged="drop"`` removes it (as ``trec_eval -J``) and judged@k does not
+    count it. Queries of a run without any judgment are left out
+    (:func:`queries_without_judgments` lists them). These are the conventions of
+    :func:`ndcg_core.trec.evaluate_trec`, the pandas engine, whose ``per_query`` table this
+    function's rows equal.
 
     Several cutoffs (``k="5,10,20"``) are computed in one pass: each row's position and
-    discount once, then one conditional sum per cutoff.
+    discount once (one sort per run and query), then one conditional sum per cutoff.
 
     Parameters
     ----------
@@ -652,23 +655,26 @@ def evaluate_trec(
         Ranked results: columns ``query, item, score``, with a ``run`` column naming each
         system, or a mapping from run name to such a frame (without ``run``).
     k, gain, discount, ties, ideal, unjudged, missing, no_relevant
-        The options of :class:`ndcg_core.options.Options` (see its ``DESCRIPTIONS``).
-        ``ties="average"`` also averages judged@k over the orders of a tie.
+        The options of :class:`ndcg_core.options.Options` (see its ``DESCRIPTIONS``). Inside
+        a tie, ``"average"``, ``"optimistic"`` and ``"pessimistic"`` fall back on the input
+        order (``monotonically_increasing_id``) where the order matters for judged@k only.
     validate : bool
         Check ids, scores, grades, repeated pairs and gains first (a few Spark jobs).
 
     Returns
     -------
     pyspark.sql.DataFrame
-        Lazy; one row per (run, query) with the columns ``run, query, n_items``, then
-        ``ndcg``, ``dcg``, ``idcg`` and ``judged`` (named ``ndcg@5``, ``ndcg@10``, ... for
-        several cutoffs, see :func:`ndcg_core.options.measure_columns`), and ``missing``.
-        ``n_items`` counts the items the run returned (before ``unjudged="drop"`` removes any);
-        judged@k is the share of the first k returned items that are judged, over k (the whole
-        list when k is none), as ir_measures' ``Judged@k``. A judged query the run does not
-        answer has a row with ``missing`` true, ``n_items`` 0, DCG 0 and nDCG 0; with
-        ``missing="drop"`` it has no row. With ``no_relevant="drop"``, nDCG is NaN where IDCG
-        is 0 (left out of :func:`summarize_trec`'s means), as in :func:`evaluate`.
+        Lazy, in no particular order; one row per (run, judged query) with the columns
+        ``run, query, n_items``, then ``ndcg``, ``dcg``, ``idcg`` and ``judged`` (named
+        ``ndcg@5``, ``ndcg@10``, ... for several cutoffs, see
+        :func:`ndcg_core.options.measure_columns`), and ``missing``. ``n_items`` counts the
+        items the run returned (before ``unjudged="drop"`` removes any); judged@k is the share
+        of the first min(k, n) returned items that are judged (ir_measures' ``Judged@k``
+        divides by k instead). A judged query the run does not answer has a row with
+        ``missing`` true, ``n_items`` 0, DCG 0, judged NaN and nDCG 0 (``missing="drop"``:
+        NaN). nDCG is NaN wherever the options leave the query out of the mean
+        (``missing="drop"``, or IDCG 0 with ``no_relevant="drop"``); :func:`summarize_trec`
+        averages the others.
 
     Raises
     ------
@@ -688,13 +694,14 @@ def evaluate_trec(
         missing=missing,
         no_relevant=no_relevant,
     )
-    run_rows = _runs_frame(runs, with_row=options.ties == "input")
+    # every ranking ends on the input order, as the pandas engine's (stable sorts)
+    run_rows = _runs_frame(runs, with_row=True)
     judged_rows = _qrels_frame(qrels)
     if validate:
         _check_trec(run_rows, judged_rows, gain=options.gain)
     run_rows = run_rows.drop("raw_score")
     judgments = judged_rows.select("query", "item", "relevance").distinct()
-    # a negative grade is judged but has gain 0, as in trec_eval
+    # a negative grade has gain 0, as in trec_eval
     positive = F.greatest(F.col("relevance"), F.lit(0.0))
     judgments = judgments.withColumn("gain", _gain(positive, options.gain))
     cutoffs: tuple[int | None, ...] = options.k if options.k is not None else (None,)
@@ -707,64 +714,63 @@ def evaluate_trec(
     )
     rows = rows.select(
         "*",
-        F.col("gain").isNotNull().cast("int").alias("judged"),
-        # what the condensed list keeps: as trec_eval -J, which codes "not judged" as a
-        # negative grade, an item judged with a negative grade is removed too
-        F.coalesce(F.col("relevance") >= 0, F.lit(False)).cast("int").alias("kept"),
+        # trec_eval codes "not judged" as a negative grade: an item graded below 0 is in the
+        # pool (its query is judged) but not judged, so -J removes it and judged@k skips it
+        F.coalesce(F.col("relevance") >= 0, F.lit(False)).cast("int").alias("judged"),
     ).withColumn("gain", F.coalesce(F.col("gain"), F.lit(0.0)))
     tie_break = {
-        "average": [],
+        "average": [F.col("row").asc()],  # any order: the tie's mean gain is the same
         "input": [F.col("row").asc()],
         # item id descending, compared as strings (UTF-8 bytes: code point order, as strcmp)
         "trec_eval": [F.col("item").desc()],
-        "optimistic": [F.col("gain").desc(), F.col("item").desc()],
-        "pessimistic": [F.col("gain").asc(), F.col("item").desc()],
+        "optimistic": [F.col("gain").desc(), F.col("row").asc()],
+        "pessimistic": [F.col("gain").asc(), F.col("row").asc()],
     }[options.ties]
     ranking = Window.partitionBy("run", "query").orderBy(F.col("score").desc(), *tie_break)
     drop = options.unjudged == "drop"
     position = F.row_number().over(ranking)
-    # the condensed list's position: how many kept items up to this one (same window, one sort)
-    condensed = F.sum("kept").over(ranking.rowsBetween(Window.unboundedPreceding, Window.currentRow))
+    # the condensed list's position: how many judged items up to this one (same window, one sort)
+    condensed = F.sum("judged").over(ranking.rowsBetween(Window.unboundedPreceding, Window.currentRow))
     rows = rows.select(
-        "run", "query", "gain", "judged", "kept", "score", position.alias("position"), condensed.alias("cpos")
+        "run", "query", "gain", "judged", "score", position.alias("position"), condensed.alias("cpos")
     )
-    gained, judged = F.col("gain"), F.col("judged").cast("double")
+    gained = F.col("gain")
     if options.ties == "average":
-        group = Window.partitionBy("run", "query", "score")
         # the mean over a tie group is the average over all its orders (McSherry & Najork);
-        # in the condensed list the group holds its kept items only
-        gained = F.avg(F.when(F.col("kept") == 1, F.col("gain")) if drop else F.col("gain")).over(group)
-        judged = F.avg(judged).over(group)
+        # in the condensed list the group holds its judged items only
+        group = Window.partitionBy("run", "query", "score")
+        gained = F.avg(F.when(F.col("judged") == 1, F.col("gain")) if drop else F.col("gain")).over(group)
     if drop:
-        gained = F.when(F.col("kept") == 1, gained).otherwise(F.lit(0.0))
-    # an item removed before the first kept one has condensed position 0; its term is 0,
+        gained = F.when(F.col("judged") == 1, gained).otherwise(F.lit(0.0))
+    # an item removed before the first judged one has condensed position 0; its term is 0,
     # but Spark (ANSI mode) would still refuse 1 / log2(1), so it is given position 1
     ranked_at = F.greatest(F.col("cpos"), F.lit(1)) if drop else F.col("position")
     rows = rows.select(
         "run",
         "query",
         "position",
+        "judged",
         ranked_at.alias("at"),
         (gained * _discount(ranked_at, options.discount, None)).alias("term"),
-        judged.alias("judged"),
     )
+
+    def upto(cut: int | None, at: str, value: str) -> Column:
+        """The value of the rows at or above the cutoff (all rows without one), else 0."""
+        column: Column = F.col(value) if cut is None else F.when(F.col(at) <= cut, F.col(value)).otherwise(0)
+        return column
+
+    count = F.count(F.lit(1))
     per_query = rows.groupBy("run", "query").agg(
-        F.count(F.lit(1)).cast("long").alias("n_items"),
+        count.cast("long").alias("n_items"),
         *[
-            F.sum(
-                F.col("term") if cut is None else F.when(F.col("at") <= cut, F.col("term")).otherwise(0.0)
-            ).alias(name)
+            F.sum(upto(cut, "at", "term")).alias(name)
             for cut, name in zip(cutoffs, names["dcg"], strict=True)
         ],
+        # the share of the first min(k, n) returned items that are judged (the whole list)
         *[
-            (
-                F.sum(
-                    F.col("judged")
-                    if cut is None
-                    else F.when(F.col("position") <= cut, F.col("judged")).otherwise(0.0)
-                )
-                / (F.count(F.lit(1)) if cut is None else F.lit(float(cut)))
-            ).alias(name)
+            (F.sum(upto(cut, "position", "judged")) / (count if cut is None else F.least(count, F.lit(cut))))
+            .cast("double")
+            .alias(name)
             for cut, name in zip(cutoffs, names["judged"], strict=True)
         ],
     )
@@ -781,57 +787,42 @@ def evaluate_trec(
         )
         return terms.groupBy(*keys).agg(
             *[
-                F.sum(
-                    F.col("term") if cut is None else F.when(F.col("at") <= cut, F.col("term")).otherwise(0.0)
-                ).alias(name)
+                F.sum(upto(cut, "at", "term")).alias(name)
                 for cut, name in zip(cutoffs, names["idcg"], strict=True)
             ]
         )
 
-    relevant = (
-        judgments.filter(F.col("gain") > 0).select("query").distinct().withColumn("relevant", F.lit(True))
-    )
-    # (used with ideal="list" only: a missing query's list is empty, its pool may not be)
     if options.ideal == "pool":
         ideal_keys = ["query"]
         ideals = ideal_sums(judgments, ideal_keys)
-    else:
+    else:  # the returned list's grades: those of its judged items (the others have gain 0)
         ideal_keys = ["run", "query"]
-        listed = run_rows.join(queries, "query", "left_semi").join(
-            judgments.select("query", "item", "gain"), ["query", "item"], "inner"
-        )
+        listed = run_rows.join(judgments.select("query", "item", "gain"), ["query", "item"], "inner")
         ideals = ideal_sums(listed, ideal_keys)
     answered = per_query.join(ideals, ideal_keys, "left").withColumn("missing", F.lit(False))
-    frames = [answered]
-    if options.missing == "zero":
-        # every judged query a run does not answer: no items, DCG 0, counted as 0
-        pairs = run_rows.select("run").distinct().crossJoin(queries)
-        absent = pairs.join(per_query.select("run", "query"), ["run", "query"], "left_anti")
-        if options.ideal == "pool":
-            absent = absent.join(ideals, "query", "left")
-        else:  # the returned list is empty, so is its ideal
-            absent = absent.select("*", *[F.lit(0.0).alias(name) for name in names["idcg"]])
-        absent = absent.select(
-            "*",
-            F.lit(0).cast("long").alias("n_items"),
-            *[F.lit(0.0).alias(name) for name in (*names["dcg"], *names["judged"])],
-            F.lit(True).alias("missing"),
-        )
-        frames.append(absent)
-    result = frames[0]
-    for frame in frames[1:]:
-        result = result.unionByName(frame)
-    if options.ideal == "list":
-        result = result.join(relevant, "query", "left")
-    result = result.fillna(0.0, subset=list(names["idcg"]))
-    empty = F.lit(0.0) if options.no_relevant == "zero" else F.lit(float("nan"))
+    # every judged query a run does not answer: no items, DCG 0, judged@k undefined
+    pairs = run_rows.select("run").distinct().crossJoin(queries)
+    absent = pairs.join(per_query.select("run", "query"), ["run", "query"], "left_anti")
+    if options.ideal == "pool":
+        absent = absent.join(ideals, "query", "left")
+    else:  # the returned list is empty, so is its ideal
+        absent = absent.select("*", *[F.lit(0.0).alias(name) for name in names["idcg"]])
+    absent = absent.select(
+        "*",
+        F.lit(0).cast("long").alias("n_items"),
+        *[F.lit(0.0).alias(name) for name in names["dcg"]],
+        *[F.lit(float("nan")).alias(name) for name in names["judged"]],
+        F.lit(True).alias("missing"),
+    )
+    result = answered.unionByName(absent).fillna(0.0, subset=list(names["idcg"]))
+    nan = F.lit(float("nan"))
+    empty = F.lit(0.0) if options.no_relevant == "zero" else nan
     ndcg = []
     for dcg_name, idcg_name, name in zip(names["dcg"], names["idcg"], names["ndcg"], strict=True):
-        value = F.when(F.col(idcg_name) > 0, F.col(dcg_name) / F.col(idcg_name))
-        if options.ideal == "list":
-            # a missing query counts 0 unless its pool has nothing relevant either
-            value = value.when(F.col("missing") & F.col("relevant").isNotNull(), F.lit(0.0))
-        ndcg.append(value.otherwise(empty).alias(name))
+        value = F.when(F.col(idcg_name) > 0, F.col(dcg_name) / F.col(idcg_name)).otherwise(empty)
+        if options.missing == "drop":
+            value = F.when(F.col("missing"), nan).otherwise(value)
+        ndcg.append(value.alias(name))
     return result.select(
         "run",
         "query",
@@ -845,20 +836,27 @@ def evaluate_trec(
 
 
 def summarize_trec(per_query: DataFrame) -> DataFrame:
-    """One row per run of :func:`evaluate_trec`'s result: ``run, n_queries`` and the mean of
-    each nDCG and judged column over the queries in the mean (nDCG not NaN, so without the
-    queries ``no_relevant="drop"`` leaves out)."""
+    """One row per run of :func:`evaluate_trec`'s result: ``run, n_queries`` (the queries in
+    the mean: nDCG not NaN) and the mean of each nDCG column over them, and of each judged
+    column over the queries the run answered (judged not NaN), as
+    ``ndcg_core.trec.TrecResult.means``. A run with no query in the mean has null means."""
     F = _spark().functions
     ndcg = [name for name in per_query.columns if name == "ndcg" or name.startswith("ndcg@")]
     judged = [name for name in per_query.columns if name == "judged" or name.startswith("judged@")]
     if not ndcg:
         fail("missing_column", column="ndcg", columns=", ".join(map(repr, per_query.columns)))
-    counted = per_query.filter(~F.isnan(F.col(ndcg[0])))
+
+    def value(name: str) -> Column:
+        """The column's numbers, NaN as null (Spark's avg would return NaN; a table written by
+        another tool may hold null for NaN)."""
+        column: Column = F.when(~F.isnan(F.col(name)), F.col(name))
+        return column
+
     return (
-        counted.groupBy("run")
+        per_query.groupBy("run")
         .agg(
-            F.count(F.lit(1)).cast("long").alias("n_queries"),
-            *[F.avg(name).alias(name) for name in (*ndcg, *judged)],
+            F.count(value(ndcg[0])).cast("long").alias("n_queries"),
+            *[F.avg(value(name)).alias(name) for name in (*ndcg, *judged)],
         )
         .orderBy("run")
     )

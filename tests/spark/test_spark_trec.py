@@ -18,6 +18,7 @@ import pytrec_eval
 
 from ndcg_core import NDCGInputError
 from ndcg_core import spark as nspark
+from ndcg_core.batch import evaluate
 
 pytestmark = [
     pytest.mark.spark,
@@ -75,12 +76,27 @@ def _pytrec(qrels: pd.DataFrame, runs: pd.DataFrame, *, judged_only: bool = Fals
 
 def _judged_share(qrels: pd.DataFrame, runs: pd.DataFrame, k: int) -> dict[tuple[str, str], float]:
     """judged@k by hand: in trec_eval's order (score descending, then item id descending), the
-    judged items among the first k, over k."""
-    judged = set(zip(qrels["query"], qrels["item"], strict=True))
+    judged items (grade 0 or more: trec_eval's "not judged" is negative) among the first
+    min(k, n), over min(k, n)."""
+    graded = qrels[qrels["relevance"] >= 0]
+    judged = set(zip(graded["query"], graded["item"], strict=True))
     out = {}
     for (run, query), rows in runs.groupby(["run", "query"]):
         order = sorted(zip(rows["score"], rows["item"], strict=True), reverse=True)[:k]
-        out[(run, query)] = sum((query, item) in judged for _, item in order) / k
+        out[(run, query)] = sum((query, item) in judged for _, item in order) / len(order)
+    return out
+
+
+def _batch(run: pd.DataFrame, k: int, ties: str) -> dict[tuple[str, str], float]:
+    """ideal="list" by the batch engine (scikit-learn's numbers): each returned item graded
+    from the qrels, unjudged and negative grades as 0."""
+    answered = run[run["query"].isin(set(QRELS["query"]))]
+    graded = answered.merge(QRELS, on=["query", "item"], how="left")
+    graded["relevance"] = graded["relevance"].fillna(0).clip(lower=0)
+    out = {}
+    for name, rows in graded.groupby("run"):
+        table = evaluate(rows.drop(columns="run"), k=k, ties=ties)
+        out.update({(name, q): v for q, v in zip(table["query"], table["ndcg"], strict=True)})
     return out
 
 
@@ -100,6 +116,11 @@ def results(tables):
         "missing_drop": {"missing": "drop"},
         "judged_only": {"unjudged": "drop", "missing": "drop"},
         "list": {"ideal": "list", "missing": "drop"},
+        "no_relevant_drop": {"no_relevant": "drop"},
+        **{
+            f"{ties}_list": {"ties": ties, "ideal": "list"}
+            for ties in ("average", "optimistic", "pessimistic")
+        },
     }
     union = None
     for name, options in cases.items():
@@ -110,6 +131,8 @@ def results(tables):
 
 
 def _as_dict(frame: pd.DataFrame, column: str) -> dict[tuple[str, str], float]:
+    """{(run, query): value} of the queries the run answered."""
+    frame = frame[~frame["missing"]]
     return {(r, q): float(v) for r, q, v in zip(frame["run"], frame["query"], frame[column], strict=True)}
 
 
@@ -129,8 +152,11 @@ def _assert_close(ours: dict, expected: dict) -> None:
 
 @pytest.mark.parametrize("k", CUTOFFS)
 def test_evaluate_trec_missing_drop_matches_pytrec_eval(results, k):
-    """Every (run, query) pytrec_eval reports, and no other, to 1e-12."""
-    _assert_close(_as_dict(results["missing_drop"], f"ndcg@{k}"), _expected(_pytrec(QRELS, RUNS), k))
+    """Every (run, query) pytrec_eval reports, and no other, to 1e-12; the unanswered query's
+    nDCG is NaN (left out of the mean)."""
+    table = results["missing_drop"]
+    _assert_close(_as_dict(table, f"ndcg@{k}"), _expected(_pytrec(QRELS, RUNS), k))
+    assert table.loc[table["missing"], f"ndcg@{k}"].isna().all()
 
 
 @pytest.mark.parametrize("k", CUTOFFS)
@@ -140,16 +166,43 @@ def test_evaluate_trec_default_adds_zero_for_unanswered_queries(results, k):
     assert ("A", "q3") not in expected
     expected[("A", "q3")] = 0.0
     table = results["default"]
-    _assert_close(_as_dict(table, f"ndcg@{k}"), expected)
     assert table.loc[table["missing"], ["run", "query"]].values.tolist() == [["A", "q3"]]
+    assert table.loc[table["missing"], f"ndcg@{k}"].tolist() == [0.0]
+    assert table.loc[table["missing"], f"judged@{k}"].isna().all()  # nothing returned
+    _assert_close(_as_dict(table, f"ndcg@{k}"), {key: v for key, v in expected.items() if key != ("A", "q3")})
 
 
-def test_evaluate_trec_default_mean_counts_unanswered_query_as_zero(results):
+def test_summarize_trec_default_counts_unanswered_query_as_zero(spark, results):
     reference = _pytrec(QRELS, RUNS)["A"]
     judged_queries = QRELS["query"].nunique()
+    means = nspark.summarize_trec(spark.createDataFrame(results["default"])).toPandas().set_index("run")
+    assert means.loc["A", "n_queries"] == judged_queries == len(reference) + 1
     expected = sum(values["ndcg_cut_10"] for values in reference.values()) / judged_queries
-    table = results["default"]
-    assert table.loc[table["run"] == "A", "ndcg@10"].mean() == pytest.approx(expected, abs=1e-12)
+    assert means.loc["A", "ndcg@10"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_summarize_trec_missing_drop_is_pytrec_eval_mean(tables):
+    reference = _pytrec(QRELS, RUNS)["A"]
+    frame = nspark.evaluate_trec(*tables, k=10, missing="drop")
+    means = nspark.summarize_trec(frame).toPandas().set_index("run")
+    assert means.loc["A", "n_queries"] == len(reference)
+    expected = sum(values["ndcg_cut_10"] for values in reference.values()) / len(reference)
+    assert means.loc["A", "ndcg"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_evaluate_trec_no_relevant_drop_leaves_query_out(results):
+    """q4 has no grade above 0: IDCG 0, nDCG 0 by default, NaN (out of the mean) with drop."""
+    default, dropped = results["default"], results["no_relevant_drop"]
+    assert (default.loc[default["query"] == "q4", "ndcg@10"] == 0.0).all()
+    assert dropped.loc[dropped["query"] == "q4", "ndcg@10"].isna().all()
+    assert dropped.loc[dropped["query"] != "q4", "ndcg@10"].notna().all()
+
+
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("k", CUTOFFS)
+def test_evaluate_trec_ideal_list_ties_match_batch_engine(results, ties, k):
+    """ideal="list" with each tie treatment: the batch engine on the graded returned lists."""
+    _assert_close(_as_dict(results[f"{ties}_list"], f"ndcg@{k}"), _batch(RUNS, k, ties))
 
 
 @pytest.mark.parametrize("k", CUTOFFS)
@@ -207,7 +260,7 @@ def test_evaluate_trec_accepts_mapping_of_runs(spark, tables):
     """A binary (click / like) target, runs given as {name: frame}, one cutoff: column ``ndcg``."""
     qrels = spark.createDataFrame(QRELS.assign(relevance=(QRELS["relevance"] > 0).astype(int)))
     runs = {name: spark.createDataFrame(rows.drop(columns="run")) for name, rows in RUNS.groupby("run")}
-    table = nspark.evaluate_trec(qrels, runs, k=10, missing="drop").toPandas()
+    table = nspark.evaluate_trec(qrels, runs, k=10).toPandas()
     binary = QRELS.assign(relevance=(QRELS["relevance"] > 0).astype(int))
     reference = {
         run: {q: {"ndcg_cut_10": v["ndcg_cut_10"]} for q, v in per.items()}
@@ -258,17 +311,19 @@ def test_warehouse_round_trip_matches_pytrec_eval(spark):
     stored = spark.catalog.getTable("ir.result")
     assert (stored.database, stored.tableType) == ("ir", "MANAGED")
     back = nspark.read_table(spark, "ir.result").toPandas()
-    expected = _expected(_pytrec(QRELS, RUNS), 10)
-    expected[("A", "q3")] = 0.0
-    _assert_close(_as_dict(back, "ndcg@10"), expected)
-    if HAS_PANDAS_TREC:  # the pandas engine, same options: same table
+    _assert_close(_as_dict(back, "ndcg@10"), _expected(_pytrec(QRELS, RUNS), 10))
+    assert back.loc[back["missing"], ["run", "query", "ndcg@10"]].values.tolist() == [["A", "q3", 0.0]]
+    if HAS_PANDAS_TREC:  # the pandas engine, same options: the same table
         from ndcg_core.trec import evaluate_trec
 
-        pandas_side = evaluate_trec(QRELS, RUNS, k=CUTOFFS).per_query
+        runs = {name: rows.drop(columns="run") for name, rows in RUNS.groupby("run")}
+        pandas_side = evaluate_trec(QRELS, runs, k=CUTOFFS).per_query
         left = back.sort_values(["run", "query"], ignore_index=True)
-        right = pandas_side.sort_values(["run", "query"], ignore_index=True)[list(back.columns)]
-        assert left[["run", "query"]].equals(right[["run", "query"]].astype(str))
-        for column in back.columns[2:]:
+        right = pandas_side.sort_values(["run", "query"], ignore_index=True)
+        assert list(left.columns) == list(right.columns)
+        assert left[["run", "query"]].astype(str).equals(right[["run", "query"]].astype(str))
+        assert (left["missing"].to_numpy() == right["missing"].to_numpy()).all()
+        for column in left.columns[2:-1]:
             np.testing.assert_allclose(
-                left[column].astype(float), right[column].astype(float), rtol=0, atol=1e-12
+                left[column].astype(float), right[column].astype(float), rtol=0, atol=1e-12, equal_nan=True
             )
