@@ -20,6 +20,12 @@ as window functions so that the rows never leave the executors:
   is refused (naming the grade, and the query), so no DCG is inf and no nDCG nan;
 - IDCG: the same with the window ordered by grade descending; then one ``groupBy(query)``.
 
+Judgments apart from the runs (the IR way, :func:`evaluate_trec`): the same window functions
+over (run, query), with the ideal from the judged pool, unjudged and missing queries as
+:mod:`ndcg_core.options` names them, several cutoffs in one pass; :func:`summarize_trec` gives
+the means per run. Warehouse tables: :func:`read_table` and :func:`write_table` go through the
+session's catalog (a Hive metastore with ``session(hive=True)``), so nothing leaves the cluster.
+
 No Python UDF runs on the rows. PySpark is optional: it is imported inside the functions, so
 ``import ndcg_core`` works without it, and a missing PySpark raises an ``ImportError`` that
 says how to install it.
