@@ -613,7 +613,7 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
     if conflicts:
         row = conflicts[0]
         fail(
-            "qrels_conflict",
+            "qrels_conflict_table",
             item=row["item"],
             query=row["query"],
             low=float(row["low"]),

@@ -196,7 +196,7 @@ MESSAGES: dict[str, str] = {
         "The item {item!r} appears {count} times for the query {query!r} in the run {run!r}. "
         "Each (query, item) pair must appear once in a run."
     ),
-    "qrels_conflict": (
+    "qrels_conflict_table": (
         "The qrels judge the item {item!r} of the query {query!r} more than once with different "
         "grades ({low:g} and {high:g}). Each judged (query, item) pair needs one grade."
     ),

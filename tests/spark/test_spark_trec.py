@@ -283,7 +283,7 @@ def test_evaluate_trec_conflicting_grades_named(spark, tables):
     )
     with pytest.raises(NDCGInputError, match="'d1' of the query 'q1'") as error:
         nspark.evaluate_trec(qrels, runs)
-    assert error.value.key == "qrels_conflict"
+    assert error.value.key == "qrels_conflict_table"
 
 
 def test_read_table_missing_table_named(spark):
