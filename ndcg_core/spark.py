@@ -20,6 +20,12 @@ as window functions so that the rows never leave the executors:
   is refused (naming the grade, and the query), so no DCG is inf and no nDCG nan;
 - IDCG: the same with the window ordered by grade descending; then one ``groupBy(query)``.
 
+Judgments apart from the runs (the IR way, :func:`evaluate_trec`): the same window functions
+over (run, query), with the ideal from the judged pool, unjudged and missing queries as
+:mod:`ndcg_core.options` names them, several cutoffs in one pass; :func:`summarize_trec` gives
+the means per run. Warehouse tables: :func:`read_table` and :func:`write_table` go through the
+session's catalog (a Hive metastore with ``session(hive=True)``), so nothing leaves the cluster.
+
 No Python UDF runs on the rows. PySpark is optional: it is imported inside the functions, so
 ``import ndcg_core`` works without it, and a missing PySpark raises an ``ImportError`` that
 says how to install it.
@@ -28,6 +34,7 @@ says how to install it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .batch import (
@@ -41,14 +48,25 @@ from .batch import (
 )
 from .discounting import JARVELIN_BASE, Discount
 from .gains import Gain
-from .options import NO_RELEVANT, NoRelevant
+from .options import NO_RELEVANT, BatchTies, Ideal, Missing, NoRelevant, Options, Unjudged, measure_columns
 from .validate import check_choice, fail
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from pyspark.sql import Column, DataFrame, Row, SparkSession
 
-__all__ = ["evaluate", "evaluate_run", "read_run", "session", "summarize_spark"]
+__all__ = [
+    "evaluate",
+    "evaluate_run",
+    "evaluate_trec",
+    "queries_without_judgments",
+    "read_run",
+    "read_table",
+    "session",
+    "summarize_spark",
+    "summarize_trec",
+    "write_table",
+]
 
 INSTALL_HINT = (
     "The Spark engine needs PySpark and Java 17 or newer: "
@@ -67,14 +85,57 @@ def _spark() -> Any:
     return pyspark.sql
 
 
-def session(master: str = "local[*]", *, app_name: str = "nDCG Lab") -> SparkSession:
+def session(
+    master: str = "local[*]",
+    *,
+    app_name: str = "nDCG Lab",
+    hive: bool = False,
+    warehouse: str | os.PathLike[str] | None = None,
+    metastore: str | os.PathLike[str] | None = None,
+    partitions: int | None = None,
+) -> SparkSession:
     """A SparkSession for the command line: no web UI or console progress, few shuffle
-    partitions in local mode."""
+    partitions in local mode.
+
+    Parameters
+    ----------
+    master : str
+        Spark's master URL; ``local[*]`` runs on this machine.
+    app_name : str
+        The application's name in Spark's logs and cluster manager.
+    hive : bool
+        Enable Hive support (``enableHiveSupport``): ``spark.table("db.table")`` and
+        ``saveAsTable`` go through a Hive metastore. PySpark ships the Hive client, so this
+        works offline; on a cluster the metastore comes from its ``hive-site.xml``.
+    warehouse : path, optional
+        The folder of managed tables (``spark.sql.warehouse.dir``).
+    metastore : path, optional
+        A folder for an embedded Derby metastore (created if absent; Derby's log goes next to
+        it), for local mode and tests; leave it out on a cluster with its own metastore.
+    partitions : int, optional
+        ``spark.sql.shuffle.partitions``; in local mode twice the cores by default.
+
+    Spark reads these settings when it starts: if a session is already running in this
+    process, ``getOrCreate`` returns it unchanged (stop it first to change them).
+    """
     sql = _spark()
     builder = sql.SparkSession.builder.master(master).appName(app_name)
     builder = builder.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-    if master.startswith("local"):
-        builder = builder.config("spark.sql.shuffle.partitions", str(max(4, 2 * (os.cpu_count() or 1))))
+    if partitions is not None or master.startswith("local"):
+        count = partitions if partitions is not None else max(4, 2 * (os.cpu_count() or 1))
+        builder = builder.config("spark.sql.shuffle.partitions", str(count))
+    if warehouse is not None:
+        builder = builder.config("spark.sql.warehouse.dir", os.path.abspath(warehouse))
+    if metastore is not None:
+        folder = os.path.abspath(metastore)
+        builder = builder.config(
+            "spark.hadoop.javax.jdo.option.ConnectionURL", f"jdbc:derby:;databaseName={folder};create=true"
+        )
+        # Derby writes derby.log into the working folder unless told otherwise
+        log = os.path.join(os.path.dirname(folder), "derby.log")
+        builder = builder.config("spark.driver.extraJavaOptions", f"-Dderby.stream.error.file={log}")
+    if hive:
+        builder = builder.enableHiveSupport()
     spark: SparkSession = builder.getOrCreate()
     return spark
 
@@ -410,3 +471,435 @@ def evaluate_run(
         ties=ties,
         no_relevant=no_relevant,
     )
+
+
+# --------------------------------------------------------------------------- TREC: qrels and runs
+
+#: Column names of judgments (qrels) and of runs, as in :func:`ndcg_core.trec.evaluate_trec`.
+QRELS_COLUMNS: tuple[str, str, str] = ("query", "item", "relevance")
+RUN_COLUMNS: tuple[str, str, str] = ("query", "item", "score")
+
+
+def _columns_present(frame: DataFrame, names: tuple[str, ...]) -> None:
+    for column in names:
+        if column not in frame.columns:
+            fail("missing_column", column=column, columns=", ".join(map(repr, frame.columns)))
+
+
+def _text_id(column: str) -> Column:
+    F = _spark().functions
+    text: Column = F.col(column).cast("string")
+    return text
+
+
+def _runs_frame(runs: DataFrame | Mapping[str, DataFrame], *, with_row: bool) -> DataFrame:
+    """One frame ``run, query, item, raw_score, score[, row]`` (ids as text, score as double)
+    from a frame with a ``run`` column or from a mapping of run names to frames."""
+    F = _spark().functions
+
+    def part(frame: DataFrame, run: Column) -> DataFrame:
+        return frame.select(
+            run.alias("run"),
+            _text_id("query").alias("query"),
+            _text_id("item").alias("item"),
+            F.col("score").alias("raw_score"),
+            _as_double(frame, "score").alias("score"),
+        )
+
+    if isinstance(runs, Mapping):
+        if not runs:
+            fail("empty_table", what="run")
+        parts = []
+        for name, frame in runs.items():
+            _columns_present(frame, RUN_COLUMNS)
+            parts.append(part(frame, F.lit(str(name))))
+        rows = parts[0]
+        for other in parts[1:]:
+            rows = rows.unionByName(other)
+    else:
+        _columns_present(runs, ("run", *RUN_COLUMNS))
+        rows = part(runs, _text_id("run"))
+    if with_row:
+        rows = rows.withColumn("row", F.monotonically_increasing_id())
+    return rows
+
+
+def _qrels_frame(qrels: DataFrame) -> DataFrame:
+    """``query, item, raw_relevance, relevance`` with ids as text and the grade as double."""
+    F = _spark().functions
+    _columns_present(qrels, QRELS_COLUMNS)
+    return qrels.select(
+        _text_id("query").alias("query"),
+        _text_id("item").alias("item"),
+        F.col("relevance").alias("raw_relevance"),
+        _as_double(qrels, "relevance").alias("relevance"),
+    )
+
+
+def _missing_id(column: str) -> Column:
+    F = _spark().functions
+    flag: Column = F.col(column).isNull() | (F.col(column) == F.lit(""))
+    return flag
+
+
+def _count_problems(frame: DataFrame, problems: list[tuple[str, str, Column, str]], *, what: str) -> None:
+    """One pass counting each kind of bad value (``(column named, column shown, condition,
+    rule)``); a second pass only to show an example, as written in the input."""
+    F = _spark().functions
+    counts = _first(
+        frame.agg(
+            F.count(F.lit(1)).alias("n"),
+            *[
+                F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
+                for index, (_, _, condition, _) in enumerate(problems)
+            ],
+        )
+    )
+    if not counts["n"]:
+        fail("empty_table", what=what)
+    for index, (column, shown, condition, rule) in enumerate(problems):
+        count = counts[f"c{index}"] or 0
+        if count:
+            example = _first(frame.filter(condition).select(F.col(shown)))[0]
+            fail(
+                "bad_values",
+                column=column,
+                count=int(count),
+                rule=rule,
+                value="a missing value" if example is None else example,
+            )
+
+
+def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
+    """Missing ids, scores and grades that are not finite numbers, a (query, item) pair twice in
+    a run, a judged pair with two different grades, gains that overflow. Negative grades are
+    allowed in qrels (trec_eval's "judged, not relevant"; they count as gain 0)."""
+    F = _spark().functions
+    _count_problems(
+        runs,
+        [
+            ("query", "query", _missing_id("query"), "rule_id"),
+            ("item", "item", _missing_id("item"), "rule_id"),
+            ("score", "raw_score", _not_finite(F.col("score")), "rule_finite"),
+        ],
+        what="run",
+    )
+    _count_problems(
+        qrels,
+        [
+            ("query", "query", _missing_id("query"), "rule_id"),
+            ("item", "item", _missing_id("item"), "rule_id"),
+            ("relevance", "raw_relevance", _not_finite(F.col("relevance")), "rule_finite"),
+        ],
+        what="qrels",
+    )
+    repeated = runs.groupBy("run", "query", "item").count().filter(F.col("count") > 1).limit(1).collect()
+    if repeated:
+        row = repeated[0]
+        fail(
+            "duplicate_pairs_run",
+            item=row["item"],
+            query=row["query"],
+            run=row["run"],
+            count=int(row["count"]),
+        )
+    conflicts = (
+        qrels.groupBy("query", "item")
+        .agg(F.min("relevance").alias("low"), F.max("relevance").alias("high"))
+        .filter(F.col("low") != F.col("high"))
+        .limit(1)
+        .collect()
+    )
+    if conflicts:
+        row = conflicts[0]
+        fail(
+            "qrels_conflict_table",
+            item=row["item"],
+            query=row["query"],
+            low=float(row["low"]),
+            high=float(row["high"]),
+        )
+    _check_gains(qrels, query="query", relevance="relevance", gain=gain)
+
+
+def evaluate_trec(
+    qrels: DataFrame,
+    runs: DataFrame | Mapping[str, DataFrame],
+    *,
+    k: Any = 10,
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: BatchTies = "trec_eval",
+    ideal: Ideal = "pool",
+    unjudged: Unjudged = "zero",
+    missing: Missing = "zero",
+    no_relevant: NoRelevant = "zero",
+    validate: bool = True,
+) -> DataFrame:
+    """nDCG@k of every (run, query) against separate judgments, the IR way, on Spark.
+
+    The defaults are ``trec_eval -c -m ndcg_cut.k``: the ideal from the judged pool (every
+    judged item of the query), ties ranked by score descending then item id descending as a
+    string, unjudged retrieved items with gain 0, and judged queries a run does not answer
+    counted as 0. A negative grade (-1, -2 in many TREC qrels) is handled as trec_eval handles
+    it: the item is in the pool (its query is judged) but not judged; its gain is 0 in DCG and
+    in the ideal, ``unjudged="drop"`` removes it (as ``trec_eval -J``) and judged@k does not
+    count it. Queries of a run without any judgment are left out
+    (:func:`queries_without_judgments` lists them). These are the conventions of
+    :func:`ndcg_core.trec.evaluate_trec`, the pandas engine, whose ``per_query`` table this
+    function's rows equal.
+
+    Several cutoffs (``k="5,10,20"``) are computed in one pass: each row's position and
+    discount once (one sort per run and query), then one conditional sum per cutoff.
+
+    Parameters
+    ----------
+    qrels : pyspark.sql.DataFrame
+        Judgments: one row per judged (query, item), columns ``query, item, relevance``.
+        A pair may repeat only with the same grade.
+    runs : pyspark.sql.DataFrame or mapping of str to pyspark.sql.DataFrame
+        Ranked results: columns ``query, item, score``, with a ``run`` column naming each
+        system, or a mapping from run name to such a frame (without ``run``).
+    k, gain, discount, ties, ideal, unjudged, missing, no_relevant
+        The options of :class:`ndcg_core.options.Options` (see its ``DESCRIPTIONS``). Inside
+        a tie, ``"average"``, ``"optimistic"`` and ``"pessimistic"`` fall back on the input
+        order (``monotonically_increasing_id``) where the order matters for judged@k only.
+    validate : bool
+        Check ids, scores, grades, repeated pairs and gains first (a few Spark jobs).
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        Lazy, in no particular order; one row per (run, judged query) with the columns
+        ``run, query, n_items``, then ``ndcg``, ``dcg``, ``idcg`` and ``judged`` (named
+        ``ndcg@5``, ``ndcg@10``, ... for several cutoffs, see
+        :func:`ndcg_core.options.measure_columns`), and ``missing``. ``n_items`` counts the
+        items the run returned (before ``unjudged="drop"`` removes any); judged@k is the share
+        of the first min(k, n) returned items that are judged (ir_measures' ``Judged@k``
+        divides by k instead). A judged query the run does not answer has a row with
+        ``missing`` true, ``n_items`` 0, DCG 0, judged NaN and nDCG 0 (``missing="drop"``:
+        NaN). nDCG is NaN wherever the options leave the query out of the mean
+        (``missing="drop"``, or IDCG 0 with ``no_relevant="drop"``); :func:`summarize_trec`
+        averages the others.
+
+    Raises
+    ------
+    NDCGInputError
+        On an unknown option, a missing column, or (with ``validate``) bad values, naming the
+        column, the pair or the query.
+    """
+    sql = _spark()
+    F, Window = sql.functions, sql.window.Window
+    options = Options(
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ideal=ideal,
+        unjudged=unjudged,
+        missing=missing,
+        no_relevant=no_relevant,
+    )
+    # every ranking ends on the input order, as the pandas engine's (stable sorts)
+    run_rows = _runs_frame(runs, with_row=True)
+    judged_rows = _qrels_frame(qrels)
+    if validate:
+        _check_trec(run_rows, judged_rows, gain=options.gain)
+    run_rows = run_rows.drop("raw_score")
+    judgments = judged_rows.select("query", "item", "relevance").distinct()
+    # a negative grade has gain 0, as in trec_eval
+    positive = F.greatest(F.col("relevance"), F.lit(0.0))
+    judgments = judgments.withColumn("gain", _gain(positive, options.gain))
+    cutoffs: tuple[int | None, ...] = options.k if options.k is not None else (None,)
+    names = {measure: measure_columns(options.k, measure) for measure in ("ndcg", "dcg", "idcg", "judged")}
+
+    # the run's rows of judged queries, with their grades (null: unjudged)
+    queries = judgments.select("query").distinct()
+    rows = run_rows.join(queries, "query", "left_semi").join(
+        judgments.select("query", "item", "relevance", "gain"), ["query", "item"], "left"
+    )
+    rows = rows.select(
+        "*",
+        # trec_eval codes "not judged" as a negative grade: an item graded below 0 is in the
+        # pool (its query is judged) but not judged, so -J removes it and judged@k skips it
+        F.coalesce(F.col("relevance") >= 0, F.lit(False)).cast("int").alias("judged"),
+    ).withColumn("gain", F.coalesce(F.col("gain"), F.lit(0.0)))
+    tie_break = {
+        "average": [F.col("row").asc()],  # any order: the tie's mean gain is the same
+        "input": [F.col("row").asc()],
+        # item id descending, compared as strings (UTF-8 bytes: code point order, as strcmp)
+        "trec_eval": [F.col("item").desc()],
+        "optimistic": [F.col("gain").desc(), F.col("row").asc()],
+        "pessimistic": [F.col("gain").asc(), F.col("row").asc()],
+    }[options.ties]
+    ranking = Window.partitionBy("run", "query").orderBy(F.col("score").desc(), *tie_break)
+    drop = options.unjudged == "drop"
+    position = F.row_number().over(ranking)
+    # the condensed list's position: how many judged items up to this one (same window, one sort)
+    condensed = F.sum("judged").over(ranking.rowsBetween(Window.unboundedPreceding, Window.currentRow))
+    rows = rows.select(
+        "run", "query", "gain", "judged", "score", position.alias("position"), condensed.alias("cpos")
+    )
+    gained = F.col("gain")
+    if options.ties == "average":
+        # the mean over a tie group is the average over all its orders (McSherry & Najork);
+        # in the condensed list the group holds its judged items only
+        group = Window.partitionBy("run", "query", "score")
+        gained = F.avg(F.when(F.col("judged") == 1, F.col("gain")) if drop else F.col("gain")).over(group)
+    if drop:
+        gained = F.when(F.col("judged") == 1, gained).otherwise(F.lit(0.0))
+    # an item removed before the first judged one has condensed position 0; its term is 0,
+    # but Spark (ANSI mode) would still refuse 1 / log2(1), so it is given position 1
+    ranked_at = F.greatest(F.col("cpos"), F.lit(1)) if drop else F.col("position")
+    rows = rows.select(
+        "run",
+        "query",
+        "position",
+        "judged",
+        ranked_at.alias("at"),
+        (gained * _discount(ranked_at, options.discount, None)).alias("term"),
+    )
+
+    def upto(cut: int | None, at: str, value: str) -> Column:
+        """The value of the rows at or above the cutoff (all rows without one), else 0."""
+        column: Column = F.col(value) if cut is None else F.when(F.col(at) <= cut, F.col(value)).otherwise(0)
+        return column
+
+    count = F.count(F.lit(1))
+    per_query = rows.groupBy("run", "query").agg(
+        count.cast("long").alias("n_items"),
+        *[
+            F.sum(upto(cut, "at", "term")).alias(name)
+            for cut, name in zip(cutoffs, names["dcg"], strict=True)
+        ],
+        # the share of the first min(k, n) returned items that are judged (the whole list)
+        *[
+            (F.sum(upto(cut, "position", "judged")) / (count if cut is None else F.least(count, F.lit(cut))))
+            .cast("double")
+            .alias(name)
+            for cut, name in zip(cutoffs, names["judged"], strict=True)
+        ],
+    )
+
+    # IDCG: the positive gains of the pool (per query) or of the returned list (per run, query)
+    def ideal_sums(frame: DataFrame, keys: list[str]) -> DataFrame:
+        order = Window.partitionBy(*keys).orderBy(F.col("gain").desc())
+        terms = (
+            frame.filter(F.col("gain") > 0)
+            .select(*keys, F.row_number().over(order).alias("at"), "gain")
+            .select(
+                *keys, "at", (F.col("gain") * _discount(F.col("at"), options.discount, None)).alias("term")
+            )
+        )
+        return terms.groupBy(*keys).agg(
+            *[
+                F.sum(upto(cut, "at", "term")).alias(name)
+                for cut, name in zip(cutoffs, names["idcg"], strict=True)
+            ]
+        )
+
+    if options.ideal == "pool":
+        ideal_keys = ["query"]
+        ideals = ideal_sums(judgments, ideal_keys)
+    else:  # the returned list's grades: those of its judged items (the others have gain 0)
+        ideal_keys = ["run", "query"]
+        listed = run_rows.join(judgments.select("query", "item", "gain"), ["query", "item"], "inner")
+        ideals = ideal_sums(listed, ideal_keys)
+    answered = per_query.join(ideals, ideal_keys, "left").withColumn("missing", F.lit(False))
+    # every judged query a run does not answer: no items, DCG 0, judged@k undefined
+    pairs = run_rows.select("run").distinct().crossJoin(queries)
+    absent = pairs.join(per_query.select("run", "query"), ["run", "query"], "left_anti")
+    if options.ideal == "pool":
+        absent = absent.join(ideals, "query", "left")
+    else:  # the returned list is empty, so is its ideal
+        absent = absent.select("*", *[F.lit(0.0).alias(name) for name in names["idcg"]])
+    absent = absent.select(
+        "*",
+        F.lit(0).cast("long").alias("n_items"),
+        *[F.lit(0.0).alias(name) for name in names["dcg"]],
+        *[F.lit(float("nan")).alias(name) for name in names["judged"]],
+        F.lit(True).alias("missing"),
+    )
+    result = answered.unionByName(absent).fillna(0.0, subset=list(names["idcg"]))
+    nan = F.lit(float("nan"))
+    empty = F.lit(0.0) if options.no_relevant == "zero" else nan
+    ndcg = []
+    for dcg_name, idcg_name, name in zip(names["dcg"], names["idcg"], names["ndcg"], strict=True):
+        value = F.when(F.col(idcg_name) > 0, F.col(dcg_name) / F.col(idcg_name)).otherwise(empty)
+        if options.missing == "drop":
+            value = F.when(F.col("missing"), nan).otherwise(value)
+        ndcg.append(value.alias(name))
+    return result.select(
+        "run",
+        "query",
+        "n_items",
+        *ndcg,
+        *names["dcg"],
+        *names["idcg"],
+        *names["judged"],
+        "missing",
+    )
+
+
+def summarize_trec(per_query: DataFrame) -> DataFrame:
+    """One row per run of :func:`evaluate_trec`'s result: ``run, n_queries`` (the queries in
+    the mean: nDCG not NaN) and the mean of each nDCG column over them, and of each judged
+    column over the queries the run answered (judged not NaN), as
+    ``ndcg_core.trec.TrecResult.means``. A run with no query in the mean has null means."""
+    F = _spark().functions
+    ndcg = [name for name in per_query.columns if name == "ndcg" or name.startswith("ndcg@")]
+    judged = [name for name in per_query.columns if name == "judged" or name.startswith("judged@")]
+    if not ndcg:
+        fail("missing_column", column="ndcg", columns=", ".join(map(repr, per_query.columns)))
+
+    def value(name: str) -> Column:
+        """The column's numbers, NaN as null (Spark's avg would return NaN; a table written by
+        another tool may hold null for NaN)."""
+        column: Column = F.when(~F.isnan(F.col(name)), F.col(name))
+        return column
+
+    return (
+        per_query.groupBy("run")
+        .agg(
+            F.count(value(ndcg[0])).cast("long").alias("n_queries"),
+            *[F.avg(value(name)).alias(name) for name in (*ndcg, *judged)],
+        )
+        .orderBy("run")
+    )
+
+
+def queries_without_judgments(qrels: DataFrame, runs: DataFrame | Mapping[str, DataFrame]) -> DataFrame:
+    """The (run, query) pairs that :func:`evaluate_trec` leaves out because the qrels judge
+    nothing for the query: columns ``run, query, n_items``."""
+    F = _spark().functions
+    judged = _qrels_frame(qrels).select("query").distinct()
+    rows = _runs_frame(runs, with_row=False).join(judged, "query", "left_anti")
+    return rows.groupBy("run", "query").agg(F.count(F.lit(1)).cast("long").alias("n_items"))
+
+
+# --------------------------------------------------------------------------- warehouse tables
+
+
+def read_table(spark: SparkSession, name: str) -> DataFrame:
+    """A metastore table (``"db.table"``) through ``spark.table``; a table that does not exist,
+    or has no rows, is refused by name."""
+    _spark()
+    if not spark.catalog.tableExists(name):
+        fail("table_missing", name=name)
+    frame = spark.table(name)
+    if frame.isEmpty():
+        fail("empty_table", what="table", name=name)
+    return frame
+
+
+def write_table(frame: DataFrame, name: str) -> None:
+    """Write a result as the metastore table ``name`` (``"db.result"``), replacing it if it
+    exists (``saveAsTable``, mode overwrite); a database that does not exist is refused by name."""
+    _spark()
+    spark = frame.sparkSession
+    database, _, table = name.rpartition(".")
+    if not table:
+        fail("table_name_invalid", name=name)
+    if database and not spark.catalog.databaseExists(database):
+        fail("database_missing", database=database, name=name)
+    frame.write.mode("overwrite").saveAsTable(name)

@@ -252,6 +252,24 @@ MESSAGES: dict[str, str] = {
     "live_rate_limited": "Too many requests in a short time. Wait a few seconds and try again.",
     "live_full": "The class {code!r} has reached its limit of {limit} {what}.",
     "live_no_student": "This student link is not part of the class {code!r}. Join it again.",
+    # issue 15: qrels, several runs, warehouse tables (ndcg_core.spark)
+    "duplicate_pairs_run": (
+        "The item {item!r} appears {count} times for the query {query!r} in the run {run!r}. "
+        "Each (query, item) pair must appear once in a run."
+    ),
+    "qrels_conflict_table": (
+        "The qrels judge the item {item!r} of the query {query!r} more than once with different "
+        "grades ({low:g} and {high:g}). Each judged (query, item) pair needs one grade."
+    ),
+    "table_missing": (
+        "The table {name!r} does not exist in the metastore. Check the database and table name "
+        "(db.table), or create the table first."
+    ),
+    "table_name_invalid": "The table name {name!r} is not valid. Write it as db.table or table.",
+    "database_missing": (
+        "The database {database!r} of the table {name!r} does not exist in the metastore. "
+        "Create it first (CREATE DATABASE {database}) or choose another database."
+    ),
 }
 
 
@@ -268,6 +286,8 @@ TERMS: dict[str, str] = {
     "relevance_and_scores": "relevance list and the score list",
     "text": "text",
     "run": "run",
+    "qrels": "qrels (relevance judgments)",
+    "table": "table {name!r}",
     "file": "file {name!r}",
     "n_queries": "number of queries (n_queries)",
     "min_items": "smallest list (min_items)",

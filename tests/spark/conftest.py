@@ -1,4 +1,8 @@
-"""One local Spark session for the whole Spark suite (starting Spark takes seconds)."""
+"""One local Spark session for the whole Spark suite (starting Spark takes seconds).
+
+It has Hive support, with the warehouse and an embedded Derby metastore in a temporary folder,
+so the warehouse-table tests go through a real metastore; the other tests do not touch it.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,19 @@ pyspark = pytest.importorskip("pyspark", reason="PySpark is optional (the spark 
 
 
 @pytest.fixture(scope="session")
-def spark():
-    """local[2] (the machine has 2 cores), no web UI, two shuffle partitions."""
-    from pyspark.sql import SparkSession
+def spark(tmp_path_factory):
+    """local[2] (the machine has 2 cores), no web UI, two shuffle partitions, Hive metastore
+    in a temporary folder."""
+    from ndcg_core import spark as nspark
 
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("ndcg-lab-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate()
+    folder = tmp_path_factory.mktemp("hive")
+    session = nspark.session(
+        "local[2]",
+        app_name="ndcg-lab-tests",
+        hive=True,
+        warehouse=folder / "warehouse",
+        metastore=folder / "metastore_db",
+        partitions=2,
     )
     session.sparkContext.setLogLevel("ERROR")
     yield session
