@@ -122,6 +122,17 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
         {"item": [f"I{i}" for i in range(MAX_ITEMS + 1)]},
         Err("link_repeated", {"param": "item", "got": MAX_ITEMS + 1, "limit": MAX_ITEMS}),
     ),
+    # --- the live class: a code that names no class, whatever the view; markup in a code
+    ("live_unknown_class", "live", {"class": "ZZZZZZ"}, Err("live_no_class", {"code": "ZZZZZZ"})),
+    (
+        "live_unknown_class_key",
+        "live",
+        {"class": "ZZZZZZ", "key": "x"},
+        Err("live_no_class", {"code": "ZZZZZZ"}),
+    ),
+    ("live_unknown_room", "live", {"class": "QQ", "view": "room"}, Err("live_no_class", {"code": "QQ"})),
+    ("live_markup_code", "live", {"class": "<b>x</b>"}, Err("live_no_class", {"code": "<B>X</B>"})),
+    ("live_code_5000", "live", {"class": "A" * 5000}, _too_long("class", 5000, MAX_VALUE_CHARS)),
     # --- numbers a page converts: refused with the page's message
     ("k_1e400", "calculator", {"k": "1e400"}, _k("'1e400'")),
     ("k_nan", "calculator", {"k": "nan"}, _k("'nan'")),

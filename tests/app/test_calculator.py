@@ -522,7 +522,8 @@ def test_cg_metric_sums_exponential_gains(app):
     ],
 )
 def test_crafted_table_edit_shows_a_message_and_keeps_the_page(app, edits, err_key, params):
-    at = app()
+    # 5000 crafted rows pass through AppTest's session state, which takes seconds on a busy machine
+    at = app(timeout=120)
     at.session_state[w.table_key(Ranking(), "calc")] = {
         "edited_rows": {},
         "added_rows": [],
