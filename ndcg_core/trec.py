@@ -725,7 +725,7 @@ def _ranked_gains(
         counts = np.bincount(codes, minlength=n_queries)
         starts = np.cumsum(counts) - counts
         run = batch._Run(
-            codes=codes, queries=pd.RangeIndex(n_queries), relevance=np.maximum(grades, 0.0), score=score
+            codes=codes, queries=pd.RangeIndex(n_queries), relevance=np.fmax(grades, 0.0), score=score
         )
         order = batch._order(run, ties, counts, starts)
         position = np.arange(codes.size) - starts[codes[order]]

@@ -367,3 +367,17 @@ def test_evaluate_trec_run_without_any_judged_query_gives_float_zeros() -> None:
     assert (row["run"], row["dcg@3"], row["ndcg@3"], bool(row["missing"])) == ("run1", 0.0, 0.0, True)
     assert result.per_query["dcg@3"].dtype == np.float64
     assert result.unjudged_queries == {"run1": ("zz",)}
+
+
+@pytest.mark.parametrize(
+    ("ties", "dcg"),
+    [("optimistic", 2.0), ("pessimistic", 2.0 / math.log2(3))],
+)
+def test_evaluate_trec_breaks_a_tie_with_an_unjudged_item_as_gain_zero(ties, dcg):
+    # d1 (grade 2) ties with d2, which has no judgment (gain 0): the optimistic order puts d1
+    # first, the pessimistic one second (found by the Spark engine's cross-check)
+    qrels = pd.DataFrame({"query": ["q"], "item": ["d1"], "relevance": [2.0]})
+    run = pd.DataFrame({"query": ["q", "q"], "item": ["d1", "d2"], "score": [1.0, 1.0]})
+    row = nc.evaluate_trec(qrels, {"r": run}, k=2, ties=ties).per_query.iloc[0]
+    assert row["dcg"] == pytest.approx(dcg, rel=1e-15)
+    assert row["ndcg"] == pytest.approx(dcg / 2.0, rel=1e-15)
