@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "files",
-        nargs="+",
+        nargs="*",
         metavar="FILE",
         help="the run: a CSV file with a header row, or Parquet; with --qrels, one or more runs "
         "(TREC, CSV or Parquet), each named after its file",
@@ -182,6 +182,31 @@ def _parser() -> argparse.ArgumentParser:
         help="text (default) or json: the means and the options as one JSON object on stdout",
     )
     parser.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="DB.RUN",
+        help="with --engine spark: a run as a metastore table (query, item, score; or several runs "
+        "with a run column), read through spark.table; may be given more than once",
+    )
+    parser.add_argument(
+        "--qrels-table",
+        metavar="DB.QRELS",
+        help="with --engine spark: the judgments as a metastore table (query, item, relevance)",
+    )
+    parser.add_argument(
+        "--output-table",
+        metavar="DB.RESULT",
+        help="with --engine spark: write the per-query rows as a table (overwritten), so nothing "
+        "leaves the cluster",
+    )
+    parser.add_argument(
+        "--warehouse",
+        metavar="DIR",
+        help="with --engine spark: spark.sql.warehouse.dir, for a local metastore (a cluster's "
+        "hive-site.xml sets its own)",
+    )
+    parser.add_argument(
         "--master", default="local[*]", help="Spark master URL for --engine spark (default: local[*])"
     )
     parser.add_argument(
@@ -202,7 +227,19 @@ def _no_relevant(args: argparse.Namespace, parser: argparse.ArgumentParser) -> s
 
 
 def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Options that only one of the two forms (one run file, or qrels and runs) understands."""
+    """Options that only one of the forms (one run file; qrels and runs; metastore tables)
+    understands."""
+    tables = bool(args.table or args.qrels_table or args.output_table or args.warehouse)
+    if tables:
+        if args.engine != "spark":
+            parser.error("--table, --qrels-table, --output-table and --warehouse need --engine spark")
+        if args.files or args.qrels is not None:
+            parser.error("metastore tables and files do not mix: give --qrels-table and --table only")
+        if not (args.table and args.qrels_table):
+            parser.error("evaluating tables needs both --qrels-table DB.QRELS and --table DB.RUN")
+        return
+    if not args.files:
+        parser.error("give a run FILE (or, with --engine spark, --qrels-table and --table)")
     if args.qrels is None:
         if len(args.files) > 1:
             parser.error("several files need --qrels QRELS (the judgments they are evaluated against)")
@@ -211,7 +248,8 @@ def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
                 parser.error(f"--{option} needs --qrels QRELS (a run file carries its own grades)")
     elif args.engine == "spark":
         parser.error(
-            "--engine spark evaluates one run file with its grades; use --engine pandas with --qrels"
+            "--engine spark evaluates one run file with its grades, or metastore tables (--qrels-table, "
+            "--table); use --engine pandas with --qrels files"
         )
 
 
@@ -355,9 +393,75 @@ def _single_json(
     }
 
 
+def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
+    """Runs and qrels as metastore tables, evaluated on Spark; the per-query rows written back
+    as a table with --output-table. Only the per-query values (runs × queries rows) come to the
+    driver, for the means and the comparison."""
+    import pandas as pd
+
+    from . import spark as nspark
+    from .options import Options
+    from .trec import TrecResult
+
+    options = Options(
+        k=10 if args.k is None else args.k,
+        gain=args.gain,
+        discount=args.discount,
+        ties=args.ties,
+        ideal=args.ideal or "pool",
+        unjudged=args.unjudged or "zero",
+        missing=args.missing or "zero",
+        no_relevant=args.no_relevant,
+    )
+    session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
+    qrels = nspark.read_table(session, args.qrels_table)
+    tables = {name: nspark.read_table(session, name) for name in args.table}
+    only = next(iter(tables.values()))
+    runs: Any = only if len(tables) == 1 and "run" in only.columns else tables
+    per_query = nspark.evaluate_trec(
+        qrels,
+        runs,
+        k=options.k,
+        gain=options.gain,
+        discount=options.discount,
+        ties=options.ties,
+        ideal=options.ideal,
+        unjudged=options.unjudged,
+        missing=options.missing,
+        no_relevant=options.no_relevant,
+    ).cache()
+    if args.output_table:
+        nspark.write_table(per_query, args.output_table)
+    rows = pd.DataFrame(per_query.toPandas())
+    means = pd.DataFrame(nspark.summarize_trec(per_query).toPandas())
+    skipped = pd.DataFrame(nspark.queries_without_judgments(qrels, runs).toPandas())
+    per_query.unpersist()
+    # Spark returns rows in no set order: runs as given (tables, or the run column's order of
+    # names), queries as text
+    names = list(tables) if runs is tables else sorted(rows["run"].astype(str).unique())
+    rows["run"] = rows["run"].astype(str)
+    rows = rows.sort_values(["run", "query"], key=lambda c: c.map(names.index) if c.name == "run" else c)
+    rows = rows.reset_index(drop=True)
+    means["run"] = means["run"].astype(str)
+    means = means.set_index("run").loc[names].reset_index()
+
+    def queries(table: pd.DataFrame, run: str) -> tuple[str, ...]:
+        return tuple(sorted(table.loc[table["run"] == run, "query"].astype(str)))
+
+    return TrecResult(
+        per_query=rows,
+        means=means,
+        options=options,
+        unjudged_queries={run: queries(skipped, run) for run in names},
+        missing_queries={run: queries(rows[rows["missing"]], run) for run in names},
+    )
+
+
 def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
     from .trec import evaluate_trec
 
+    if args.table:
+        return _evaluate_tables(args)
     return evaluate_trec(
         args.qrels,
         args.files,
@@ -444,8 +548,8 @@ def _comparison_lines(comparison: Comparison, k: tuple[int, ...] | None) -> list
 def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse.Namespace) -> dict[str, Any]:
     options = result.options
     return {
-        "qrels": args.qrels,
-        "runs": list(args.files),
+        "qrels": args.qrels if args.qrels is not None else args.qrels_table,
+        "runs": list(args.files) or list(args.table),
         "options": {
             "k": None if options.k is None else list(options.k),
             "gain": options.gain,
@@ -486,7 +590,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _check_form(args, parser)
     args.no_relevant = _no_relevant(args, parser)
-    trec = args.qrels is not None
+    trec = args.qrels is not None or bool(args.table)
     if args.ties is None:
         args.ties = "trec_eval" if trec else "average"
     try:

@@ -327,3 +327,41 @@ def test_warehouse_round_trip_matches_pytrec_eval(spark):
             np.testing.assert_allclose(
                 left[column].astype(float), right[column].astype(float), rtol=0, atol=1e-12, equal_nan=True
             )
+
+
+def test_cli_evaluates_metastore_tables_and_writes_the_result_table(spark, capsys):
+    """python -m ndcg_core --engine spark --qrels-table --table ... --output-table: the printed
+    means and the result table are the pandas engine's on the same rows."""
+    import json
+
+    import ndcg_core.__main__ as cli
+    from ndcg_core.trec import evaluate_trec
+
+    spark.sql("CREATE DATABASE IF NOT EXISTS cli")
+    spark.createDataFrame(QRELS).write.mode("overwrite").saveAsTable("cli.qrels")
+    names = []
+    for name, rows in RUNS.groupby("run"):
+        spark.createDataFrame(rows.drop(columns="run")).write.mode("overwrite").saveAsTable(f"cli.run_{name}")
+        names.append(f"cli.run_{name}")
+    args = ["--engine", "spark", "--qrels-table", "cli.qrels", "--output-table", "cli.result"]
+    for name in names:
+        args += ["--table", name]
+    assert cli.main([*args, "--k", "5,10", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    runs = {f"cli.run_{name}": rows.drop(columns="run") for name, rows in RUNS.groupby("run")}
+    expected = evaluate_trec(QRELS, runs, k=[5, 10])
+    assert [row["run"] for row in document["means"]] == names
+    for row, want in zip(document["means"], expected.means.to_dict("records"), strict=True):
+        for column in ("ndcg@5", "ndcg@10", "judged@10"):
+            assert row[column] == pytest.approx(want[column], abs=1e-12)
+    assert document["comparisons"][0]["baseline"] == names[0]
+    stored = nspark.read_table(spark, "cli.result").toPandas()
+    assert len(stored) == len(expected.per_query)
+
+
+def test_cli_tables_need_the_spark_engine(capsys):
+    import ndcg_core.__main__ as cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["--qrels-table", "ir.qrels", "--table", "ir.runs"])
+    assert "--engine spark" in capsys.readouterr().err
