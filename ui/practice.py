@@ -237,7 +237,9 @@ def list_table(relevance: Sequence[float], labels: Sequence[str], frame: Frame) 
     return pd.DataFrame(
         [list(labels), [format_grade(x) for x in relevance]],
         index=[t("practice.row_item"), t("practice.row_grade")],
-        columns=[str(i) for i in range(1, len(labels) + 1)],
+        # the corner cell names the columns (positions): an empty header is unnamed for a screen
+        # reader (axe-core: empty-table-header)
+        columns=pd.Index([str(i) for i in range(1, len(labels) + 1)], name=t("table.position")),
     )
 
 
