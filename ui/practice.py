@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core import NDCGInputError
+from ndcg_core import NO_ITEM, NDCGInputError
 from ndcg_core.exercises import (
     DEFAULT_TOLERANCE,
     MAX_SEED,
@@ -511,7 +511,7 @@ def solution(frame: Frame, e: Exercise) -> None:
         fmt: dict[str, Any] = {}
         for (column, _), header in zip(_SOLUTION_COLUMNS, cols, strict=False):
             if column in _GRADE_COLUMNS:
-                fmt[header] = lambda x: "" if pd.isna(x) else format_grade(float(x))
+                fmt[header] = lambda x: NO_ITEM if pd.isna(x) else format_grade(float(x))
             elif column not in ("position", "item"):
                 fmt[header] = "{:.4f}"
         data_table(shown.style.format(fmt), key="practice.solution_table")

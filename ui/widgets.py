@@ -690,7 +690,7 @@ _SCROLL_HEIGHT = 420
 
 def _cell(value: Any, kind: str | None) -> str:
     if kind is not None and (value is None or pd.isna(value)):
-        return ""
+        return nc.NO_ITEM  # a position past the returned list: "—", as its item
     if kind == "grade":
         return format_grade(float(value))
     if kind == "4":
