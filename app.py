@@ -20,6 +20,7 @@ scale, scale_problem = calc.current_scale(ui.get_ranking())
 widgets.apply_table(calc.PREFIX, scale=scale)  # take them over before drawing any input
 ranking = ui.get_ranking()
 
+widgets.skip_link(t("calculator.skip_to_ranking"), "lab-ranking")
 st.title(t("calculator.title"))
 st.caption(t("calculator.intro"))
 
@@ -35,6 +36,7 @@ with st.container(key="calc_note"):  # always drawn, so the widgets below never 
 
 edit, settings = st.columns([3, 2], gap="large")
 with edit:
+    widgets.anchor("lab-ranking")
     widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
     st.markdown(f"**{t('calculator.drag_label')}**")
     widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)

@@ -200,7 +200,7 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
                 shown.style.format(
                     {title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
                     | {
-                        title[c]: lambda x: "" if pd.isna(x) else format_grade(float(x))
+                        title[c]: lambda x: nc.NO_ITEM if pd.isna(x) else format_grade(float(x))
                         for c in ("relevance", "ideal_relevance")
                     }
                 ),

@@ -226,6 +226,7 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             on_change=_on_present,
             help=i18n.translate(lang, "common.presenter_help"),
         )
+        st.html(styles.PAGE_SCRIPT, unsafe_allow_javascript=True)
 
 
 _FROZEN_MODULES = 0

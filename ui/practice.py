@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core import NDCGInputError
+from ndcg_core import NO_ITEM, NDCGInputError
 from ndcg_core.exercises import (
     DEFAULT_TOLERANCE,
     MAX_SEED,
@@ -237,7 +237,9 @@ def list_table(relevance: Sequence[float], labels: Sequence[str], frame: Frame) 
     return pd.DataFrame(
         [list(labels), [format_grade(x) for x in relevance]],
         index=[t("practice.row_item"), t("practice.row_grade")],
-        columns=[str(i) for i in range(1, len(labels) + 1)],
+        # the corner cell names the columns (positions): an empty header is unnamed for a screen
+        # reader (axe-core: empty-table-header)
+        columns=pd.Index([str(i) for i in range(1, len(labels) + 1)], name=t("table.position")),
     )
 
 
@@ -509,7 +511,7 @@ def solution(frame: Frame, e: Exercise) -> None:
         fmt: dict[str, Any] = {}
         for (column, _), header in zip(_SOLUTION_COLUMNS, cols, strict=False):
             if column in _GRADE_COLUMNS:
-                fmt[header] = lambda x: "" if pd.isna(x) else format_grade(float(x))
+                fmt[header] = lambda x: NO_ITEM if pd.isna(x) else format_grade(float(x))
             elif column not in ("position", "item"):
                 fmt[header] = "{:.4f}"
         data_table(shown.style.format(fmt), key="practice.solution_table")

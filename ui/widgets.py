@@ -25,6 +25,7 @@ Widget keys start with the page's ``prefix`` (the Calculator uses ``"calc"``).
 from __future__ import annotations
 
 import hashlib
+import html
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -40,6 +41,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
+from . import styles
 from .charts import css_text_on_fill
 from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking, default_labels, format_grade
@@ -435,7 +437,8 @@ _CARD_STYLE = (
     padding: 4px 10px; margin: 4px; font-size: 1rem;
 }
 .sortable-item.active { opacity: 0.4; }
-"""
+.sortable-item:focus-visible { outline: 3px solid FOCUS; outline-offset: 2px; }
+""".replace("FOCUS", styles.FOCUS_RING)
 )
 
 
@@ -477,6 +480,18 @@ def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
     if ranking.cutoff < ranking.n:
         style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
     sort_items(cards(ranking), direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
+
+
+def skip_link(text: str, target: str) -> None:
+    """A link to the anchor ``target`` (:func:`anchor`), first in the page's tab order after
+    Streamlit's own "Skip to main content": hidden until focused, then shown where it stands."""
+    st.html(f'<a class="{styles.SKIP_LINK_CLASS}" href="#{target}">{html.escape(text)}</a>')
+
+
+def anchor(target: str) -> None:
+    """An empty place a :func:`skip_link` jumps to; focusable by the link only (tabindex -1), so
+    the next Tab goes to the control after it."""
+    st.html(f'<div class="{styles.NO_ROOM_CLASS}" id="{target}" tabindex="-1"></div>')
 
 
 # --- buttons ------------------------------------------------------------------------------
@@ -684,7 +699,7 @@ _SCROLL_HEIGHT = 420
 
 def _cell(value: Any, kind: str | None) -> str:
     if kind is not None and (value is None or pd.isna(value)):
-        return ""
+        return nc.NO_ITEM  # a position past the returned list: "—", as its item
     if kind == "grade":
         return format_grade(float(value))
     if kind == "4":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from app_helpers import static_table
 
@@ -174,3 +175,15 @@ def test_blind_spots_not_modelled_duplicates_score_one(app):
     at = _answer(app(page=PAGE), not_modelled="no")
     assert at.success[-1].value.startswith("Right")
     assert any("α-nDCG" in m.value and "ERR" in m.value and "RBP" in m.value for m in at.markdown)
+
+
+def test_blind_spots_step_table_marks_unreturned_positions_with_a_dash(app):
+    """With the judged pool as ideal, the position past List A's three items has no grade: the
+    step table shows "—" there (as for its item), never an empty cell, None or nan."""
+    at = _answer(app(page=PAGE), unretrieved="same")
+    at.radio(key="blind.unretrieved.ideal").set_value("pool").run()
+    # List A's step table: the one whose grades have a gap (AppTest does not expose its key)
+    (steps,) = [d for d in at.dataframe if "Grade" in d.value.columns and d.value["Grade"].isna().any()]
+    shown = pa.ipc.open_stream(steps.proto.arrow_data.styler.display_values).read_all().to_pandas()
+    grades = shown.iloc[:, list(steps.value.columns).index("Grade")].tolist()
+    assert grades == ["3", "3", "3", nc.NO_ITEM]

@@ -194,3 +194,50 @@ def screenshot(page, name: str, *, full_page: bool = True) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def wait_page_ready(page, timeout: float = 20_000) -> None:
+    """Wait until the page is complete for a person: the app's own style sheet
+    (``ui.styles.PAGE_CSS``) and script (``ui.styles.PAGE_SCRIPT``) are applied, and no
+    Streamlit skeleton is left. On a fresh server Streamlit loads each widget's code on first
+    use and shows a grey skeleton meanwhile (about 2 s, measured), after the run has settled:
+    a test that tabs or audits then finds no inputs, and a page measured before the style sheet
+    shows Streamlit's bare styles (a caption at 0.6 opacity, the current page's link at 40 %)."""
+    page.wait_for_function(
+        """() => getComputedStyle(document.documentElement).getPropertyValue('--lab-page-css').trim() === '1'
+          && window.__labPageScript === true
+          && !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')""",
+        timeout=timeout,
+    )
+    for frame in page.frames[1:]:  # components (the drag cards) drawn too
+        frame.wait_for_load_state()
+
+
+def axe_violations(page, *, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+    """axe-core's violations of the page and its frames (the drag cards' iframe), of the given
+    impacts, as (rule id, impact, target, html, summary) dicts, one per element.
+
+    The axe script is the copy shipped inside the ``axe-playwright-python`` package, injected
+    into every frame (axe-core audits a frame only when it runs inside it): no request leaves
+    the local server.
+    """
+    from axe_playwright_python.sync_playwright import Axe
+
+    script = Axe().axe_script
+    for frame in page.frames:
+        frame.evaluate(script)
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {
+            "id": rule["id"],
+            "impact": rule["impact"],
+            "target": " >> ".join(node["target"])
+            if all(isinstance(t, str) for t in node["target"])
+            else str(node["target"]),
+            "html": node["html"][:200],
+            "summary": (node.get("failureSummary") or "").replace("\n", " ")[:300],
+        }
+        for rule in results["violations"]
+        if rule["impact"] in impacts
+        for node in rule["nodes"]
+    ]

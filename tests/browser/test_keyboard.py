@@ -1,0 +1,149 @@
+"""The keyboard and the phone in real Chromium: skip links, focus rings, reordering without a
+mouse (Up/Down buttons and the drag cards' own keyboard drag), and the sidebar on a phone."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle, wait_page_ready
+from playwright.sync_api import expect
+
+from ui import styles
+
+SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
+
+
+def cards(page):
+    """The drag cards (inside the sortable's iframe), in order."""
+    return page.frame_locator(SORTABLE).locator("li.sortable-item")
+
+
+def metric_value(page, name: str = "nDCG") -> tuple[int, str]:
+    """(k, shown value) of the metric labelled ``<name>@k``."""
+    for text in page.locator("[data-testid='stMetric']").all_inner_texts():
+        found = re.match(rf"^{name}@(\d+)\s+(\S+)", text.strip())
+        if found:
+            return int(found.group(1)), found.group(2)
+    raise AssertionError(f"no {name}@k metric shown")
+
+
+def wait_for_metric(page, expected: tuple[int, str]) -> None:
+    page.locator("[data-testid='stMetric']", has_text=f"nDCG@{expected[0]}").filter(
+        has_text=expected[1]
+    ).first.wait_for(timeout=15_000)
+    wait_idle(page)
+
+
+#: [3, 2, 0, 0, 1] with D1 moved one place down: [2, 3, 0, 0, 1], by hand.
+DCG_MOVED = 2 / math.log2(2) + 3 / math.log2(3) + 1 / math.log2(6)
+IDCG = 3 / math.log2(2) + 2 / math.log2(3) + 1 / math.log2(4)
+MOVED = (5, f"{DCG_MOVED / IDCG:.4f}")
+
+#: What has the focus: tag, test id, accessible text (inside the drag cards' iframe too).
+_FOCUSED = """() => {
+  let e = document.activeElement;
+  if (e && e.tagName === 'IFRAME') e = e.contentDocument.activeElement;
+  return {tag: e.tagName, testid: e.getAttribute('data-testid') || '', text: e.textContent.trim().slice(0, 40),
+          cls: e.className || '', outline: getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineColor,
+          width: getComputedStyle(e).outlineWidth, inFrame: e.ownerDocument !== document};
+}"""
+
+
+def focused(page) -> dict:
+    return page.evaluate(_FOCUSED)
+
+
+def tab_until(page, done, *, most: int = 30) -> int:
+    """Press Tab until ``done(focused(page))``; return how many presses it took."""
+    seen = []
+    for presses in range(1, most + 1):
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+        if done(seen[-1]):
+            return presses
+    raise AssertionError(f"not reached in {most} Tab presses; focus went to {seen}")
+
+
+#: The focus ring as Chromium reports a computed outline: "solid rgb(213, 94, 0)".
+RING = "solid rgb({}, {}, {})".format(*(int(styles.FOCUS_RING[i : i + 2], 16) for i in (1, 3, 5)))
+
+
+def _to_ranking(page) -> None:
+    """From a fresh page: Streamlit's "Skip to main content", then the app's "Skip to the ranking"."""
+    assert tab_until(page, lambda f: f["testid"] == "stSkipToContent", most=2) == 1
+    page.keyboard.press("Enter")
+    assert tab_until(page, lambda f: "lab-skip" in f["cls"], most=2) == 1
+    link = focused(page)
+    assert link["text"] == "Skip to the ranking"
+    assert link["outline"] == RING
+    assert page.locator("a.lab-skip").is_visible()
+    screenshot(page, "keyboard_skip_link", full_page=False)
+    page.keyboard.press("Enter")
+
+
+def test_keyboard_only_moves_an_item_down_with_its_result_announced(server, page):
+    """Tab, Enter and Space alone: skip to the ranking, reach Down, press it; nDCG is the hand value."""
+    open_page(page, f"{server}/?rel=3,2,0,0,1")
+    wait_page_ready(page)
+    _to_ranking(page)
+    presses = tab_until(page, lambda f: f["tag"] == "BUTTON" and f["text"].endswith("Down"))
+    assert presses <= 15  # was 33 from the top of the page
+    assert focused(page)["outline"] == RING
+    page.keyboard.press("Space")
+    wait_for_metric(page, MOVED)
+    assert metric_value(page) == MOVED
+    expect(cards(page)).to_have_text(["D2 · 2", "D1 · 3", "D3 · 0", "D4 · 0", "D5 · 1"])
+    # the change is said in a status region (a screen reader announces it): accessibility tree
+    # (the note names the item that moved up: "Moving D2 from position 2 to 1 lowered nDCG@5 ...")
+    status = page.get_by_role("status").filter(has_text="D2")
+    expect(status).to_have_count(1)
+    expect(status).to_contain_text(MOVED[1])
+    assert "- status:" in page.get_by_test_id("stMain").aria_snapshot()
+    screenshot(page, "keyboard_after_down", full_page=False)
+    assert_no_exception(page)
+
+
+def test_drag_cards_reorder_with_space_and_arrows(server, page):
+    """The drag cards' own keyboard drag (dnd-kit): Space picks D1 up, → moves it, Space drops."""
+    open_page(page, f"{server}/?rel=3,2,0,0,1")
+    wait_page_ready(page)
+    _to_ranking(page)
+    tab_until(page, lambda f: f["inFrame"] and f["text"] == "D1 · 3", most=5)
+    card = focused(page)
+    assert card["outline"] == RING and card["width"] == "3px"
+    screenshot(page, "keyboard_card_focus", full_page=False)
+    live = page.frame_locator(SORTABLE).locator("[aria-live]")  # dnd-kit's own announcements
+    page.keyboard.press("Space")
+    expect(live).to_contain_text("D1 · 3 was moved over droppable area D1 · 3")  # picked up
+    page.keyboard.press("ArrowRight")
+    expect(live).to_contain_text("moved over droppable area D2 · 2")
+    page.keyboard.press("Space")
+    expect(live).to_contain_text("D1 · 3 was dropped over droppable area D2 · 2")
+    wait_for_metric(page, MOVED)
+    expect(cards(page)).to_have_text(["D2 · 2", "D1 · 3", "D3 · 0", "D4 · 0", "D5 · 1"])
+    assert_no_exception(page)
+
+
+def test_phone_sidebar_closes_after_choosing_a_page(server, browser):
+    """On a 390×844 phone the open sidebar covers the page; choosing a page closes it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_page(page, f"{server}/?lang=zh")
+        page.get_by_test_id("stExpandSidebarButton").click()
+        sidebar = page.get_by_test_id("stSidebar")
+        expect(sidebar.get_by_role("link", name="盲点")).to_be_in_viewport(timeout=15_000)
+        screenshot(page, "phone_sidebar_open_zh", full_page=False)
+        sidebar.get_by_role("link", name="盲点").click()
+        wait_idle(page)
+        assert "/Blind_spots" in page.url
+        expect(sidebar.get_by_role("link", name="盲点")).not_to_be_in_viewport()
+        heading = page.get_by_role("heading", name="盲点").first
+        expect(heading).to_be_in_viewport()
+        box = heading.bounding_box()
+        assert box is not None and box["x"] >= 0
+        screenshot(page, "phone_after_navigation_zh", full_page=False)
+        assert_no_exception(page)
+    finally:
+        context.close()
