@@ -22,6 +22,7 @@ ranking = ui.get_ranking()
 
 st.title(t("calculator.title"))
 st.caption(t("calculator.intro"))
+calc.origin_note(t, ranking)
 
 m = nc.metrics(ranking.relevance, **ranking.options())
 table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())

@@ -324,3 +324,50 @@ def test_evaluate_histogram_gets_one_row_per_band_not_per_query(app):
     assert [len(table) for table in counted] == [20]
     assert counted[0]["count"].sum() == ev.SAMPLE_QUERIES == 200
     assert all(len(table) < ev.SAMPLE_QUERIES for table in tables)
+
+
+# --------------------------------------------------------------------------- issue 14: kept between pages
+
+
+def test_evaluate_upload_is_kept_after_a_visit_to_the_calculator(app):
+    """Open the worst query in the Calculator, come back: the same file, named, same mean."""
+    at = _upload(app(page=PAGE), SMALL_CSV, name="mine.csv")
+    mean = _metrics(at)["Mean nDCG@10"]
+    at.button(key="evaluate.open").click().run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.radio(key="evaluate.source").value == "upload"
+    assert (
+        _metrics(at)["Mean nDCG@10"]
+        == mean
+        == f"{nc.evaluate_run(pd.read_csv(io.BytesIO(SMALL_CSV))).mean:.4f}"
+    )
+    assert _metrics(at)["Queries"] == "3"
+    assert any(c.value == translate("en", "evaluate.showing", name=md_escape("mine.csv")) for c in at.caption)
+
+
+def test_evaluate_names_the_sample_it_shows(app):
+    at = app(page=PAGE, lang="zh")
+    name = translate("zh", "evaluate.sample_name")
+    assert any(c.value == translate("zh", "evaluate.showing", name=md_escape(name)) for c in at.caption)
+
+
+def test_evaluate_forget_drops_the_kept_upload(app):
+    at = _upload(app(page=PAGE), SMALL_CSV)
+    at.switch_page("app.py").run()
+    at.switch_page(PAGE).run()
+    at.button(key="evaluate.forget").click().run()
+    assert not at.exception
+    assert not at.metric
+    assert any(i.value == translate("en", "evaluate.upload_prompt") for i in at.info)
+
+
+def test_calculator_opened_from_evaluate_names_query_and_links_back(app):
+    at = _upload(app(page=PAGE), SMALL_CSV, name="mine.csv")
+    at.button(key="evaluate.open").click().run()
+    at.switch_page("app.py").run()
+    assert not at.exception
+    expected = translate("en", "evaluate.origin_query_table", query="a", source=md_escape("mine.csv"))
+    assert [i.value for i in at.info if i.value == expected] == [expected]
+    links = [e for e in at.get("page_link") if e.proto.label == translate("en", "evaluate.origin_back")]
+    assert links and links[0].proto.page.endswith("Evaluate_a_run")
