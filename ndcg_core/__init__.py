@@ -24,6 +24,10 @@ Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
     evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
     RunSummary, BATCH_TIES ("average", "optimistic", "pessimistic", "input", "trec_eval"),
     ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
+IR evaluation: qrels apart from runs, TREC files, judged pools (trec.py)
+    evaluate_trec (trec_eval's conventions by default: ndcg_cut, -c; several cutoffs at once),
+    read_qrels, read_trec_run (TREC text, CSV or Parquet, gzip or not), TrecResult, run_name;
+    sample_trec (a small collection for teaching); python -m ndcg_core --qrels QRELS RUN [RUN ...]
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
@@ -99,6 +103,7 @@ from .ties import (
     tie_view,
 )
 from .tools import TOOLS, tool_scores
+from .trec import TrecResult, evaluate_trec, read_qrels, read_trec_run, run_name
 from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
 
 __all__ = [
@@ -129,6 +134,7 @@ __all__ = [
     "RunResult",
     "RunSummary",
     "TieView",
+    "TrecResult",
     "apply_gain",
     "base_comparison",
     "cg",
@@ -141,6 +147,7 @@ __all__ = [
     "discounts",
     "evaluate",
     "evaluate_run",
+    "evaluate_trec",
     "formula",
     "formulas",
     "general_formula",
@@ -165,8 +172,11 @@ __all__ = [
     "parse_relevance",
     "permutation_distribution",
     "rank_by_score",
+    "read_qrels",
     "read_run",
+    "read_trec_run",
     "round_scores",
+    "run_name",
     "sample_run",
     "slide_down",
     "step_table",

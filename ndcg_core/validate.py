@@ -191,6 +191,26 @@ MESSAGES: dict[str, str] = {
         "The tie treatment 'trec_eval' breaks ties by item id, but the run has no item column "
         "{column!r}. Name the item id column, or choose another tie treatment."
     ),
+    # issue 15: qrels and TREC runs
+    "trec_field_count": (
+        "Line {line} of the file {name!r} has {got} field(s), but a line of a {what}. "
+        "Fields are separated by spaces or tabs."
+    ),
+    "trec_value": "Line {line} of the file {name!r}: the {what} {value!r} is not {rule}.",
+    "qrels_conflict": (
+        "The qrels file {name!r} grades the item {item!r} of the query {query!r} twice with "
+        "different grades: {first:g} on line {line_first} and {second:g} on line {line}. "
+        "Keep one grade per (query, item)."
+    ),
+    "run_duplicate": (
+        "The run {name!r} retrieves the item {item!r} twice for the query {query!r} (lines "
+        "{line_first} and {line}). Each (query, item) pair must appear once, as trec_eval requires."
+    ),
+    "run_name_duplicate": (
+        "Two runs are named {run!r}. Give each run its own name (rename a file, or pass a "
+        "mapping from names to runs)."
+    ),
+    "no_runs": "No run was given. Give at least one run to evaluate against the qrels.",
 }
 
 
@@ -220,6 +240,11 @@ TERMS: dict[str, str] = {
     "samples": "number of samples",
     "log_bases": "log bases",
     "y_score": "y_score",
+    "trec_qrels": "TREC qrels file has 4 (query, iteration, document, grade)",
+    "trec_run": "TREC run has 6 (query, Q0, document, rank, score, tag)",
+    "field_grade": "grade",
+    "field_score": "score",
+    "field_id": "id",
     "sample_weight": "sample_weight",
     # the rule it broke
     "rule_text": "text",

@@ -1,0 +1,824 @@
+"""Evaluation the IR way: relevance judgments (qrels) apart from the runs, TREC files, judged pools.
+
+A *qrels* table holds the judgments: one row per (query, item) with its relevance grade. A
+*run* holds what a system retrieved: one row per (query, item) with its score, no grades. The
+grade of a retrieved item is looked up in the qrels; an item the qrels do not grade is
+*unjudged*. :func:`evaluate_trec` computes nDCG@k of every (run, query) for one or several
+cutoffs at once.
+
+Files (:func:`read_qrels`, :func:`read_trec_run`) are TREC text (``query iter doc grade`` and
+``query Q0 doc rank score tag``, fields separated by any run of spaces or tabs), or CSV / Parquet
+with the columns ``query, item, relevance`` / ``query, item, score``; gzip-compressed or not. The
+kind is recognised from the content (gzip's and Parquet's magic bytes; a first line with commas
+is CSV), never from the file name. Ids are text, exactly as written (``007`` stays ``007``).
+The rank column of a TREC run is ignored, as trec_eval ignores it: the order is the score's.
+
+The defaults are trec_eval's conventions, so the default number equals
+``trec_eval -c -m ndcg_cut.10 qrels run``:
+
+- ``ties="trec_eval"``: score descending, then item id descending as a string (byte order).
+  trec_eval keeps scores as 32-bit floats, so two scores that differ only beyond float32's
+  precision (about 7 significant digits) tie there and not here.
+- ``ideal="pool"``: IDCG from every judged item of the query, retrieved or not.
+  ``ideal="list"`` takes it from the returned list's own grades (unjudged items as 0), as
+  scikit-learn's ``ndcg_score`` would on that list.
+- ``unjudged="zero"``: an unjudged retrieved item has gain 0. ``"drop"`` removes the unjudged
+  items and closes up the list: the condensed list of Sakai's nDCG' (2007), ``trec_eval -J``.
+- ``missing="zero"``: a judged query the run does not answer counts as nDCG 0 in the mean
+  (``trec_eval -c``). ``"drop"`` leaves it out, as pytrec_eval (which has no ``-c``) does.
+- ``no_relevant="zero"``: a judged query with nothing relevant (IDCG = 0) counts as 0, as in
+  trec_eval; ``"drop"`` leaves it out of the mean (its nDCG is NaN in the per-query table).
+- A negative grade (−1, −2 in many TREC qrels) is handled as trec_eval handles it: the item is
+  in the pool but not judged. Its gain is 0 in DCG and in the ideal, ``unjudged="drop"``
+  removes it, and it does not count as judged in ``judged@k``.
+- Queries of a run without any judgment are left out and reported
+  (:attr:`TrecResult.unjudged_queries`), as trec_eval leaves them out.
+- ``judged@k`` is the share of the first ``min(k, n)`` retrieved items (of the whole list,
+  before ``unjudged="drop"``) that have a judgment. (ir_measures' ``Judged@k`` divides by k
+  instead, so a list shorter than k scores lower there.)
+
+Repeated pairs: trec_eval refuses a run or qrels that names a (query, document) pair twice
+("duplicate docs"). A run with a repeated pair is refused here too, naming both lines. In the
+qrels, a pair graded twice with *different* grades is refused; the same grade written twice is
+kept once (it cannot change any number; trec_eval would still refuse it, and pytrec_eval's
+``parse_qrel`` silently keeps the last grade).
+
+>>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1", "q2"], "item": ["a", "b", "c", "d"],
+...                       "relevance": [3, 2, 0, 1]})
+>>> run = pd.DataFrame({"query": ["q1", "q1", "q1"], "item": ["b", "x", "a"],
+...                     "score": [0.9, 0.8, 0.7]})
+>>> result = evaluate_trec(qrels, {"bm25": run}, k=3)  # DCG = 2 + 0 + 3/log2(4); IDCG = 3 + 2/log2(3)
+>>> result.per_query[["query", "n_items", "ndcg", "judged", "missing"]].round(4).to_dict("list")
+{'query': ['q1', 'q2'], 'n_items': [3, 0], 'ndcg': [0.8212, 0.0], 'judged': [0.6667, nan], 'missing': [False, True]}
+>>> result.means.round(4).to_dict("records")
+[{'run': 'bm25', 'n_queries': 2, 'ndcg': 0.4106, 'judged': 0.6667}]
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from . import batch
+from .discounts import discounts
+from .gains import apply_gain, first_overflow
+from .options import Options, measure_columns
+from .validate import fail
+
+__all__ = ["TrecResult", "evaluate_trec", "read_qrels", "read_trec_run", "run_name"]
+
+Source = str | os.PathLike[str] | IO[bytes] | bytes
+
+#: Suffixes taken off a file name to name its run (``bm25.run.gz`` is the run ``bm25``).
+_RUN_SUFFIXES = (".gz", ".txt", ".trec", ".run", ".res", ".tsv", ".csv", ".parquet", ".pq")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _label(source: Any, name: str | None) -> str:
+    if name is not None:
+        return str(name)
+    if isinstance(source, (str, os.PathLike)):
+        return Path(source).name
+    return str(getattr(source, "name", "upload"))
+
+
+def _load(source: Source, label: str) -> bytes:
+    """The bytes of a file, path or upload, gunzipped when they start with gzip's magic bytes."""
+    try:
+        if isinstance(source, bytes):
+            data = source
+        elif isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as handle:
+                data = handle.read()
+        else:
+            raw = source.read()
+            data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    except FileNotFoundError:
+        fail("file_missing", name=label)
+    except OSError as error:
+        fail("unreadable", name=label, kind="TREC", reason=" ".join(str(error).split())[:300])
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            fail("unreadable", name=label, kind="gzip", reason=" ".join(str(error).split())[:300])
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data
+
+
+def _first_line(data: bytes) -> bytes:
+    for line in data[: 1 << 16].splitlines():
+        if line.strip():
+            return line
+    return b""
+
+
+def _is_csv(data: bytes) -> bool:
+    """A first non-blank line with a comma is a CSV header (TREC fields never hold commas
+    in practice, and a TREC line has no header)."""
+    return b"," in _first_line(data)
+
+
+def _normalized(data: bytes) -> bytes:
+    """The text with every run of spaces and tabs made one space and none at a line's ends,
+    so that a one-character delimiter splits it. Most files need nothing (checked first)."""
+    if b"\t" in data:
+        data = data.translate(bytes.maketrans(b"\t", b" "))
+    irregular = (
+        b"  " in data
+        or data.startswith(b" ")
+        or data.endswith(b" ")
+        or b"\n " in data
+        or b" \n" in data
+        or b" \r" in data
+        or b"\r " in data
+    )
+    if not irregular:
+        return data
+    data = re.sub(rb" +", b" ", data)
+    return re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
+
+
+def _lines(data: bytes) -> list[tuple[int, list[bytes]]]:
+    """(line number, fields) of every non-blank line: the slow path, for messages only."""
+    out = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        fields = line.split()
+        if fields:
+            out.append((number, fields))
+    return out
+
+
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", errors="replace")
+
+
+def _line_of_row(data: bytes, row: int) -> int:
+    """The line number of the ``row``-th (0-based) non-blank line."""
+    seen = -1
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.split():
+            seen += 1
+            if seen == row:
+                return number
+    return row + 1
+
+
+def _split(data: bytes, label: str, *, kind: str, n_fields: int, number_field: int) -> Any:
+    """A TREC file as a pyarrow table of ``n_fields`` text columns, except ``number_field``
+    (float64). Fields are split by pyarrow's multithreaded CSV reader on one space, after
+    :func:`_normalized`; an error is located by a slow pass that names the line."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    names = [f"f{index}" for index in range(n_fields)]
+    types = {name: pa.string() for name in names}
+    types[names[number_field]] = pa.float64()
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(_normalized(data)),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(
+                delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types=types,
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                check_utf8=True,
+            ),
+        )
+    except pa.ArrowInvalid as error:
+        _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
+    if table.num_rows == 0:
+        fail("empty_table", what="file", name=label)
+    values = table.column(number_field).to_numpy()
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.argmin(finite))
+        line = _line_of_row(data, row)
+        field_text = _text(_lines(data[: _line_end(data, line)])[-1][1][number_field])
+        fail(
+            "trec_value", name=label, line=line, what=_FIELD_TERM[kind], value=field_text, rule="rule_finite"
+        )
+    return table
+
+
+def _line_end(data: bytes, line: int) -> int:
+    """The offset just after line ``line`` (1-based)."""
+    offset = 0
+    for _ in range(line):
+        found = data.find(b"\n", offset)
+        if found < 0:
+            return len(data)
+        offset = found + 1
+    return offset
+
+
+#: The TERMS key of the numeric field of each kind of TREC file.
+_FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
+
+
+def _locate(
+    data: bytes, label: str, *, kind: str, n_fields: int, number_field: int, error: Exception
+) -> NoReturn:
+    """Name the first line with the wrong number of fields or a value that is not a number."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        fail("not_utf8", name=label, line=data.count(b"\n", 0, bad.start) + 1)
+    for number, fields in _lines(data):
+        if len(fields) != n_fields:
+            fail("trec_field_count", name=label, line=number, got=len(fields), what=f"trec_{kind}")
+        try:
+            float(fields[number_field])
+        except ValueError:
+            fail(
+                "trec_value",
+                name=label,
+                line=number,
+                what=_FIELD_TERM[kind],
+                value=_text(fields[number_field])[:40],
+                rule="rule_number",
+            )
+    reason = " ".join(str(error).split())[:300]
+    fail("unreadable", name=label, kind="TREC", reason=reason)
+
+
+def _csv_or_parquet(data: bytes, label: str, *, value: str) -> tuple[pd.DataFrame, int]:
+    """A CSV or Parquet table with ``query, item`` and ``value``; the offset from a row index to
+    its line in the file (1 for CSV, whose first line is the header; 0 for Parquet: rows)."""
+    frame = batch.read_run(data, name=label, ids=("query", "item"))
+    batch._check_columns(frame, ("query", "item", value))
+    return frame, 0 if data[:4] == b"PAR1" else 2
+
+
+def _frame_values(
+    frame: pd.DataFrame, column: str, *, label: str | None, offset: int, what: str
+) -> NDArray[np.float64]:
+    """A numeric column as finite float64, or an error naming the line (files) or row (tables)."""
+    series = frame[column]
+    values: NDArray[np.float64]
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = ~np.isfinite(values)
+        rule = "rule_finite"
+    else:
+        coerced = pd.to_numeric(series, errors="coerce")
+        values = coerced.to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = ~np.isfinite(values)
+        rule = "rule_number"
+    if bad.any():
+        row = int(np.argmax(bad))
+        raw = series.iloc[row]
+        shown = "a missing value" if pd.isna(raw) else batch._shown(raw)
+        if isinstance(shown, float):
+            rule = "rule_finite"
+        if label is None:
+            fail("bad_column", row=row + 1, column=column, value=shown, rule=rule)
+        fail("trec_value", name=label, line=row + offset, what=what, value=str(shown), rule=rule)
+    return values
+
+
+def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: int) -> pd.Series:
+    """An id column as text; a missing or empty id is an error naming the line or row."""
+    text = batch.id_text(frame[column]).reset_index(drop=True)
+    missing = text.isna().to_numpy() | (text == "").to_numpy()
+    if missing.any():
+        row = int(np.argmax(missing))
+        if label is None:
+            fail("bad_column", row=row + 1, column=column, value="a missing value", rule="rule_id")
+        fail("trec_value", name=label, line=row + offset, what="field_id", value="", rule="rule_id")
+    return text
+
+
+def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
+    """Relevance judgments from a TREC qrels file, a CSV or Parquet file, or a DataFrame.
+
+    TREC: ``query iter doc grade`` per line, fields separated by any run of spaces or tabs, the
+    ``iter`` field ignored. CSV / Parquet / DataFrame: the columns ``query, item, relevance``.
+    gzip is recognised from the content. Grades may be negative (see the module's docstring).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``query`` (str), ``item`` (str), ``relevance`` (float64), in the file's order; a pair
+        graded twice with the same grade is kept once.
+
+    Raises
+    ------
+    NDCGInputError
+        Naming the file and line: a line without 4 fields, a grade that is not a finite
+        number, a pair graded twice with different grades; ``empty_table`` for no lines.
+
+    >>> read_qrels(b"301 0 FBIS3-10082 1\\n301\\t0  007 -2\\r\\n\\n").to_dict("list")
+    {'query': ['301', '301'], 'item': ['FBIS3-10082', '007'], 'relevance': [1.0, -2.0]}
+    >>> try:
+    ...     read_qrels(b"301 0 d1 1\\n301 0 d1 2\\n", name="qrels.txt")
+    ... except ValueError as error:  # NDCGInputError
+    ...     print(error.key, error.params["line_first"], error.params["line"])
+    qrels_conflict 1 2
+    """
+    frame, lines, label = _table(source, name, value="relevance", kind="qrels")
+    query, item, grades = frame["query"], frame["item"], frame["relevance"].to_numpy()
+    query_codes, _ = pd.factorize(query)
+    item_codes, items = pd.factorize(item)
+    pair = query_codes.astype(np.int64) * max(len(items), 1) + item_codes
+    repeated = pd.Series(pair).duplicated(keep="first").to_numpy()
+    if repeated.any():
+        first_row = pd.Series(np.arange(pair.size)).groupby(pair).transform("first").to_numpy()
+        conflict = repeated & (grades != grades[first_row])
+        if conflict.any():
+            row = int(np.argmax(conflict))
+            fail(
+                "qrels_conflict",
+                name=label,
+                item=str(item.iloc[row]),
+                query=str(query.iloc[row]),
+                first=float(grades[first_row[row]]),
+                line_first=int(lines[first_row[row]]),
+                second=float(grades[row]),
+                line=int(lines[row]),
+            )
+        frame = frame[~repeated].reset_index(drop=True)
+    return frame
+
+
+def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
+    """A run from a TREC run file, a CSV or Parquet file, or a DataFrame.
+
+    TREC: ``query Q0 doc rank score tag`` per line, fields separated by any run of spaces or
+    tabs. The rank is ignored (the order is the score's, as in trec_eval). CSV / Parquet /
+    DataFrame: the columns ``query, item, score`` (and ``tag`` when present). gzip is
+    recognised from the content.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``query`` (str), ``item`` (str), ``score`` (float64) and ``tag`` (str) when the input has
+        one, in the file's order.
+
+    Raises
+    ------
+    NDCGInputError
+        Naming the file and line: a line without 6 fields, a score that is not a finite number,
+        a (query, item) pair retrieved twice; ``empty_table`` for no lines.
+
+    >>> read_trec_run(b"1 Q0 007 1 2.5 bm25\\n1 Q0 7 2 2.5 bm25\\n").to_dict("list")
+    {'query': ['1', '1'], 'item': ['007', '7'], 'score': [2.5, 2.5], 'tag': ['bm25', 'bm25']}
+    """
+    frame, lines, label = _table(source, name, value="score", kind="run")
+    query_codes, _queries = pd.factorize(frame["query"])
+    item_codes, items = pd.factorize(frame["item"])
+    pair = query_codes.astype(np.int64) * max(len(items), 1) + item_codes
+    index = pd.Index(pair)
+    if not index.is_unique:
+        repeated = index.duplicated(keep="first")
+        row = int(np.argmax(repeated))
+        first = int(np.argmax(pair == pair[row]))
+        fail(
+            "run_duplicate",
+            name=label,
+            item=str(frame["item"].iloc[row]),
+            query=str(frame["query"].iloc[row]),
+            line_first=int(lines[first]),
+            line=int(lines[row]),
+        )
+    return frame
+
+
+class _Lines:
+    """Each row's line in its file, computed only when a message needs one."""
+
+    def __init__(self, data: bytes | None, offset: int) -> None:
+        self.data, self.offset = data, offset
+
+    def __getitem__(self, row: int) -> int:
+        if self.data is not None:
+            return _line_of_row(self.data, int(row))
+        return int(row) + self.offset
+
+
+def _table(
+    source: Any, name: str | None, *, value: str, kind: str
+) -> tuple[pd.DataFrame, _Lines, str | None]:
+    """query, item, ``value`` (and ``tag``) of any input, checked; each row's line; the label
+    used in messages (``None`` for a DataFrame: its messages name rows)."""
+    if isinstance(source, pd.DataFrame):
+        batch._check_columns(source, ("query", "item", value))
+        if len(source) == 0:
+            fail("empty_table", what=kind)
+        out = {
+            "query": _id_column(source, "query", label=None, offset=1),
+            "item": _id_column(source, "item", label=None, offset=1),
+            value: pd.Series(_frame_values(source, value, label=None, offset=1, what=_FIELD_TERM[kind])),
+        }
+        if kind == "run" and "tag" in source.columns:
+            out["tag"] = batch.id_text(source["tag"]).reset_index(drop=True)
+        return pd.DataFrame(out), _Lines(None, 1), name
+    label = _label(source, name)
+    data = _load(source, label)
+    if data[:4] == b"PAR1" or _is_csv(data):
+        frame, offset = _csv_or_parquet(data, label, value=value)
+        out = {
+            "query": _id_column(frame, "query", label=label, offset=offset),
+            "item": _id_column(frame, "item", label=label, offset=offset),
+            value: pd.Series(_frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])),
+        }
+        if kind == "run" and "tag" in frame.columns:
+            out["tag"] = batch.id_text(frame["tag"]).reset_index(drop=True)
+        return pd.DataFrame(out), _Lines(None, offset), label
+    if not data.strip():
+        fail("empty_table", what="file", name=label)
+    if kind == "qrels":
+        table = _split(data, label, kind=kind, n_fields=4, number_field=3)
+        columns = {"query": 0, "item": 2, value: 3}
+    else:
+        table = _split(data, label, kind=kind, n_fields=6, number_field=4)
+        columns = {"query": 0, "item": 2, value: 4, "tag": 5}
+    frame = pd.DataFrame(
+        {
+            column: (
+                table.column(index).to_numpy()
+                if column == value
+                else table.column(index).to_pandas(types_mapper=pd.ArrowDtype).astype("str")
+            )
+            for column, index in columns.items()
+        }
+    )
+    return frame, _Lines(data, 0), label
+
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TrecResult:
+    """An evaluation of runs against qrels.
+
+    Attributes
+    ----------
+    per_query : pandas.DataFrame
+        One row per (run, judged query), runs in the order given and queries in the qrels'
+        order: ``run, query, n_items`` (items the run retrieved), then the columns
+        ``measure_columns(options.k, m)`` of ``m`` = ``ndcg``, ``dcg``, ``idcg``, ``judged``,
+        then ``missing`` (True for a judged query the run did not answer). nDCG is NaN where
+        the options leave the query out of the mean; ``judged`` is NaN for a missing query.
+    means : pandas.DataFrame
+        One row per run: ``run, n_queries`` (queries in the mean) and the mean of each ndcg
+        and judged column (judged over the answered queries).
+    options : Options
+        The options that made it.
+    unjudged_queries : mapping of run name to tuple of str
+        Queries of each run without any judgment: left out.
+    missing_queries : mapping of run name to tuple of str
+        Judged queries each run did not answer.
+    """
+
+    per_query: pd.DataFrame
+    means: pd.DataFrame
+    options: Options
+    unjudged_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    missing_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- computing
+
+
+def run_name(path: str | os.PathLike[str]) -> str:
+    """The name of a run read from a file: its name without the usual suffixes.
+
+    >>> run_name("runs/bm25.run.gz"), run_name("dense.csv"), run_name("input.uogTr")
+    ('bm25', 'dense', 'input.uogTr')
+    """
+    text = Path(path).name
+    changed = True
+    while changed:
+        changed = False
+        for suffix in _RUN_SUFFIXES:
+            if text.lower().endswith(suffix) and len(text) > len(suffix):
+                text, changed = text[: -len(suffix)], True
+    return text
+
+
+def _named_runs(runs: Any) -> list[tuple[str, Any]]:
+    if isinstance(runs, (pd.DataFrame, str, os.PathLike, bytes)):
+        runs = [runs]
+    if isinstance(runs, Mapping):
+        pairs = [(str(name), run) for name, run in runs.items()]
+    else:
+        pairs = []
+        for index, run in enumerate(runs):
+            if isinstance(run, (str, os.PathLike)):
+                pairs.append((run_name(run), run))
+            else:
+                pairs.append((str(getattr(run, "name", None) or f"run{index + 1}"), run))
+    if not pairs:
+        fail("no_runs")
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            fail("run_name_duplicate", run=name)
+        seen.add(name)
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """The judged queries and their judgments, ready for lookups."""
+
+    queries: pd.Index
+    #: (query code, item) of each judgment, as an index of a pair key, and the grade of each
+    keys: pd.Index
+    items: pd.Index
+    grades: NDArray[np.float64]
+    codes: NDArray[np.intp]
+
+
+def _pool(qrels: pd.DataFrame) -> _Pool:
+    codes, queries = pd.factorize(qrels["query"])
+    item_codes, items = pd.factorize(qrels["item"])
+    keys = codes.astype(np.int64) * (len(items) + 1) + item_codes
+    return _Pool(
+        queries=pd.Index(queries, dtype="str"),
+        keys=pd.Index(keys),
+        items=pd.Index(items, dtype="str"),
+        grades=qrels["relevance"].to_numpy(dtype=np.float64),
+        codes=codes.astype(np.intp),
+    )
+
+
+def _gains(grades: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
+    """Gains of grades, a negative grade (trec_eval: in the pool, not judged) counting as 0."""
+    with np.errstate(over="ignore"):
+        out = apply_gain(np.maximum(grades, 0.0), gain)
+    problem = first_overflow(out)
+    if problem is not None and problem[1] == "gain":
+        fail("gain_overflow", value=float(grades[problem[0]]))
+    return out
+
+
+def _bins(position: NDArray[np.intp], cutoffs: NDArray[np.int64]) -> NDArray[np.intp]:
+    """Index of the first cutoff that includes each 0-based position (len(cutoffs): none)."""
+    return np.searchsorted(cutoffs, position, side="right").astype(np.intp)
+
+
+def _cumulative(
+    codes: NDArray[np.intp], bins: NDArray[np.intp], weights: NDArray[np.float64], n_queries: int, n_cut: int
+) -> NDArray[np.float64]:
+    """Per query and cutoff, the sum of the weights of the rows the cutoff includes: one
+    bincount into (query, cutoff) cells, then a cumulative sum along the cutoffs."""
+    kept = bins < n_cut
+    cell = codes[kept].astype(np.int64) * n_cut + bins[kept]
+    table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).reshape(n_queries, n_cut)
+    return np.cumsum(table, axis=1)
+
+
+def _ranked_positions(
+    codes: NDArray[np.intp], n_queries: int, values: NDArray[np.float64]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Row order by query then ``values`` descending (input order in a tie), and each ranked
+    row's 0-based position in its query."""
+    counts = np.bincount(codes, minlength=n_queries)
+    starts = np.cumsum(counts) - counts
+    order = batch._rank_order(codes, counts, starts, values)
+    position = np.arange(codes.size) - starts[codes[order]]
+    return order, position
+
+
+def _trec_order(
+    codes: NDArray[np.intp], n_queries: int, score: NDArray[np.float64], items: pd.Series
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """trec_eval's order: by query, score descending, then item id descending as a string.
+
+    Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
+    few, so no sort ever compares the ids of the whole run)."""
+    order, position = _ranked_positions(codes, n_queries, score)
+    ranked_codes, ranked_score = codes[order], score[order]
+    same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    if same.any():
+        group = np.cumsum(np.concatenate(([True], ~same)))
+        tied = np.zeros(codes.size, dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        rows = np.flatnonzero(tied)
+        names = items.iloc[order[rows]].to_numpy(dtype=object)
+        item_codes, _uniques = pd.factorize(names, sort=True)
+        # descending id within a tie group; the rows of a group are contiguous and keep their slots
+        resorted = np.lexsort((-item_codes, group[rows]))
+        order[rows] = order[rows][resorted]
+    return order, position
+
+
+def _ranked_gains(
+    codes: NDArray[np.intp],
+    n_queries: int,
+    score: NDArray[np.float64],
+    gains: NDArray[np.float64],
+    grades: NDArray[np.float64],
+    items: pd.Series,
+    ties: str,
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """The ranking: the row order, and in that order each row's query code, 0-based position
+    and gain (a tie's mean gain with ``ties="average"``)."""
+    if ties == "trec_eval":
+        order, position = _trec_order(codes, n_queries, score, items)
+    elif ties in ("optimistic", "pessimistic"):
+        counts = np.bincount(codes, minlength=n_queries)
+        starts = np.cumsum(counts) - counts
+        run = batch._Run(
+            codes=codes, queries=pd.RangeIndex(n_queries), relevance=np.maximum(grades, 0.0), score=score
+        )
+        order = batch._order(run, ties, counts, starts)
+        position = np.arange(codes.size) - starts[codes[order]]
+    else:  # "average" and "input": input order inside a tie
+        order, position = _ranked_positions(codes, n_queries, score)
+    ranked_codes = codes[order]
+    ranked = gains[order]
+    if ties == "average" and ranked.size:
+        ranked_score = score[order]
+        new = np.empty(ranked.size, dtype=bool)
+        new[0] = True
+        np.not_equal(ranked_score[1:], ranked_score[:-1], out=new[1:])
+        new[1:] |= ranked_codes[1:] != ranked_codes[:-1]
+        if not new.all():
+            first = np.flatnonzero(new)
+            sizes = np.diff(np.append(first, ranked.size))
+            ranked = np.repeat(np.add.reduceat(ranked, first) / sizes, sizes)
+    return order, ranked_codes, position, ranked
+
+
+def evaluate_trec(
+    qrels: pd.DataFrame | Source,
+    runs: Mapping[str, pd.DataFrame | Source] | Sequence[pd.DataFrame | Source] | pd.DataFrame | Source,
+    *,
+    k: Any = 10,
+    gain: str = "linear",
+    discount: str = "log2",
+    ties: str = "trec_eval",
+    ideal: str = "pool",
+    unjudged: str = "zero",
+    missing: str = "zero",
+    no_relevant: str = "zero",
+) -> TrecResult:
+    """nDCG@k of every run and judged query, against relevance judgments (qrels).
+
+    With the defaults the mean equals ``trec_eval -c -m ndcg_cut.10 qrels run`` (see the
+    module's docstring for each convention and the option that changes it);
+    ``missing="drop"`` equals pytrec_eval's ``ndcg_cut_10`` averaged over its queries;
+    ``unjudged="drop"`` is the condensed nDCG' (``trec_eval -J``); ``ideal="list"`` is
+    scikit-learn's ideal on the returned list.
+
+    Parameters
+    ----------
+    qrels : DataFrame, path, file-like object or bytes
+        The judgments (see :func:`read_qrels`).
+    runs : mapping of name to run, or a sequence of runs
+        Each run a DataFrame or a file (see :func:`read_trec_run`). A sequence names each
+        file run by :func:`run_name`; two runs of one name are refused.
+    k : int, sequence of int, text such as ``"5,10,20"``, or None
+        Cutoff(s), computed in one pass; ``None`` means each list whole (and the whole pool).
+    gain, discount, ties, ideal, unjudged, missing, no_relevant
+        The options of :class:`ndcg_core.options.Options` (described in
+        :data:`ndcg_core.options.DESCRIPTIONS`).
+
+    Returns
+    -------
+    TrecResult
+    """
+    options = Options(
+        k=k,
+        gain=gain,  # type: ignore[arg-type]
+        discount=discount,  # type: ignore[arg-type]
+        ties=ties,  # type: ignore[arg-type]
+        ideal=ideal,  # type: ignore[arg-type]
+        unjudged=unjudged,  # type: ignore[arg-type]
+        missing=missing,  # type: ignore[arg-type]
+        no_relevant=no_relevant,  # type: ignore[arg-type]
+    )
+    named = _named_runs(runs)
+    judgments = read_qrels(qrels)
+    pool = _pool(judgments)
+    n_queries = len(pool.queries)
+    pool_gains = _gains(pool.grades, options.gain)
+    frames = [(name, read_trec_run(run)) for name, run in named]
+    longest = max(
+        [int(np.bincount(pool.codes).max())]
+        + [int(frame["query"].value_counts().max()) for _, frame in frames]
+    )
+    cutoffs = np.asarray(options.k if options.k is not None else (longest,), dtype=np.int64)
+    by_size = np.argsort(cutoffs, kind="stable")
+    sorted_cutoffs = cutoffs[by_size]
+    n_cut = cutoffs.size
+    depth = int(sorted_cutoffs[-1])
+    table = discounts(min(depth, longest), options.discount)
+
+    def discounted(position: NDArray[np.intp], values: NDArray[np.float64]) -> NDArray[np.float64]:
+        weight = np.zeros(position.size)
+        inside = position < table.size
+        weight[inside] = table[position[inside]]
+        return values * weight
+
+    pool_idcg = None
+    if options.ideal == "pool":
+        _, codes, position, ranked = _ranked_gains(
+            pool.codes, n_queries, pool_gains, pool_gains, pool.grades, pd.Series(dtype="str"), "input"
+        )
+        pool_idcg = _cumulative(
+            codes, _bins(position, sorted_cutoffs), discounted(position, ranked), n_queries, n_cut
+        )
+
+    given = np.argsort(by_size)  # column j of the given order is column given[j] of the sorted
+    names = {m: measure_columns(options.k, m) for m in ("ndcg", "dcg", "idcg", "judged")}
+    unjudged_queries: dict[str, tuple[str, ...]] = {}
+    missing_queries: dict[str, tuple[str, ...]] = {}
+    tables: list[pd.DataFrame] = []
+    mean_rows: list[dict[str, Any]] = []
+    for name, frame in frames:
+        run_codes, run_queries = pd.factorize(frame["query"])
+        run_queries = pd.Index(run_queries, dtype="str")
+        judged_query = pool.queries.get_indexer(run_queries)
+        unjudged_queries[name] = tuple(run_queries[judged_query < 0])
+        code = judged_query[run_codes]
+        keep = code >= 0
+        code = code[keep].astype(np.intp)
+        items = frame["item"][keep].reset_index(drop=True)
+        score = frame["score"].to_numpy(dtype=np.float64)[keep]
+        item_codes, item_names = pd.factorize(items)
+        item_codes = pool.items.get_indexer(pd.Index(item_names, dtype="str"))[item_codes]
+        keys = np.where(item_codes >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item_codes, -1)
+        found = pool.keys.get_indexer(keys)
+        found[item_codes < 0] = -1
+        grades = np.where(found >= 0, pool.grades[np.maximum(found, 0)], np.nan)
+        judged = found >= 0
+        judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
+        gains = np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
+        n_items = np.bincount(code, minlength=n_queries)
+        answered = n_items > 0
+        missing_queries[name] = tuple(pool.queries[~answered])
+
+        # the whole list: judged@k, and DCG unless unjudged items are dropped
+        order, codes, position, ranked = _ranked_gains(
+            code, n_queries, score, gains, grades, items, options.ties
+        )
+        bins = _bins(position, sorted_cutoffs)
+        judged_count = _cumulative(codes, bins, judged[order].astype(np.float64), n_queries, n_cut)
+        shown = np.minimum(n_items[:, None], sorted_cutoffs[None, :])
+        judged_share = np.full(judged_count.shape, np.nan)
+        np.divide(judged_count, shown, out=judged_share, where=shown > 0)
+        if options.unjudged == "drop":
+            code, score, gains, grades = code[judged], score[judged], gains[judged], grades[judged]
+            items = items[judged].reset_index(drop=True)
+            _, codes, position, ranked = _ranked_gains(
+                code, n_queries, score, gains, grades, items, options.ties
+            )
+            bins = _bins(position, sorted_cutoffs)
+        dcg = _cumulative(codes, bins, discounted(position, ranked), n_queries, n_cut)
+        if pool_idcg is None:  # ideal="list": the returned (or condensed) list's own gains
+            _, codes, position, ranked = _ranked_gains(code, n_queries, gains, gains, grades, items, "input")
+            idcg = _cumulative(
+                codes, _bins(position, sorted_cutoffs), discounted(position, ranked), n_queries, n_cut
+            )
+        else:
+            idcg = pool_idcg
+        ndcg = np.full(dcg.shape, 0.0 if options.no_relevant == "zero" else np.nan)
+        np.divide(dcg, idcg, out=ndcg, where=idcg > 0)
+        if options.missing == "drop":
+            ndcg[~answered] = np.nan
+        columns: dict[str, Any] = {
+            "run": np.full(n_queries, name, dtype=object),
+            "query": pool.queries,
+            "n_items": n_items.astype(np.int64),
+        }
+        for measure, values in (("ndcg", ndcg), ("dcg", dcg), ("idcg", idcg), ("judged", judged_share)):
+            for column, index in zip(names[measure], given, strict=True):
+                columns[column] = values[:, index]
+        columns["missing"] = ~answered
+        table_q = pd.DataFrame(columns)
+        table_q["run"] = table_q["run"].astype("str")
+        tables.append(table_q)
+        in_mean = ~np.isnan(ndcg[:, 0])
+        row: dict[str, Any] = {"run": name, "n_queries": int(in_mean.sum())}
+        for column, index in zip(names["ndcg"], given, strict=True):
+            row[column] = float(ndcg[in_mean, index].mean()) if in_mean.any() else float("nan")
+        for column, index in zip(names["judged"], given, strict=True):
+            row[column] = float(judged_share[answered, index].mean()) if answered.any() else float("nan")
+        mean_rows.append(row)
+    per_query = pd.concat(tables, ignore_index=True)
+    means = pd.DataFrame(mean_rows)
+    means["run"] = means["run"].astype("str")
+    return TrecResult(per_query, means, options, unjudged_queries, missing_queries)

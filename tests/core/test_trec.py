@@ -1,0 +1,337 @@
+"""Qrels and TREC runs (ndcg_core.trec): readers, and evaluate_trec against pytrec_eval and ranx."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndcg_core as nc
+from ndcg_core.trec import evaluate_trec, read_qrels, read_trec_run, run_name
+from ndcg_core.validate import NDCGInputError
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+# --------------------------------------------------------------------------- generated collections
+
+
+def collection(
+    seed: int, *, ties: bool = True, negative: bool = True, n_queries: int = 25
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Qrels and one run with what real collections have: tied scores (exact in float32, so
+    pytrec_eval's float32 scores order them as we do), unjudged retrieved items, judged queries
+    the run misses, run queries without judgments, negative grades, queries with nothing
+    relevant, and ids whose string order differs from their number order."""
+    rng = np.random.default_rng(seed)
+    grades = [-2, -1, 0, 0, 1, 2, 3] if negative else [0, 0, 0, 1, 2, 3]
+    qrels_rows, run_rows = [], []
+    for index in range(n_queries):
+        query = f"{index + 1:03d}" if index % 3 else str(index + 1)
+        pool = [f"d{int(number)}" for number in rng.choice(200, size=rng.integers(1, 25), replace=False)]
+        nothing_relevant = rng.random() < 0.1
+        pool_grades = [0 if nothing_relevant else int(rng.choice(grades)) for _ in pool]
+        if max(pool_grades) < 0:
+            # trec_eval reads memory it never set for a query whose every grade is negative
+            # (pytrec_eval crashes); such a query is left out of the comparisons
+            pool_grades[0] = 0
+        qrels_rows += [(query, item, grade) for item, grade in zip(pool, pool_grades, strict=True)]
+        if rng.random() < 0.15:
+            continue  # a judged query the run does not answer
+        retrieved = set(rng.choice(pool, size=rng.integers(1, len(pool) + 1), replace=False).tolist())
+        retrieved |= {f"u{int(n)}" for n in rng.choice(50, size=rng.integers(0, 8), replace=False)}
+        for item in sorted(retrieved):
+            score = float(rng.integers(0, 6)) / 2 if ties else float(rng.normal())
+            run_rows.append((query, item, score))
+    for index in range(3):  # queries of the run without any judgment
+        run_rows.append((f"x{index}", "d1", 1.0))
+    qrels = pd.DataFrame(qrels_rows, columns=["query", "item", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query", "item", "score"])
+    return qrels, run
+
+
+def pytrec(
+    qrels: pd.DataFrame, run: pd.DataFrame, measures: set[str], *, judged_only: bool = False
+) -> dict[str, dict[str, float]]:
+    judgments: dict[str, dict[str, int]] = {}
+    for query, item, grade in qrels.itertuples(index=False):
+        judgments.setdefault(query, {})[item] = int(grade)
+    scores: dict[str, dict[str, float]] = {}
+    for query, item, score in run.itertuples(index=False):
+        scores.setdefault(query, {})[item] = float(score)
+    evaluator = pytrec_eval.RelevanceEvaluator(judgments, measures, judged_docs_only_flag=judged_only)
+    result: dict[str, dict[str, float]] = evaluator.evaluate(scores)
+    return result
+
+
+SEEDS = range(8)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_missing_drop_equals_pytrec_eval(seed: int) -> None:
+    qrels, run = collection(seed)
+    expected = pytrec(qrels, run, {"ndcg_cut_5", "ndcg_cut_10"})
+    result = evaluate_trec(qrels, {"r": run}, k="5,10", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    assert sorted(answered.index) == sorted(expected)
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg@5"] == pytest.approx(values["ndcg_cut_5"], abs=1e-12)
+        assert answered.loc[query, "ndcg@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+    mean = np.mean([values["ndcg_cut_10"] for values in expected.values()])
+    assert result.means.loc[0, "ndcg@10"] == pytest.approx(mean, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_default_equals_pytrec_eval_with_zero_per_missing_query(seed: int) -> None:
+    qrels, run = collection(seed)
+    expected = pytrec(qrels, run, {"ndcg_cut_10"})
+    n_judged = qrels["query"].nunique()
+    result = evaluate_trec(qrels, [run])
+    # trec_eval -c: the sum over the answered queries, divided by every judged query
+    assert result.means.loc[0, "ndcg"] == pytest.approx(
+        sum(values["ndcg_cut_10"] for values in expected.values()) / n_judged, abs=1e-12
+    )
+    assert result.means.loc[0, "n_queries"] == n_judged
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_unjudged_drop_equals_pytrec_eval_judged_only(seed: int) -> None:
+    qrels, run = collection(seed)
+    expected = pytrec(qrels, run, {"ndcg_cut_5"}, judged_only=True)
+    result = evaluate_trec(qrels, {"r": run}, k=5, unjudged="drop", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_5"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_whole_list_equals_pytrec_eval_ndcg(seed: int) -> None:
+    qrels, run = collection(seed)
+    expected = pytrec(qrels, run, {"ndcg"})
+    result = evaluate_trec(qrels, {"r": run}, k=None, missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-12)
+
+
+def test_evaluate_trec_float32_ties_follow_trec_eval_when_scores_are_float32() -> None:
+    # 0.5 and 0.25 are exact in float32: a tie, broken by item id descending as a string
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["d9", "d10", "d2"], "relevance": [1, 3, 0]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["d9", "d10", "d2"], "score": [0.5, 0.5, 0.25]})
+    ours = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0, "ndcg"]
+    # "d9" > "d10" as strings, so d9 (grade 1) ranks first, then d10 (3), then d2 (0)
+    expected = (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3))
+    assert ours == pytest.approx(expected, abs=1e-12)
+    assert pytrec(qrels, run, {"ndcg_cut_3"})["q"]["ndcg_cut_3"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_evaluate_trec_negative_grade_is_gain_zero_and_not_judged() -> None:
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "relevance": [-1, 2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 / math.log2(3) + 1 / math.log2(4))
+    assert row["idcg"] == pytest.approx(2 + 1 / math.log2(3))
+    assert row["judged"] == pytest.approx(2 / 3)
+
+
+def test_evaluate_trec_ideal_list_equals_scikit_learn_on_the_returned_list() -> None:
+    from sklearn.metrics import ndcg_score
+
+    qrels = pd.DataFrame({"query": ["q"] * 4, "item": ["a", "b", "c", "z"], "relevance": [1, 3, 0, 3]})
+    run = pd.DataFrame({"query": ["q"] * 4, "item": ["a", "b", "c", "u"], "score": [4.0, 3.0, 2.0, 1.0]})
+    ours = evaluate_trec(qrels, {"r": run}, k=3, ideal="list").per_query.loc[0, "ndcg"]
+    assert ours == pytest.approx(ndcg_score([[1, 3, 0, 0]], [[4, 3, 2, 1]], k=3), abs=1e-12)
+
+
+def test_evaluate_trec_reports_unjudged_and_missing_queries() -> None:
+    qrels, run = collection(3)
+    result = evaluate_trec(qrels, {"r": run})
+    assert result.unjudged_queries["r"] == ("x0", "x1", "x2")
+    expected_missing = tuple(q for q in qrels["query"].unique() if q not in set(run["query"]))
+    assert result.missing_queries["r"] == expected_missing
+    assert result.per_query["missing"].sum() == len(expected_missing)
+
+
+def test_evaluate_trec_no_relevant_drop_leaves_queries_with_idcg_zero_out() -> None:
+    qrels = pd.DataFrame({"query": ["a", "b"], "item": ["x", "y"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["a", "b"], "item": ["x", "y"], "score": [1.0, 1.0]})
+    assert evaluate_trec(qrels, {"r": run}).means.loc[0, "ndcg"] == pytest.approx(0.5)
+    dropped = evaluate_trec(qrels, {"r": run}, no_relevant="drop").means.loc[0]
+    assert dropped["ndcg"] == pytest.approx(1.0)
+    assert dropped["n_queries"] == 1
+
+
+def test_evaluate_trec_columns_follow_measure_columns() -> None:
+    qrels, run = collection(1)
+    result = evaluate_trec(qrels, {"a": run, "b": run}, k=[10, 5])
+    expected = ["run", "query", "n_items"]
+    for measure in ("ndcg", "dcg", "idcg", "judged"):
+        expected += list(nc.measure_columns((10, 5), measure))
+    assert list(result.per_query.columns) == [*expected, "missing"]
+    assert list(result.means.columns) == ["run", "n_queries", "ndcg@10", "ndcg@5", "judged@10", "judged@5"]
+    assert result.means["run"].tolist() == ["a", "b"]
+
+
+def test_evaluate_trec_several_cutoffs_equal_one_cutoff_each() -> None:
+    qrels, run = collection(2)
+    together = evaluate_trec(qrels, {"r": run}, k="3,10,20").per_query
+    for k in (3, 10, 20):
+        alone = evaluate_trec(qrels, {"r": run}, k=k).per_query
+        np.testing.assert_allclose(together[f"ndcg@{k}"], alone["ndcg"], atol=1e-15)
+        np.testing.assert_allclose(together[f"judged@{k}"], alone["judged"], atol=1e-15)
+
+
+def test_evaluate_trec_refuses_two_runs_of_one_name() -> None:
+    qrels, _run = collection(0)
+    with pytest.raises(NDCGInputError) as error:
+        evaluate_trec(qrels, ["a/bm25.run", "b/bm25.txt"])
+    assert error.value.key == "run_name_duplicate"
+
+
+def test_evaluate_trec_refuses_an_unknown_option() -> None:
+    qrels, run = collection(0)
+    with pytest.raises(NDCGInputError) as error:
+        evaluate_trec(qrels, {"r": run}, ideal="judged")
+    assert error.value.key == "unknown_option"
+
+
+# --------------------------------------------------------------------------- ranx
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("comparable", [False, True])
+def test_evaluate_trec_equals_ranx_without_ties(seed: int, comparable: bool) -> None:
+    ranx = pytest.importorskip("ranx")
+    qrels, run = collection(seed, ties=False, negative=False)
+    judged = qrels.groupby("query")["relevance"].max()
+    relevant = set(judged[judged > 0].index)
+    # ranx needs a relevant item in every query of its qrels (it refuses others)
+    qrels = qrels[qrels["query"].isin(relevant)]
+    if not comparable:  # without make_comparable, ranx wants the same queries on both sides
+        run = run[run["query"].isin(relevant)]
+        qrels = qrels[qrels["query"].isin(set(run["query"]))]
+    judgments: dict[str, dict[str, int]] = {}
+    for query, item, grade in qrels.itertuples(index=False):
+        judgments.setdefault(query, {})[item] = int(grade)
+    scores: dict[str, dict[str, float]] = {}
+    for query, item, score in run.itertuples(index=False):
+        scores.setdefault(query, {})[item] = float(score)
+    ranx_qrels, ranx_run = ranx.Qrels(judgments), ranx.Run(scores)
+    if comparable:
+        ranx_run.make_comparable(ranx_qrels)
+    ours = evaluate_trec(qrels, {"r": run}, k=10).means.loc[0, "ndcg"]
+    assert ours == pytest.approx(ranx.evaluate(ranx_qrels, ranx_run, "ndcg@10"), abs=1e-12)
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def test_read_qrels_reads_tabs_multiple_spaces_crlf_and_blank_lines() -> None:
+    text = b"  1 0\tdoc-1   2\r\n\r\n1 0 doc-2 0 \n\t\n2\t0\t007\t-1\n"
+    frame = read_qrels(text)
+    assert frame.to_dict("list") == {
+        "query": ["1", "1", "2"],
+        "item": ["doc-1", "doc-2", "007"],
+        "relevance": [2.0, 0.0, -1.0],
+    }
+    assert frame["relevance"].dtype == np.float64
+
+
+def test_read_qrels_recognises_gzip_from_the_content(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "qrels.txt"  # no .gz in the name
+    path.write_bytes(gzip.compress(b"1 0 a 1\n1 0 b 0\n"))
+    assert read_qrels(path)["item"].tolist() == ["a", "b"]
+
+
+def test_read_qrels_keeps_a_repeated_pair_with_the_same_grade_once() -> None:
+    assert read_qrels(b"1 0 a 1\n1 0 a 1\n1 0 b 0\n")["item"].tolist() == ["a", "b"]
+
+
+def test_read_qrels_names_the_lines_of_a_pair_graded_twice() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_qrels(b"1 0 a 1\n\n1 0 b 1\n1 0 a 2\n", name="q.txt")
+    assert error.value.key == "qrels_conflict"
+    assert error.value.params["line_first"] == 1
+    assert error.value.params["line"] == 4
+    assert error.value.params["name"] == "q.txt"
+
+
+def test_read_qrels_names_the_line_with_a_wrong_field_count() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_qrels(b"1 0 a 1\n\n1 0 b\n", name="q.txt")
+    assert error.value.key == "trec_field_count"
+    assert (error.value.params["line"], error.value.params["got"]) == (3, 3)
+    assert "q.txt" in str(error.value)
+
+
+def test_read_qrels_names_the_line_with_a_grade_that_is_not_a_number() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_qrels(b"1 0 a 1\n1 0 b high\n", name="q.txt")
+    assert error.value.key == "trec_value"
+    assert error.value.params["line"] == 2
+    assert error.value.params["value"] == "high"
+
+
+def test_read_qrels_reads_csv_with_ids_as_text() -> None:
+    frame = read_qrels(b"query,item,relevance\n007,1.0,2\n")
+    assert frame.to_dict("list") == {"query": ["007"], "item": ["1.0"], "relevance": [2.0]}
+
+
+def test_read_trec_run_keeps_ids_as_written_and_ignores_ranks() -> None:
+    frame = read_trec_run(b"007 Q0 1.0 99 0.5 t\n7 Q0 1 1 0.75 t\n")
+    assert frame["query"].tolist() == ["007", "7"]
+    assert frame["item"].tolist() == ["1.0", "1"]
+    assert frame["score"].tolist() == [0.5, 0.75]
+    assert frame["tag"].tolist() == ["t", "t"]
+
+
+@pytest.mark.parametrize("score", [b"nan", b"inf", b"-inf", b"high"])
+def test_read_trec_run_names_the_line_of_a_score_that_is_not_finite(score: bytes) -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(b"1 Q0 a 1 0.5 t\n\n1 Q0 b 2 " + score + b" t\n", name="run.txt")
+    assert error.value.key == "trec_value"
+    assert error.value.params["line"] == 3
+    assert error.value.params["name"] == "run.txt"
+
+
+def test_read_trec_run_names_the_line_with_a_wrong_field_count() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4\n", name="run.txt")
+    assert error.value.key == "trec_field_count"
+    assert (error.value.params["line"], error.value.params["got"]) == (2, 5)
+
+
+def test_read_trec_run_names_both_lines_of_a_repeated_pair() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n\n1 Q0 a 3 0.3 t\n", name="run.txt")
+    assert error.value.key == "run_duplicate"
+    assert (error.value.params["line_first"], error.value.params["line"]) == (1, 4)
+
+
+def test_read_trec_run_reads_csv_and_parquet() -> None:
+    frame = pd.DataFrame({"query": ["1"], "item": ["a"], "score": [0.5]})
+    parquet = io.BytesIO()
+    frame.to_parquet(parquet)
+    assert read_trec_run(parquet.getvalue()).to_dict("list") == frame.to_dict("list")
+    assert read_trec_run(b"query,item,score\n1,a,0.5\n").to_dict("list") == frame.to_dict("list")
+
+
+def test_read_trec_run_names_the_csv_line_of_a_bad_score() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(b"query,item,score\n1,a,0.5\n1,b,x\n", name="run.csv")
+    assert error.value.params["line"] == 3
+
+
+def test_read_trec_run_refuses_an_empty_file() -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(b"\n\n", name="run.txt")
+    assert error.value.key == "empty_table"
+
+
+def test_run_name_takes_off_the_usual_suffixes() -> None:
+    assert run_name("x/bm25.run.gz") == "bm25"
