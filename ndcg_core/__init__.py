@@ -28,6 +28,9 @@ IR evaluation: qrels apart from runs, TREC files, judged pools (trec.py)
     evaluate_trec (trec_eval's conventions by default: ndcg_cut, -c; several cutoffs at once),
     read_qrels, read_trec_run (TREC text, CSV or Parquet, gzip or not), TrecResult, run_name;
     sample_trec (a small collection for teaching); python -m ndcg_core --qrels QRELS RUN [RUN ...]
+Comparing runs with significance (significance.py)
+    compare_runs, Comparison (per-run means, mean difference with a bootstrap interval,
+    paired t-test through SciPy, paired randomization test, wins/ties/losses, Holm), holm
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
@@ -72,6 +75,7 @@ from .options import (
     parse_cutoffs,
 )
 from .samples import sample_run
+from .significance import Comparison, compare_runs, holm
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
     NO_ITEM,
@@ -123,6 +127,7 @@ __all__ = [
     "TOOLS",
     "UNJUDGED",
     "Change",
+    "Comparison",
     "CutoffMismatch",
     "Formula",
     "Metrics",
@@ -138,6 +143,7 @@ __all__ = [
     "apply_gain",
     "base_comparison",
     "cg",
+    "compare_runs",
     "csv_safe",
     "dcg",
     "dcg_from_scores",
@@ -151,6 +157,7 @@ __all__ = [
     "formula",
     "formulas",
     "general_formula",
+    "holm",
     "id_text",
     "idcg",
     "ideal_relevance",

@@ -211,6 +211,33 @@ MESSAGES: dict[str, str] = {
         "mapping from names to runs)."
     ),
     "no_runs": "No run was given. Give at least one run to evaluate against the qrels.",
+    # ndcg_core.significance: comparing runs query by query
+    "compare_column_name": "The {option} column must be named by a non-empty text. Got {got} instead.",
+    "compare_missing_id": (
+        "The column {column!r} has {count} row(s) without a value. Every row needs a run name and a query id."
+    ),
+    "compare_too_few_runs": "Comparing runs needs at least two runs. The table has {got}.",
+    "compare_too_few_queries": (
+        "Comparing runs needs at least two queries (the tests are over queries). The table has {got}."
+    ),
+    "compare_unknown_baseline": "The baseline run {baseline!r} is not in the table. Its runs are {runs}.",
+    "compare_duplicate": (
+        "The run {run!r} has {count} rows for the query {query!r}. Each (run, query) pair must appear once."
+    ),
+    "compare_missing_queries": (
+        "The run {run!r} has no value for {count} of the {total} queries, e.g. {query!r}. The "
+        "runs are compared query by query, so every run needs a value for the same queries."
+    ),
+    "compare_not_finite": (
+        "The run {run!r} has {value} as its {measure!r} for the query {query!r} ({count} "
+        "value(s) of the table are not finite numbers). Every value compared must be a finite "
+        "number: give the query a value in every run, or leave it out of every run."
+    ),
+    "compare_exact_too_many": (
+        "The exact randomization test enumerates 2^n sign flips for n queries and is limited "
+        "to {limit} queries. Got {got} queries: use permutation='auto' or 'monte_carlo'."
+    ),
+    "compare_undefined": "The statistic {statistic!r} is not defined for these values, so it is not shown.",
 }
 
 
@@ -246,6 +273,9 @@ TERMS: dict[str, str] = {
     "field_score": "score",
     "field_id": "id",
     "sample_weight": "sample_weight",
+    "per_query_table": "per-query table",
+    "confidence": "confidence level",
+    "seed": "seed",
     # the rule it broke
     "rule_text": "text",
     "band_width": "band width",
@@ -266,6 +296,9 @@ TERMS: dict[str, str] = {
     "rule_grade": "a relevance grade of 0 or more",
     "rule_id": "an id (every row needs one)",
     "rule_log_base": "finite numbers above 1",
+    "rule_data_frame": "a pandas DataFrame with one row per (run, query)",
+    "rule_confidence": "a number strictly between 0 and 1, e.g. 0.95",
+    "rule_seed_or_none": "a whole number from 0 to {limit}, or None for a fresh seed",
 }
 
 #: The parameters of an error that hold keys of :data:`TERMS`.
