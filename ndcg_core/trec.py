@@ -133,21 +133,8 @@ def _is_csv(data: bytes) -> bool:
 
 
 def _normalized(data: bytes) -> bytes:
-    """The text with every run of spaces and tabs made one space and none at a line's ends,
-    so that a one-character delimiter splits it. Most files need nothing (checked first)."""
-    if b"\t" in data:
-        data = data.translate(bytes.maketrans(b"\t", b" "))
-    irregular = (
-        b"  " in data
-        or data.startswith(b" ")
-        or data.endswith(b" ")
-        or b"\n " in data
-        or b" \n" in data
-        or b" \r" in data
-        or b"\r " in data
-    )
-    if not irregular:
-        return data
+    """The text with every run of spaces made one space and none at a line's ends, so that a
+    one-character delimiter splits it (the slow path, for files whose fields are padded)."""
     data = re.sub(rb" +", b" ", data)
     return re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
 
@@ -166,71 +153,73 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", errors="replace")
 
 
-def _line_of_row(data: bytes, row: int) -> int:
-    """The line number of the ``row``-th (0-based) non-blank line."""
+def _line_of_row(data: bytes, row: int) -> tuple[int, list[bytes]]:
+    """The line number and fields of the ``row``-th (0-based) non-blank line."""
     seen = -1
     for number, line in enumerate(data.splitlines(), start=1):
-        if line.split():
+        fields = line.split()
+        if fields:
             seen += 1
             if seen == row:
-                return number
-    return row + 1
+                return number, fields
+    return row + 1, []
 
 
-def _split(data: bytes, label: str, *, kind: str, n_fields: int, number_field: int) -> Any:
-    """A TREC file as a pyarrow table of ``n_fields`` text columns, except ``number_field``
-    (float64). Fields are split by pyarrow's multithreaded CSV reader on one space, after
-    :func:`_normalized`; an error is located by a slow pass that names the line."""
+#: The TERMS key of the numeric field of each kind of TREC file.
+_FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
+
+
+def _parse(data: bytes, *, n_fields: int, number_field: int, keep: tuple[int, ...]) -> Any:
+    """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     names = [f"f{index}" for index in range(n_fields)]
     types = {name: pa.string() for name in names}
     types[names[number_field]] = pa.float64()
+    return pacsv.read_csv(
+        pa.py_buffer(data),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+        parse_options=pacsv.ParseOptions(
+            delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
+        ),
+        convert_options=pacsv.ConvertOptions(
+            column_types=types,
+            null_values=[],
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            include_columns=[names[index] for index in keep],
+        ),
+    )
+
+
+def _split(
+    data: bytes, label: str, *, kind: str, n_fields: int, number_field: int, keep: tuple[int, ...]
+) -> Any:
+    """A TREC file as a pyarrow table of the fields ``keep`` (text, except ``number_field``:
+    float64). Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
+    first, and a file with padded fields (several spaces, or spaces at a line's ends) is
+    normalised when the quick split fails. Errors are located by a slow pass naming the line."""
+    import pyarrow as pa
+
+    if b"\t" in data:
+        data = data.translate(bytes.maketrans(b"\t", b" "))
     try:
-        table = pacsv.read_csv(
-            pa.py_buffer(_normalized(data)),
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(
-                delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=types,
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                check_utf8=True,
-            ),
-        )
-    except pa.ArrowInvalid as error:
-        _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
+        table = _parse(data, n_fields=n_fields, number_field=number_field, keep=keep)
+    except pa.ArrowInvalid:
+        try:
+            table = _parse(_normalized(data), n_fields=n_fields, number_field=number_field, keep=keep)
+        except pa.ArrowInvalid as error:
+            _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
     if table.num_rows == 0:
         fail("empty_table", what="file", name=label)
-    values = table.column(number_field).to_numpy()
+    values = table.column(keep.index(number_field)).to_numpy()
     finite = np.isfinite(values)
     if not finite.all():
-        row = int(np.argmin(finite))
-        line = _line_of_row(data, row)
-        field_text = _text(_lines(data[: _line_end(data, line)])[-1][1][number_field])
-        fail(
-            "trec_value", name=label, line=line, what=_FIELD_TERM[kind], value=field_text, rule="rule_finite"
-        )
+        line, fields = _line_of_row(data, int(np.argmin(finite)))
+        shown = _text(fields[number_field]) if len(fields) > number_field else "?"
+        fail("trec_value", name=label, line=line, what=_FIELD_TERM[kind], value=shown, rule="rule_finite")
     return table
-
-
-def _line_end(data: bytes, line: int) -> int:
-    """The offset just after line ``line`` (1-based)."""
-    offset = 0
-    for _ in range(line):
-        found = data.find(b"\n", offset)
-        if found < 0:
-            return len(data)
-        offset = found + 1
-    return offset
-
-
-#: The TERMS key of the numeric field of each kind of TREC file.
-_FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
 
 
 def _locate(
@@ -259,14 +248,6 @@ def _locate(
     fail("unreadable", name=label, kind="TREC", reason=reason)
 
 
-def _csv_or_parquet(data: bytes, label: str, *, value: str) -> tuple[pd.DataFrame, int]:
-    """A CSV or Parquet table with ``query, item`` and ``value``; the offset from a row index to
-    its line in the file (1 for CSV, whose first line is the header; 0 for Parquet: rows)."""
-    frame = batch.read_run(data, name=label, ids=("query", "item"))
-    batch._check_columns(frame, ("query", "item", value))
-    return frame, 0 if data[:4] == b"PAR1" else 2
-
-
 def _frame_values(
     frame: pd.DataFrame, column: str, *, label: str | None, offset: int, what: str
 ) -> NDArray[np.float64]:
@@ -275,13 +256,12 @@ def _frame_values(
     values: NDArray[np.float64]
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(values)
         rule = "rule_finite"
     else:
         coerced = pd.to_numeric(series, errors="coerce")
         values = coerced.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(values)
         rule = "rule_number"
+    bad = ~np.isfinite(values)
     if bad.any():
         row = int(np.argmax(bad))
         raw = series.iloc[row]
@@ -294,16 +274,202 @@ def _frame_values(
     return values
 
 
-def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: int) -> pd.Series:
-    """An id column as text; a missing or empty id is an error naming the line or row."""
-    text = batch.id_text(frame[column]).reset_index(drop=True)
-    missing = text.isna().to_numpy() | (text == "").to_numpy()
+def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: int) -> Any:
+    """An id column as pyarrow text (no copy when pandas already holds it in pyarrow); a
+    missing or empty id is an error naming the line or row."""
+    text = batch.id_text(frame[column])
+    missing = text.isna().to_numpy() | (text == "").to_numpy(dtype=bool, na_value=True)
     if missing.any():
         row = int(np.argmax(missing))
         if label is None:
             fail("bad_column", row=row + 1, column=column, value="a missing value", rule="rule_id")
         fail("trec_value", name=label, line=row + offset, what="field_id", value="", rule="rule_id")
-    return text
+    return _arrow_text(text)
+
+
+def _arrow_text(text: pd.Series) -> Any:
+    """A text Series as a pyarrow string array (or chunked array)."""
+    import pyarrow as pa
+
+    values = text.array
+    array = pa.array(values) if hasattr(values, "__arrow_array__") else pa.array(text.to_numpy(dtype=object))
+    return array if array.type == pa.string() else array.cast(pa.string())
+
+
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    """A qrels or run table as codes: each row's query and item code (0..n-1, in order of
+    first appearance) and the unique ids (pyarrow string arrays), its grades or scores, its
+    tags, and how to find a row's line for messages."""
+
+    query_codes: NDArray[np.intp]
+    queries: Any
+    item_codes: NDArray[np.intp]
+    items: Any
+    values: NDArray[np.float64]
+    tag: Any
+    data: bytes | None
+    offset: int
+    label: str | None
+
+    def line(self, row: int) -> int:
+        """The line of a row in its file (or its row number in a table)."""
+        if self.data is not None:
+            return _line_of_row(self.data, int(row))[0]
+        return int(row) + self.offset
+
+    def take(self, keep: NDArray[np.bool_]) -> _Encoded:
+        """The rows where ``keep`` is true (codes and ids unchanged; lines of the kept rows)."""
+        return _Encoded(
+            self.query_codes[keep],
+            self.queries,
+            self.item_codes[keep],
+            self.items,
+            self.values[keep],
+            None if self.tag is None else self.tag.filter(keep),
+            None,
+            0,
+            self.label,
+        )
+
+    def frame(self, value: str) -> pd.DataFrame:
+        """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``."""
+        columns: dict[str, Any] = {
+            "query": _strings(self.queries, self.query_codes),
+            "item": _strings(self.items, self.item_codes),
+            value: self.values,
+        }
+        if self.tag is not None:
+            columns["tag"] = _series(self.tag)
+        return pd.DataFrame(columns)
+
+
+def _strings(uniques: Any, codes: NDArray[np.intp]) -> pd.Series:
+    import pyarrow as pa
+
+    return _series(uniques.take(pa.array(codes)))
+
+
+def _series(array: Any) -> pd.Series:
+    """pyarrow text as a pandas ``str`` Series, without a copy to Python objects."""
+    series = array.to_pandas()
+    return series if series.dtype == "str" else series.astype("str")
+
+
+def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
+    """Codes (in order of first appearance) and unique values of a pyarrow string column,
+    hashed once in C++."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column)
+    if isinstance(encoded, pa.ChunkedArray):
+        if encoded.num_chunks == 0:
+            return np.zeros(0, dtype=np.intp), pa.array([], type=pa.string())
+        # one hash table over the chunks: every chunk shares the last chunk's dictionary
+        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks])
+        dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
+    else:
+        codes, dictionary = encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary
+    if dictionary.type != pa.string():  # large_string: lookups need one type on both sides
+        dictionary = dictionary.cast(pa.string())
+    return codes.astype(np.intp, copy=False), dictionary
+
+
+def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
+    """Any qrels or run input read, checked and encoded."""
+
+    value = "relevance" if kind == "qrels" else "score"
+    if isinstance(source, pd.DataFrame):
+        frame = source
+        batch._check_columns(frame, ("query", "item", value))
+        if len(frame) == 0:
+            fail("empty_table", what=kind)
+        label, data, offset = name, None, 1
+    else:
+        label = _label(source, name)
+        data = _load(source, label)
+        if not data.strip():
+            fail("empty_table", what="file", name=label)
+        if data[:4] == b"PAR1" or _is_csv(data):
+            frame = batch.read_run(data, name=label, ids=("query", "item"))
+            batch._check_columns(frame, ("query", "item", value))
+            offset = 0 if data[:4] == b"PAR1" else 2  # CSV: the header is line 1
+            data = None
+        else:
+            frame = None
+    if frame is not None:
+        queries = _id_column(frame, "query", label=label, offset=offset)
+        items = _id_column(frame, "item", label=label, offset=offset)
+        values = _frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])
+        tag = None
+        if kind == "run" and "tag" in frame.columns:
+            tag = _arrow_text(batch.id_text(frame["tag"]))
+        data = None
+    else:
+        assert data is not None
+        if kind == "qrels":
+            table = _split(data, str(label), kind=kind, n_fields=4, number_field=3, keep=(0, 2, 3))
+            tag = None
+        else:
+            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=(0, 2, 4, 5))
+            tag = table.column(3)
+        queries, items = table.column(0), table.column(1)
+        values = table.column(2).to_numpy()
+        offset = 0
+    query_codes, query_ids = _encode(queries)
+    item_codes, item_ids = _encode(items)
+    return _Encoded(query_codes, query_ids, item_codes, item_ids, values, tag, data, offset, label)
+
+
+def _pairs(table: _Encoded) -> NDArray[np.int64]:
+    """A number for each row's (query, item) pair."""
+    return table.query_codes.astype(np.int64) * (len(table.items) + 1) + table.item_codes
+
+
+def _qrels(source: Any, name: str | None) -> _Encoded:
+    """Qrels read and encoded, a pair graded twice with the same grade kept once."""
+    table = _table(source, name, kind="qrels")
+    pair = _pairs(table)
+    index = pd.Index(pair)
+    if index.is_unique:
+        return table
+    repeated = index.duplicated(keep="first")
+    first_row = pd.Series(np.arange(pair.size)).groupby(pair).transform("first").to_numpy()
+    grades = table.values
+    conflict = repeated & (grades != grades[first_row])
+    if conflict.any():
+        row = int(np.argmax(conflict))
+        fail(
+            "qrels_conflict",
+            name=table.label or "table",
+            item=str(table.items[table.item_codes[row]]),
+            query=str(table.queries[table.query_codes[row]]),
+            first=float(grades[first_row[row]]),
+            line_first=table.line(first_row[row]),
+            second=float(grades[row]),
+            line=table.line(row),
+        )
+    return table.take(~repeated)
+
+
+def _run(source: Any, name: str | None) -> _Encoded:
+    """A run read and encoded; a repeated (query, item) pair is refused."""
+    table = _table(source, name, kind="run")
+    pair = _pairs(table)
+    index = pd.Index(pair)
+    if not index.is_unique:
+        row = int(np.argmax(index.duplicated(keep="first")))
+        first = int(np.argmax(pair == pair[row]))
+        fail(
+            "run_duplicate",
+            name=table.label or "table",
+            item=str(table.items[table.item_codes[row]]),
+            query=str(table.queries[table.query_codes[row]]),
+            line_first=table.line(first),
+            line=table.line(row),
+        )
+    return table
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -333,29 +499,7 @@ def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.
     ...     print(error.key, error.params["line_first"], error.params["line"])
     qrels_conflict 1 2
     """
-    frame, lines, label = _table(source, name, value="relevance", kind="qrels")
-    query, item, grades = frame["query"], frame["item"], frame["relevance"].to_numpy()
-    query_codes, _ = pd.factorize(query)
-    item_codes, items = pd.factorize(item)
-    pair = query_codes.astype(np.int64) * max(len(items), 1) + item_codes
-    repeated = pd.Series(pair).duplicated(keep="first").to_numpy()
-    if repeated.any():
-        first_row = pd.Series(np.arange(pair.size)).groupby(pair).transform("first").to_numpy()
-        conflict = repeated & (grades != grades[first_row])
-        if conflict.any():
-            row = int(np.argmax(conflict))
-            fail(
-                "qrels_conflict",
-                name=label,
-                item=str(item.iloc[row]),
-                query=str(query.iloc[row]),
-                first=float(grades[first_row[row]]),
-                line_first=int(lines[first_row[row]]),
-                second=float(grades[row]),
-                line=int(lines[row]),
-            )
-        frame = frame[~repeated].reset_index(drop=True)
-    return frame
+    return _qrels(source, name).frame("relevance")
 
 
 def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -381,86 +525,7 @@ def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> 
     >>> read_trec_run(b"1 Q0 007 1 2.5 bm25\\n1 Q0 7 2 2.5 bm25\\n").to_dict("list")
     {'query': ['1', '1'], 'item': ['007', '7'], 'score': [2.5, 2.5], 'tag': ['bm25', 'bm25']}
     """
-    frame, lines, label = _table(source, name, value="score", kind="run")
-    query_codes, _queries = pd.factorize(frame["query"])
-    item_codes, items = pd.factorize(frame["item"])
-    pair = query_codes.astype(np.int64) * max(len(items), 1) + item_codes
-    index = pd.Index(pair)
-    if not index.is_unique:
-        repeated = index.duplicated(keep="first")
-        row = int(np.argmax(repeated))
-        first = int(np.argmax(pair == pair[row]))
-        fail(
-            "run_duplicate",
-            name=label,
-            item=str(frame["item"].iloc[row]),
-            query=str(frame["query"].iloc[row]),
-            line_first=int(lines[first]),
-            line=int(lines[row]),
-        )
-    return frame
-
-
-class _Lines:
-    """Each row's line in its file, computed only when a message needs one."""
-
-    def __init__(self, data: bytes | None, offset: int) -> None:
-        self.data, self.offset = data, offset
-
-    def __getitem__(self, row: int) -> int:
-        if self.data is not None:
-            return _line_of_row(self.data, int(row))
-        return int(row) + self.offset
-
-
-def _table(
-    source: Any, name: str | None, *, value: str, kind: str
-) -> tuple[pd.DataFrame, _Lines, str | None]:
-    """query, item, ``value`` (and ``tag``) of any input, checked; each row's line; the label
-    used in messages (``None`` for a DataFrame: its messages name rows)."""
-    if isinstance(source, pd.DataFrame):
-        batch._check_columns(source, ("query", "item", value))
-        if len(source) == 0:
-            fail("empty_table", what=kind)
-        out = {
-            "query": _id_column(source, "query", label=None, offset=1),
-            "item": _id_column(source, "item", label=None, offset=1),
-            value: pd.Series(_frame_values(source, value, label=None, offset=1, what=_FIELD_TERM[kind])),
-        }
-        if kind == "run" and "tag" in source.columns:
-            out["tag"] = batch.id_text(source["tag"]).reset_index(drop=True)
-        return pd.DataFrame(out), _Lines(None, 1), name
-    label = _label(source, name)
-    data = _load(source, label)
-    if data[:4] == b"PAR1" or _is_csv(data):
-        frame, offset = _csv_or_parquet(data, label, value=value)
-        out = {
-            "query": _id_column(frame, "query", label=label, offset=offset),
-            "item": _id_column(frame, "item", label=label, offset=offset),
-            value: pd.Series(_frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])),
-        }
-        if kind == "run" and "tag" in frame.columns:
-            out["tag"] = batch.id_text(frame["tag"]).reset_index(drop=True)
-        return pd.DataFrame(out), _Lines(None, offset), label
-    if not data.strip():
-        fail("empty_table", what="file", name=label)
-    if kind == "qrels":
-        table = _split(data, label, kind=kind, n_fields=4, number_field=3)
-        columns = {"query": 0, "item": 2, value: 3}
-    else:
-        table = _split(data, label, kind=kind, n_fields=6, number_field=4)
-        columns = {"query": 0, "item": 2, value: 4, "tag": 5}
-    frame = pd.DataFrame(
-        {
-            column: (
-                table.column(index).to_numpy()
-                if column == value
-                else table.column(index).to_pandas(types_mapper=pd.ArrowDtype).astype("str")
-            )
-            for column, index in columns.items()
-        }
-    )
-    return frame, _Lines(data, 0), label
+    return _run(source, name).frame("score")
 
 
 # --------------------------------------------------------------------------- result
@@ -537,31 +602,6 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
     return pairs
 
 
-@dataclass(frozen=True, slots=True)
-class _Pool:
-    """The judged queries and their judgments, ready for lookups."""
-
-    queries: pd.Index
-    #: (query code, item) of each judgment, as an index of a pair key, and the grade of each
-    keys: pd.Index
-    items: pd.Index
-    grades: NDArray[np.float64]
-    codes: NDArray[np.intp]
-
-
-def _pool(qrels: pd.DataFrame) -> _Pool:
-    codes, queries = pd.factorize(qrels["query"])
-    item_codes, items = pd.factorize(qrels["item"])
-    keys = codes.astype(np.int64) * (len(items) + 1) + item_codes
-    return _Pool(
-        queries=pd.Index(queries, dtype="str"),
-        keys=pd.Index(keys),
-        items=pd.Index(items, dtype="str"),
-        grades=qrels["relevance"].to_numpy(dtype=np.float64),
-        codes=codes.astype(np.intp),
-    )
-
-
 def _gains(grades: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
     """Gains of grades, a negative grade (trec_eval: in the pool, not judged) counting as 0."""
     with np.errstate(over="ignore"):
@@ -601,12 +641,15 @@ def _ranked_positions(
 
 
 def _trec_order(
-    codes: NDArray[np.intp], n_queries: int, score: NDArray[np.float64], items: pd.Series
+    codes: NDArray[np.intp], n_queries: int, score: NDArray[np.float64], items: Any
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """trec_eval's order: by query, score descending, then item id descending as a string.
 
     Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
-    few, so no sort ever compares the ids of the whole run)."""
+    few, so no sort ever compares the ids of the whole run). ``items``: each row's id, a
+    pyarrow string array."""
+    import pyarrow as pa
+
     order, position = _ranked_positions(codes, n_queries, score)
     ranked_codes, ranked_score = codes[order], score[order]
     same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
@@ -616,8 +659,8 @@ def _trec_order(
         tied[1:] |= same
         tied[:-1] |= same
         rows = np.flatnonzero(tied)
-        names = items.iloc[order[rows]].to_numpy(dtype=object)
-        item_codes, _uniques = pd.factorize(names, sort=True)
+        names = items.take(pa.array(order[rows])).to_numpy(zero_copy_only=False)
+        item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group[rows]))
         order[rows] = order[rows][resorted]
@@ -630,7 +673,7 @@ def _ranked_gains(
     score: NDArray[np.float64],
     gains: NDArray[np.float64],
     grades: NDArray[np.float64],
-    items: pd.Series,
+    items: Any,
     ties: str,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
     """The ranking: the row order, and in that order each row's query code, 0-based position
@@ -710,22 +753,24 @@ def evaluate_trec(
         missing=missing,  # type: ignore[arg-type]
         no_relevant=no_relevant,  # type: ignore[arg-type]
     )
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     named = _named_runs(runs)
-    judgments = read_qrels(qrels)
-    pool = _pool(judgments)
-    n_queries = len(pool.queries)
-    pool_gains = _gains(pool.grades, options.gain)
-    frames = [(name, read_trec_run(run)) for name, run in named]
+    pool = _qrels(qrels, None)
+    n_queries, n_pool_items = len(pool.queries), len(pool.items)
+    pool_keys = pd.Index(_pairs(pool))
+    pool_gains = _gains(pool.values, options.gain)
+    encoded = [(name, _run(run, None)) for name, run in named]
     longest = max(
-        [int(np.bincount(pool.codes).max())]
-        + [int(frame["query"].value_counts().max()) for _, frame in frames]
+        [int(np.bincount(pool.query_codes).max())]
+        + [int(np.bincount(run.query_codes).max()) for _, run in encoded]
     )
     cutoffs = np.asarray(options.k if options.k is not None else (longest,), dtype=np.int64)
     by_size = np.argsort(cutoffs, kind="stable")
     sorted_cutoffs = cutoffs[by_size]
     n_cut = cutoffs.size
-    depth = int(sorted_cutoffs[-1])
-    table = discounts(min(depth, longest), options.discount)
+    table = discounts(min(int(sorted_cutoffs[-1]), longest), options.discount)
 
     def discounted(position: NDArray[np.intp], values: NDArray[np.float64]) -> NDArray[np.float64]:
         weight = np.zeros(position.size)
@@ -733,66 +778,64 @@ def evaluate_trec(
         weight[inside] = table[position[inside]]
         return values * weight
 
+    def cumulative(codes: NDArray[np.intp], position: NDArray[np.intp], values: NDArray[np.float64]) -> Any:
+        return _cumulative(codes, _bins(position, sorted_cutoffs), values, n_queries, n_cut)
+
     pool_idcg = None
     if options.ideal == "pool":
         _, codes, position, ranked = _ranked_gains(
-            pool.codes, n_queries, pool_gains, pool_gains, pool.grades, pd.Series(dtype="str"), "input"
+            pool.query_codes, n_queries, pool_gains, pool_gains, pool.values, None, "input"
         )
-        pool_idcg = _cumulative(
-            codes, _bins(position, sorted_cutoffs), discounted(position, ranked), n_queries, n_cut
-        )
+        pool_idcg = cumulative(codes, position, discounted(position, ranked))
 
+    query_ids = pd.Index(pool.queries.to_numpy(zero_copy_only=False), dtype="str")
     given = np.argsort(by_size)  # column j of the given order is column given[j] of the sorted
     names = {m: measure_columns(options.k, m) for m in ("ndcg", "dcg", "idcg", "judged")}
     unjudged_queries: dict[str, tuple[str, ...]] = {}
     missing_queries: dict[str, tuple[str, ...]] = {}
     tables: list[pd.DataFrame] = []
     mean_rows: list[dict[str, Any]] = []
-    for name, frame in frames:
-        run_codes, run_queries = pd.factorize(frame["query"])
-        run_queries = pd.Index(run_queries, dtype="str")
-        judged_query = pool.queries.get_indexer(run_queries)
-        unjudged_queries[name] = tuple(run_queries[judged_query < 0])
-        code = judged_query[run_codes]
+    for name, run in encoded:
+        # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
+        query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
+        item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
+        unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
+        code = query_map[run.query_codes]
         keep = code >= 0
         code = code[keep].astype(np.intp)
-        items = frame["item"][keep].reset_index(drop=True)
-        score = frame["score"].to_numpy(dtype=np.float64)[keep]
-        item_codes, item_names = pd.factorize(items)
-        item_codes = pool.items.get_indexer(pd.Index(item_names, dtype="str"))[item_codes]
-        keys = np.where(item_codes >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item_codes, -1)
-        found = pool.keys.get_indexer(keys)
-        found[item_codes < 0] = -1
-        grades = np.where(found >= 0, pool.grades[np.maximum(found, 0)], np.nan)
+        item = item_map[run.item_codes[keep]]
+        score = run.values[keep]
+        items = run.items.take(pa.array(run.item_codes[keep])) if options.ties == "trec_eval" else None
+        found = pool_keys.get_indexer(
+            np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
+        )
+        found[item < 0] = -1
+        grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
         judged = found >= 0
         judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
         gains = np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
         n_items = np.bincount(code, minlength=n_queries)
         answered = n_items > 0
-        missing_queries[name] = tuple(pool.queries[~answered])
+        missing_queries[name] = tuple(query_ids[~answered])
 
         # the whole list: judged@k, and DCG unless unjudged items are dropped
         order, codes, position, ranked = _ranked_gains(
             code, n_queries, score, gains, grades, items, options.ties
         )
-        bins = _bins(position, sorted_cutoffs)
-        judged_count = _cumulative(codes, bins, judged[order].astype(np.float64), n_queries, n_cut)
+        judged_count = cumulative(codes, position, judged[order].astype(np.float64))
         shown = np.minimum(n_items[:, None], sorted_cutoffs[None, :])
         judged_share = np.full(judged_count.shape, np.nan)
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)
         if options.unjudged == "drop":
             code, score, gains, grades = code[judged], score[judged], gains[judged], grades[judged]
-            items = items[judged].reset_index(drop=True)
+            items = None if items is None else items.filter(pa.array(judged))
             _, codes, position, ranked = _ranked_gains(
                 code, n_queries, score, gains, grades, items, options.ties
             )
-            bins = _bins(position, sorted_cutoffs)
-        dcg = _cumulative(codes, bins, discounted(position, ranked), n_queries, n_cut)
+        dcg = cumulative(codes, position, discounted(position, ranked))
         if pool_idcg is None:  # ideal="list": the returned (or condensed) list's own gains
-            _, codes, position, ranked = _ranked_gains(code, n_queries, gains, gains, grades, items, "input")
-            idcg = _cumulative(
-                codes, _bins(position, sorted_cutoffs), discounted(position, ranked), n_queries, n_cut
-            )
+            _, codes, position, ranked = _ranked_gains(code, n_queries, gains, gains, grades, None, "input")
+            idcg = cumulative(codes, position, discounted(position, ranked))
         else:
             idcg = pool_idcg
         ndcg = np.full(dcg.shape, 0.0 if options.no_relevant == "zero" else np.nan)
@@ -800,17 +843,15 @@ def evaluate_trec(
         if options.missing == "drop":
             ndcg[~answered] = np.nan
         columns: dict[str, Any] = {
-            "run": np.full(n_queries, name, dtype=object),
-            "query": pool.queries,
+            "run": pd.Series([name] * n_queries, dtype="str"),
+            "query": query_ids,
             "n_items": n_items.astype(np.int64),
         }
         for measure, values in (("ndcg", ndcg), ("dcg", dcg), ("idcg", idcg), ("judged", judged_share)):
             for column, index in zip(names[measure], given, strict=True):
                 columns[column] = values[:, index]
         columns["missing"] = ~answered
-        table_q = pd.DataFrame(columns)
-        table_q["run"] = table_q["run"].astype("str")
-        tables.append(table_q)
+        tables.append(pd.DataFrame(columns))
         in_mean = ~np.isnan(ndcg[:, 0])
         row: dict[str, Any] = {"run": name, "n_queries": int(in_mean.sum())}
         for column, index in zip(names["ndcg"], given, strict=True):
