@@ -74,7 +74,7 @@ from .options import (
     measure_columns,
     parse_cutoffs,
 )
-from .samples import sample_run
+from .samples import sample_run, sample_trec
 from .significance import Comparison, compare_runs, holm
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import (
@@ -185,6 +185,7 @@ __all__ = [
     "round_scores",
     "run_name",
     "sample_run",
+    "sample_trec",
     "slide_down",
     "step_table",
     "summarize",

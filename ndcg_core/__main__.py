@@ -1,4 +1,6 @@
-"""Command line: ``python -m ndcg_core FILE`` prints a run's mean nDCG@k and writes per-query rows.
+"""Command line: ``python -m ndcg_core FILE`` prints a run's mean nDCG@k and writes per-query rows;
+``python -m ndcg_core --qrels QRELS RUN [RUN ...]`` evaluates TREC runs against relevance
+judgments (trec_eval's conventions by default) and prints one line per run.
 
 Exit status: 0 on success, 2 on bad input (the message, no traceback) or a missing optional
 engine, 1 if the output cannot be written.
@@ -7,19 +9,24 @@ engine, 1 if the output cannot be written.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .batch import TIES, RunResult, evaluate_run, read_run, summarize
+from .batch import TIES, RunResult, evaluate_run, read_run
 from .discounts import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
+from .options import DESCRIPTIONS, IDEALS, MISSING, NO_RELEVANT, UNJUDGED, measure_columns, parse_cutoffs
 from .validate import NDCGInputError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from .trec import TrecResult
 
 #: Files from this size on get a progress bar (unless --no-progress).
 PROGRESS_BYTES = 8 * 1024 * 1024
@@ -32,53 +39,96 @@ def _parser() -> argparse.ArgumentParser:
             "Mean nDCG@k of a run: a CSV or Parquet file with one row per (query, item) "
             "holding the query id, the item's relevance grade and the system's score. "
             "Prints the mean nDCG@k, the number of queries and of queries with nothing "
-            "relevant; writes one row per query (query, n_items, dcg, idcg, ndcg) with --output."
+            "relevant; writes one row per query (query, n_items, dcg, idcg, ndcg) with --output. "
+            "With --qrels QRELS, each FILE is a run without grades (TREC 'query Q0 doc rank score "
+            "tag', or CSV / Parquet with query, item, score; gzip or not) evaluated against the "
+            "judgments in QRELS (TREC 'query iter doc grade', or CSV / Parquet with query, item, "
+            "relevance): one line per run, and with --output one row per (run, query) with the "
+            "columns run, query, n_items, ndcg, dcg, idcg, judged, missing."
         ),
         epilog=(
-            "Ties: 'average' (default) gives every item of a tie the group's mean gain, "
+            "Ties: 'average' (default without --qrels) gives every item of a tie the group's mean gain, "
             "as scikit-learn's ndcg_score; 'optimistic' / 'pessimistic' break ties by "
             "relevance, best / worst first; 'input' keeps the file's row order (as LightGBM "
-            "and XGBoost); 'trec_eval' puts the larger item id (compared as text) first, as "
-            "trec_eval does, and needs the item column. scikit-learn's 'ignore' (an arbitrary "
-            "order) is not defined for a run of many queries and is refused. "
+            "and XGBoost); 'trec_eval' (default with --qrels) puts the larger item id (compared as "
+            "text) first, as trec_eval does, and needs the item column. scikit-learn's 'ignore' (an "
+            "arbitrary order) is not defined for a run of many queries and is refused. "
+            "With --qrels the defaults are trec_eval's: the mean equals trec_eval -c -m ndcg_cut.K "
+            "(ideal from the judged pool, unjudged items gain 0, a judged query the run does not "
+            "answer counts as 0); --missing drop equals pytrec_eval; the rank column of a TREC run is "
+            "ignored (the order is the score's, as in trec_eval). "
             "Ids are text: query and item ids are kept exactly as written (1 and 1.0 are two "
             "queries); only an empty field is missing. "
             "CSV output is safe to open in a spreadsheet: a text cell starting with =, +, -, @, "
             "tab or carriage return (a formula) is written with a leading apostrophe, e.g. "
             "'=cmd; plain numbers such as -1 are unchanged. Parquet and JSON output are exact. "
             "Exit status: 0 ok, 2 bad input (message on stderr), 1 output not writable. "
-            "Example: python -m ndcg_core run.csv --k 10 --output per_query.csv"
+            "Examples: python -m ndcg_core run.csv --k 10 --output per_query.csv; "
+            "python -m ndcg_core --qrels qrels.txt bm25.run dense.run --k 5,10,20"
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="the run: a CSV file with a header row, or Parquet")
     parser.add_argument(
-        "--k", type=int, default=None, metavar="K", help="cutoff: nDCG@K (default: each query's whole list)"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="the run: a CSV file with a header row, or Parquet; with --qrels, one or more runs "
+        "(TREC, CSV or Parquet), each named after its file",
     )
     parser.add_argument(
-        "--gain",
-        choices=tuple(GAINS),
-        default="linear",
-        help="gain of a grade: linear = rel, exponential = 2^rel - 1 (default: linear)",
+        "--qrels",
+        metavar="QRELS",
+        help="relevance judgments (TREC qrels, CSV or Parquet; gzip or not): evaluate the runs "
+        "the IR way, the ideal from every judged item of a query",
     )
     parser.add_argument(
-        "--discount",
-        choices=DISCOUNTS,
-        default="log2",
-        help="discount of position i: log2 = 1/log2(i+1), jarvelin = none before "
-        "position 2, then 1/log2(i) (default: log2)",
+        "--k", default=None, metavar="K", help=DESCRIPTIONS["k"] + " (default: 10 with --qrels)"
+    )
+    parser.add_argument(
+        "--gain", choices=tuple(GAINS), default="linear", help=DESCRIPTIONS["gain"] + " (default: linear)"
+    )
+    parser.add_argument(
+        "--discount", choices=DISCOUNTS, default="log2", help=DESCRIPTIONS["discount"] + " (default: log2)"
     )
     # Not argparse choices: a refused name ('ignore') gets the core's message, which says why.
     parser.add_argument(
         "--ties",
-        default="average",
+        default=None,
         metavar="{" + ",".join(TIES) + "}",
-        help="how tied scores are ranked (default: average)",
+        help=DESCRIPTIONS["ties"] + " (default: average; trec_eval with --qrels)",
+    )
+    parser.add_argument(
+        "--ideal", choices=IDEALS, default=None, help=DESCRIPTIONS["ideal"] + " (with --qrels; default: pool)"
+    )
+    parser.add_argument(
+        "--unjudged",
+        choices=UNJUDGED,
+        default=None,
+        help=DESCRIPTIONS["unjudged"] + " (with --qrels; default: zero)",
+    )
+    parser.add_argument(
+        "--missing",
+        choices=MISSING,
+        default=None,
+        help=DESCRIPTIONS["missing"] + " (with --qrels; default: zero)",
+    )
+    parser.add_argument(
+        "--no-relevant",
+        choices=NO_RELEVANT,
+        default=None,
+        help=DESCRIPTIONS["no_relevant"] + " (default: zero). Their number is printed either way",
+    )
+    parser.add_argument(
+        "--drop-no-relevant",
+        action="store_true",
+        help="the same as --no-relevant drop, kept for existing scripts: leave queries with nothing "
+        "relevant (IDCG = 0) out of the mean (their nDCG is written as empty)",
     )
     parser.add_argument(
         "--engine",
         choices=("pandas", "spark"),
         default="pandas",
-        help="pandas (this machine, default) or spark (needs PySpark and Java 17+)",
+        help="pandas (this machine, default) or spark (needs PySpark and Java 17+; one run file, "
+        "without --qrels)",
     )
     parser.add_argument("--query", default="query", metavar="COL", help="query id column (default: query)")
     parser.add_argument(
@@ -97,18 +147,17 @@ def _parser() -> argparse.ArgumentParser:
         help="item id column, checked for repeated (query, item) pairs when present (default: item)",
     )
     parser.add_argument(
-        "--drop-no-relevant",
-        action="store_true",
-        help="leave queries with nothing relevant (IDCG = 0) out of the mean "
-        "(their nDCG is written as empty); by default they count as 0, "
-        "like scikit-learn. Their number is printed either way",
-    )
-    parser.add_argument(
         "--output",
         metavar="OUT",
         help="write the per-query rows to OUT: .csv (text cells that a spreadsheet "
         "would run as a formula get a leading apostrophe), .parquet or "
         ".json (exact); '-' for CSV on stdout",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or json: the means and the options as one JSON object on stdout",
     )
     parser.add_argument(
         "--master", default="local[*]", help="Spark master URL for --engine spark (default: local[*])"
@@ -121,13 +170,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _no_relevant(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """--no-relevant, with the older --drop-no-relevant as its alias."""
+    if args.drop_no_relevant:
+        if args.no_relevant == "zero":
+            parser.error("--drop-no-relevant contradicts --no-relevant zero")
+        return "drop"
+    return str(args.no_relevant or "zero")
+
+
+def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Options that only one of the two forms (one run file, or qrels and runs) understands."""
+    if args.qrels is None:
+        if len(args.files) > 1:
+            parser.error("several files need --qrels QRELS (the judgments they are evaluated against)")
+        for option in ("ideal", "unjudged", "missing"):
+            if getattr(args, option) is not None:
+                parser.error(f"--{option} needs --qrels QRELS (a run file carries its own grades)")
+    elif args.engine == "spark":
+        parser.error(
+            "--engine spark evaluates one run file with its grades; use --engine pandas with --qrels"
+        )
+
+
+def _options(args: argparse.Namespace, k: int | None) -> dict[str, Any]:
     return {
-        "k": args.k,
+        "k": k,
         "gain": args.gain,
         "discount": args.discount,
         "ties": args.ties,
-        "no_relevant": "drop" if args.drop_no_relevant else "zero",
+        "no_relevant": args.no_relevant,
         "query": args.query,
         "relevance": args.relevance,
         "score": args.score,
@@ -142,99 +214,219 @@ def _ids(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _wants_progress(args: argparse.Namespace) -> bool:
     try:
-        return not args.no_progress and os.path.getsize(args.file) >= PROGRESS_BYTES
+        return not args.no_progress and os.path.getsize(args.files[0]) >= PROGRESS_BYTES
     except OSError:
         return False
 
 
-def _run_pandas(args: argparse.Namespace, progress: bool) -> RunResult:
+def _read(args: argparse.Namespace, progress: bool) -> pd.DataFrame:
+    path = args.files[0]
     if not progress:
-        return evaluate_run(read_run(args.file, ids=_ids(args)), **_options(args))
+        return read_run(path, ids=_ids(args))
     from tqdm import tqdm
 
-    with tqdm(
-        total=os.path.getsize(args.file), unit="B", unit_scale=True, desc="read", file=sys.stderr
-    ) as bar:
+    with tqdm(total=os.path.getsize(path), unit="B", unit_scale=True, desc="read", file=sys.stderr) as bar:
 
         def advance(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
-        frame = read_run(args.file, on_progress=advance, ids=_ids(args))
+        return read_run(path, on_progress=advance, ids=_ids(args))
+
+
+def _run_pandas(args: argparse.Namespace, progress: bool, k: int | None) -> RunResult:
+    frame = _read(args, progress)
+    if not progress:
+        return evaluate_run(frame, **_options(args, k))
+    from tqdm import tqdm
+
     with tqdm(total=1, desc=f"rank and sum {len(frame):,} rows", file=sys.stderr) as bar:
-        result = evaluate_run(frame, **_options(args))
+        result = evaluate_run(frame, **_options(args, k))
         bar.update(1)
     return result
 
 
-def _run_spark(args: argparse.Namespace, progress: bool) -> RunResult:
+def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunResult:
     import warnings
 
     from . import spark as engine
 
     # PySpark warns about pandas 3 on every toPandas(); one per-query table converts fine.
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
-
-    stages = ("start Spark", "read and check", "rank and sum")
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(stages), desc=stages[0], file=sys.stderr)
-
-    def step(index: int) -> None:
-        if bar is not None:
-            bar.update(1)
-            if index + 1 < len(stages):
-                bar.set_description(stages[index + 1])
-
+        bar = tqdm(total=2, desc="start Spark", file=sys.stderr)
     try:
         session = engine.session(args.master)
         session.sparkContext.setLogLevel("ERROR")
-        step(0)
-        frame = engine.read_run(session, args.file)
-        options = _options(args)
-        per_query = engine.evaluate(frame, **options)
-        step(1)
-        rows: pd.DataFrame = per_query.toPandas()
-        table = rows.sort_values("query", ignore_index=True)
-        step(2)
+        if bar is not None:
+            bar.update(1)
+            bar.set_description("read, check, rank and sum")
+        result = engine.evaluate_run(engine.read_run(session, args.files[0]), **_options(args, k))
+        if bar is not None:
+            bar.update(1)
     finally:
         if bar is not None:
             bar.close()
-    summary = summarize(table, no_relevant=options["no_relevant"])
-    return RunResult(
-        per_query=table,
-        mean=summary.mean,
-        n_queries=summary.n_queries,
-        n_no_relevant=summary.n_no_relevant,
-        n_in_mean=summary.n_in_mean,
-        k=args.k,
-        gain=args.gain,
-        discount=args.discount,
-        ties=args.ties,
-        no_relevant=options["no_relevant"],
-    )
+    return result
 
 
-def _report(result: RunResult, output: str | None) -> list[str]:
-    name = "nDCG" if result.k is None else f"nDCG@{result.k}"
-    policy = "left out of the mean" if result.no_relevant == "drop" else "counted as 0 in the mean"
-    lines = [
-        f"mean {name}: {result.mean:.10f}",
-        f"queries: {result.n_queries} ({result.n_in_mean} in the mean)",
-        f"queries with nothing relevant: {result.n_no_relevant} ({policy})",
+def _single(args: argparse.Namespace, cutoffs: tuple[int, ...] | None) -> list[RunResult]:
+    """One run file with its grades: one result per cutoff."""
+    progress = _wants_progress(args)
+    run = _run_spark if args.engine == "spark" else _run_pandas
+    return [run(args, progress, k) for k in (cutoffs or (None,))]
+
+
+def _merged(results: list[RunResult], cutoffs: tuple[int, ...] | None) -> pd.DataFrame:
+    """One per-query table; with several cutoffs, ``dcg@k, idcg@k, ndcg@k`` for each."""
+    if len(results) == 1:
+        return results[0].per_query
+    table = results[0].per_query[["query", "n_items"]].copy()
+    for measure in ("dcg", "idcg", "ndcg"):
+        for column, result in zip(measure_columns(cutoffs, measure), results, strict=True):
+            table[column] = result.per_query[measure].to_numpy()
+    return table
+
+
+def _report(results: list[RunResult], output: str | None) -> list[str]:
+    first = results[0]
+    policy = "left out of the mean" if first.no_relevant == "drop" else "counted as 0 in the mean"
+    lines = [f"mean {'nDCG' if r.k is None else f'nDCG@{r.k}'}: {r.mean:.10f}" for r in results]
+    lines += [
+        f"queries: {first.n_queries} ({first.n_in_mean} in the mean)",
+        f"queries with nothing relevant: {first.n_no_relevant} ({policy})",
     ]
     if output is not None and output != "-":
         lines.append(f"per-query rows: {output}")
     return lines
 
 
+def _finite(value: Any) -> Any:
+    """A number for JSON: NaN (undefined, e.g. a mean over no query) becomes null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _single_json(
+    results: list[RunResult], args: argparse.Namespace, cutoffs: tuple[int, ...] | None
+) -> dict[str, Any]:
+    first = results[0]
+    return {
+        "file": args.files[0],
+        "options": {
+            "k": None if cutoffs is None else list(cutoffs),
+            "gain": first.gain,
+            "discount": first.discount,
+            "ties": first.ties,
+            "no_relevant": first.no_relevant,
+        },
+        "means": {
+            column: _finite(result.mean)
+            for column, result in zip(measure_columns(cutoffs), results, strict=True)
+        },
+        "n_queries": first.n_queries,
+        "n_in_mean": first.n_in_mean,
+        "n_no_relevant": first.n_no_relevant,
+    }
+
+
+def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
+    from .trec import evaluate_trec
+
+    return evaluate_trec(
+        args.qrels,
+        args.files,
+        k=10 if args.k is None else args.k,
+        gain=args.gain,
+        discount=args.discount,
+        ties=args.ties,
+        ideal=args.ideal or "pool",
+        unjudged=args.unjudged or "zero",
+        missing=args.missing or "zero",
+        no_relevant=args.no_relevant,
+    )
+
+
+def _shown(column: str, k: tuple[int, ...] | None) -> str:
+    """A column's name for people: ``nDCG@10`` (also for the one-cutoff column ``ndcg``)."""
+    name = column.replace("ndcg", "nDCG", 1)
+    if "@" not in name and k is not None:
+        name += f"@{k[0]}"
+    return name
+
+
+def _trec_report(result: TrecResult, output: str | None) -> list[str]:
+    """One line per run: its mean(s), its judged share(s) and what was left out."""
+    options = result.options
+    columns = measure_columns(options.k, "ndcg") + measure_columns(options.k, "judged")
+    width = max(len(str(name)) for name in result.means["run"])
+    lines = []
+    for row in result.means.to_dict("records"):
+        run = str(row["run"])
+        values = "  ".join(f"{_shown(column, options.k)} {row[column]:.4f}" for column in columns)
+        notes = f"queries in the mean: {row['n_queries']}"
+        if result.missing_queries[run]:
+            left = "counted as 0" if options.missing == "zero" else "left out"
+            notes += f", not answered: {len(result.missing_queries[run])} ({left})"
+        if result.unjudged_queries[run]:
+            notes += f", without judgments: {len(result.unjudged_queries[run])} (left out)"
+        lines.append(f"{run:<{width}}  {values}  ({notes})")
+    lines += _comparison(result)
+    if output is not None and output != "-":
+        lines.append(f"per-query rows: {output}")
+    return lines
+
+
+def _comparison(result: TrecResult) -> list[str]:
+    """The comparison of two or more runs (differences, confidence intervals, tests): printed
+    under the runs' lines. Built by ``ndcg_core.significance.compare_runs(result.per_query,
+    measure=..., baseline=...)``, which is not part of this module yet; nothing until then."""
+    return []
+
+
+def _trec_json(result: TrecResult, args: argparse.Namespace) -> dict[str, Any]:
+    options = result.options
+    return {
+        "qrels": args.qrels,
+        "runs": list(args.files),
+        "options": {
+            "k": None if options.k is None else list(options.k),
+            "gain": options.gain,
+            "discount": options.discount,
+            "ties": options.ties,
+            "ideal": options.ideal,
+            "unjudged": options.unjudged,
+            "missing": options.missing,
+            "no_relevant": options.no_relevant,
+        },
+        "means": [
+            {key: _finite(value) for key, value in row.items()} for row in result.means.to_dict("records")
+        ],
+        "missing_queries": {run: list(queries) for run, queries in result.missing_queries.items()},
+        "unjudged_queries": {run: list(queries) for run, queries in result.unjudged_queries.items()},
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
-    progress = _wants_progress(args)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    _check_form(args, parser)
+    args.no_relevant = _no_relevant(args, parser)
+    trec = args.qrels is not None
+    if args.ties is None:
+        args.ties = "trec_eval" if trec else "average"
     try:
-        result = _run_spark(args, progress) if args.engine == "spark" else _run_pandas(args, progress)
+        if trec:
+            outcome: Any = _evaluate_trec(args)
+            table = outcome.per_query
+        else:
+            cutoffs = parse_cutoffs(args.k)
+            outcome = _single(args, cutoffs)
+            table = _merged(outcome, cutoffs)
     except NDCGInputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -248,13 +440,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.output is not None:
         try:
-            write_table(result.per_query, args.output)
+            write_table(table, args.output)
         except OSError as error:
             print(f"error: could not write {args.output!r}: {error.strerror or error}", file=sys.stderr)
             return 1
     # With --output -, the rows go to stdout and the summary to stderr, so stdout stays a CSV.
     stream = sys.stderr if args.output == "-" else sys.stdout
-    print("\n".join(_report(result, args.output)), file=stream)
+    if args.format == "json":
+        document = _trec_json(outcome, args) if trec else _single_json(outcome, args, cutoffs)
+        print(json.dumps(document, ensure_ascii=False, allow_nan=False, indent=2), file=stream)
+    elif trec:
+        print("\n".join(_trec_report(outcome, args.output)), file=stream)
+    else:
+        print("\n".join(_report(outcome, args.output)), file=stream)
     return 0
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .validate import check_choice, fail
 
-__all__ = ["sample_run"]
+__all__ = ["sample_run", "sample_trec"]
 
 #: Chance of each grade 0, 1, 2, 3: most retrieved items are not relevant.
 GRADE_WEIGHTS = (0.55, 0.25, 0.13, 0.07)
@@ -117,3 +117,66 @@ def sample_run(
             "score": scores + 0.0,  # + 0.0 turns a rounded -0.0 into 0.0
         }
     )
+
+
+#: The sample TREC collection's runs, best first, with how strongly their scores follow the
+#: grades (the noise has standard deviation 1) and the decimals their scores keep.
+TREC_RUNS: tuple[tuple[str, float, int], ...] = (("good", 1.6, 2), ("fair", 0.8, 1), ("poor", 0.25, 2))
+
+
+#: Documents each run of the sample TREC collection retrieves per query.
+TREC_DEPTH = 20
+
+
+def sample_trec(seed: int = 0, *, n_queries: int = 40) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """A small TREC collection for teaching: qrels and three runs of clearly different quality.
+
+    Each query (``"301"``, ``"302"``, ...) has a judged pool of 15 to 40 documents, graded
+    0-3 (most 0). Each run retrieves 20 documents per query from the pool and from
+    documents nobody judged, scored by a hidden relevance plus noise: ``"good"`` follows the
+    grades closely, ``"fair"`` less (its scores keep one decimal, so it has ties), ``"poor"``
+    hardly (and it does not answer two queries). The same seed gives the same collection.
+
+    Returns
+    -------
+    (pandas.DataFrame, dict of str to pandas.DataFrame)
+        The qrels (``query, item, relevance``) and the runs by name (``query, item, score``),
+        as :func:`ndcg_core.trec.evaluate_trec` takes them.
+
+    >>> qrels, runs = sample_trec()
+    >>> list(runs), qrels["query"].nunique(), len(runs["good"]) == 40 * 20
+    (['good', 'fair', 'poor'], 40, True)
+    >>> from ndcg_core.trec import evaluate_trec
+    >>> means = evaluate_trec(qrels, runs).means.set_index("run")["ndcg"]
+    >>> bool(means["good"] > means["fair"] > means["poor"])
+    True
+    """
+    if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)) or n_queries < 1:
+        fail("shape", what="n_queries", rule="rule_positive_integer", got=repr(n_queries))
+    depth = TREC_DEPTH
+    rng = np.random.default_rng(seed)
+    qrels_rows: list[tuple[str, str, int]] = []
+    runs: dict[str, list[tuple[str, str, float]]] = {name: [] for name, _, _ in TREC_RUNS}
+    missed = set(rng.choice(n_queries, size=min(2, n_queries), replace=False).tolist())
+    for index in range(n_queries):
+        query = str(301 + index)
+        pool_size = int(rng.integers(15, 41))
+        documents = rng.choice(100_000, size=pool_size + 3 * depth, replace=False)
+        names = np.array([f"D{number:05d}" for number in documents], dtype=object)
+        grades = rng.choice(len(GRADE_WEIGHTS), size=pool_size, p=GRADE_WEIGHTS)
+        qrels_rows += [
+            (query, str(name), int(grade)) for name, grade in zip(names[:pool_size], grades, strict=True)
+        ]
+        # the hidden relevance of every candidate: the grade for judged ones, mostly 0 for the others
+        hidden = np.concatenate([grades, rng.choice(2, size=names.size - pool_size, p=(0.9, 0.1))]).astype(
+            float
+        )
+        for name, strength, decimals in TREC_RUNS:
+            if name == "poor" and index in missed:
+                continue
+            score = np.round(strength * hidden + rng.normal(size=names.size), decimals) + 0.0
+            top = np.argsort(-score, kind="stable")[:depth]
+            runs[name] += [(query, str(names[i]), float(score[i])) for i in top]
+    qrels = pd.DataFrame(qrels_rows, columns=["query", "item", "relevance"])
+    frames = {name: pd.DataFrame(rows, columns=["query", "item", "score"]) for name, rows in runs.items()}
+    return qrels, frames

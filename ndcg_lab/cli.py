@@ -1,4 +1,5 @@
-"""``ndcg-lab app [STREAMLIT OPTIONS]`` and ``ndcg-lab evaluate FILE [OPTIONS]``.
+"""``ndcg-lab app [STREAMLIT OPTIONS]`` and ``ndcg-lab evaluate FILE [OPTIONS]`` (or
+``ndcg-lab evaluate --qrels QRELS RUN [RUN ...] [OPTIONS]``).
 
 ``app`` starts the Streamlit app of the checkout this package was installed from (an editable
 install, ``pip install -e .``); ``evaluate`` is ``python -m ndcg_core`` under another name, with
@@ -22,6 +23,8 @@ USAGE = """usage: ndcg-lab {app,evaluate} ...
                                      --server.address 0.0.0.0 for a class)
   ndcg-lab evaluate FILE [OPTIONS]   mean nDCG@k of a run; 'ndcg-lab evaluate --help' lists
                                      the options (the same as python -m ndcg_core)
+  ndcg-lab evaluate --qrels QRELS RUN [RUN ...] [OPTIONS]
+                                     TREC runs against relevance judgments, one line per run
 """
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ndcg_core as nc
 import ndcg_core.__main__ as cli
 from ndcg_core.batch import evaluate_run
 from ndcg_core.samples import sample_run
@@ -186,5 +187,123 @@ def test_cli_overflow_exits_2_naming_the_grade(tmp_path):
 
 
 def test_cli_help_says_csv_output_is_escaped():
-    text = cli._parser().format_help()
+    text = " ".join(cli._parser().format_help().split())  # argparse wraps lines anywhere
     assert "leading apostrophe" in text and "Parquet and JSON output are exact" in text
+
+
+# --------------------------------------------------------------------------- --qrels QRELS RUN [RUN ...]
+
+
+@pytest.fixture(scope="module")
+def trec_files(tmp_path_factory) -> tuple[Path, list[Path], pd.DataFrame, dict[str, pd.DataFrame]]:
+    from ndcg_core.samples import sample_trec
+
+    qrels, runs = sample_trec(seed=3)
+    folder = tmp_path_factory.mktemp("trec")
+    qrels_path = folder / "qrels.txt"
+    qrels_path.write_text(
+        "".join(
+            f"{q} 0 {d} {g:g}\n" for q, d, g in qrels[["query", "item", "relevance"]].itertuples(index=False)
+        )
+    )
+    paths = []
+    for name, run in runs.items():
+        path = folder / f"{name}.run"
+        path.write_text(
+            "".join(
+                f"{q}\tQ0\t{d}\t{rank}\t{s!r}\t{name}\n"
+                for rank, (q, d, s) in enumerate(run[["query", "item", "score"]].itertuples(index=False), 1)
+            )
+        )
+        paths.append(path)
+    return qrels_path, paths, qrels, runs
+
+
+def test_main_qrels_prints_one_line_per_run_with_the_mean(trec_files, capsys):
+    qrels_path, paths, qrels, runs = trec_files
+    assert cli.main(["--qrels", str(qrels_path), *map(str, paths), "--k", "10"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    expected = nc.evaluate_trec(qrels, runs, k=10).means
+    assert len(lines) == len(runs)
+    for line, row in zip(lines, expected.to_dict("records"), strict=True):
+        assert line.startswith(row["run"])
+        assert f"nDCG@10 {row['ndcg']:.4f}" in line
+
+
+def test_main_qrels_output_has_one_row_per_run_and_query(trec_files, tmp_path):
+    qrels_path, paths, qrels, runs = trec_files
+    out = tmp_path / "rows.parquet"
+    args = [
+        "--qrels",
+        str(qrels_path),
+        *map(str, paths),
+        "--k",
+        "5,10",
+        "--unjudged",
+        "drop",
+        "--output",
+        str(out),
+    ]
+    assert cli.main(args) == 0
+    expected = nc.evaluate_trec(qrels, runs, k="5,10", unjudged="drop").per_query
+    pd.testing.assert_frame_equal(pd.read_parquet(out), expected, check_dtype=False)
+
+
+def test_main_qrels_format_json_gives_the_means_and_options(trec_files, capsys):
+    import json
+
+    qrels_path, paths, qrels, runs = trec_files
+    assert cli.main(["--qrels", str(qrels_path), str(paths[0]), "--missing", "drop", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    expected = nc.evaluate_trec(qrels, {paths[0].stem: runs[paths[0].stem]}, missing="drop").means
+    assert document["means"][0]["ndcg"] == pytest.approx(expected.loc[0, "ndcg"], abs=1e-15)
+    assert document["options"]["missing"] == "drop"
+    assert document["options"]["ties"] == "trec_eval"
+
+
+def test_main_drop_no_relevant_is_no_relevant_drop(run_csv, capsys):
+    path, _ = run_csv
+    assert cli.main([str(path), "--drop-no-relevant"]) == 0
+    old = capsys.readouterr().out
+    assert cli.main([str(path), "--no-relevant", "drop"]) == 0
+    assert capsys.readouterr().out == old
+
+
+def test_main_single_file_with_several_cutoffs_prints_each_mean(run_csv, capsys):
+    path, run = run_csv
+    assert cli.main([str(path), "--k", "3,5"]) == 0
+    out = capsys.readouterr().out
+    for k in (3, 5):
+        assert f"mean nDCG@{k}: {evaluate_run(run, k=k).mean:.10f}" in out
+
+
+def test_main_refuses_qrels_options_without_qrels(run_csv, capsys):
+    path, _ = run_csv
+    with pytest.raises(SystemExit) as stop:
+        cli.main([str(path), "--ideal", "pool"])
+    assert stop.value.code == 2
+    assert "--ideal needs --qrels" in capsys.readouterr().err
+
+
+def test_main_qrels_bad_run_line_exits_2_naming_file_and_line(trec_files, tmp_path, capsys):
+    qrels_path, _, _, _ = trec_files
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 d1 1 0.5 t\n1 Q0 d2 2 high t\n")
+    assert cli.main(["--qrels", str(qrels_path), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "Line 2 of the file 'bad.run'" in err
+    assert "'high'" in err
+
+
+def test_cli_qrels_subprocess_equals_the_api(trec_files):
+    qrels_path, paths, qrels, runs = trec_files
+    done = _cli("--qrels", str(qrels_path), *map(str, paths), "--k", "5,10", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+
+    document = json.loads(done.stdout)
+    expected = nc.evaluate_trec(qrels, runs, k="5,10").means
+    assert [row["run"] for row in document["means"]] == expected["run"].tolist()
+    for row, (_, want) in zip(document["means"], expected.iterrows(), strict=True):
+        assert row["ndcg@5"] == pytest.approx(want["ndcg@5"], abs=1e-15)
+        assert row["ndcg@10"] == pytest.approx(want["ndcg@10"], abs=1e-15)
