@@ -6,12 +6,29 @@ import streamlit as st
 import ui
 from ndcg_core import NDCGInputError
 from ui import evaluate as ev
+from ui import evaluate_trec as et
 from ui import session
 
-frame = ui.frame("evaluate", params=tuple(ev.PARAMS.values()))
+frame = ui.frame("evaluate", params=(*ev.PARAMS.values(), *et.PARAMS.values()))
 t = frame.t
 st.title(t("nav.evaluate"))
 st.write(t("evaluate.intro"))
+
+form = ev.form_widget(t)
+
+if form == "trec":
+    st.header(t("evaluate.trec_data_header"))
+    collection = et.data_widgets(frame.lang, t)
+    st.subheader(t("evaluate.options_header"))
+    trec_options = et.option_widgets(frame.lang, t)
+    if collection is not None:
+        try:
+            result = et.evaluate(collection, trec_options)
+        except NDCGInputError as err:
+            ui.show_error(frame.lang, err)
+        else:
+            et.results(collection, trec_options, result, frame.lang, t)
+    st.stop()
 
 st.header(t("evaluate.data_header"))
 session.keep_widget("evaluate.source", "sample")

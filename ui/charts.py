@@ -460,7 +460,7 @@ def distribution_chart(
     *,
     measure: str,
     column: str,
-    height_per_run: int = 56,
+    step: int = 44,
 ) -> alt.LayerChart:
     """The distribution of per-query nDCG of each run: one thin tick per query on a 0–1 axis, a
     row per run, and the run's mean as a vermillion diamond (shape and colour).
@@ -478,11 +478,13 @@ def distribution_chart(
     )
     mean_label = t("charts.dist_mean")
     marks = pd.DataFrame({"run": runs, "value": means[column].tolist(), "kind": [mean_label] * len(runs)})
-    y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=180))
+    y = alt.Y(
+        "run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=180), scale=alt.Scale(paddingInner=0.25)
+    )
     x = alt.X("value:Q", title=t("charts.dist_x", measure=measure), scale=alt.Scale(domain=[0, 1]))
     ticks = (
         alt.Chart(ticks_data)
-        .mark_tick(color=BLUE, opacity=0.55, thickness=2, size=30)
+        .mark_tick(color=BLUE, opacity=0.55, thickness=2, size=32)
         .encode(
             x=x,
             y=y,
@@ -515,6 +517,6 @@ def distribution_chart(
         f"{name}: {value:.4f}" for name, value in zip(runs, means[column].tolist(), strict=True)
     )
     return alt.layer(ticks, mean).properties(
-        height=max(height_per_run * len(runs), 120),
+        height=alt.Step(step),
         description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
     )

@@ -51,6 +51,7 @@ ROLES: tuple[str, ...] = ("query", "item", "relevance", "score")
 REQUIRED: tuple[str, ...] = ("query", "relevance", "score")
 #: Page link parameters of the options (the shared ``k``/``gain`` belong to the Calculator).
 PARAMS: dict[str, str] = {
+    "form": "eval_form",
     "k": "eval_k",
     "gain": "eval_gain",
     "ties": "eval_ties",
@@ -391,6 +392,30 @@ def _param_text(value: Any) -> str:
 
 def _store_param(name: str) -> None:
     set_param(PARAMS[name], _param_text(st.session_state[f"evaluate.{name}"]))
+
+
+FORMS: tuple[str, ...] = ("trec", "table")
+
+
+def _store_form() -> None:
+    set_param(PARAMS["form"], st.session_state["evaluate.form"])
+
+
+def form_widget(t: Translate) -> str:
+    """Which form of data the page evaluates: qrels and runs (``"trec"``), or one table with
+    its own grades (``"table"``); kept in the link (``eval_form``) and for the session."""
+    raw = get_param(PARAMS["form"])
+    session.keep_widget("evaluate.form", raw if raw in FORMS else FORMS[0])
+    return str(
+        st.radio(
+            t("evaluate.form"),
+            FORMS,
+            key="evaluate.form",
+            horizontal=True,
+            format_func=lambda v: t(f"evaluate.form_{v}"),
+            on_change=_store_form,
+        )
+    )
 
 
 def option_widgets(lang: str, t: Translate) -> Options:
@@ -753,6 +778,7 @@ __all__ = [
     "evaluate",
     "file_digest",
     "fmt",
+    "form_widget",
     "guess_columns",
     "histogram",
     "k_text",
