@@ -30,7 +30,7 @@ from .classroom import chart_downloads
 from .evaluate import cached, fmt
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking
-from .text import md_escape
+from .text import md_escape, md_table
 
 Translate = Callable[..., str]
 
@@ -518,38 +518,31 @@ def p_text(p: float) -> str:
     return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
 
 
-def comparison_table(comparison: Any, t: Translate) -> None:
-    """The core's comparison of each run with the baseline, with translated headers (the
-    interval and the better / equal / worse counts written as one cell each, so the table fits
-    a projector)."""
+def comparison_table(comparison: significance.Comparison, t: Translate) -> None:
+    """The core's comparison of each run with the baseline as a static table: a column per
+    compared run and a row per figure, so it fits a projector and a phone (and screen readers
+    read it as a table)."""
     table = comparison.tests
-    shown = pd.DataFrame(
-        {
-            "run": table["run"].astype(str),
-            "difference": table["mean_difference"],
-            "interval": [
-                f"[{low:+.4f}, {high:+.4f}]"
-                for low, high in zip(table["ci_low"], table["ci_high"], strict=True)
-            ],
-            "t_p": [p_text(p) for p in table["p_t_test"]],
-            "randomization_p": [p_text(p) for p in table["p_randomization"]],
-            "holm_p": [p_text(p) for p in table["p_randomization_holm"]],
-            "record": [
-                f"{better} / {equal} / {worse}"
-                for better, equal, worse in zip(table["wins"], table["ties"], table["losses"], strict=True)
-            ],
-        }
-    )
-    config = {
-        "run": st.column_config.TextColumn(t("evaluate.trec_th_run")),
-        "difference": st.column_config.NumberColumn(t("evaluate.trec_th_difference"), format="%+.4f"),
-        "interval": st.column_config.TextColumn(t("evaluate.trec_th_interval")),
-        "t_p": st.column_config.TextColumn(t("evaluate.trec_th_t_p")),
-        "randomization_p": st.column_config.TextColumn(t("evaluate.trec_th_rand_p")),
-        "holm_p": st.column_config.TextColumn(t("evaluate.trec_th_holm_p")),
-        "record": st.column_config.TextColumn(t("evaluate.trec_th_record")),
+    rows = {
+        "trec_th_difference": [f"{d:+.4f}" for d in table["mean_difference"]],
+        "trec_th_interval": [
+            f"[{low:+.4f}, {high:+.4f}]" for low, high in zip(table["ci_low"], table["ci_high"], strict=True)
+        ],
+        "trec_th_t_p": [p_text(p) for p in table["p_t_test"]],
+        "trec_th_rand_p": [p_text(p) for p in table["p_randomization"]],
+        "trec_th_holm_p": [p_text(p) for p in table["p_randomization_holm"]],
+        "trec_th_record": [
+            f"{better} / {equal} / {worse}"
+            for better, equal, worse in zip(table["wins"], table["ties"], table["losses"], strict=True)
+        ],
     }
-    st.dataframe(shown, hide_index=True, column_config=config, key="evaluate.trec_comparison")
+    # one column per compared run, one row per figure: a few narrow columns fit a phone
+    columns: dict[str, list[str]] = {
+        t("evaluate.trec_th_versus", baseline=comparison.baseline): [t(f"evaluate.{key}") for key in rows]
+    }
+    for index, run in enumerate(table["run"]):
+        columns[str(run)] = [cells[index] for cells in rows.values()]
+    st.markdown(md_table(columns, right=set(list(columns)[1:])))
     st.caption(
         t(
             f"evaluate.trec_comparison_caption_{comparison.permutation}",

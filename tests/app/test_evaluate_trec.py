@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 import pytrec_eval
+from app_helpers import static_tables
 from chinese_text import english_leftovers
 from scipy import stats
 
@@ -31,8 +32,19 @@ def _frame(at, column: str) -> pd.DataFrame:
     return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
-def _comparison(at) -> pd.DataFrame | None:
-    return next((d.value for d in at.dataframe if "holm_p" in d.value.columns), None)
+def _comparison(at, lang: str = "en") -> pd.DataFrame | None:
+    """The comparison table (static: a column per compared run, a row per figure) as one row
+    per compared run with the columns ``run``, ``t_p``, ``holm_p``, ``record``."""
+    try:
+        baseline = at.selectbox(key="evaluate.trec_baseline").value
+    except KeyError:  # one run: no baseline, no comparison
+        return None
+    found = static_tables(at, translate(lang, "evaluate.trec_th_versus", baseline=baseline))
+    if not found:
+        return None
+    table = found[0][0].set_index(translate(lang, "evaluate.trec_th_versus", baseline=baseline))
+    names = {translate(lang, f"evaluate.trec_th_{key}"): key for key in ("t_p", "holm_p", "record")}
+    return table.rename(index=names).T.rename_axis("run").reset_index()
 
 
 def _upload(at, qrels: bytes, runs: dict[str, bytes]):
