@@ -642,6 +642,8 @@ class TrecQueryLink:
     pool_size: int
     truncated: bool
     pooled: bool
+    #: unjudged items got gain 0 and a "?" after their name (a Calculator without unjudged grades)
+    marked: bool = False
 
 
 def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str) -> pd.DataFrame:
@@ -665,7 +667,8 @@ def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str)
         # optimistic / pessimistic order a tie by grade; an unjudged item counts as grade 0
         rows["relevance"].fillna(0.0).to_numpy(dtype=float),
         rows["score"].to_numpy(dtype=float),
-        ties=ties if ties in nc.TIES else "average",
+        # "input" keeps the order above inside a tie (trec_eval's); "average" shows one order
+        ties="input" if ties in ("trec_eval", "average") else ties,
     )
     return rows.iloc[ranked.order][["item", "relevance"]].reset_index(drop=True)
 
@@ -678,20 +681,31 @@ def trec_query_link(collection: Collection, run: str, query: str, options: TrecO
     unjudged = top["relevance"].isna()
     names = [str(item) for item in top["item"]]
     grades = top["relevance"].to_numpy(dtype=float)
-    pool = collection.qrels.loc[collection.qrels["query"].astype(str) == query, "relevance"].to_numpy(
-        dtype=float
-    )
+    judged = collection.qrels.loc[collection.qrels["query"].astype(str) == query, "relevance"]
+    # a negative grade is in the pool but not judged (ndcg_core.trec): not part of the ideal
+    pool = judged.loc[judged >= 0].to_numpy(dtype=float)
     base = Ranking(k=None, gain=options.gain, discount=options.discount)
-    pooled = False
+    fields = Ranking.__dataclass_fields__
+    if "unjudged" in fields:  # a Calculator that knows unjudged items: the page's treatment
+        base = replace(base, unjudged=options.unjudged)  # type: ignore[call-arg]
+    pooled = marked = False
     try:
         # a Calculator that takes unjudged grades (NaN, typed "?") shows them as unjudged
         ranking = base.with_items(grades, names)
     except NDCGInputError:
-        # this Calculator takes graded items only: an unjudged item gets gain 0 there, as with
+        # a Calculator that takes graded items only: an unjudged item gets gain 0 there, as with
         # unjudged="zero", and its name says that it is unjudged
-        marked = [f"{name} ?" if flag else name for name, flag in zip(names, unjudged.tolist(), strict=True)]
-        ranking = base.with_items(np.where(unjudged, 0.0, grades), marked)
-    if options.ideal == "pool" and "pool" in Ranking.__dataclass_fields__:
+        marked = True
+        zeroed = np.where(unjudged, 0.0, grades)
+        try:
+            ranking = base.with_items(
+                zeroed, [f"{n} ?" if u else n for n, u in zip(names, unjudged, strict=True)]
+            )
+        except NDCGInputError:  # a marked name too long or taken: D1, D2, … with the marks
+            ranking = base.with_items(
+                zeroed, [f"D{i} ?" if u else f"D{i}" for i, u in enumerate(unjudged, 1)]
+            )
+    if options.ideal == "pool" and "pool" in fields:
         ranking = replace(ranking, pool=tuple(float(x) for x in pool))  # type: ignore[call-arg]
         pooled = True
     k = options.k[0] if options.k else None
@@ -706,6 +720,7 @@ def trec_query_link(collection: Collection, run: str, query: str, options: TrecO
         pool_size=len(pool),
         truncated=len(ordered) > MAX_ITEMS,
         pooled=pooled,
+        marked=marked,
     )
 
 
@@ -746,7 +761,7 @@ def open_query(collection: Collection, result: Any, options: TrecOptions, column
     if link.n_unjudged:
         st.caption(
             t(
-                "evaluate.trec_open_unjudged",
+                "evaluate.trec_open_unjudged" if link.marked else "evaluate.trec_open_unjudged_shown",
                 n=link.n_unjudged,
                 names=md_escape(", ".join(link.unjudged_names[:20])),
             )

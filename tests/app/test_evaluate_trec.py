@@ -234,3 +234,15 @@ def test_evaluate_trec_open_query_in_calculator_in_run_order(app):
     source = translate("en", "evaluate.trec_files_name", qrels="qrels.txt", runs="a")
     expected = translate("en", "evaluate.origin_query", query="q1", run="a", source=md_escape(source))
     assert expected in [i.value for i in at.info]
+
+
+def test_query_ranking_orders_ties_as_trec_eval_and_marks_unjudged():
+    """Scores c 0.9, then a tie at 0.5 that trec_eval breaks by item id descending (b before a),
+    then z. b's grade -1 is in the pool but not judged (as trec_eval reads it), z is not in
+    the qrels: both unjudged (NaN)."""
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "relevance": [2.0, -1.0, 1.0]})
+    run = pd.DataFrame({"query": ["q"] * 4, "item": ["a", "b", "c", "z"], "score": [0.5, 0.5, 0.9, 0.1]})
+    ranked = et.query_ranking(qrels, run, "q", "trec_eval")
+    assert ranked["item"].tolist() == ["c", "b", "a", "z"]
+    assert ranked["relevance"].tolist()[::2] == [1.0, 2.0]
+    assert ranked["relevance"].isna().tolist() == [False, True, False, True]
