@@ -389,7 +389,7 @@ def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
     else:
         label = _label(source, name)
         data = _load(source, label)
-        if not data.strip():
+        if not data or data.isspace():  # (strip() would copy the whole file)
             fail("empty_table", what="file", name=label)
         if data[:4] == b"PAR1" or _is_csv(data):
             frame = batch.read_run(data, name=label, ids=("query", "item"))
@@ -457,9 +457,9 @@ def _run(source: Any, name: str | None) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
     table = _table(source, name, kind="run")
     pair = _pairs(table)
-    index = pd.Index(pair)
-    if not index.is_unique:
-        row = int(np.argmax(index.duplicated(keep="first")))
+    ordered = np.sort(pair)  # for millions of rows, about twice as quick as a hash table
+    if (ordered[1:] == ordered[:-1]).any():
+        row = int(np.argmax(pd.Index(pair).duplicated(keep="first")))
         first = int(np.argmax(pair == pair[row]))
         fail(
             "run_duplicate",
@@ -591,7 +591,7 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
             if isinstance(run, (str, os.PathLike)):
                 pairs.append((run_name(run), run))
             else:
-                pairs.append((str(getattr(run, "name", None) or f"run{index + 1}"), run))
+                pairs.append((f"run{index + 1}", run))
     if not pairs:
         fail("no_runs")
     seen: set[str] = set()
@@ -624,7 +624,8 @@ def _cumulative(
     bincount into (query, cutoff) cells, then a cumulative sum along the cutoffs."""
     kept = bins < n_cut
     cell = codes[kept].astype(np.int64) * n_cut + bins[kept]
-    table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).reshape(n_queries, n_cut)
+    table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).astype(np.float64)
+    table = table.reshape(n_queries, n_cut)  # (float even when no row is kept)
     return np.cumsum(table, axis=1)
 
 
@@ -646,8 +647,8 @@ def _trec_order(
     """trec_eval's order: by query, score descending, then item id descending as a string.
 
     Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
-    few, so no sort ever compares the ids of the whole run). ``items``: each row's id, a
-    pyarrow string array."""
+    few, so no sort ever compares the ids of the whole run). ``items``: each row's item code
+    and the unique ids (a pyarrow string array)."""
     import pyarrow as pa
 
     order, position = _ranked_positions(codes, n_queries, score)
@@ -659,7 +660,7 @@ def _trec_order(
         tied[1:] |= same
         tied[:-1] |= same
         rows = np.flatnonzero(tied)
-        names = items.take(pa.array(order[rows])).to_numpy(zero_copy_only=False)
+        names = items[1].take(pa.array(items[0][order[rows]])).to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group[rows]))
@@ -805,7 +806,7 @@ def evaluate_trec(
         code = code[keep].astype(np.intp)
         item = item_map[run.item_codes[keep]]
         score = run.values[keep]
-        items = run.items.take(pa.array(run.item_codes[keep])) if options.ties == "trec_eval" else None
+        items = (run.item_codes[keep], run.items)
         found = pool_keys.get_indexer(
             np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
         )
@@ -828,7 +829,7 @@ def evaluate_trec(
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)
         if options.unjudged == "drop":
             code, score, gains, grades = code[judged], score[judged], gains[judged], grades[judged]
-            items = None if items is None else items.filter(pa.array(judged))
+            items = (items[0][judged], items[1])
             _, codes, position, ranked = _ranked_gains(
                 code, n_queries, score, gains, grades, items, options.ties
             )

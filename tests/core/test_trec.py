@@ -335,3 +335,35 @@ def test_read_trec_run_refuses_an_empty_file() -> None:
 
 def test_run_name_takes_off_the_usual_suffixes() -> None:
     assert run_name("x/bm25.run.gz") == "bm25"
+
+
+# --------------------------------------------------------------------------- the sample collection
+
+
+def test_sample_trec_is_the_same_for_the_same_seed() -> None:
+    qrels, runs = nc.sample_trec(seed=5)
+    again_qrels, again_runs = nc.sample_trec(seed=5)
+    pd.testing.assert_frame_equal(qrels, again_qrels)
+    for name, run in runs.items():
+        pd.testing.assert_frame_equal(run, again_runs[name])
+
+
+def test_sample_trec_has_ties_unjudged_items_and_a_missing_query() -> None:
+    qrels, runs = nc.sample_trec()
+    result = evaluate_trec(qrels, runs)
+    assert runs["fair"].duplicated(["query", "score"]).any()  # tied scores
+    assert (result.means["judged"] < 1).all()  # every run retrieves unjudged documents
+    assert len(result.missing_queries["poor"]) == 2
+    assert result.missing_queries["good"] == () == result.missing_queries["fair"]
+    means = result.means.set_index("run")["ndcg"]
+    assert means["good"] > means["fair"] > means["poor"]
+
+
+def test_evaluate_trec_run_without_any_judged_query_gives_float_zeros() -> None:
+    qrels = pd.DataFrame({"query": ["a"], "item": ["x"], "relevance": [1]})
+    run = pd.DataFrame({"query": ["zz"], "item": ["x"], "score": [1.0], "name": ["not a run name"]})
+    result = evaluate_trec(qrels, [run], k="1,3")
+    row = result.per_query.loc[0]
+    assert (row["run"], row["dcg@3"], row["ndcg@3"], bool(row["missing"])) == ("run1", 0.0, 0.0, True)
+    assert result.per_query["dcg@3"].dtype == np.float64
+    assert result.unjudged_queries == {"run1": ("zz",)}
