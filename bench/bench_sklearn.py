@@ -4,11 +4,13 @@ Run by hand (not a test): ``.venv/bin/python bench/bench_sklearn.py`` (``--help`
 
 One process, seeded data: 10,000 queries x 100 items, grades 0-3, k = 10, scores either
 continuous (no ties) or rounded to one decimal (many ties), each with ``ignore_ties`` False
-and True. Each timing is the best of several repeats (wall clock, ``time.perf_counter``);
+and True. Each timing is the best of several repeats (wall clock, ``time.perf_counter``, or this
+process's CPU time with ``--clock cpu``);
 the values must agree to 1e-12 or the script exits with status 1.
 
-Targets: at least 40x faster than scikit-learn's default (ties averaged, a Python loop per
-query in scikit-learn) and at least 5x faster with ``ignore_ties=True``.
+Targets (issue 15): at least 60x faster than scikit-learn's default (ties averaged, a Python
+loop per query in scikit-learn) and at least 8x faster with ``ignore_ties=True`` (where the
+same full ``np.argsort`` as scikit-learn's is required, so its cost bounds the ratio).
 """
 
 from __future__ import annotations
@@ -31,17 +33,17 @@ from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
 import ndcg_core
 
-TARGETS = {False: 40.0, True: 5.0}
+TARGETS = {False: 60.0, True: 8.0}
 TOLERANCE = 1e-12
 
 
-def best_of(function: Callable[[], float], repeats: int) -> tuple[float, float]:
-    """The best wall time of ``repeats`` calls (seconds), and the value returned."""
+def best_of(function: Callable[[], float], repeats: int, clock: Callable[[], float]) -> tuple[float, float]:
+    """The best time of ``repeats`` calls (seconds) on ``clock``, and the value returned."""
     best, value = float("inf"), float("nan")
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         value = function()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best, value
 
 
@@ -53,7 +55,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeats", type=int, default=7, help="repeats of scikit-learn")
     parser.add_argument("--core-repeats", type=int, default=30, help="repeats of ndcg_core")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall clock, or this process's CPU time (fairer on a machine busy with other work)",
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
     rng = np.random.default_rng(args.seed)
     shape = (args.queries, args.items)
@@ -65,7 +74,7 @@ def main() -> int:
     print(
         f"nDCG@{args.k}, {args.queries:,} queries x {args.items} items, grades 0-3, "
         f"seed {args.seed}; best of {args.repeats} (scikit-learn) / {args.core_repeats} "
-        f"(ndcg_core)"
+        f"(ndcg_core), {args.clock} time"
     )
     print(
         f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
@@ -89,8 +98,8 @@ def main() -> int:
                 return ndcg_core.ndcg_score(y_true, y_score, k=args.k, ignore_ties=ignore_ties)
 
             ours()  # warm the caches (discount tables, allocator) before timing
-            sk_time, sk_value = best_of(theirs, args.repeats)
-            core_time, core_value = best_of(ours, args.core_repeats)
+            sk_time, sk_value = best_of(theirs, args.repeats, clock)
+            core_time, core_value = best_of(ours, args.core_repeats, clock)
             diff = abs(sk_value - core_value)
             ratio = sk_time / core_time
             target = TARGETS[ignore_ties]

@@ -15,16 +15,23 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
   packed int64 keys finds them: the score's order-preserving bits with the low bits replaced
   by the column index. Truncating the bits can only merge scores, so the items whose
   truncated key reaches that of t include every item scoring t or more (plus a few that get
-  their exact key, are re-sorted, and fall below position k). Then all tie groups of all
-  queries at once: mean gain (``np.add.reduceat``) x the group's discount sum, summed per
-  query (``np.bincount``).
+  their exact key, are re-sorted, and fall below position k). When no tie reaches the top k
+  of a query (continuous scores), its DCG@k is one matrix product of the gathered grades
+  with the discounts. Otherwise all tie groups of all queries at once, over the regular
+  block of the last columns that holds every candidate (or, when that block would be more
+  than 4k wide, over the candidates' flat indices): mean gain (``np.add.reduceat``) x the
+  group's discount sum, summed per query (``np.bincount``).
 - ``ignore_ties=True`` reproduces scikit-learn's order exactly by making the same call,
   ``np.argsort(y_score)`` (numpy's default sort is not stable, so no other call would do),
   reversed, and keeps the first k columns.
 - IDCG@k: the row's grades sorted (as int32 when the grades are integers), the last k.
 - Queries go through in blocks of about 2**17 cells, so every pass stays in the cache.
 - Validation repeats only the checks that matter, vectorised (no ``type_of_target`` on a
-  valid 2-D input).
+  valid 2-D input); integer grades need no overflow check (no float copy of them).
+- Tried and not kept: sorting the high 32 bits of the keys (an int32 sort is twice as fast,
+  but with the column index in the low bits only 13 bits of mantissa remain, and the rows
+  merged by that truncation cost more than the sort saved). A compiled kernel (Numba) was
+  not tried: see CONTRIBUTING.md.
 
 Known differences: scikit-learn fails inside numpy when ``y_score`` has another shape than
 ``y_true`` or ``sample_weight`` is 2-D; here the message says so (key ``shape``). It raises
@@ -51,6 +58,9 @@ _SUPPORTED_TARGETS = "('multilabel-indicator', 'continuous-multioutput', 'multic
 _INT32 = np.iinfo(np.int32)
 # Queries are processed in blocks of about this many (query, item) cells (~1 MB per array).
 _BLOCK_ITEMS = 1 << 17
+# Tie groups are summed over a regular block of the last columns when it is at most this many
+# times k wide, else over the candidates' flat indices.
+_BLOCK_WIDTH = 4
 
 
 # --- validation: scikit-learn's checks, in scikit-learn's order -----------------------------
@@ -213,7 +223,14 @@ def _validate(
 def _check_sums(y_true: NDArray[Any]) -> None:
     """Refuse grades whose sum is not finite: scikit-learn returns inf or nan there (it defines
     no error), so the rule of this core applies (a number is right or refused)."""
+    if y_true.dtype.kind in "biu":
+        # each |grade| < 2**64, so their sum stays below 1.8e308 for any array that fits in
+        # memory (it would need 10**289 cells): nothing to check, and no float copy to make
+        return
     grades = np.atleast_2d(np.asarray(y_true, dtype=np.float64))
+    with np.errstate(over="ignore"):  # an overflowing sum only sends us to the exact search
+        if np.isfinite(np.abs(grades).sum()):
+            return
     problem = first_overflow(grades.ravel())
     if problem is not None:
         row, column = divmod(problem[0], grades.shape[1])
@@ -260,26 +277,69 @@ class _Candidates:
     truncated: NDArray[np.int64]  # truncated key
 
 
-def _candidates(keys: NDArray[np.int64], k: int) -> _Candidates:
-    _rows, n = keys.shape
+def _sorted_packed(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+    """Each row's keys with the low bits replaced by the column index, sorted ascending."""
+    n = keys.shape[1]
     low = (1 << max(1, (n - 1).bit_length())) - 1
     packed = keys & np.int64(~low)
     packed |= np.arange(n, dtype=np.int64)
     packed.sort(axis=1)
+    return packed, low
+
+
+def _distinct_top_k(
+    packed: NDArray[np.int64], low: int, k: int, grades: NDArray[Any], discount: NDArray[np.float64]
+) -> NDArray[np.float64] | None:
+    """DCG@k of every row when no row has a tie that reaches its top k, else ``None``.
+
+    The common case of continuous scores: the last k packed keys of each row are its top k,
+    in order, when their truncated keys differ from each other and from the key just below
+    (then the exact scores differ too). DCG@k is then one product of the gathered grades with
+    the discounts, without the candidates' flat indices or tie groups.
+    """
+    n = packed.shape[1]
+    top = packed[:, n - k :]
+    truncated = top & np.int64(~low)
+    if k < n and bool((packed[:, n - k - 1] >= truncated[:, 0]).any()):
+        return None
+    if bool((truncated[:, 1:] == truncated[:, :-1]).any()):
+        return None
+    gains = np.take_along_axis(grades, top & np.int64(low), axis=1).astype(np.float64)
+    # the same per-position weights as the general path: differences of the cumulated discount
+    reach = np.zeros(k + 1)
+    np.cumsum(discount[:k], out=reach[1:])
+    dcg: NDArray[np.float64] = gains @ np.diff(reach)[::-1]
+    return dcg
+
+
+def _threshold(packed: NDArray[np.int64], low: int, k: int) -> NDArray[np.int64]:
     # The low bits of the threshold are 0, so a packed key reaches it exactly when its
     # truncated key does.
-    threshold = (packed[:, n - k] & np.int64(~low))[:, None]
+    threshold: NDArray[np.int64] = (packed[:, packed.shape[1] - k] & np.int64(~low))[:, None]
+    return threshold
+
+
+def _width(packed: NDArray[np.int64], threshold: NDArray[np.int64], k: int) -> int:
+    """The narrowest block of last columns that holds every candidate of every row."""
+    n: int = packed.shape[1]
 
     def spills(width: int) -> bool:
         return width < n and bool((packed[:, n - width - 1 : n - width] >= threshold).any())
 
-    # The narrowest block that holds every candidate of every row (binary search on width).
+    # binary search on the width
     narrow, wide = k - 1, n
     if not spills(k):
         wide = k
     while wide - narrow > 1:
         middle = (narrow + wide) // 2
         narrow, wide = (middle, wide) if spills(middle) else (narrow, middle)
+    return wide
+
+
+def _candidates(
+    packed: NDArray[np.int64], low: int, k: int, threshold: NDArray[np.int64], wide: int
+) -> _Candidates:
+    n = packed.shape[1]
     row, column = np.divmod(np.flatnonzero(packed[:, n - wide :] >= threshold), wide)
     chosen = packed.ravel()[row * n + (n - wide) + column]
     return _Candidates(
@@ -295,7 +355,15 @@ def _averaged_dcg(
 ) -> NDArray[np.float64]:
     keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
     rows = y_score.shape[0]
-    found = _candidates(keys.reshape(y_score.shape), k)
+    packed, low = _sorted_packed(keys.reshape(y_score.shape))
+    distinct = _distinct_top_k(packed, low, k, grades, discount)
+    if distinct is not None:
+        return distinct
+    threshold = _threshold(packed, low, k)
+    wide = _width(packed, threshold, k)
+    if wide <= _BLOCK_WIDTH * k:
+        return _block_dcg(packed[:, -wide:], low, k, keys.reshape(y_score.shape), grades, discount)
+    found = _candidates(packed, low, k, threshold, wide)
     gains = np.ascontiguousarray(grades).ravel()[found.item].astype(np.float64)
     row, position = found.row, found.position
     same_row = row[1:] == row[:-1]
@@ -337,6 +405,48 @@ def _averaged_dcg(
     return np.asarray(np.bincount(row[first], weights=weights, minlength=rows), dtype=np.float64)
 
 
+def _block_dcg(
+    block: NDArray[np.int64],
+    low: int,
+    k: int,
+    keys: NDArray[np.int64],
+    grades: NDArray[Any],
+    discount: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Tie-averaged DCG@k from the last ``wide`` sorted packed keys of every row.
+
+    The block holds every candidate of every row, and in rows with fewer candidates some
+    items below the threshold too; those sit at positions >= k, where the discount's running
+    sum no longer grows, so they add 0 whatever their groups. Working on the regular
+    (rows x wide) matrix spares the flat indices of the candidates (``_candidates``), which
+    cost more than the few extra cells when ``wide`` is a small multiple of k.
+    """
+    rows, wide = block.shape
+    items = block & np.int64(low)
+    gains = np.take_along_axis(grades, items, axis=1).astype(np.float64)
+    exact = np.take_along_axis(keys, items, axis=1)
+    # sorted by truncated key; scores that differ only in the dropped bits may be out of order
+    descending = exact[:, 1:] < exact[:, :-1]
+    if descending.any():  # rare: the per-row reduction only then
+        unsorted = descending.any(axis=1)
+        order = np.argsort(exact[unsorted], axis=1, kind="stable")
+        exact[unsorted] = np.take_along_axis(exact[unsorted], order, axis=1)
+        gains[unsorted] = np.take_along_axis(gains[unsorted], order, axis=1)
+    reach = np.zeros(wide + 1)
+    np.cumsum(discount[:k], out=reach[1 : k + 1])
+    reach[k + 1 :] = reach[k]
+    starts = np.empty((rows, wide), dtype=bool)
+    starts[:, 0] = True
+    np.not_equal(exact[:, 1:], exact[:, :-1], out=starts[:, 1:])
+    first = np.flatnonzero(starts)
+    sizes = np.diff(first, append=rows * wide)
+    row, column = np.divmod(first, wide)
+    top = wide - column  # the group's last position + 1 (positions run downwards in a row)
+    weights = np.add.reduceat(gains.ravel(), first) * (reach[top] - reach[top - sizes]) / sizes
+    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
+    return np.asarray(np.bincount(row, weights=weights, minlength=rows), dtype=np.float64)
+
+
 def _ignore_ties_dcg(
     grades: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -372,8 +482,11 @@ def _compact(y_true: NDArray[Any]) -> NDArray[Any]:
 
 
 def _ideal_dcg_rows(grades: NDArray[Any], k: int, discount: NDArray[np.float64]) -> NDArray[np.float64]:
-    best = np.sort(grades, axis=1)[:, ::-1][:, :k]
-    return best.astype(np.float64) @ discount[:k]
+    # the k largest grades, ascending (a contiguous slice, no reversed copy), against the
+    # discounts reversed
+    best = np.sort(grades, axis=1)[:, grades.shape[1] - k :]
+    ideal: NDArray[np.float64] = best.astype(np.float64) @ discount[k - 1 :: -1]  # k >= 1 here
+    return ideal
 
 
 def _per_query(
@@ -393,9 +506,10 @@ def _per_query(
     rows, n = y_true.shape
     out = np.empty(rows)
     step = max(1, _BLOCK_ITEMS // n)
+    compact = _compact(y_true)
     for start in range(0, rows, step):
         part = slice(start, start + step)
-        grades = _compact(y_true[part])
+        grades = compact[part]
         gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties)
         if ideal:
             best = _ideal_dcg_rows(grades, k, discount)
