@@ -356,10 +356,10 @@ def data_widgets(lang: str, t: Translate) -> Collection | None:
     qrels_file = qrels_files[0] if qrels_files else None
     if qrels_file is None or not run_files:
         st.info(t("evaluate.trec_upload_prompt"), icon=":material/upload_file:")
-    collection, errors = uploaded_collection(qrels_file, run_files, t)
+    uploaded, errors = uploaded_collection(qrels_file, run_files, t)
     for err in errors:
         show_error(lang, err)
-    return collection
+    return uploaded
 
 
 def kept_note(
@@ -691,12 +691,12 @@ def trec_query_link(collection: Collection, run: str, query: str, options: TrecO
     pooled = marked = False
     try:
         # a Calculator that takes unjudged grades (NaN, typed "?") shows them as unjudged
-        ranking = base.with_items(grades, names)
+        ranking = base.with_items(grades.tolist(), names)
     except NDCGInputError:
         # a Calculator that takes graded items only: an unjudged item gets gain 0 there, as with
         # unjudged="zero", and its name says that it is unjudged
         marked = True
-        zeroed = np.where(unjudged, 0.0, grades)
+        zeroed = np.where(unjudged, 0.0, grades).tolist()
         try:
             ranking = base.with_items(
                 zeroed, [f"{n} ?" if u else n for n, u in zip(names, unjudged, strict=True)]

@@ -12,7 +12,7 @@ from app_helpers import static_tables
 from chinese_text import english_leftovers
 from scipy import stats
 
-from ndcg_core import NDCGInputError, trec
+from ndcg_core import NDCGInputError, significance, trec
 from ndcg_core.samples import sample_trec
 from ui import evaluate_trec as et
 from ui.i18n import error_text, translate
@@ -246,3 +246,18 @@ def test_query_ranking_orders_ties_as_trec_eval_and_marks_unjudged():
     assert ranked["item"].tolist() == ["c", "b", "a", "z"]
     assert ranked["relevance"].tolist()[::2] == [1.0, 2.0]
     assert ranked["relevance"].isna().tolist() == [False, True, False, True]
+
+
+def test_evaluate_trec_comparison_refused_names_why_and_the_rest_stays(app):
+    """One judged query cannot be tested (the tests are over queries): the core's message in
+    the page's language, and the means and the per-query table are still shown."""
+    qrels = b"q1 0 a 3\nq1 0 b 1\n"
+    runs = {"a.run": b"q1 Q0 a 1 0.9 A\nq1 Q0 b 2 0.1 A\n", "b.run": b"q1 Q0 b 1 0.9 B\nq1 Q0 a 2 0.1 B\n"}
+    at = _upload(app(page=PAGE, lang="zh"), qrels, runs)
+    assert not at.exception
+    per_query = trec.evaluate_trec(qrels, {"a": runs["a.run"], "b": runs["b.run"]}).per_query
+    with pytest.raises(NDCGInputError) as caught:
+        significance.compare_runs(per_query)
+    assert [e.value for e in at.error] == [md_escape(error_text("zh", caught.value))]
+    assert list(_frame(at, "n_queries")["run"]) == ["a", "b"]
+    assert len(_frame(at, "missing")) == 2
