@@ -520,3 +520,106 @@ def distribution_chart(
         height=alt.Step(step),
         description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
     )
+
+
+# --- one run: per-query histogram and mean nDCG@k by k (the Evaluate page's table form) ---
+
+
+def ndcg_histogram_chart(bands: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
+    """Bars of how many queries fall in each nDCG band, and a dashed line at the mean.
+
+    ``bands`` is :func:`ndcg_core.ndcg_bands`'s table (``start``, ``end``, ``count``); texts come
+    from ``evaluate.hist_*``.
+    """
+    data = bands
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                title=t("evaluate.hist_x", k=k),
+                scale=alt.Scale(domain=[0, 1]),
+                bin=alt.Bin(binned=True, step=0.05),
+            ),
+            x2="end:Q",
+            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
+            tooltip=[
+                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
+                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.hist_caption", k=k)}
+    if pd.isna(mean):
+        return alt.layer(bars).properties(**described)
+    label = t("evaluate.hist_mean", value=f"{mean:.4f}")
+    marker = pd.DataFrame({"mean": [mean], "label": [label]})
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    )
+    # The label sits on the side of the line with more room, so it is never cut off.
+    right_half = mean > 0.5
+    text = (
+        alt.Chart(marker)
+        .mark_text(
+            color=VERMILLION,
+            align="right" if right_half else "left",
+            dx=-5 if right_half else 5,
+            dy=-4,
+            baseline="bottom",
+            fontWeight="bold",
+        )
+        .encode(
+            x="mean:Q",
+            y=alt.value(0),
+            text="label:N",
+            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
+        )
+    )
+    return alt.layer(bars, rule, text).properties(**described)
+
+
+def mean_ndcg_curve_chart(table: pd.DataFrame, k: int | None, *, last: int, t: Translate) -> alt.LayerChart:
+    """Mean nDCG@k against k = 1…``last`` (line and points), a dashed line at the chosen k.
+
+    ``table`` is :func:`ndcg_core.mean_ndcg_at_ks`'s output (``k``, ``ndcg``).
+    """
+    line = (
+        alt.Chart(table)
+        .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("evaluate.curve_x"),
+                scale=alt.Scale(domain=[1, last]),
+                axis=alt.Axis(tickMinStep=1, format=",d"),
+            ),
+            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[
+                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
+                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.curve_caption")}
+    if k is None or not 1 <= k <= last:
+        return alt.layer(line).properties(**described)
+    label = t("evaluate.curve_chosen", k=k)
+    marker = pd.DataFrame({"k": [k], "label": [label]})
+    # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    )
+    text = (
+        alt.Chart(marker)
+        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
+        .encode(
+            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
+        )
+    )
+    return alt.layer(line, rule, text).properties(**described)

@@ -32,7 +32,7 @@ from ndcg_core.options import BATCH_TIES as TIES
 from ndcg_core.options import NO_RELEVANT, check_ties
 from ndcg_core.ties import rank_by_score
 
-from . import memory, session
+from . import charts, memory, session
 from .classroom import chart_downloads
 from .frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
@@ -63,7 +63,6 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "relevance": ("relevance", "rel", "grade", "label", "judgment", "judgement", "y_true"),
     "score": ("score", "prediction", "pred", "y_score", "y_pred"),
 }
-BLUE, VERMILLION = "#0072B2", "#D55E00"
 
 Translate = Callable[..., str]
 
@@ -525,99 +524,14 @@ class Progress:
 
 
 def histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
-    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line.
-
-    The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
-    """
-    data = nc.ndcg_bands(per_query, width=0.05)
-    bars = (
-        alt.Chart(data)
-        .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                title=t("evaluate.hist_x", k=k),
-                scale=alt.Scale(domain=[0, 1]),
-                bin=alt.Bin(binned=True, step=0.05),
-            ),
-            x2="end:Q",
-            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
-            tooltip=[
-                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
-                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
-            ],
-        )
-    )
-    described = {"description": t("evaluate.hist_caption", k=k)}
-    if pd.isna(mean):
-        return alt.layer(bars).properties(**described)
-    label = t("evaluate.hist_mean", value=fmt(mean))
-    marker = pd.DataFrame({"mean": [mean], "label": [label]})
-    rule = (
-        alt.Chart(marker)
-        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
-        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
-    )
-    # The label sits on the side of the line with more room, so it is never cut off.
-    right_half = mean > 0.5
-    text = (
-        alt.Chart(marker)
-        .mark_text(
-            color=VERMILLION,
-            align="right" if right_half else "left",
-            dx=-5 if right_half else 5,
-            dy=-4,
-            baseline="bottom",
-            fontWeight="bold",
-        )
-        .encode(
-            x="mean:Q",
-            y=alt.value(0),
-            text="label:N",
-            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
-        )
-    )
-    return alt.layer(bars, rule, text).properties(**described)
+    """The per-query nDCG histogram (:func:`ui.charts.ndcg_histogram_chart`) of the core's
+    0.05-wide bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query."""
+    return charts.ndcg_histogram_chart(nc.ndcg_bands(per_query, width=0.05), mean, k=k, t=t)
 
 
 def curve(table: pd.DataFrame, k: int | None, *, t: Translate) -> alt.LayerChart:
-    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
-    line = (
-        alt.Chart(table)
-        .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
-        .encode(
-            x=alt.X(
-                "k:Q",
-                title=t("evaluate.curve_x"),
-                scale=alt.Scale(domain=[1, max(CURVE_KS)]),
-                axis=alt.Axis(tickMinStep=1, format=",d"),
-            ),
-            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
-            tooltip=[
-                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
-                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
-            ],
-        )
-    )
-    described = {"description": t("evaluate.curve_caption")}
-    if k is None or k not in CURVE_KS:
-        return alt.layer(line).properties(**described)
-    label = t("evaluate.curve_chosen", k=k)
-    marker = pd.DataFrame({"k": [k], "label": [label]})
-    # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
-    rule = (
-        alt.Chart(marker)
-        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
-        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
-    )
-    text = (
-        alt.Chart(marker)
-        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
-        .encode(
-            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
-        )
-    )
-    return alt.layer(line, rule, text).properties(**described)
+    """Mean nDCG@k against k (:func:`ui.charts.mean_ndcg_curve_chart`), the chosen k marked."""
+    return charts.mean_ndcg_curve_chart(table, k, last=max(CURVE_KS), t=t)
 
 
 def table_config(k: str, t: Translate) -> dict[str, Any]:
