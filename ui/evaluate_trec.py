@@ -36,7 +36,8 @@ Translate = Callable[..., str]
 
 SAMPLE_SEED = 0
 DEFAULT_CUTOFFS: tuple[int, ...] = (10,)
-CUTOFF_CHOICES: tuple[int, ...] = (1, 3, 5, 10, 15, 20, 30, 50, 100, 1000)
+#: Characters of the cutoffs box: room for a dozen cutoffs, not for thousands of columns.
+MAX_CUTOFF_CHARS = 60
 CONFIDENCE = 0.95
 N_RESAMPLES = 10_000
 TABLE_ROWS = 10_000
@@ -246,28 +247,44 @@ def _store(name: str, text: Callable[[Any], str]) -> None:
     set_param(PARAMS[name], text(st.session_state[f"evaluate.trec_{name}"]))
 
 
-def _cutoff_text(value: Sequence[int]) -> str:
-    return ",".join(str(k) for k in value) if value else "all"
+def _cutoff_param(text: str) -> str:
+    return text.strip() or "all"
 
 
-def _parse_cutoffs(raw: str) -> list[int]:
-    parsed = None if raw.strip().lower() == "all" else opt.parse_cutoffs(raw)
-    return [] if parsed is None else list(parsed)
+def cutoffs_from_text(text: str) -> tuple[int, ...] | None:
+    """The cutoffs typed in the box (``"5, 10,20"``), by the core's parser; empty or ``all``:
+    the whole list. Raises the core's :class:`NDCGInputError` for anything else.
+
+    >>> cutoffs_from_text("5, 10"), cutoffs_from_text(" "), cutoffs_from_text("all")
+    ((5, 10), None, None)
+    """
+    folded = text.strip()
+    return None if folded.lower() in ("", "all") else opt.parse_cutoffs(folded)
+
+
+def _seed_cutoffs(raw: str) -> str:
+    parsed = cutoffs_from_text(raw)  # a bad link value: its message, and the default
+    return "" if parsed is None else ",".join(str(k) for k in parsed)
 
 
 def option_widgets(lang: str, t: Translate) -> TrecOptions:
     """The cutoffs and the seven choices (each kept in the link), and what each one means."""
-    key = _seed_widget("k", list(DEFAULT_CUTOFFS), _parse_cutoffs, lang)
-    choices = sorted(set(CUTOFF_CHOICES) | set(st.session_state[key]))
-    cutoffs = st.multiselect(
+    # a text box, not a multi-select: any cutoffs, and no chip drawn in the theme's light blue
+    key = _seed_widget("k", ",".join(map(str, DEFAULT_CUTOFFS)), _seed_cutoffs, lang)
+    text = st.text_input(
         t("evaluate.trec_k"),
-        choices,
         key=key,
+        max_chars=MAX_CUTOFF_CHARS,
         on_change=_store,
-        args=("k", _cutoff_text),
+        args=("k", _cutoff_param),
         placeholder=t("evaluate.trec_k_all"),
         help=t("evaluate.trec_k_help"),
     )
+    try:
+        cutoffs = cutoffs_from_text(text)
+    except NDCGInputError as err:
+        show_error(lang, err)
+        cutoffs = DEFAULT_CUTOFFS
     values: dict[str, Any] = {}
     names = list(CHOICES)
     for row in (names[:3], names[3:]):
@@ -289,7 +306,7 @@ def option_widgets(lang: str, t: Translate) -> TrecOptions:
                 )
     with st.expander(t("evaluate.trec_options_explained"), icon=":material/help:"):
         st.markdown("\n".join(f"- {t(f'evaluate.explain_{name}')}" for name in ("k", *CHOICES)))
-    return TrecOptions(k=tuple(cutoffs) if cutoffs else None, **values)
+    return TrecOptions(k=cutoffs, **values)
 
 
 def seed_widget(lang: str, t: Translate) -> int:

@@ -194,7 +194,8 @@ def test_evaluate_trec_unjudged_drop_condenses_the_list(app):
 
 def test_evaluate_trec_several_cutoffs_give_a_column_each(app):
     at = app(page=PAGE)
-    at.multiselect(key="evaluate.trec_k").set_value([5, 10]).run()
+    at.text_input(key="evaluate.trec_k").set_value("5, 10").run()
+    assert at.query_params["trec_k"] in ("5, 10", ["5, 10"])
     assert not at.exception
     means = _frame(at, "n_queries")
     assert {"ndcg@5", "ndcg@10", "judged@5", "judged@10"} <= set(means.columns)
@@ -261,3 +262,22 @@ def test_evaluate_trec_comparison_refused_names_why_and_the_rest_stays(app):
     assert [e.value for e in at.error] == [md_escape(error_text("zh", caught.value))]
     assert list(_frame(at, "n_queries")["run"]) == ["a", "b"]
     assert len(_frame(at, "missing")) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_trec_bad_cutoffs_named_and_default_used(app, lang):
+    at = app(page=PAGE, lang=lang)
+    at.text_input(key="evaluate.trec_k").set_value("5;10").run()
+    assert not at.exception
+    with pytest.raises(NDCGInputError) as caught:
+        et.cutoffs_from_text("5;10")
+    assert [e.value for e in at.error] == [md_escape(error_text(lang, caught.value))]
+    assert "ndcg" in _frame(at, "n_queries").columns  # k = 10, the default
+
+
+def test_evaluate_trec_cutoffs_from_the_link(app):
+    at = app(page=PAGE, trec_k="all")
+    assert at.text_input(key="evaluate.trec_k").value == ""
+    qrels, runs = sample_trec(seed=et.SAMPLE_SEED)
+    core = trec.evaluate_trec(qrels, runs, k=None).means
+    assert _frame(at, "n_queries")["ndcg"].tolist() == core["ndcg"].tolist()
