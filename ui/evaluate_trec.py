@@ -190,7 +190,7 @@ def uploaded_collection(
             digests.append(f"{file.digest}:{name}")
     if qrels is None or qrels_file is None or not runs:
         return None, errors
-    label = t("evaluate.trec_files_name", qrels=qrels_file.name, runs=", ".join(runs))
+    label = t("evaluate.trec_files_name", qrels=qrels_file.name, runs=t("evaluate.list_separator").join(runs))
     return Collection(qrels=qrels, runs=runs, key=(qrels_file.digest, *digests), label=label), errors
 
 
@@ -346,7 +346,7 @@ def data_widgets(lang: str, t: Translate) -> Collection | None:
                 seed=SAMPLE_SEED,
                 n_queries=qrels["query"].nunique(),
                 n_judged=f"{len(qrels):,}",
-                runs=", ".join(runs),
+                runs=md_escape(t("evaluate.list_separator").join(runs)),
             )
         )
         return collection

@@ -117,6 +117,9 @@ def test_evaluate_trec_fits_the_screen(server, browser, size, lang):
     try:
         open_page(page, f"{server}/Evaluate_a_run?lang={lang}")
         assert_no_exception(page)
+        # widgets are drawn by code the browser loads on first use: on a busy machine the
+        # page is settled before they are, and a screenshot would show their placeholders
+        page.locator("[data-testid='stMain'] [data-testid='stSelectbox']").nth(8).wait_for()
         assert _no_sideways_scroll(page)
         for part, key in (
             ("top", "evaluate.results_header"),
