@@ -62,7 +62,10 @@ def test_evaluate_trec_sample_compares_runs_and_opens_a_query_in_the_calculator(
     source = translate("en", "evaluate.trec_sample_name")
     note = translate("en", "evaluate.origin_query", query=query, run=run, source=source)
     assert page.get_by_text(note).is_visible()
-    page.get_by_text(note).scroll_into_view_if_needed()
+    # the Calculator opens at its top (the button was far down the Evaluate page): the note
+    # is in view without scrolling
+    box = page.get_by_text(note).bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
     screenshot(page, "evaluate-trec-calculator-origin", full_page=False)
     page.get_by_role("link", name=translate("en", "evaluate.origin_back")).click()
     wait_idle(page)
