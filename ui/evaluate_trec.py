@@ -11,7 +11,7 @@ the plain-language reading of the tests; it does no metric or test arithmetic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -75,38 +75,6 @@ class Collection:
     runs: dict[str, pd.DataFrame]
     key: tuple[str, ...]
     label: str
-
-
-@dataclass(frozen=True, slots=True)
-class TrecOptions:
-    """The options the page offers, with the core's names."""
-
-    k: tuple[int, ...] | None = DEFAULT_CUTOFFS
-    gain: str = "linear"
-    discount: str = "log2"
-    ties: str = "trec_eval"
-    ideal: str = "pool"
-    unjudged: str = "zero"
-    missing: str = "zero"
-    no_relevant: str = "zero"
-
-    def as_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`ndcg_core.trec.evaluate_trec`."""
-        return {
-            "k": None if self.k is None else (self.k[0] if len(self.k) == 1 else list(self.k)),
-            "gain": self.gain,
-            "discount": self.discount,
-            "ties": self.ties,
-            "ideal": self.ideal,
-            "unjudged": self.unjudged,
-            "missing": self.missing,
-            "no_relevant": self.no_relevant,
-        }
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """The result's nDCG columns (``ndcg``, or ``ndcg@5, ndcg@10, …``)."""
-        return opt.measure_columns(self.k)
 
 
 # --------------------------------------------------------------------------- loading
@@ -197,22 +165,40 @@ def uploaded_collection(
 # --------------------------------------------------------------------------- evaluation
 
 
-def evaluate(collection: Collection, options: TrecOptions) -> Any:
+def evaluate(collection: Collection, options: opt.Options) -> Any:
     """The core's evaluation of every run (cached by the files' digests and the options)."""
     return cached(
         ("trec_evaluate", collection.key, options),
-        lambda: trec.evaluate_trec(collection.qrels, collection.runs, **options.as_kwargs()),
+        lambda: trec.evaluate_trec(collection.qrels, collection.runs, **asdict(options)),
     )
 
 
+def paired_queries(per_query: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """The rows of the queries that every run has a value for. The tests pair each query's
+    values, and the core refuses a missing one (``compare_not_finite``): a query the options
+    leave out of one run's mean (NaN: ``missing="drop"``, ``no_relevant="drop"``) is left
+    out of every run.
+
+    >>> table = pd.DataFrame({"run": ["a", "a", "b", "b"], "query": ["1", "2", "1", "2"],
+    ...                       "ndcg": [0.5, 1.0, float("nan"), 0.25]})
+    >>> paired_queries(table, "ndcg")["query"].tolist()
+    ['2', '2']
+    """
+    runs = per_query["run"].nunique()
+    valued = per_query.loc[per_query[measure].notna()]
+    complete = valued.groupby("query", sort=False)["run"].transform("size") == runs
+    return valued.loc[complete]
+
+
 def compare(
-    collection: Collection, options: TrecOptions, result: Any, *, measure: str, baseline: str, seed: int
-) -> Any:
-    """The core's comparison of every run with the baseline (cached like the evaluation)."""
+    collection: Collection, options: opt.Options, result: Any, *, measure: str, baseline: str, seed: int
+) -> significance.Comparison:
+    """The core's comparison of every run with the baseline over :func:`paired_queries`
+    (cached like the evaluation)."""
     return cached(
         ("trec_compare", collection.key, options, measure, baseline, seed),
         lambda: significance.compare_runs(
-            result.per_query,
+            paired_queries(result.per_query, measure),
             measure=measure,
             baseline=baseline,
             confidence=CONFIDENCE,
@@ -267,7 +253,7 @@ def _seed_cutoffs(raw: str) -> str:
     return "" if parsed is None else ",".join(str(k) for k in parsed)
 
 
-def option_widgets(lang: str, t: Translate) -> TrecOptions:
+def option_widgets(lang: str, t: Translate) -> opt.Options:
     """The cutoffs and the seven choices (each kept in the link), and what each one means."""
     # a text box, not a multi-select: any cutoffs, and no chip drawn in the theme's light blue
     key = _seed_widget("k", ",".join(map(str, DEFAULT_CUTOFFS)), _seed_cutoffs, lang)
@@ -306,7 +292,7 @@ def option_widgets(lang: str, t: Translate) -> TrecOptions:
                 )
     with st.expander(t("evaluate.trec_options_explained"), icon=":material/help:"):
         st.markdown("\n".join(f"- {t(f'evaluate.explain_{name}')}" for name in ("k", *CHOICES)))
-    return TrecOptions(k=cutoffs, **values)
+    return opt.Options(k=cutoffs, **values)
 
 
 def seed_widget(lang: str, t: Translate) -> int:
@@ -415,7 +401,7 @@ def measure_label(column: str, k: tuple[int, ...] | None, t: Translate) -> str:
     return {"ndcg": "nDCG", "dcg": "DCG", "idcg": "IDCG"}.get(name, name) + at
 
 
-def result_config(columns: Sequence[str], options: TrecOptions, t: Translate) -> dict[str, Any]:
+def result_config(columns: Sequence[str], options: opt.Options, t: Translate) -> dict[str, Any]:
     """Translated headers and 4-decimal formats of the core's per-query and mean columns."""
     config: dict[str, Any] = {
         "run": st.column_config.TextColumn(t("evaluate.trec_th_run")),
@@ -430,7 +416,7 @@ def result_config(columns: Sequence[str], options: TrecOptions, t: Translate) ->
     return config
 
 
-def means_table(result: Any, options: TrecOptions, t: Translate) -> None:
+def means_table(result: Any, options: opt.Options, t: Translate) -> None:
     """The mean of each run at each cutoff, with judged@k."""
     means = result.means
     st.dataframe(
@@ -452,7 +438,7 @@ def _queries_note(result: Any, t: Translate) -> None:
         st.caption(t("evaluate.trec_unjudged_queries", n=n_unjudged))
 
 
-def results(collection: Collection, options: TrecOptions, result: Any, lang: str, t: Translate) -> None:
+def results(collection: Collection, options: opt.Options, result: Any, lang: str, t: Translate) -> None:
     """Means, the comparison with its reading, the two charts, the per-query table, the link."""
     st.header(t("evaluate.results_header"))
     st.caption(t("evaluate.showing", name=md_escape(collection.label)))
@@ -690,7 +676,7 @@ def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str)
     return rows.iloc[ranked.order][["item", "relevance"]].reset_index(drop=True)
 
 
-def trec_query_link(collection: Collection, run: str, query: str, options: TrecOptions) -> TrecQueryLink:
+def trec_query_link(collection: Collection, run: str, query: str, options: opt.Options) -> TrecQueryLink:
     """The ranking the Calculator gets for one query of one run: the run's top
     :data:`ui.state.MAX_ITEMS` items in the system's order, their grades, and the k chosen."""
     ordered = query_ranking(collection.qrels, collection.runs[run], query, options.ties)
@@ -746,7 +732,7 @@ def _open(link: TrecQueryLink, source: str) -> None:
     session.set_origin(session.Origin(query=link.query, run=link.run, source=source, ranking=link.ranking))
 
 
-def open_query(collection: Collection, result: Any, options: TrecOptions, column: str, t: Translate) -> None:
+def open_query(collection: Collection, result: Any, options: opt.Options, column: str, t: Translate) -> None:
     """Choose a run and one of its queries (lowest nDCG first) and open it in the Calculator."""
     st.subheader(t("evaluate.trec_open_header"))
     st.caption(t("evaluate.trec_open_caption"))
@@ -799,13 +785,13 @@ def open_query(collection: Collection, result: Any, options: TrecOptions, column
 
 __all__ = [
     "Collection",
-    "TrecOptions",
     "TrecQueryLink",
     "compare",
     "data_widgets",
     "evaluate",
     "load_sample",
     "option_widgets",
+    "paired_queries",
     "query_ranking",
     "results",
     "run_names",

@@ -281,3 +281,20 @@ def test_evaluate_trec_cutoffs_from_the_link(app):
     qrels, runs = sample_trec(seed=et.SAMPLE_SEED)
     core = trec.evaluate_trec(qrels, runs, k=None).means
     assert _frame(at, "n_queries")["ndcg"].tolist() == core["ndcg"].tolist()
+
+
+def test_evaluate_trec_missing_drop_pairs_the_queries_every_run_answers(app):
+    """With missing=drop the poor run's two unanswered queries have no nDCG: the tests use
+    the 38 queries every run answers (said on the page), and the t-test's p is SciPy's on them."""
+    at = app(page=PAGE, trec_miss="drop")
+    assert not at.exception and not at.error
+    per_query = _frame(at, "missing")
+    answered = per_query.dropna(subset=["ndcg"])
+    counts = answered.groupby("query")["run"].size()
+    paired = counts.index[counts == 3]
+    assert len(paired) == 38
+    note = translate("en", "evaluate.trec_paired_note", n=38, left_out=2)
+    assert note in [c.value for c in at.caption]
+    wide = answered.loc[answered["query"].isin(paired)].pivot(index="query", columns="run", values="ndcg")
+    for row in _comparison(at).itertuples():
+        assert row.t_p == _shown_p(stats.ttest_rel(wide[row.run], wide["good"]).pvalue)
