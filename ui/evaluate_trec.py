@@ -377,7 +377,7 @@ def kept_note(
     kept = [f.name for f in qrels if upload is None] + [f.name for f in runs if not uploads]
     if not kept:
         return
-    st.caption(t("evaluate.kept_files", names=md_escape(", ".join(kept))))
+    st.caption(t("evaluate.kept_files", names=md_escape(t("evaluate.list_separator").join(kept))))
     if st.button(t("evaluate.forget_files"), key="evaluate.trec_forget", icon=":material/delete:"):
         session.forget_files(QRELS_KEY)
         session.forget_files(RUNS_KEY)
