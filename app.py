@@ -23,6 +23,7 @@ ranking = ui.get_ranking()
 widgets.skip_link(t("calculator.skip_to_ranking"), "lab-ranking")
 st.title(t("calculator.title"))
 st.caption(t("calculator.intro"))
+calc.origin_note(t, ranking)
 
 m = nc.metrics(ranking.relevance, **ranking.options())
 table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())

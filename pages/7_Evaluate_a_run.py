@@ -1,17 +1,37 @@
-"""Evaluate a run: per-query nDCG@k of an uploaded or sample run, the mean, the worst queries."""
+"""Evaluate runs: qrels and TREC runs compared with significance (the IR way), or one table
+with its own grades (per-query nDCG@k, the mean, the worst queries)."""
 
 import streamlit as st
 
 import ui
 from ndcg_core import NDCGInputError
 from ui import evaluate as ev
+from ui import evaluate_trec as et
+from ui import session
 
-frame = ui.frame("evaluate", params=tuple(ev.PARAMS.values()))
+frame = ui.frame("evaluate", params=(*ev.PARAMS.values(), *et.PARAMS.values()))
 t = frame.t
 st.title(t("nav.evaluate"))
 st.write(t("evaluate.intro"))
 
+form = ev.form_widget(t)
+
+if form == "trec":
+    st.header(t("evaluate.trec_data_header"))
+    collection = et.data_widgets(frame.lang, t)
+    st.subheader(t("evaluate.options_header"))
+    trec_options = et.option_widgets(frame.lang, t)
+    if collection is not None:
+        try:
+            result = et.evaluate(collection, trec_options)
+        except NDCGInputError as err:
+            ui.show_error(frame.lang, err)
+        else:
+            et.results(collection, trec_options, result, frame.lang, t)
+    st.stop()
+
 st.header(t("evaluate.data_header"))
+session.keep_widget("evaluate.source", "sample")
 kind = st.radio(
     t("evaluate.source"),
     ("sample", "upload"),
@@ -20,6 +40,7 @@ kind = st.radio(
     format_func=lambda v: t(f"evaluate.source_{v}"),
 )
 source = None
+label = None
 progress = ev.Progress(False)
 if kind == "sample":
     sample = ev.load_sample()
@@ -41,30 +62,45 @@ if kind == "sample":
         icon=":material/download:",
     )
     source = ev.Source(sample, key=f"sample:{ev.SAMPLE_QUERIES}:{ev.SAMPLE_SEED}", name="sample_run.csv")
+    label = t("evaluate.sample_name")
 else:
     st.caption(t("evaluate.format"))
-    upload = st.file_uploader(t("evaluate.upload_label"), key="evaluate.file", help=t("evaluate.upload_help"))
+    on_change, args = session.upload_callback("evaluate.file")
+    upload = st.file_uploader(
+        t("evaluate.upload_label"),
+        key="evaluate.file",
+        help=t("evaluate.upload_help"),
+        on_change=on_change,
+        args=args,
+    )
     st.caption(t("evaluate.size_limit", limit=st.get_option("server.maxUploadSize")))
-    if upload is None:
+    kept = session.kept_files("evaluate.file", upload)
+    if not kept:
         st.info(t("evaluate.upload_prompt"), icon=":material/upload_file:")
     else:
-        digest, size = ev.upload_digest(upload)
-        progress = ev.Progress(size > ev.LARGE_BYTES)
+        file = kept[0]
+        if upload is None:
+            st.caption(t("evaluate.kept_files", names=ui.md_escape(file.name)))
+            if st.button(t("evaluate.forget_files"), key="evaluate.forget", icon=":material/delete:"):
+                session.forget_files("evaluate.file")
+                st.rerun()
+        progress = ev.Progress(file.size > ev.LARGE_BYTES)
         try:
             table = ev.load_upload(
-                upload,
-                name=upload.name,
-                digest=digest,
+                file.data,
+                name=file.name,
+                digest=file.digest,
                 on_progress=progress.reader(t("evaluate.progress_read"), 0.5),
             )
         except NDCGInputError as err:
             ui.show_error(frame.lang, err)
         else:
-            source = ev.Source(table, key=digest, name=upload.name)
+            source = ev.Source(table, key=file.digest, name=file.name)
+            label = file.name
             st.caption(
                 t(
                     "evaluate.file_loaded",
-                    name=ui.md_escape(upload.name),
+                    name=ui.md_escape(file.name),
                     n_rows=f"{len(table):,}",
                     n_columns=len(table.columns),
                 )
@@ -87,5 +123,5 @@ if source is not None and columns is not None:
     except NDCGInputError as err:
         ui.show_error(frame.lang, err)
 progress.done()
-if evaluation is not None:
-    ev.results(evaluation, source, columns, options, t=t)
+if evaluation is not None and source is not None and columns is not None:
+    ev.results(evaluation, source, columns, options, t=t, label=label)

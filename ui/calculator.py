@@ -14,7 +14,9 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import SCALES, check_scale, infer_scale
 
-from .page_frame import get_param, get_ranking, set_param, show_error
+from . import session
+from .page_frame import get_param, get_ranking, set_param, shared_params, show_error
+from .pages import PAGE_BY_ID
 from .state import Ranking, default_labels, format_grade
 from .text import breakable_math, md_escape
 from .widgets import change_ranking, last_change, number
@@ -229,3 +231,30 @@ def formula_block(formulas: tuple[nc.Formula, ...], t: Translate) -> None:
             st.markdown(breakable_math(f.substituted))
             if f.hidden:
                 st.caption(t("calculator.hidden_terms", hidden=f.hidden))
+
+
+# --- where the ranking came from -------------------------------------------------------------
+
+
+def origin_note(t: Translate, ranking: Ranking) -> None:
+    """When the ranking was opened from the Evaluate page: name the query and the run it came
+    from (or say that it has been changed since), with a link back to the Evaluate page."""
+    came = session.origin()
+    if came is None:
+        return
+    unchanged = (came.ranking.relevance, came.ranking.labels) == (ranking.relevance, ranking.labels)
+    query, run, source = md_escape(came.query), md_escape(came.run), md_escape(came.source)
+    if not unchanged:
+        text = t("evaluate.origin_changed", query=query, run=run or source)
+    elif came.run:
+        text = t("evaluate.origin_query", query=query, run=run, source=source)
+    else:
+        text = t("evaluate.origin_query_table", query=query, source=source)
+    with st.container(key="calc_origin", horizontal=True, vertical_alignment="center"):
+        st.info(text, icon=":material/travel_explore:")
+        st.page_link(
+            PAGE_BY_ID["evaluate"].path,
+            label=t("evaluate.origin_back"),
+            icon=":material/arrow_back:",
+            query_params=shared_params(),
+        )

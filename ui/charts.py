@@ -740,6 +740,7 @@ def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate)
     The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
     """
     data = nc.ndcg_bands(per_query, width=0.05)
+
     bars = (
         alt.Chart(data)
         .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
@@ -788,6 +789,150 @@ def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate)
         )
     )
     return alt.layer(bars, rule, text).properties(**described)
+
+
+# --- comparing runs (the Evaluate page) ----------------------------------------------------
+
+
+def difference_chart(
+    differences: pd.DataFrame,
+    t: Translate,
+    *,
+    run: str,
+    baseline: str,
+    measure: str,
+    counts: tuple[int, int, int],
+    mean: float,
+    height: int = 260,
+) -> alt.Chart:
+    """The classic topic-by-topic chart: one bar per query, the run's nDCG minus the baseline's,
+    queries sorted by that difference (the order the core gives), bars above zero green and
+    below vermillion (the legend and the bar's side say the same without colour).
+
+    ``differences`` has the columns ``query`` and ``difference`` in the order to draw;
+    ``counts`` is (better, equal, worse) and ``mean`` the mean difference, both from the core
+    (they go into the chart's description, its text alternative).
+    """
+    better, equal, worse = (
+        t(f"charts.diff_{name}", baseline=baseline) for name in ("better", "equal", "worse")
+    )
+    sign = [better if d > 0 else worse if d < 0 else equal for d in differences["difference"].tolist()]
+    data = pd.DataFrame(
+        {
+            "query": differences["query"].astype(str).tolist(),
+            "difference": differences["difference"].tolist(),
+            "side": sign,
+        }
+    )
+    order = data["query"].tolist()
+    many = len(order) > 40  # past ~40 bars the query names no longer fit under them
+    chart = (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "query:N",
+                sort=order,
+                title=t("charts.diff_x"),
+                axis=alt.Axis(labels=not many, ticks=not many, labelAngle=-90, labelLimit=80),
+            ),
+            y=alt.Y("difference:Q", title=t("charts.diff_y", run=run, baseline=baseline, measure=measure)),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=[better, equal, worse], range=[GREEN, NEUTRAL, VERMILLION]),
+                title=None,
+                legend=alt.Legend(orient="top", direction="vertical"),
+            ),
+            tooltip=[
+                alt.Tooltip("query:N", title=t("charts.diff_query")),
+                alt.Tooltip("difference:Q", title=t("charts.diff_value"), format="+.4f"),
+                alt.Tooltip("side:N", title=t("charts.diff_side")),
+            ],
+        )
+    )
+    return chart.properties(
+        height=height,
+        description=t(
+            "charts.diff_description",
+            run=run,
+            baseline=baseline,
+            measure=measure,
+            n=len(data),
+            better=counts[0],
+            equal=counts[1],
+            worse=counts[2],
+            mean=f"{mean:+.4f}",
+        ),
+    )
+
+
+def distribution_chart(
+    per_query: pd.DataFrame,
+    means: pd.DataFrame,
+    t: Translate,
+    *,
+    measure: str,
+    column: str,
+    step: int = 44,
+) -> alt.LayerChart:
+    """The distribution of per-query nDCG of each run: one thin tick per query on a 0–1 axis, a
+    row per run, and the run's mean as a vermillion diamond (shape and colour).
+
+    ``per_query`` has the columns ``run``, ``query`` and ``column`` (one row per run and
+    query); ``means`` has ``run`` and ``column`` (the core's mean of each run).
+    """
+    runs = means["run"].astype(str).tolist()
+    ticks_data = pd.DataFrame(
+        {
+            "run": per_query["run"].astype(str).tolist(),
+            "query": per_query["query"].astype(str).tolist(),
+            "value": per_query[column].tolist(),
+        }
+    )
+    mean_label = t("charts.dist_mean")
+    marks = pd.DataFrame({"run": runs, "value": means[column].tolist(), "kind": [mean_label] * len(runs)})
+    y = alt.Y(
+        "run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=180), scale=alt.Scale(paddingInner=0.25)
+    )
+    x = alt.X("value:Q", title=t("charts.dist_x", measure=measure), scale=alt.Scale(domain=[0, 1]))
+    ticks = (
+        alt.Chart(ticks_data)
+        .mark_tick(color=BLUE, opacity=0.55, thickness=2, size=32)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("run:N", title=t("charts.dist_run")),
+                alt.Tooltip("query:N", title=t("charts.diff_query")),
+                alt.Tooltip("value:Q", title=measure, format=".4f"),
+            ],
+        )
+    )
+    mean = (
+        alt.Chart(marks)
+        .mark_point(filled=True, shape="diamond", size=170, color=VERMILLION, stroke=BLACK, strokeWidth=0.5)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                "kind:N",
+                scale=alt.Scale(domain=[mean_label], range=[VERMILLION]),
+                title=None,
+                legend=alt.Legend(orient="top"),
+            ),
+            tooltip=[
+                alt.Tooltip("run:N", title=t("charts.dist_run")),
+                alt.Tooltip("value:Q", title=mean_label, format=".4f"),
+            ],
+        )
+    )
+    values = "; ".join(
+        f"{name}: {value:.4f}" for name, value in zip(runs, means[column].tolist(), strict=True)
+    )
+    return alt.layer(ticks, mean).properties(
+        height=alt.Step(step),
+        description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
+    )
 
 
 def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> alt.LayerChart:

@@ -31,10 +31,11 @@ from ndcg_core.options import BATCH_TIES as TIES
 from ndcg_core.options import NO_RELEVANT, check_ties
 from ndcg_core.ties import rank_by_score
 
-from . import memory
-from .charts import chart_downloads, mean_by_k_chart, run_histogram
+from . import charts, memory, session
+from .charts import chart_downloads
 from .page_frame import get_param, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
+from .text import md_escape
 
 SAMPLE_QUERIES = 200
 SAMPLE_SEED = 0
@@ -49,6 +50,7 @@ ROLES: tuple[str, ...] = ("query", "item", "relevance", "score")
 REQUIRED: tuple[str, ...] = ("query", "relevance", "score")
 #: Page link parameters of the options (the shared ``k``/``gain`` belong to the Calculator).
 PARAMS: dict[str, str] = {
+    "form": "eval_form",
     "k": "eval_k",
     "gain": "eval_gain",
     "ties": "eval_ties",
@@ -173,18 +175,18 @@ def run_cache() -> memory.BudgetCache:
     return _CACHE
 
 
-def _cached(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+def cached(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     """``make()``, computed once per key while the cache keeps it; errors are cached too."""
     cache = run_cache()
-    session = memory.session_id()
-    memory.track_session(session)
-    hit = cache.get(key, session=session)
+    sid = memory.session_id()
+    memory.track_session(sid)
+    hit = cache.get(key, session=sid)
     if hit is None:
         try:
             hit = make()
         except NDCGInputError as err:
             hit = err.with_traceback(None)
-        cache.put(key, hit, session=session)
+        cache.put(key, hit, session=sid)
     if isinstance(hit, NDCGInputError):
         # a fresh copy: a raised exception keeps its traceback, whose frames hold the table
         raise NDCGInputError(hit.key, **hit.params)
@@ -208,7 +210,7 @@ def load_upload(
             data, name=name, on_progress=on_progress, ids=_SYNONYMS["query"] + _SYNONYMS["item"]
         )
 
-    return _cached(("upload", digest, name), read)
+    return cached(("upload", digest, name), read)
 
 
 @st.cache_data(show_spinner=False)
@@ -288,10 +290,10 @@ def evaluate(
     Raises :class:`NDCGInputError` when the table does not fit the columns.
     """
     cols = (columns.query, columns.relevance, columns.score, columns.item)
-    result = _cached(("evaluate", source.key, cols, options), lambda: _evaluate(source.frame, cols, options))
+    result = cached(("evaluate", source.key, cols, options), lambda: _evaluate(source.frame, cols, options))
     if on_step is not None:
         on_step("curve")
-    curve = _cached(
+    curve = cached(
         ("curve", source.key, cols, replace(options, k=None)), lambda: _curve(source.frame, cols, options)
     )
     return Evaluation(result=result, curve=curve)
@@ -388,6 +390,30 @@ def _param_text(value: Any) -> str:
 
 def _store_param(name: str) -> None:
     set_param(PARAMS[name], _param_text(st.session_state[f"evaluate.{name}"]))
+
+
+FORMS: tuple[str, ...] = ("trec", "table")
+
+
+def _store_form() -> None:
+    set_param(PARAMS["form"], st.session_state["evaluate.form"])
+
+
+def form_widget(t: Translate) -> str:
+    """Which form of data the page evaluates: qrels and runs (``"trec"``), or one table with
+    its own grades (``"table"``); kept in the link (``eval_form``) and for the session."""
+    raw = get_param(PARAMS["form"])
+    session.keep_widget("evaluate.form", raw if raw in FORMS else FORMS[0])
+    return str(
+        st.radio(
+            t("evaluate.form"),
+            FORMS,
+            key="evaluate.form",
+            horizontal=True,
+            format_func=lambda v: t(f"evaluate.form_{v}"),
+            on_change=_store_form,
+        )
+    )
 
 
 def option_widgets(lang: str, t: Translate) -> Options:
@@ -533,8 +559,14 @@ def _choose_query(worst: pd.DataFrame, t: Translate) -> Any:
     )
 
 
-def open_in_calculator(link: QueryLink, t: Translate) -> None:
-    """Notes on what the Calculator gets, and the button that opens the query there."""
+def _open(link: QueryLink, source: str) -> None:
+    set_ranking(link.ranking)
+    session.set_origin(session.Origin(query=str(link.query), run="", source=source, ranking=link.ranking))
+
+
+def open_in_calculator(link: QueryLink, t: Translate, *, source: str = "") -> None:
+    """Notes on what the Calculator gets, and the button that opens the query there (the
+    Calculator then names the query and ``source`` and links back here)."""
     if link.tied:
         st.caption(t("evaluate.open_note_ties"))
     if link.truncated:
@@ -545,19 +577,28 @@ def open_in_calculator(link: QueryLink, t: Translate) -> None:
         t("evaluate.open_button"),
         key="evaluate.open",
         icon=":material/calculate:",
-        on_click=set_ranking,
-        args=(link.ranking,),
+        on_click=_open,
+        args=(link, source),
     ):  # not "primary": see practice.py
         st.switch_page("app.py")
 
 
 def results(
-    evaluation: Evaluation, source: Source, columns: Columns, options: Options, *, t: Translate
+    evaluation: Evaluation,
+    source: Source,
+    columns: Columns,
+    options: Options,
+    *,
+    t: Translate,
+    label: str | None = None,
 ) -> None:
-    """The mean and counts, the two charts, the worst queries, the download."""
+    """The mean and counts, the two charts, the worst queries, the download; ``label`` names
+    what is shown (the file, or the sample)."""
     run = evaluation.result
     k = k_text(options.k, t)
+    label = label or source.name
     st.header(t("evaluate.results_header"))
+    st.caption(t("evaluate.showing", name=md_escape(label)))
     mean_box, count_box, empty_box = st.columns(3)
     mean_box.metric(
         t("evaluate.mean", k=k),
@@ -579,7 +620,7 @@ def results(
     with left:
         st.subheader(t("evaluate.hist_header", k=k))
         st.caption(t("evaluate.hist_caption", k=k))
-        hist = run_histogram(run.per_query, run.mean, k=k, t=t)
+        hist = charts.run_histogram(run.per_query, run.mean, k=k, t=t)
         st.altair_chart(hist, key="evaluate.histogram")
         chart_downloads(hist, "ndcg_per_query_histogram")
         if options.no_relevant == "drop" and run.n_no_relevant:
@@ -587,7 +628,7 @@ def results(
     with right:
         st.subheader(t("evaluate.curve_header"))
         st.caption(t("evaluate.curve_caption"))
-        by_k = mean_by_k_chart(evaluation.curve, options.k, ks=CURVE_KS, t=t)
+        by_k = charts.mean_by_k_chart(evaluation.curve, options.k, ks=CURVE_KS, t=t)
         st.altair_chart(by_k, key="evaluate.curve")
         chart_downloads(by_k, "mean_ndcg_at_each_k")
 
@@ -604,7 +645,7 @@ def results(
         )
         query = _choose_query(worst, t)
         if query is not None:
-            open_in_calculator(query_link(source.frame, query, columns, options), t)
+            open_in_calculator(query_link(source.frame, query, columns, options), t, source=label)
 
     st.download_button(
         t("evaluate.download"),
@@ -633,10 +674,12 @@ __all__ = [
     "Progress",
     "QueryLink",
     "Source",
+    "cached",
     "column_widgets",
     "evaluate",
     "file_digest",
     "fmt",
+    "form_widget",
     "guess_columns",
     "k_text",
     "load_sample",

@@ -112,6 +112,7 @@ ALLOWED_WORDS = {
         "Buckley",
         "Craswell",
         "Grinspan",
+        "Holm",
         # venues of the references
         "SIGIR",
         "CIKM",

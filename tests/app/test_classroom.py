@@ -292,7 +292,8 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
     at.run()
     explore = app(page="pages/5_Explore.py", timeout=60)
     explore.radio(key="explore.guess").set_value("high").run()
-    evaluate = app(page="pages/7_Evaluate_a_run.py", timeout=60)
+    evaluate = app(page="pages/7_Evaluate_a_run.py", timeout=60, eval_form="table")
+    evaluate_trec = app(page="pages/7_Evaluate_a_run.py", timeout=60)
     pages = {
         "blind spots": (
             at,
@@ -306,6 +307,10 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
         ),
         "explore": (explore, ["explore_swaps", "explore_all_orderings", "explore_slide_down"]),
         "evaluate": (evaluate, ["ndcg_per_query_histogram", "mean_ndcg_at_each_k"]),
+        "evaluate (qrels and runs)": (
+            evaluate_trec,
+            ["difference_1", "difference_2", "ndcg_distribution_per_run"],
+        ),
     }
     for page, (run, names) in pages.items():
         assert not run.exception, page

@@ -42,7 +42,7 @@ def _sample() -> pd.DataFrame:
 
 
 def test_evaluate_sample_run_mean_equals_core(app):
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     assert not at.exception
     run = nc.evaluate_run(_sample(), k=10)
     shown = _metrics(at)
@@ -52,7 +52,14 @@ def test_evaluate_sample_run_mean_equals_core(app):
 
 
 def test_evaluate_link_options_select_widgets_and_numbers(app):
-    at = app(page=PAGE, eval_k="5", eval_gain="exponential", eval_ties="input", eval_norel="drop")
+    at = app(
+        page=PAGE,
+        eval_form="table",
+        eval_k="5",
+        eval_gain="exponential",
+        eval_ties="input",
+        eval_norel="drop",
+    )
     assert not at.exception
     assert at.selectbox(key="evaluate.k").value == 5
     assert at.selectbox(key="evaluate.ties").value == "input"
@@ -61,14 +68,14 @@ def test_evaluate_link_options_select_widgets_and_numbers(app):
 
 
 def test_evaluate_changing_k_updates_link_and_mean(app):
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     at.selectbox(key="evaluate.k").set_value(3).run()
     assert at.query_params["eval_k"] == "3"
     assert _metrics(at)["Mean nDCG@3"] == f"{nc.evaluate_run(_sample(), k=3).mean:.4f}"
 
 
 def test_evaluate_whole_list_k_is_all_in_link(app):
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     at.selectbox(key="evaluate.k").set_value("all").run()
     assert at.query_params["eval_k"] == "all"
     label = f"Mean nDCG@{translate('en', 'evaluate.k_all')}"
@@ -76,7 +83,7 @@ def test_evaluate_whole_list_k_is_all_in_link(app):
 
 
 def test_evaluate_bad_link_option_shows_translated_error_and_falls_back(app):
-    at = app(page=PAGE, eval_ties="random", lang="zh")
+    at = app(page=PAGE, eval_form="table", eval_ties="random", lang="zh")
     assert not at.exception
     with pytest.raises(nc.NDCGInputError) as caught:
         nc.evaluate(_sample(), ties="random")
@@ -89,7 +96,7 @@ def test_evaluate_bad_link_option_shows_translated_error_and_falls_back(app):
 def test_evaluate_ties_ignore_link_names_the_alternatives(app, lang):
     """'ignore' is refused for a run: the message (in the page's language) names input and
     trec_eval, and the page falls back to average."""
-    at = app(page=PAGE, eval_ties="ignore", lang=lang)
+    at = app(page=PAGE, eval_form="table", eval_ties="ignore", lang=lang)
     assert not at.exception
     with pytest.raises(nc.NDCGInputError) as caught:
         nc.evaluate(_sample(), ties="ignore")
@@ -99,20 +106,20 @@ def test_evaluate_ties_ignore_link_names_the_alternatives(app, lang):
 
 
 def test_evaluate_trec_eval_ties_mean_equals_core(app):
-    at = app(page=PAGE, eval_ties="trec_eval")
+    at = app(page=PAGE, eval_form="table", eval_ties="trec_eval")
     assert not at.exception
     run = nc.evaluate_run(_sample(), k=10, ties="trec_eval")
     assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
 
 
 def test_evaluate_states_the_upload_size_limit(app):
-    at = _upload(app(page=PAGE), SMALL_CSV)
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV)
     limit = st.get_option("server.maxUploadSize")
     assert any(f"{limit} MB" in c.value for c in at.caption)
 
 
 def test_evaluate_upload_csv_mean_equals_core(app):
-    at = _upload(app(page=PAGE), SMALL_CSV)
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV)
     assert not at.exception
     run = nc.evaluate_run(pd.read_csv(io.BytesIO(SMALL_CSV)), k=10)
     assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
@@ -122,7 +129,7 @@ def test_evaluate_upload_csv_mean_equals_core(app):
 
 def test_evaluate_upload_worst_table_equals_scikit_learn_per_query(app):
     """Queries a and b have something relevant; their nDCG@2 is scikit-learn's (ties averaged)."""
-    at = _upload(app(page=PAGE, eval_k="2"), SMALL_CSV)
+    at = _upload(app(page=PAGE, eval_form="table", eval_k="2"), SMALL_CSV)
     table = at.dataframe[0].value.set_index("query")
     frame = pd.read_csv(io.BytesIO(SMALL_CSV))
     assert sorted(table.index) == ["a", "b"]
@@ -137,7 +144,7 @@ def test_evaluate_upload_worst_table_equals_scikit_learn_per_query(app):
 def test_evaluate_upload_parquet_is_read(app):
     buffer = io.BytesIO()
     pd.read_csv(io.BytesIO(SMALL_CSV)).to_parquet(buffer)
-    at = _upload(app(page=PAGE), buffer.getvalue(), name="run.parquet")
+    at = _upload(app(page=PAGE, eval_form="table"), buffer.getvalue(), name="run.parquet")
     assert not at.exception
     run = nc.evaluate_run(pd.read_csv(io.BytesIO(SMALL_CSV)), k=10)
     assert _metrics(at)["Mean nDCG@10"] == f"{run.mean:.4f}"
@@ -162,14 +169,14 @@ def _core_error(data: bytes) -> nc.NDCGInputError:
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
 def test_evaluate_bad_upload_shows_translated_message(app, case):
-    at = _upload(app(page=PAGE, lang="zh"), BAD_FILES[case], name="bad.csv")
+    at = _upload(app(page=PAGE, eval_form="table", lang="zh"), BAD_FILES[case], name="bad.csv")
     assert not at.exception
     assert [e.value for e in at.error] == [md_escape(error_text("zh", _core_error(BAD_FILES[case])))]
     assert not at.metric
 
 
 def test_evaluate_missing_columns_ask_for_a_choice(app):
-    at = _upload(app(page=PAGE), b"id,value\na,1\n")
+    at = _upload(app(page=PAGE, eval_form="table"), b"id,value\na,1\n")
     assert not at.exception
     assert at.selectbox(key="evaluate.col_score").value is None
     assert any(i.value == translate("en", "evaluate.choose_columns") for i in at.info)
@@ -177,7 +184,7 @@ def test_evaluate_missing_columns_ask_for_a_choice(app):
 
 
 def test_evaluate_sample_still_works_after_a_bad_upload(app):
-    at = _upload(app(page=PAGE), BAD_FILES["negative"])
+    at = _upload(app(page=PAGE, eval_form="table"), BAD_FILES["negative"])
     assert at.error
     at.radio(key="evaluate.source").set_value("sample").run()
     assert not at.exception
@@ -187,7 +194,7 @@ def test_evaluate_sample_still_works_after_a_bad_upload(app):
 
 def test_evaluate_chosen_columns_are_used(app):
     data = b"qid,doc,grade,pred,other\na,x,3,0.1,9\na,y,0,0.9,1\nb,u,1,0.7,2\nb,v,0,0.2,3\n"
-    at = _upload(app(page=PAGE), data)
+    at = _upload(app(page=PAGE, eval_form="table"), data)
     assert at.selectbox(key="evaluate.col_score").value == "pred"
     at.selectbox(key="evaluate.col_score").set_value("other").run()
     frame = pd.read_csv(io.BytesIO(data))
@@ -197,7 +204,7 @@ def test_evaluate_chosen_columns_are_used(app):
 
 def test_evaluate_open_worst_query_in_calculator_in_system_order(app):
     """Query a is ranked y (score 0.9), z (0.5), x (0.1): grades 0, 1, 3 in that order."""
-    at = _upload(app(page=PAGE), SMALL_CSV)
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV)
     assert at.selectbox(key="evaluate.open_query").value == "a"
     at.button(key="evaluate.open").click().run()
     assert not at.exception
@@ -267,7 +274,7 @@ def test_per_query_csv_round_trips_the_core_table():
 
 def test_evaluate_nothing_relevant_anywhere_gives_undefined_mean_when_dropped(app):
     data = b"query,relevance,score\na,0,0.2\na,0,0.1\nb,0,0.5\n"
-    at = _upload(app(page=PAGE, eval_norel="drop"), data)
+    at = _upload(app(page=PAGE, eval_form="table", eval_norel="drop"), data)
     assert not at.exception
     assert _metrics(at)["Mean nDCG@10"] == "—"
     assert _metrics(at)["Nothing relevant"] == "2"
@@ -278,7 +285,7 @@ def test_evaluate_nothing_relevant_anywhere_gives_undefined_mean_when_dropped(ap
 def test_evaluate_item_column_can_be_left_out(app):
     """Without an item column the duplicate-pair check is skipped: a repeated id is allowed."""
     data = BAD_FILES["duplicate_pair"]
-    at = _upload(app(page=PAGE), data)
+    at = _upload(app(page=PAGE, eval_form="table"), data)
     assert at.error
     at.selectbox(key="evaluate.col_item").select_index(0).run()  # "(none)"
     assert not at.exception
@@ -293,7 +300,9 @@ def test_evaluate_next_file_gets_its_own_column_choices(app):
     Ties at score 0.5 in query a: trec_eval ranks item id descending, "y" before "x", so the
     grade-0 item comes first: DCG = 0 + 1/log2(3), IDCG = 1, nDCG = 1/log2(3) = 0.6309.
     """
-    at = _upload(app(page=PAGE, eval_ties="trec_eval"), b"query,relevance,score\nq,1,0.5\n")
+    at = _upload(
+        app(page=PAGE, eval_form="table", eval_ties="trec_eval"), b"query,relevance,score\nq,1,0.5\n"
+    )
     at = _upload(at, b"query,item,relevance,score\na,x,1,0.5\na,y,0,0.5\n", name="second.csv")
     assert not at.exception and not at.error
     assert _metrics(at)["Mean nDCG@10"] == f"{1 / np.log2(3):.4f}" == "0.6309"
@@ -318,9 +327,56 @@ def _chart_tables(at) -> list[pd.DataFrame]:
 
 def test_evaluate_histogram_gets_one_row_per_band_not_per_query(app):
     """The sample run's 200 queries reach the browser as 20 counted bands that sum to 200."""
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     tables = _chart_tables(at)
     counted = [table for table in tables if "count" in table.columns]
     assert [len(table) for table in counted] == [20]
     assert counted[0]["count"].sum() == ev.SAMPLE_QUERIES == 200
     assert all(len(table) < ev.SAMPLE_QUERIES for table in tables)
+
+
+# --------------------------------------------------------------------------- issue 14: kept between pages
+
+
+def test_evaluate_upload_is_kept_after_a_visit_to_the_calculator(app):
+    """Open the worst query in the Calculator, come back: the same file, named, same mean."""
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV, name="mine.csv")
+    mean = _metrics(at)["Mean nDCG@10"]
+    at.button(key="evaluate.open").click().run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.radio(key="evaluate.source").value == "upload"
+    assert (
+        _metrics(at)["Mean nDCG@10"]
+        == mean
+        == f"{nc.evaluate_run(pd.read_csv(io.BytesIO(SMALL_CSV))).mean:.4f}"
+    )
+    assert _metrics(at)["Queries"] == "3"
+    assert any(c.value == translate("en", "evaluate.showing", name=md_escape("mine.csv")) for c in at.caption)
+
+
+def test_evaluate_names_the_sample_it_shows(app):
+    at = app(page=PAGE, eval_form="table", lang="zh")
+    name = translate("zh", "evaluate.sample_name")
+    assert any(c.value == translate("zh", "evaluate.showing", name=md_escape(name)) for c in at.caption)
+
+
+def test_evaluate_forget_drops_the_kept_upload(app):
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV)
+    at.switch_page("app.py").run()
+    at.switch_page(PAGE).run()
+    at.button(key="evaluate.forget").click().run()
+    assert not at.exception
+    assert not at.metric
+    assert any(i.value == translate("en", "evaluate.upload_prompt") for i in at.info)
+
+
+def test_calculator_opened_from_evaluate_names_query_and_links_back(app):
+    at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV, name="mine.csv")
+    at.button(key="evaluate.open").click().run()
+    at.switch_page("app.py").run()
+    assert not at.exception
+    expected = translate("en", "evaluate.origin_query_table", query="a", source=md_escape("mine.csv"))
+    assert [i.value for i in at.info if i.value == expected] == [expected]
+    links = [e for e in at.get("page_link") if e.proto.label == translate("en", "evaluate.origin_back")]
+    assert links and links[0].proto.page.endswith("Evaluate_a_run")

@@ -248,7 +248,7 @@ def test_page_in_chinese_showing_an_error_has_no_english(app, state):
 
 @pytest.mark.parametrize("case", sorted(EVALUATE_UPLOADS))
 def test_evaluate_in_chinese_after_an_upload_has_no_english(app, case):
-    at = app(page="pages/7_Evaluate_a_run.py", lang="zh", timeout=90)
+    at = app(page="pages/7_Evaluate_a_run.py", lang="zh", timeout=90, eval_form="table")
     at.radio(key="evaluate.source").set_value("upload").run()
     at.file_uploader(key="evaluate.file").set_value(("运行结果.csv", EVALUATE_UPLOADS[case], "text/csv"))
     _assert_chinese(at.run())

@@ -135,7 +135,7 @@ def small_budget(monkeypatch):
 
 
 def test_evaluate_changes_of_k_stay_within_the_session_budget(app, small_budget):
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     for k in range(1, 21):
         at.selectbox(key="evaluate.k").set_value(k).run()
         assert not at.exception
@@ -150,7 +150,7 @@ def test_evaluate_changes_of_k_stay_within_the_session_budget(app, small_budget)
 
 
 def test_evaluate_tables_are_dropped_when_the_session_ends(app, small_budget):
-    at = app(page=PAGE)
+    at = app(page=PAGE, eval_form="table")
     at.selectbox(key="evaluate.k").set_value(3).run()
     assert len(small_budget) >= 2  # the evaluation and the curve
     memory._CACHES.append(small_budget)

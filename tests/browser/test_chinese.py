@@ -38,9 +38,13 @@ PAGES_ZH = {
     "lesson": "/Lesson?lang=zh",
     "ties": "/Scores_and_ties?lang=zh",
     "evaluate_upload": "/Evaluate_a_run?lang=zh",
+    "evaluate_table_upload": "/Evaluate_a_run?lang=zh&eval_form=table",
 }
-#: Clicks that bring a page's widgets into view (the Evaluate page's file uploader).
-CLICKS = {"evaluate_upload": translate("zh", "evaluate.source_upload")}
+#: Clicks that bring a page's widgets into view (the Evaluate page's file uploaders).
+CLICKS = {
+    "evaluate_upload": translate("zh", "evaluate.trec_source_upload"),
+    "evaluate_table_upload": translate("zh", "evaluate.source_upload"),
+}
 
 
 def _open_expanders(page) -> None:

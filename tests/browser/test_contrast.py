@@ -79,7 +79,9 @@ _PAGES = {
     "calculator": ("/?rel=3,2,0,0,1,2&k=3", {"nDCG@3", "— no", "D4 · 0"}),
     "lesson": ("/Lesson?rel=3,2,0,0,1&k=3&step=6", {"Play with it", "— no"}),
     "ties": ("/Scores_and_ties", {"Scores and ties"}),
-    "evaluate": ("/Evaluate_a_run", {"Worst queries", "Open in the Calculator"}),
+    "evaluate": ("/Evaluate_a_run?eval_form=table", {"Worst queries", "Open in the Calculator"}),
+    # the IR form: the comparison table, its reading, the charts
+    "evaluate_trec": ("/Evaluate_a_run", {"Compared with good", "Open in the Calculator"}),
     "practice": ("/Practice", {"Check"}),
 }
 

@@ -33,7 +33,7 @@ def _upload(page, lang: str, data: bytes, name: str) -> None:
 
 def test_evaluate_deep_link_on_fresh_server_shows_core_mean(fresh_server, page):
     """First request of a fresh server: the Evaluate page with k from the link."""
-    open_page(page, f"{fresh_server}/Evaluate_a_run?eval_k=5&lang=en")
+    open_page(page, f"{fresh_server}/Evaluate_a_run?eval_form=table&eval_k=5&lang=en")
     assert_no_exception(page)
     assert page.get_by_role("heading", name="Evaluate a run").first.is_visible()
     mean = nc.evaluate_run(nc.sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED), k=5).mean
@@ -46,7 +46,7 @@ def test_evaluate_deep_link_on_fresh_server_shows_core_mean(fresh_server, page):
 
 def test_evaluate_upload_shows_core_mean_and_opens_worst_query_in_calculator(server, page):
     """A real upload; then query a (ranked y, z, x by score) opens with grades 0, 1, 3."""
-    open_page(page, f"{server}/Evaluate_a_run?lang=en")
+    open_page(page, f"{server}/Evaluate_a_run?eval_form=table&lang=en")
     _upload(page, "en", RUN_CSV, "run.csv")
     assert_no_exception(page)
     mean = nc.evaluate_run(pd.read_csv(io.BytesIO(RUN_CSV)), k=10).mean
@@ -60,7 +60,7 @@ def test_evaluate_upload_shows_core_mean_and_opens_worst_query_in_calculator(ser
 
 
 def test_evaluate_bad_file_shows_translated_message(server, page):
-    open_page(page, f"{server}/Evaluate_a_run?lang=zh")
+    open_page(page, f"{server}/Evaluate_a_run?eval_form=table&lang=zh")
     _upload(page, "zh", NEGATIVE_CSV, "bad.csv")
     assert_no_exception(page)
     with pytest.raises(nc.NDCGInputError) as caught:
@@ -80,7 +80,7 @@ def test_evaluate_phone_layout_runs_without_exception(server, browser):
     )
     page = context.new_page()
     try:
-        open_page(page, f"{server}/Evaluate_a_run?lang=en")
+        open_page(page, f"{server}/Evaluate_a_run?eval_form=table&lang=en")
         assert_no_exception(page)
         page.locator("[data-testid='stMetric']").first.scroll_into_view_if_needed()
         screenshot(page, "evaluate-phone", full_page=False)
