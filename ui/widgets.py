@@ -831,6 +831,7 @@ def static_table(
     *,
     right: Sequence[str] = (),
     muted: Sequence[bool] = (),
+    shaded: Sequence[bool] = (),
     key: str,
     scroll: bool = True,
 ) -> None:
@@ -838,7 +839,7 @@ def static_table(
     n = len(next(iter(columns.values()), []))
     height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
     with st.container(key=f"{TABLE_PREFIX}{key}", height=height, border=False):
-        st.markdown(md_table(columns, right=right, muted=muted))
+        st.markdown(md_table(columns, right=right, muted=muted, shaded=shaded))
 
 
 def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | str = "auto") -> None:
