@@ -290,3 +290,36 @@ def test_handout_shows_question_mark_and_the_convention():
     assert "nan" not in html.lower()
     assert "count as irrelevant" in html and f"{DCG_ZERO / IDCG:.4f}" in html
     assert b"nan" not in step_table_csv(ranking).lower()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_with_unjudged_ranking_in_chinese_has_no_english(app, page):
+    from chinese_text import english_leftovers
+
+    at = app(page=page, rel=LINK, lang="zh", timeout=90)
+    assert not at.exception
+    assert english_leftovers(at) == []
+
+
+def test_calculator_drop_in_chinese_has_no_english(app):
+    from chinese_text import english_leftovers
+
+    at = app(rel=LINK, unj="drop", lang="zh", timeout=90)
+    assert english_leftovers(at) == []
+
+
+def test_blind_spots_padding_with_my_unjudged_ranking_says_it_needs_grades(app):
+    at = app(page="pages/4_Blind_spots.py", rel=LINK)
+    at.radio(key="blind.padding.predict").set_value("same").run()
+    at.radio(key="blind.padding.base").set_value("mine").run()
+    assert not at.exception
+    assert any("unjudged items (?): D2" in i.value for i in at.info)
+    assert "nan" not in rendered_text(at).lower()
+
+
+def test_blind_spots_difficulty_with_unjudged_ranking_says_it_needs_grades(app):
+    at = app(page="pages/4_Blind_spots.py", rel=LINK)
+    at.radio(key="blind.difficulty.predict").set_value("A").run()
+    assert not at.exception
+    assert any("unjudged items (?): D2" in i.value for i in at.info)
+    assert "nan" not in rendered_text(at).lower()
