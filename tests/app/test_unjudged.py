@@ -323,3 +323,17 @@ def test_blind_spots_difficulty_with_unjudged_ranking_says_it_needs_grades(app):
     assert not at.exception
     assert any("unjudged items (?): D2" in i.value for i in at.info)
     assert "nan" not in rendered_text(at).lower()
+
+
+def test_calculator_unjudged_choice_says_what_changed(app):
+    at = app(rel=LINK)
+    at.segmented_control(key="calc.unjudged").set_value("drop").run()
+    note = " ".join(i.value for i in at.info).replace("\\", "")
+    assert "from counted as 0 to removed (condensed list)" in note
+    assert f"{DCG_ZERO / IDCG:.4f}" in note and f"{DCG_DROP / IDCG:.4f}" in note
+
+
+def test_calculator_without_unjudged_items_offers_no_unjudged_choice(app):
+    at = app()
+    assert not [s for s in at.segmented_control if s.key == "calc.unjudged"]
+    assert len(at.metric) == 4
