@@ -11,13 +11,13 @@ import ndcg_core as nc
 import ui
 from ui import calculator as calc
 from ui import charts, widgets
-from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
+from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES, UNJUDGED_CHOICES
 
 frame = ui.frame("calculator", params=(calc.SCALE_PARAM,))
 t, lang = frame.t, frame.lang
 widgets.apply_drag(calc.PREFIX)  # a drag or a table edit arrives on the next run:
 scale, scale_problem = calc.current_scale(ui.get_ranking())
-widgets.apply_table(calc.PREFIX, scale=scale)  # take them over before drawing any input
+widgets.apply_table(calc.PREFIX, scale=scale, allow_unjudged=True)  # take them over before drawing any input
 ranking = ui.get_ranking()
 
 widgets.skip_link(t("calculator.skip_to_ranking"), "lab-ranking")
@@ -25,10 +25,14 @@ st.title(t("calculator.title"))
 st.caption(t("calculator.intro"))
 calc.origin_note(t, ranking)
 
-m = nc.metrics(ranking.relevance, **ranking.options())
-table = nc.step_table(ranking.relevance, labels=ranking.labels, **ranking.options())
+# an unjudged item ("?") counts as 0 or is removed (ranking.unjudged), in every number below
+options = ranking.judged_options()
+m = nc.metrics(ranking.relevance, **options)
+table = nc.step_table(ranking.relevance, labels=ranking.labels, **options)
 note = calc.change_note(t, ranking)
-widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics")
+condensed = ranking.has_unjudged and ranking.unjudged == "drop"
+widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics", condensed=condensed)
+calc.unjudged_panel(ranking, t)
 with st.container(key="calc_note"):  # always drawn, so the widgets below never shift
     if note:
         st.info(note[0], icon=":material/swap_vert:")
@@ -38,7 +42,7 @@ with st.container(key="calc_note"):  # always drawn, so the widgets below never 
 edit, settings = st.columns([3, 2], gap="large")
 with edit:
     widgets.anchor("lab-ranking")
-    widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
+    widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale, allow_unjudged=True)
     st.markdown(f"**{t('calculator.drag_label')}**")
     widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)
     widgets.order_buttons(t, prefix=calc.PREFIX)
@@ -47,12 +51,14 @@ with edit:
         frame.secondary("items_table"),
         st.expander(t("calculator.table_label"), icon=":material/table_edit:"),
     ):
-        widgets.items_table(ranking, t, lang, prefix=calc.PREFIX, scale=scale)
+        widgets.items_table(ranking, t, lang, prefix=calc.PREFIX, scale=scale, allow_unjudged=True)
 with settings, st.container(key="calc_settings", border=True):
     calc.preset_picker(t)
     calc.scale_choice(scale, t, lang, problem=scale_problem)
     widgets.variant_choice(ranking, t, "gain", GAIN_CHOICES, prefix=calc.PREFIX)
     widgets.variant_choice(ranking, t, "discount", DISCOUNT_CHOICES, prefix=calc.PREFIX)
+    if ranking.has_unjudged:
+        widgets.variant_choice(ranking, t, "unjudged", UNJUDGED_CHOICES, prefix=calc.PREFIX)
     widgets.cutoff_slider(ranking, t, prefix=calc.PREFIX)
 
 st.subheader(t("calculator.pair_title"))
@@ -70,11 +76,13 @@ st.caption(t("calculator.steps_caption"))
 widgets.step_table(table, t, discount=ranking.discount, present=frame.present, key="calc_steps")
 
 st.subheader(t("calculator.formulas_title"))
-calc.formula_block(nc.formulas(ranking.relevance, **ranking.options()), t)
+calc.formula_block(nc.formulas(ranking.relevance, **options), t)
 
 st.subheader(t("calculator.by_k_title"))
 st.caption(t("charts.ndcg_title"))
-by_k = nc.ndcg_at_each_k(ranking.relevance, gain=ranking.gain, discount=ranking.discount)
+by_k = nc.ndcg_at_each_k(
+    ranking.relevance, gain=ranking.gain, discount=ranking.discount, unjudged=ranking.unjudged
+)
 by_k_spec = charts.ndcg_by_k_spec(by_k, t, current_k=m.k)
 st.vega_lite_chart(by_k_spec, width="stretch")
 charts.chart_downloads(by_k_spec, "ndcg_at_each_k")

@@ -33,8 +33,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain
-from .ranked import ideal_relevance, metrics
-from .validate import as_relevance, check_choice, check_k, fail
+from .ranked import Unjudged, ideal_relevance, metrics, prepared
+from .validate import check_choice, check_k, fail
 
 __all__ = ["MAX_TERMS", "STEPS", "Formula", "formula", "formulas", "general_formula"]
 
@@ -199,6 +199,7 @@ def formula(
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
     digits: int = 4,
+    unjudged: Unjudged | None = None,
 ) -> Formula:
     """A step's formula, general and with the learner's numbers substituted.
 
@@ -211,6 +212,9 @@ def formula(
         As in :func:`ndcg_core.ranked.ndcg`.
     digits : int
         Decimals of results (grades are shown as given).
+    unjudged : {"zero", "drop"}, optional
+        As in :func:`ndcg_core.metrics.metrics`: an unjudged item (NaN) is written with gain 0
+        (``"zero"``), or the formula is that of the condensed list (``"drop"``).
 
     Returns
     -------
@@ -229,6 +233,8 @@ def formula(
     \\mathrm{CG@5} = 3 + 2 + 0 + 0 + 1 = 6
     >>> print(formula("cg", [3, 2, 1], gain="exponential").substituted)
     \\mathrm{CG@3} = (2^{3}-1) + (2^{2}-1) + (2^{1}-1) = 11
+    >>> print(formula("cg", [3, float("nan"), 1], unjudged="zero").substituted)
+    \\mathrm{CG@3} = 3 + 0 + 1 = 4
     >>> print(formula("ndcg", [3, 2, 0, 0, 1]).substituted)
     \\mathrm{nDCG@5} = \\frac{\\mathrm{DCG@5}}{\\mathrm{IDCG@5}} = \\frac{4.6487}{4.7619} = 0.9762
     >>> print(formula("gain", [3, 2, 0], gain="exponential").substituted)
@@ -236,7 +242,9 @@ def formula(
     """
     check_choice(step, STEPS, option="step")
     digits = _digits(digits)
-    rel = as_relevance(relevance)
+    rel = prepared(relevance, unjudged)
+    if not rel.size:  # the condensed list of a ranking without a judged item
+        fail("all_unjudged", what="relevance_list")
     m = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
     ideal = ideal_relevance(rel, pool=pool)
     label_k = max(rel.size, ideal.size) if k is None else int(k)
@@ -304,6 +312,7 @@ def formulas(
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
     digits: int = 4,
+    unjudged: Unjudged | None = None,
 ) -> tuple[Formula, ...]:
     """The formulas of all :data:`STEPS`, in order.
 
@@ -311,6 +320,8 @@ def formulas(
     [6.0, 6.0, 4.6487, 4.7619, 0.9762]
     """
     return tuple(
-        formula(step, relevance, k=k, gain=gain, discount=discount, pool=pool, digits=digits)
+        formula(
+            step, relevance, k=k, gain=gain, discount=discount, pool=pool, digits=digits, unjudged=unjudged
+        )
         for step in STEPS
     )

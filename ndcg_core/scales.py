@@ -35,8 +35,12 @@ SCALES: tuple[str, ...] = ("graded", "binary", "free")
 GRADED_MAX = 3
 
 
-def check_scale(relevance: ArrayLike, scale: Scale, *, what: str = "relevance_list") -> NDArray[np.float64]:
+def check_scale(
+    relevance: ArrayLike, scale: Scale, *, what: str = "relevance_list", allow_unjudged: bool = False
+) -> NDArray[np.float64]:
     """Grades that fit ``scale``: 0/1 for binary, whole numbers 0-3 for graded, any >= 0 for free.
+
+    With ``allow_unjudged=True`` an unjudged item (NaN) fits every scale: it has no grade to check.
 
     >>> check_scale([3, 2, 0, 0, 1], "graded").tolist()
     [3.0, 2.0, 0.0, 0.0, 1.0]
@@ -46,12 +50,13 @@ def check_scale(relevance: ArrayLike, scale: Scale, *, what: str = "relevance_li
     ndcg_core.validate.NDCGInputError: Item 3 of the relevance list is 2. On the binary scale (like / dislike) every grade must be 0 or 1.
     """
     check_choice(scale, SCALES, option="scale")
-    rel = as_relevance(relevance, what=what)
+    rel = as_relevance(relevance, what=what, allow_unjudged=allow_unjudged)
+    judged = ~np.isnan(rel)
     if scale == "binary":
-        bad = (rel != 0) & (rel != 1)
+        bad = judged & (rel != 0) & (rel != 1)
         key = "not_binary"
     elif scale == "graded":
-        bad = (rel != np.round(rel)) | (rel > GRADED_MAX)
+        bad = judged & ((rel != np.round(rel)) | (rel > GRADED_MAX))
         key = "not_graded"
     else:
         return rel
@@ -61,16 +66,20 @@ def check_scale(relevance: ArrayLike, scale: Scale, *, what: str = "relevance_li
     return rel
 
 
-def infer_scale(relevance: ArrayLike) -> Scale:
+def infer_scale(relevance: ArrayLike, *, allow_unjudged: bool = False) -> Scale:
     """The scale for grades that came without one: graded when they fit 0-3, else free.
 
-    Binary grades also fit the graded scale; a page chooses binary explicitly.
+    Binary grades also fit the graded scale; a page chooses binary explicitly. With
+    ``allow_unjudged=True`` unjudged items (NaN) are left out (none judged: graded).
 
     >>> infer_scale([3, 2, 0, 0, 1]), infer_scale([0.5, 7])
     ('graded', 'free')
+    >>> infer_scale([0.5, float("nan")], allow_unjudged=True)
+    'free'
     """
-    rel = as_relevance(relevance)
-    fits = bool(np.all(rel == np.round(rel)) and rel.max() <= GRADED_MAX)
+    rel = as_relevance(relevance, allow_unjudged=allow_unjudged)
+    rel = rel[~np.isnan(rel)]
+    fits = bool(np.all(rel == np.round(rel)) and (rel.size == 0 or rel.max() <= GRADED_MAX))
     return "graded" if fits else "free"
 
 

@@ -280,11 +280,13 @@ def ndcg_at_each_k(
     gain: Gain = "linear",
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
+    unjudged: Unjudged | None = None,
 ) -> pd.DataFrame:
     """DCG@k, IDCG@k and nDCG@k for every cutoff k = 1, 2, ... (the "nDCG@k for every k" chart).
 
     k runs to the length of the list, or of the pool if that is longer, so the last row
-    equals ``ndcg(relevance, pool=pool)``.
+    equals ``ndcg(relevance, pool=pool)``. ``unjudged`` as in :func:`ndcg_core.metrics.metrics`
+    (with ``"drop"``, k counts the positions of the condensed list).
 
     Returns
     -------
@@ -294,7 +296,9 @@ def ndcg_at_each_k(
     >>> ndcg_at_each_k([3, 2, 0, 0, 1])["ndcg"].round(4).tolist()
     [1.0, 1.0, 0.895, 0.895, 0.9762]
     """
-    rel = as_relevance(relevance)
+    rel = prepared(relevance, unjudged)
+    if not rel.size:  # the condensed list of a ranking without a judged item
+        fail("all_unjudged", what="relevance_list")
     _options(gain, discount)
     ideal = ideal_relevance(rel, pool=pool)
     rows = max(rel.size, ideal.size)
@@ -726,6 +730,11 @@ class Change:
     effect: Literal["raised", "lowered", "unchanged"]
 
 
+def _same_grade(x: float, y: float) -> bool:
+    """Equal grades, where two unjudged items (NaN) count as equal."""
+    return x == y or (np.isnan(x) and np.isnan(y))
+
+
 def _classify(
     before: list[str], after: list[str], rel_b: NDArray[np.float64], rel_a: NDArray[np.float64]
 ) -> dict[str, Any]:
@@ -736,7 +745,7 @@ def _classify(
         return {**none, "kind": "other"}
     grade_b = dict(zip(before, rel_b.tolist(), strict=False))
     grade_a = dict(zip(after, rel_a.tolist(), strict=False))
-    regraded = [name for name in after if grade_a[name] != grade_b[name]]
+    regraded = [name for name in after if not _same_grade(grade_a[name], grade_b[name])]
     if regraded:
         if before != after:
             return {**none, "kind": "other"}
@@ -791,8 +800,12 @@ def describe_change(
     gain: Gain = "linear",
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
+    unjudged: Unjudged | None = None,
 ) -> Change:
     """Which item moved from which position to which, and nDCG@k before and after.
+
+    ``unjudged`` as in :func:`ndcg_core.metrics.metrics`; an unjudged item's grade is NaN in
+    ``grade_before`` / ``grade_after``.
 
     Returns data, not text: the user interface fills a translated template such as
     "moving {item} from {from_position} to {to_position} {effect} nDCG@{k} from ... to ...".
@@ -805,16 +818,18 @@ def describe_change(
     >>> round(c.ndcg_before, 4), round(c.ndcg_after, 4)
     (0.9762, 1.0)
     """
-    rel_b = as_relevance(before_relevance)
-    rel_a = as_relevance(after_relevance)
+    allow = unjudged is not None
+    rel_b = as_relevance(before_relevance, allow_unjudged=allow)
+    rel_a = as_relevance(after_relevance, allow_unjudged=allow)
     _options(gain, discount)
     before = _labels(labels_before, rel_b.size)
     after = _labels(labels_after, rel_a.size)
-    m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool)
-    m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool)
+    m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool, unjudged=unjudged)
+    m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool, unjudged=unjudged)
     delta = m_a.ndcg - m_b.ndcg
     effect = _EFFECTS[compare_values(m_a.ndcg, m_b.ndcg)]
-    whole = max(rel_a.size, ideal_relevance(rel_a, pool=pool).size)
+    kept = prepared(rel_a, unjudged) if allow else rel_a
+    whole = max(kept.size, ideal_relevance(kept, pool=pool).size)
     return Change(
         **_classify(before, after, rel_b, rel_a),
         k=whole if k is None else int(k),

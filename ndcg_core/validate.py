@@ -40,6 +40,9 @@ __all__ = [
 #: English message of every error key: what was wrong, the rule, and what was received.
 MESSAGES: dict[str, str] = {
     "empty": "The {what} is empty. Enter at least one number, e.g. 3, 2, 0, 0, 1.",
+    "all_unjudged": (
+        "Every item of the {what} is unjudged (?). At least one item needs a grade, e.g. 3, ?, 2, 0, 1."
+    ),
     "not_a_number": (
         "Item {position} of the {what} is {token!r}, which is not a number. "
         "Use numbers separated by commas, spaces or new lines."

@@ -15,6 +15,8 @@ options = ranking.options()
 
 st.title(t("nav.lesson"))
 st.caption(t("lesson.intro"))
+if widgets.unjudged_notice(ranking, t, prefix="lesson"):  # every step needs every grade
+    st.stop()
 step = lesson.current_step(frame.lang, ui.show_error)
 name = lesson.STEPS[step - 1]
 

@@ -5,7 +5,7 @@ import streamlit as st
 import ndcg_core as nc
 import ui
 from ndcg_core import ties
-from ui import charts, lesson, ties_view
+from ui import charts, lesson, ties_view, widgets
 
 frame = ui.frame("ties", params=("scores", "dec"))
 t = frame.t
@@ -36,7 +36,11 @@ try:
     scores = ties_view.parse_scores(ui.get_param("scores", ""))
     if decimals is not None:
         scores = ties.round_scores(scores, decimals)
-    view = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels), **ranking.options())
+    # ties are broken between graded items: an unjudged one ("?") gets a notice, not a guess
+    if not widgets.unjudged_notice(ranking, t, prefix="ties"):
+        view = ties.tie_view(
+            list(ranking.relevance), scores, labels=list(ranking.labels), **ranking.options()
+        )
 except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 

@@ -3,11 +3,13 @@
 import streamlit as st
 
 import ui
-from ui import explore
+from ui import explore, widgets
 
 frame = ui.frame("explore")
 st.title(frame.t("nav.explore"))
 st.markdown(frame.t("explore.intro"))
+if widgets.unjudged_notice(frame.ranking, frame.t, prefix="explore"):  # every view reorders graded items
+    st.stop()
 
 if frame.ranking.n < 2:
     st.info(frame.t("explore.too_short"), icon=":material/info:")

@@ -26,7 +26,7 @@ from .page_frame import Frame, show_error
 from .predict import Question, ask
 from .state import format_grade
 from .text import md_escape, md_table
-from .widgets import data_table
+from .widgets import data_table, unjudged_notice
 
 #: The lists of the cases (TEACHING.md §4).
 PADDING_BASE: tuple[float, ...] = (3.0,)
@@ -249,6 +249,8 @@ def padding(frame: Frame) -> None:
         key="blind.padding.base",
     )
     zeros = c2.slider(t("blind_spots.padding.zeros"), 0, 10, 2, key="blind.padding.zeros")
+    if base_choice != "example" and unjudged_notice(frame.ranking, t, prefix="blind.padding"):
+        return
     base = PADDING_BASE if base_choice == "example" else frame.ranking.relevance
     sides = [Side(a, tuple(base)), Side(b, padded(base, zeros))]
     numbers(sides, frame, key="blind_padding")
@@ -363,6 +365,8 @@ def difficulty(frame: Frame) -> None:
     ):
         return
     ranking = frame.ranking
+    if unjudged_notice(ranking, t, prefix="blind.difficulty"):  # every order of graded items
+        return
     yours = nc.order_bounds(list(ranking.relevance), **opts)
     names = [a, b, t("blind_spots.difficulty.yours")]
     rows = pd.DataFrame(

@@ -17,7 +17,7 @@ from ndcg_core.scales import SCALES, check_scale, infer_scale
 from . import session
 from .page_frame import get_param, get_ranking, set_param, shared_params, show_error
 from .pages import PAGE_BY_ID
-from .state import Ranking, default_labels, format_grade
+from .state import UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
 from .text import breakable_math, md_escape
 from .widgets import change_ranking, last_change, number
 
@@ -46,6 +46,7 @@ class Preset:
             k=self.k,
             gain=current.gain,
             discount=current.discount,
+            unjudged=current.unjudged,
         )
 
 
@@ -62,6 +63,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset("padding_long", (3, 0, 0)),
     Preset("missing_3", (3, 3, 3)),
     Preset("missing_4", (3, 3, 3, 3)),
+    Preset("unjudged", (3, UNJUDGED_GRADE, 2, 0, 1)),
 )
 PRESET_BY_ID: dict[str, Preset] = {preset.id: preset for preset in PRESETS}
 
@@ -104,13 +106,15 @@ def current_scale(ranking: Ranking) -> tuple[str, NDCGInputError | None]:
     try:
         if value is None:
             raise LookupError
-        check_scale(ranking.relevance, nc.validate.check_choice(value, SCALES, option="scale"))
+        check_scale(
+            ranking.relevance, nc.validate.check_choice(value, SCALES, option="scale"), allow_unjudged=True
+        )
         return value, None
     except NDCGInputError as err:
         problem = err
     except LookupError:
         pass
-    inferred = infer_scale(ranking.relevance)
+    inferred = infer_scale(ranking.relevance, allow_unjudged=True)
     set_param(SCALE_PARAM, inferred)
     return inferred, problem
 
@@ -120,7 +124,7 @@ def _on_scale() -> None:
     value = st.session_state.get(key)
     ranking = get_ranking()
     try:
-        check_scale(ranking.relevance, value)
+        check_scale(ranking.relevance, value, allow_unjudged=True)
     except NDCGInputError as err:
         st.session_state[f"{PREFIX}.scale_error"] = (ranking, err)
         st.session_state[key] = get_param(SCALE_PARAM)
@@ -163,6 +167,11 @@ def _option_text(t: Translate, field: str, ranking: Ranking) -> str:
     return t(f"calculator.value_{field}_{getattr(ranking, field)}")
 
 
+def _ndcg_name(ranking: Ranking) -> str:
+    """nDCG, or nDCG′ when the numbers are those of the condensed list (unjudged items removed)."""
+    return "nDCG′" if ranking.has_unjudged and ranking.unjudged == "drop" else "nDCG"
+
+
 def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | None:
     """The sentence saying what the last change did (Markdown, item names escaped) and nDCG's delta."""
     change = last_change(current)
@@ -170,17 +179,17 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
         return None
     before, after, cause = change
     if cause.startswith("preset:"):
-        m = nc.metrics(after.relevance, **after.options())
+        m = nc.metrics(after.relevance, **after.judged_options())
         text = t(
             "calculator.note_preset",
             preset=t(f"calculator.preset_{cause[7:]}"),
-            metric=f"nDCG@{m.k}",
+            metric=f"{_ndcg_name(after)}@{m.k}",
             value=number(m.ndcg),
         )
         return text, None
-    if cause in ("k", "gain", "discount"):
-        old = nc.metrics(before.relevance, **before.options())
-        new = nc.metrics(after.relevance, **after.options())
+    if cause in ("k", "gain", "discount", "unjudged"):
+        old = nc.metrics(before.relevance, **before.judged_options())
+        new = nc.metrics(after.relevance, **after.judged_options())
         effect = {"higher": "raised", "lower": "lowered", "same": "unchanged"}[
             nc.compare_values(new.ndcg, old.ndcg)
         ]
@@ -190,11 +199,14 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
             old=_option_text(t, cause, before),
             new=_option_text(t, cause, after),
         )
-        metric = "nDCG" if cause == "k" else f"nDCG@{new.k}"
+        metric = "nDCG" if cause in ("k", "unjudged") else f"{_ndcg_name(after)}@{new.k}"
         text = t("calculator.note", action=action, result=_result(t, effect, metric, old.ndcg, new.ndcg))
         return text, None
-    c = nc.describe_change(before.relevance, after.relevance, before.labels, after.labels, **after.options())
-    metric = f"nDCG@{after.cutoff}"  # as the metric row names it (k larger than n: n)
+    c = nc.describe_change(
+        before.relevance, after.relevance, before.labels, after.labels, **after.judged_options()
+    )
+    # as the metric row names it (k larger than n: n; the condensed list's own length)
+    metric = f"{_ndcg_name(after)}@{nc.metrics(after.relevance, **after.judged_options()).k}"
     if c.kind == "unchanged":
         return t("calculator.note_unchanged", metric=metric, value=number(c.ndcg_after)), None
     params = {
@@ -211,6 +223,49 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
         "calculator.note", action=action, result=_result(t, c.effect, metric, c.ndcg_before, c.ndcg_after)
     )
     return text, c.delta
+
+
+# --- unjudged items -------------------------------------------------------------------------
+
+
+def unjudged_panel(ranking: Ranking, t: Translate) -> None:
+    """Both conventions side by side, and judged@k, when the ranking has unjudged items ("?").
+
+    nDCG with unjudged items counted as 0 (trec_eval), nDCG′ of the condensed list (Sakai 2007)
+    and the share of the top k that was judged, all from the core; then which convention the
+    metrics, the step table and the formulas above and below use.
+    """
+    if not ranking.has_unjudged:
+        return
+    options = ranking.options()
+    zero = nc.metrics(ranking.relevance, unjudged="zero", **options)
+    drop = nc.metrics(ranking.relevance, unjudged="drop", **options)
+    judged = nc.judged_at_k(ranking.relevance, k=ranking.k)
+    st.markdown(f"**{t('calculator.unjudged_title')}**")
+    with st.container(key="calc_unjudged", horizontal=True, wrap=True, gap="small"):
+        box = {"border": True, "width": "stretch"}
+        st.metric(
+            t("calculator.unjudged_metric_zero", k=zero.k),
+            number(zero.ndcg),
+            help=t("calculator.unjudged_help_zero"),
+            **box,
+        )
+        st.metric(
+            t("calculator.unjudged_metric_drop", k=drop.k),
+            number(drop.ndcg),
+            help=t("calculator.unjudged_help_drop"),
+            **box,
+        )
+        st.metric(
+            t("calculator.unjudged_metric_judged", k=ranking.cutoff),
+            number(judged),
+            help=t("calculator.unjudged_help_judged"),
+            **box,
+        )
+    items = ", ".join(
+        label for label, x in zip(ranking.labels, ranking.relevance, strict=True) if is_unjudged(x)
+    )
+    st.caption(t(f"calculator.unjudged_caption_{ranking.unjudged}", items=md_escape(items)))
 
 
 # --- formulas -------------------------------------------------------------------------------

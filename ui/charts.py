@@ -37,6 +37,7 @@ import pandas as pd
 import ndcg_core as nc
 
 from . import i18n
+from .state import format_grade
 
 Translate = Callable[..., str]
 
@@ -132,6 +133,7 @@ INK = THEMES["light"]["text"]
 TEXT_ON_FILL: dict[str, tuple[str, str]] = {
     "card": (WHITE, BLUE),  # a draggable item card
     "card_beyond_k": ("#0B3C5D", "#D6E4F0"),  # a card past k: dark blue on pale blue
+    "card_unjudged": ("#0B3C5D", WHITE),  # an unjudged ("?") card: dark blue on white, dashed edge
     "your_variant": (INK, "#DCEBF5"),  # the learner's own variant's row: pale Okabe-Ito blue
     "tied": (INK, "#FCEBD0"),  # tied rows: pale Okabe-Ito orange
 }
@@ -190,6 +192,13 @@ def discount_description(table: pd.DataFrame, t: Translate) -> str:
     )
 
 
+def _grade_text(item: Any, grade: float) -> str:
+    """A grade in a tooltip: as typed, "?" for a returned item that nobody judged, "" for none."""
+    if grade == grade:
+        return format_grade(grade)
+    return "" if item == nc.NO_ITEM else "?"
+
+
 def _discount_data(table: pd.DataFrame, texts: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(bars: one row per position and ranking; line: one row per position)."""
     within, beyond = texts["within_k"], texts["beyond_k"]
@@ -205,7 +214,15 @@ def _discount_data(table: pd.DataFrame, texts: dict[str, str]) -> tuple[pd.DataF
             "cutoff": cutoff * 2,
             "series": [texts["actual"]] * n + [texts["ideal"]] * n,
             "item": table["item"].tolist() + table["ideal_item"].tolist(),
-            "grade": table["relevance"].tolist() + table["ideal_relevance"].tolist(),
+            # text, not a number: an unjudged item's grade is "?" (a NaN would read "NaN")
+            "grade": [
+                _grade_text(item, grade)
+                for item, grade in zip(
+                    table["item"].tolist() + table["ideal_item"].tolist(),
+                    table["relevance"].tolist() + table["ideal_relevance"].tolist(),
+                    strict=True,
+                )
+            ],
             "gain": table["gain"].tolist() + table["ideal_gain"].tolist(),
             "value": table["discounted_gain"].tolist() + table["ideal_discounted_gain"].tolist(),
         }
@@ -224,7 +241,7 @@ def _discount_layers(
         alt.Tooltip("position:O", title=texts["position"]),
         alt.Tooltip("series:N", title=texts["ranking"]),
         alt.Tooltip("item:N", title=texts["item"]),
-        alt.Tooltip("grade:Q", title=texts["grade"], format="~g"),
+        alt.Tooltip("grade:N", title=texts["grade"]),
         alt.Tooltip("gain:Q", title=texts["gain"], format="~g"),
         alt.Tooltip("discount:Q", title=line_title, format=".4f"),
         alt.Tooltip("value:Q", title=texts["discounted_gain"], format=".4f"),

@@ -17,7 +17,7 @@ from .state import Ranking, format_grade
 
 def step_table(ranking: Ranking) -> Any:
     """The core's step table of the shared ranking (item names included)."""
-    return nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **ranking.options())
+    return nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **ranking.judged_options())
 
 
 def step_table_csv(ranking: Ranking) -> bytes:
@@ -91,40 +91,50 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
     def t(key: str, **params: Any) -> str:
         return i18n.translate(lang, f"classroom.{key}", **params)
 
-    m = nc.metrics(list(ranking.relevance), **ranking.options())
+    m = nc.metrics(list(ranking.relevance), **ranking.judged_options())
     table = step_table(ranking)[list(HANDOUT_COLUMNS)]
+
+    def shown(column: str, value: Any, item: Any) -> str:
+        # a returned item without a grade is unjudged: "?" (kept with gain 0 by unjudged="zero")
+        if column == "relevance" and item != nc.NO_ITEM and value != value:
+            return "?"
+        return _cell(value)
+
     rows = [
         {
             "past_k": not values["in_cutoff"],
             "cells": [
-                {"text": column in TEXT_COLUMNS, "value": _cell(value)} for column, value in values.items()
+                {"text": column in TEXT_COLUMNS, "value": shown(column, value, values["item"])}
+                for column, value in values.items()
             ],
         }
         for values in table.to_dict("records")
     ]
+    variant = t("handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}"))
+    if ranking.has_unjudged:
+        variant += " " + t(f"handout.unjudged_{ranking.unjudged}")
+    prime = "′" if ranking.has_unjudged and ranking.unjudged == "drop" else ""
     return (
         _templates()
         .get_template("handout.html.j2")
         .render(
             html_lang="zh-Hans" if lang == "zh" else "en",
             title=t("handout.title"),
-            variant=t(
-                "handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}")
-            ),
+            variant=variant,
             ranking_title=t("handout.ranking"),
             items=[
                 {"label": label, "grade": format_grade(grade)}
                 for label, grade in zip(ranking.labels, ranking.relevance, strict=True)
             ],
             metrics=[
-                {"name": f"{name}@{m.k}", "value": f"{value:.4f}"}
+                {"name": f"{name}{prime}@{m.k}", "value": f"{value:.4f}"}
                 for name, value in (("DCG", m.dcg), ("IDCG", m.idcg), ("nDCG", m.ndcg))
             ],
             formulas_title=t("handout.formulas"),
             # MathML made by latex2mathml from the core's own LaTeX (no user text in it)
             formulas=[
                 Markup(convert(f.substituted, display="block"))
-                for f in formulas(list(ranking.relevance), **ranking.options())
+                for f in formulas(list(ranking.relevance), **ranking.judged_options())
             ],
             steps_title=t("handout.steps"),
             columns=[

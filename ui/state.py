@@ -2,11 +2,14 @@
 
 A view is reproduced by its link: ``?rel=3,2,0,0,1&k=3&gain=exponential&disc=jarvelin&lang=zh``
 (item names as repeated ``item=`` parameters, only when they are not the default D1…Dn).
+An unjudged item is ``?`` in ``rel`` (NaN in :class:`Ranking`), and ``unj=drop`` chooses the
+condensed list (nDCG′) over counting unjudged items as 0.
 Links go through the same parsers as typed text, so a broken link gives messages, not a crash.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,7 +21,12 @@ MAX_ITEMS = 100
 EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
 GAIN_CHOICES: tuple[str, ...] = tuple(nc.GAINS)  # the core names the options once
 DISCOUNT_CHOICES: tuple[str, ...] = tuple(nc.DISCOUNTS)
-SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "lang", "present")
+UNJUDGED_CHOICES: tuple[str, ...] = nc.UNJUDGED
+SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "unj", "lang", "present")
+#: The one NaN object a :class:`Ranking` holds for an unjudged item: NaN is unequal to itself,
+#: but tuples compare elements by identity first, so two rankings with "?" at the same
+#: places compare equal (the change notes, the error slots and the editors rely on it).
+UNJUDGED_GRADE = float("nan")
 
 # Limits of a link, checked once when a session reads it (ui.frame), before any page converts
 # a value: far below what the server itself accepts (a request line of tens of kilobytes;
@@ -37,6 +45,7 @@ SHORT_PARAMS: frozenset[str] = frozenset(
         "k",
         "gain",
         "disc",
+        "unj",
         "lang",
         "present",
         "scale",
@@ -63,23 +72,47 @@ def default_labels(n: int) -> tuple[str, ...]:
 
 
 def format_grade(value: float) -> str:
-    """A grade as people write it: 3 not 3.0, 0.5 as 0.5."""
-    return f"{value:g}"
+    """A grade as people write it: 3 not 3.0, 0.5 as 0.5, an unjudged item (NaN) as "?"."""
+    return "?" if math.isnan(value) else f"{value:g}"
+
+
+def is_unjudged(value: float) -> bool:
+    """Whether a grade of a :class:`Ranking` marks an unjudged item."""
+    return math.isnan(value)
 
 
 @dataclass(frozen=True, slots=True)
 class Ranking:
-    """The ranking a learner works on: grades and item names in rank order, and the variant."""
+    """The ranking a learner works on: grades and item names in rank order, and the variant.
+
+    An unjudged item has the grade NaN (always the object :data:`UNJUDGED_GRADE`); ``unjudged``
+    says what it means: ``"zero"`` (gain 0, trec_eval) or ``"drop"`` (the condensed list, nDCG′).
+    """
 
     relevance: tuple[float, ...] = EXAMPLE_RELEVANCE
     labels: tuple[str, ...] = default_labels(len(EXAMPLE_RELEVANCE))
     k: int | None = None
     gain: str = "linear"
     discount: str = "log2"
+    unjudged: str = "zero"
+
+    def __post_init__(self) -> None:
+        if any(math.isnan(x) and x is not UNJUDGED_GRADE for x in self.relevance):
+            canonical = tuple(UNJUDGED_GRADE if math.isnan(x) else x for x in self.relevance)
+            object.__setattr__(self, "relevance", canonical)
 
     @property
     def n(self) -> int:
         return len(self.relevance)
+
+    @property
+    def n_unjudged(self) -> int:
+        """How many items are unjudged ("?")."""
+        return sum(1 for x in self.relevance if math.isnan(x))
+
+    @property
+    def has_unjudged(self) -> bool:
+        return self.n_unjudged > 0
 
     @property
     def cutoff(self) -> int:
@@ -87,8 +120,13 @@ class Ranking:
         return self.n if self.k is None else min(self.k, self.n)
 
     def options(self) -> dict[str, Any]:
-        """Keyword arguments for the core's ranked-list functions."""
+        """Keyword arguments for the core's ranked-list functions (grades must all be judged)."""
         return {"k": self.k, "gain": self.gain, "discount": self.discount}
+
+    def judged_options(self) -> dict[str, Any]:
+        """:meth:`options` plus ``unjudged``, for the core functions that take unjudged items
+        (metrics, step_table, formulas, ndcg_at_each_k, describe_change)."""
+        return {**self.options(), "unjudged": self.unjudged}
 
     def with_order(self, order: Sequence[int]) -> Ranking:
         """The same items in a new order (``order`` lists old positions, 0-based)."""
@@ -99,10 +137,15 @@ class Ranking:
         )
 
     def with_items(self, relevance: Sequence[float], labels: Sequence[str] | None = None) -> Ranking:
-        """New grades (and names): validated, k kept when it still fits."""
-        rel = nc.validate.as_relevance(list(relevance))
+        """New grades (and names): validated, k kept when it still fits.
+
+        NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade.
+        """
+        rel = nc.validate.as_relevance(list(relevance), allow_unjudged=True)
         if rel.size > MAX_ITEMS:
             nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
+        if all(math.isnan(x) for x in rel.tolist()):
+            nc.validate.fail("all_unjudged", what="relevance_list")
         names = default_labels(rel.size) if labels is None else tuple(nc.validate.check_labels(list(labels)))
         nc.validate.check_same_length(names, rel, what="labels_and_grades")
         k = self.k if self.k is None or self.k <= rel.size else None
@@ -120,6 +163,8 @@ def ranking_to_params(ranking: Ranking) -> dict[str, str | list[str]]:
         params["gain"] = ranking.gain
     if ranking.discount != "log2":
         params["disc"] = ranking.discount
+    if ranking.unjudged != "zero":
+        params["unj"] = ranking.unjudged
     return params
 
 
@@ -212,7 +257,7 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
     labels = _many(params, "item")
     if rel_text is not None:
         try:
-            rel = nc.parse_relevance(rel_text, limit=MAX_ITEMS)
+            rel = nc.parse_relevance(rel_text, limit=MAX_ITEMS, allow_unjudged=True)
             ranking = ranking.with_items(rel)
         except NDCGInputError as err:
             errors.append(err)
@@ -227,7 +272,11 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
             ranking = replace(ranking, k=parse_k(k_text))
         except NDCGInputError as err:
             errors.append(err)
-    for name, field, choices in (("gain", "gain", GAIN_CHOICES), ("disc", "discount", DISCOUNT_CHOICES)):
+    for name, field, choices in (
+        ("gain", "gain", GAIN_CHOICES),
+        ("disc", "discount", DISCOUNT_CHOICES),
+        ("unj", "unjudged", UNJUDGED_CHOICES),
+    ):
         value = _one(params, name)
         if value is not None:
             try:

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .charts import OKABE_ITO
+from .charts import OKABE_ITO, css_text_on_fill
 
 #: Containers whose key starts with this are hidden in presenter mode: a page wraps controls a
 #: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
@@ -27,6 +27,10 @@ TABLE_PREFIX = "lab-table-"
 #: Containers whose key starts with this hold a step table twice: whole (``-whole``) and in
 #: parts (``-part0``...); the style sheet shows the whole table only where it fits.
 STEP_TABLE_PREFIX = "lab-steps-"
+#: Containers shown only on a wide screen / only on a phone (the screen's width, 640 px:
+#: where Streamlit stacks columns), for a view that needs another form on a phone.
+WIDE_PREFIX = "lab-wide-"
+NARROW_PREFIX = "lab-narrow-"
 
 #: The step table's parts on a narrow screen, by the core's column names: what is summed
 #: (gains, CG), how it is discounted (DCG), and the ideal ranking with nDCG. Columns not named
@@ -105,7 +109,10 @@ FOCUS_RING = OKABE_ITO["vermillion"]
 SKIP_LINK_CLASS = "lab-skip"
 NO_ROOM_CLASS = "lab-no-room"
 
-#: Static CSS of every page (no user text): a static table wider than the page scrolls sideways
+#: Static CSS of every page (no user text): a shaded row of a static table (``md_table``'s
+#: ``shaded``, e.g. tied rows) fills its cells with the tied rows' pair of charts.TEXT_ON_FILL;
+#: a view with a ``lab-wide-`` and a ``lab-narrow-`` form shows one by the screen's width; a
+#: static table wider than the page scrolls sideways
 #: (the projector test fails on it), its headers wrap, its cells come closer in a narrow column
 #: and its digits line up; the step table is shown whole or in parts by the room it has; captions are faded less than Streamlit's 0.6
 #: opacity, which left them at 3.9:1 on the light theme (WCAG AA asks 4.5:1; now ~6:1 light,
@@ -127,6 +134,10 @@ PAGE_CSS = f"""<style>
 [class*="st-key-{STEP_TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ font-size: inherit; }}
 [class*="st-key-{STEP_TABLE_PREFIX}"] th, [class*="st-key-{STEP_TABLE_PREFIX}"] td {{ font-size: 1em !important; }}
 {_step_table_queries()}
+[class*="st-key-{TABLE_PREFIX}"] td:has(> .stMarkdownColoredBackground) {{ {css_text_on_fill("tied")} }}
+[class*="st-key-{TABLE_PREFIX}"] td > .stMarkdownColoredBackground {{ background-color: transparent !important; }}
+@media (min-width: 641px) {{ [class*="st-key-{NARROW_PREFIX}"] {{ display: none !important; }} }}
+@media (max-width: 640px) {{ [class*="st-key-{WIDE_PREFIX}"] {{ display: none !important; }} }}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
 [class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
 [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}

@@ -18,12 +18,17 @@ def md_escape(text: object) -> str:
 
 
 def md_table(
-    columns: Mapping[str, Sequence[object]], *, right: Collection[str] = (), muted: Sequence[bool] = ()
+    columns: Mapping[str, Sequence[object]],
+    *,
+    right: Collection[str] = (),
+    muted: Sequence[bool] = (),
+    shaded: Sequence[bool] = (),
 ) -> str:
     """A Markdown table of ready-made cells, every header and cell escaped with :func:`md_escape`.
 
     ``right`` names the columns aligned right (numbers). Rows whose ``muted`` flag is true are
-    set in grey (Streamlit's ``:gray[…]``, 4.5:1 or more in both themes); empty cells stay empty.
+    set in grey (Streamlit's ``:gray[…]``, 4.5:1 or more in both themes); rows whose ``shaded``
+    flag is true get an orange background (``:orange-background[…]``); empty cells stay empty.
     A static table is a real HTML table: screen readers read it, presenter mode enlarges it,
     and it costs a fraction of an interactive ``st.dataframe`` to send.
 
@@ -41,8 +46,12 @@ def md_table(
     rows = zip(*(columns[h] for h in headers), strict=False) if headers else ()
     for i, row in enumerate(rows):
         grey = i < len(muted) and bool(muted[i])
+        shade = i < len(shaded) and bool(shaded[i])
         cells = (md_escape(c) for c in row)
-        lines.append("| " + " | ".join(f":gray[{c}]" if grey and c else c for c in cells) + " |")
+        cells = (f":gray[{c}]" if grey and c else c for c in cells)
+        lines.append(
+            "| " + " | ".join(f":orange-background[{c}]" if shade and c else c for c in cells) + " |"
+        )
     return "\n".join(lines)
 
 

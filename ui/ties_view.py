@@ -20,10 +20,11 @@ from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 from ndcg_core.ties import TieView, rank_by_score
 
 from .charts import css_text_on_fill
-from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
+from .page_frame import get_param, get_ranking, presenting, set_param, set_ranking, show_error
 from .predict import Question, ask, option_texts
 from .state import MAX_ITEMS, Ranking, format_grade
-from .widgets import data_table
+from .styles import NARROW_PREFIX, WIDE_PREFIX
+from .widgets import data_table, static_table
 
 Translate = Callable[..., str]
 
@@ -210,10 +211,25 @@ def ranking_frame(view: TieView, labels: Sequence[str], t: Translate) -> pd.Data
 
 
 def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
+    """The induced ranking, tied rows shaded: interactive on a wide screen, static on a phone.
+
+    An interactive data frame is drawn on a canvas at its columns' width and scrolled sideways
+    in a phone's column, so a phone gets a static table that wraps its headers instead;
+    ``styles.PAGE_CSS`` shows one of the two by the screen's width (``lab-wide-`` and
+    ``lab-narrow-`` containers).
+    """
     shown = ranking_frame(view, labels, t)
     tied = view.ranking.group_size > 1
     styler = shown.style.apply(lambda row: [_SHADE if tied[row.name] else ""] * len(row), axis=1)
-    data_table(styler, key="ties.ranking", height="auto" if len(shown) <= 12 else 420)
+    if presenting():  # presenter mode: one static table already (data_table)
+        data_table(styler, key="ties.ranking")
+        return
+    with st.container(key=f"{WIDE_PREFIX}ties-ranking"):
+        data_table(styler, key="ties.ranking", height="auto" if len(shown) <= 12 else 420)
+    with st.container(key=f"{NARROW_PREFIX}ties-ranking"):
+        cells = {column: [str(x) for x in shown[column].tolist()] for column in shown.columns}
+        right = [t("ties.position"), t("ties.score"), t("ties.group")]
+        static_table(cells, right=right, shaded=tied.tolist(), key="ties-ranking-narrow")
 
 
 #: The band (worst, average, best), then the single orders of tools: LightGBM/XGBoost,

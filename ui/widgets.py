@@ -42,11 +42,11 @@ from ndcg_core import NDCGInputError
 from ndcg_core.scales import check_scale, grade_cells
 
 from . import styles
-from .charts import css_text_on_fill
+from .charts import BLUE, css_text_on_fill
 from .page_frame import get_ranking, presenting, set_ranking, show_error
-from .state import MAX_ITEMS, Ranking, default_labels, format_grade
+from .state import MAX_ITEMS, UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
 from .styles import TABLE_PREFIX, step_parts, step_table_key
-from .text import md_table
+from .text import md_escape, md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
@@ -126,8 +126,12 @@ def labels_for(ranking: Ranking, n: int) -> tuple[str, ...]:
 
 
 def ideal_order(ranking: Ranking) -> list[int]:
-    """Old positions (0-based) in the ideal order: grades descending, ties kept in list order."""
-    return sorted(range(ranking.n), key=lambda i: -ranking.relevance[i])
+    """Old positions (0-based) in the ideal order: grades descending, ties kept in list order,
+    unjudged items last (NaN has no place in a sort by grade)."""
+    rel = ranking.relevance
+    return sorted(
+        range(ranking.n), key=lambda i: (is_unjudged(rel[i]), 0.0 if is_unjudged(rel[i]) else -rel[i])
+    )
 
 
 def moved(ranking: Ranking, index: int, step: int) -> Ranking:
@@ -145,12 +149,12 @@ def _digest(parts: Sequence[Any]) -> str:
 # --- typed grades ------------------------------------------------------------------------
 
 
-def _on_text(prefix: str, scale: str) -> None:
+def _on_text(prefix: str, scale: str, allow_unjudged: bool = False) -> None:
     key = f"{prefix}.text"
     ranking = get_ranking()
     try:
-        rel = nc.parse_relevance(st.session_state[key], limit=MAX_ITEMS)
-        check_scale(rel, scale)
+        rel = nc.parse_relevance(st.session_state[key], limit=MAX_ITEMS, allow_unjudged=allow_unjudged)
+        check_scale(rel, scale, allow_unjudged=allow_unjudged)
         new = ranking.with_items(rel.tolist(), labels_for(ranking, rel.size))
     except NDCGInputError as err:
         _set_error(prefix, "text", err)
@@ -161,8 +165,19 @@ def _on_text(prefix: str, scale: str) -> None:
     st.session_state[f"{prefix}.text_for"] = new.relevance
 
 
-def grades_input(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale: str = "free") -> None:
-    """A text box with the grades in rank order; its message (if any) right below it."""
+def grades_input(
+    ranking: Ranking,
+    t: Translate,
+    lang: str,
+    *,
+    prefix: str,
+    scale: str = "free",
+    allow_unjudged: bool = False,
+) -> None:
+    """A text box with the grades in rank order; its message (if any) right below it.
+
+    ``allow_unjudged`` accepts "?" for an item nobody judged (the Calculator).
+    """
     key = f"{prefix}.text"
     has_error = (st.session_state.get(f"{prefix}.error.text") or (None,))[0] == ranking
     if not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance:
@@ -172,8 +187,9 @@ def grades_input(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scal
         t("calculator.grades_label"),
         key=key,
         on_change=_on_text,
-        args=(prefix, scale),
-        help=t(f"calculator.grades_help_{scale}"),
+        args=(prefix, scale, allow_unjudged),
+        help=t(f"calculator.grades_help_{scale}")
+        + (" " + t("calculator.grades_help_unjudged") if allow_unjudged else ""),
         placeholder="3, 2, 0, 0, 1",
     )
     _show_error(prefix, "text", lang, ranking)
@@ -182,11 +198,26 @@ def grades_input(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scal
 # --- the table of names and grades ---------------------------------------------------------
 
 
-def _table_rows(ranking: Ranking) -> list[dict[str, Any]]:
+def _table_rows(ranking: Ranking, *, as_text: bool = False) -> list[dict[str, Any]]:
     return [
-        {"item": label, "grade": grade}
+        {"item": label, "grade": format_grade(grade) if as_text else grade}
         for label, grade in zip(ranking.labels, ranking.relevance, strict=False)
     ]
+
+
+#: What a grade cell holds for an unjudged item ("?", or the full-width "？" of a Chinese keyboard).
+UNJUDGED_CELLS: frozenset[str] = frozenset({"?", "？"})
+
+
+def _unjudged_cell(value: Any) -> bool:
+    """A grade cell that marks an unjudged item: "?" typed or chosen, or a row left as it was.
+
+    A row the person did not edit holds the ranking's own NaN object; any other NaN (an edit
+    that empties a cell) is a missing grade and gets the core's message.
+    """
+    if isinstance(value, str):
+        return value.strip() in UNJUDGED_CELLS
+    return value is UNJUDGED_GRADE
 
 
 def table_key(ranking: Ranking, prefix: str) -> str:
@@ -311,19 +342,27 @@ def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any
     return names, grades
 
 
-def table_ranking(ranking: Ranking, edits: dict[str, Any], *, scale: str = "free") -> Ranking:
-    """The ranking after a data editor's edits, validated (raises :class:`NDCGInputError`)."""
+def table_ranking(
+    ranking: Ranking, edits: dict[str, Any], *, scale: str = "free", allow_unjudged: bool = False
+) -> Ranking:
+    """The ranking after a data editor's edits, validated (raises :class:`NDCGInputError`).
+
+    With ``allow_unjudged`` a cell "?" marks an unjudged item (NaN in the ranking).
+    """
     labels, grades = apply_table_edits(ranking, edits)
     if not grades:
         nc.validate.fail("empty", what="relevance_list")
-    rel = grade_cells(grades)
+    unjudged = [allow_unjudged and _unjudged_cell(g) for g in grades]
+    # the judged cells go through the core's checks, so a message names its own row
+    rel = grade_cells([0 if gone else g for g, gone in zip(grades, unjudged, strict=True)])
     if rel.size > MAX_ITEMS:
         nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
     check_scale(rel, scale)
-    return ranking.with_items(rel.tolist(), labels)
+    values = [UNJUDGED_GRADE if gone else x for x, gone in zip(rel.tolist(), unjudged, strict=True)]
+    return ranking.with_items(values, labels)
 
 
-def apply_table(prefix: str, *, scale: str = "free") -> None:
+def apply_table(prefix: str, *, scale: str = "free", allow_unjudged: bool = False) -> None:
     """Take over the table's edits since the last run; call before drawing any editor input.
 
     Valid edits become the shared ranking (and a fresh table); invalid ones stay in the table
@@ -338,7 +377,7 @@ def apply_table(prefix: str, *, scale: str = "free") -> None:
         _set_error(prefix, "table", None)
         return
     try:
-        new = table_ranking(ranking, edits, scale=scale)
+        new = table_ranking(ranking, edits, scale=scale, allow_unjudged=allow_unjudged)
     except NDCGInputError as err:
         _set_error(prefix, "table", err)
         if err.key == "table_edit_invalid":
@@ -349,23 +388,51 @@ def apply_table(prefix: str, *, scale: str = "free") -> None:
     change_ranking(new)
 
 
-def items_table(ranking: Ranking, t: Translate, lang: str, *, prefix: str, scale: str = "free") -> None:
+#: The grades a person chooses from in the table, per scale, "?" last (an unjudged item).
+GRADE_OPTIONS: dict[str, tuple[str, ...]] = {"graded": ("3", "2", "1", "0", "?"), "binary": ("1", "0", "?")}
+
+
+def items_table(
+    ranking: Ranking,
+    t: Translate,
+    lang: str,
+    *,
+    prefix: str,
+    scale: str = "free",
+    allow_unjudged: bool = False,
+) -> None:
     """A table of item names and grades, rows can be added and deleted; its message below.
 
-    Edits are taken over by :func:`apply_table` at the start of the next run.
+    With ``allow_unjudged`` the grade is text: chosen from the scale's grades and "?" (graded,
+    binary) or typed ("free"), so an item can be marked as not judged. Edits are taken over by
+    :func:`apply_table` at the start of the next run.
     """
     key = table_key(ranking, prefix)
+    help_text = t(f"calculator.grades_help_{scale}")
+    grade_column: Any
+    if not allow_unjudged:
+        grade_column = st.column_config.NumberColumn(t("table.relevance"), format="%g", help=help_text)
+    elif scale in GRADE_OPTIONS:
+        grade_column = st.column_config.SelectboxColumn(
+            t("table.relevance"),
+            options=list(GRADE_OPTIONS[scale]),
+            help=help_text + " " + t("calculator.grades_help_unjudged"),
+        )
+    else:
+        grade_column = st.column_config.TextColumn(
+            t("table.relevance"),
+            max_chars=MAX_CELL_CHARS,
+            help=help_text + " " + t("calculator.grades_help_unjudged"),
+        )
     st.data_editor(
-        pd.DataFrame(_table_rows(ranking)),
+        pd.DataFrame(_table_rows(ranking, as_text=allow_unjudged)),
         key=key,
         num_rows="dynamic",
         hide_index=True,
         width="stretch",
         column_config={
             "item": st.column_config.TextColumn(t("table.item"), max_chars=60),
-            "grade": st.column_config.NumberColumn(
-                t("table.relevance"), format="%g", help=t(f"calculator.grades_help_{scale}")
-            ),
+            "grade": grade_column,
         },
     )
     _show_error(prefix, "table", lang, ranking)
@@ -461,6 +528,18 @@ _BEYOND_K_STYLE = (
 )
 
 
+_UNJUDGED_STYLE = (
+    """
+.sortable-container-body .sortable-item:nth-child({position}) {{
+    """
+    + css_text_on_fill("card_unjudged")
+    + f" outline: 2px dashed {BLUE}; outline-offset: -2px;"
+    + """
+}}
+"""
+)
+
+
 _LARGE_STYLE = (
     _CARD_STYLE
     + """
@@ -479,6 +558,10 @@ def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
     style = _LARGE_STYLE if large and ranking.n <= 20 else _CARD_STYLE if ranking.n <= 20 else _COMPACT_STYLE
     if ranking.cutoff < ranking.n:
         style += _BEYOND_K_STYLE.format(first=ranking.cutoff + 1)
+    # an unjudged card ("D2 · ?") is white with a dashed edge: an item with no grade yet
+    style += "".join(
+        _UNJUDGED_STYLE.format(position=i) for i, x in enumerate(ranking.relevance, 1) if is_unjudged(x)
+    )
     sort_items(cards(ranking), direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
 
 
@@ -492,6 +575,41 @@ def anchor(target: str) -> None:
     """An empty place a :func:`skip_link` jumps to; focusable by the link only (tabindex -1), so
     the next Tab goes to the control after it."""
     st.html(f'<div class="{styles.NO_ROOM_CLASS}" id="{target}" tabindex="-1"></div>')
+
+
+# --- pages that need a grade for every item -------------------------------------------------
+
+
+def _on_unjudged_as_zero() -> None:
+    ranking = get_ranking()
+    grades = [0.0 if is_unjudged(x) else x for x in ranking.relevance]
+    change_ranking(ranking.with_items(grades, ranking.labels))
+
+
+def unjudged_notice(ranking: Ranking, t: Translate, *, prefix: str) -> bool:
+    """On a page that needs a grade for every item: say so when the ranking has unjudged items.
+
+    Shows which items are unjudged and a button that grades them 0 (what trec_eval assumes),
+    so nothing is guessed silently. Returns True when the notice was shown (the page then
+    skips what needs the grades).
+    """
+    if not ranking.has_unjudged:
+        return False
+    items = ", ".join(
+        label for label, x in zip(ranking.labels, ranking.relevance, strict=True) if is_unjudged(x)
+    )
+    with st.container(key=f"{prefix}_unjudged_notice"):
+        st.info(
+            t("common.needs_judged", items=md_escape(items)),
+            icon=":material/help:",
+        )
+        st.button(
+            t("common.unjudged_as_zero"),
+            key=f"{prefix}.unjudged_as_zero",
+            on_click=_on_unjudged_as_zero,
+            icon=":material/exposure_zero:",
+        )
+    return True
 
 
 # --- buttons ------------------------------------------------------------------------------
@@ -644,15 +762,27 @@ def number(value: float) -> str:
     return f"{value:.4f}" if abs(value) < 1e9 else f"{value:.3e}"
 
 
-def metric_row(m: nc.Metrics, t: Translate, *, delta: float | None = None, key: str = "metrics") -> None:
-    """CG@k, DCG@k, IDCG@k and nDCG@k side by side; ``delta`` (from the core) on nDCG."""
+def metric_row(
+    m: nc.Metrics,
+    t: Translate,
+    *,
+    delta: float | None = None,
+    key: str = "metrics",
+    condensed: bool = False,
+) -> None:
+    """CG@k, DCG@k, IDCG@k and nDCG@k side by side; ``delta`` (from the core) on nDCG.
+
+    ``condensed``: the numbers are those of the condensed list (unjudged items removed), named
+    with a prime as Sakai (2007) names nDCG′.
+    """
+    p = "′" if condensed else ""
     with st.container(key=key, horizontal=True, wrap=True, gap="small"):
         box = {"border": True, "width": "stretch"}
-        st.metric(f"CG@{m.k}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
-        st.metric(f"DCG@{m.k}", number(m.dcg), help=t("calculator.dcg_help"), **box)
-        st.metric(f"IDCG@{m.k}", number(m.idcg), help=t("calculator.idcg_help"), **box)
+        st.metric(f"CG{p}@{m.k}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
+        st.metric(f"DCG{p}@{m.k}", number(m.dcg), help=t("calculator.dcg_help"), **box)
+        st.metric(f"IDCG{p}@{m.k}", number(m.idcg), help=t("calculator.idcg_help"), **box)
         st.metric(
-            f"nDCG@{m.k}",
+            f"nDCG{p}@{m.k}",
             number(m.ndcg),
             help=t("calculator.ndcg_help"),
             **box,
@@ -716,6 +846,12 @@ def step_cells(
         header = t(f"table.log_term_{discount}") if column == "log_term" else t(f"table.{column}")
         kind = COLUMN_FORMATS[column]
         out[header] = [_cell(x, kind) for x in table[column].tolist()]
+        if column == "relevance" and "item" in table:
+            # a returned item without a grade is unjudged ("?"); past the list there is no item
+            out[header] = [
+                "?" if item != nc.NO_ITEM and pd.isna(x) else cell
+                for item, x, cell in zip(table["item"], table[column], out[header], strict=True)
+            ]
     return out
 
 
@@ -724,6 +860,7 @@ def static_table(
     *,
     right: Sequence[str] = (),
     muted: Sequence[bool] = (),
+    shaded: Sequence[bool] = (),
     key: str,
     scroll: bool = True,
 ) -> None:
@@ -731,7 +868,7 @@ def static_table(
     n = len(next(iter(columns.values()), []))
     height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
     with st.container(key=f"{TABLE_PREFIX}{key}", height=height, border=False):
-        st.markdown(md_table(columns, right=right, muted=muted))
+        st.markdown(md_table(columns, right=right, muted=muted, shaded=shaded))
 
 
 def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | str = "auto") -> None:
@@ -787,8 +924,9 @@ def ranking_pair(
     """The actual ranking and the ideal one side by side (item · grade per position)."""
 
     def card(item: Any, grade: Any) -> str:
-        if item == nc.NO_ITEM or pd.isna(grade):
+        if item == nc.NO_ITEM:
             return nc.NO_ITEM
+        # a returned item with no grade is unjudged: format_grade writes it "?"
         return f"{item}{_CARD_SEP}{format_grade(float(grade))}"
 
     position = t("table.position")

@@ -162,3 +162,17 @@ def test_ties_page_without_ties_shows_one_ndcg_not_six_treatments(app):
     at.radio(key="ties.predict.guess").set_value("between").run()
     # the scores' order is the list's order: sklearn's nDCG of these grades under these scores
     assert _metrics(at) == {"nDCG@3": f"{sk_ndcg([[3, 2, 0]], [[0.9, 0.5, 0.1]], k=3):.4f}"}
+
+
+def test_ties_page_phone_table_shades_the_tied_rows(app):
+    """The static copy for phones (no sideways scroll) keeps the tied rows shaded."""
+    at = app(page=PAGE)
+    table = next(m.value for m in at.markdown if m.value.startswith("| ") and "Score group" in m.value)
+    rows = table.splitlines()[2:]
+    assert [":orange-background[" in row for row in rows] == [True, True, True, False, False]
+    assert [row.count(":orange-background[") for row in rows[:3]] == [6, 6, 6]  # every cell
+
+
+def test_presenter_mode_draws_no_phone_copy_of_the_ranking(app):
+    at = app(page=PAGE, present="1")
+    assert not any(m.value.startswith("| ") and "Score group" in m.value for m in at.markdown)

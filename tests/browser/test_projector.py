@@ -63,19 +63,8 @@ def _views() -> list[tuple[str, str, bool]]:
     views = [
         (page, size, present) for page in PAGES for size in ("1024", "1280") for present in (False, True)
     ]
-    phone = [(page, "phone", False) for page in PAGES if page != "ties"]
-    # the Ties page's ranking is an interactive data frame (Glide, drawn on a canvas at its
-    # columns' width): on a phone it often scrolls sideways by ~30 px (not always: Glide sizes
-    # its columns after drawing); left open until it is a static table
-    glide = pytest.param(
-        "ties",
-        "phone",
-        False,
-        marks=pytest.mark.xfail(
-            strict=False, reason="the Ties ranking is a Glide data frame up to 386 px wide on a 356 px column"
-        ),
-    )
-    return [*views, *phone, glide]
+    phone = [(page, "phone", False) for page in PAGES]
+    return [*views, *phone]
 
 
 @pytest.mark.parametrize(

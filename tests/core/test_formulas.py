@@ -169,3 +169,22 @@ def test_formula_writes_huge_numbers_as_powers_of_ten():
         r"\mathrm{CG@2} = {1 \times 10^{300}} + 2 = {1 \times 10^{300}}"
     )
     assert nc.formula("dcg", [2.5e12]).substituted.endswith(r"= {2.5000 \times 10^{12}}")
+
+
+def test_formula_unjudged_zero_writes_gain_zero():
+    """[3, ?, 2]: DCG@3 = 3/log2(2) + 0/log2(3) + 2/log2(4)."""
+    f = nc.formula("dcg", [3, float("nan"), 2], unjudged="zero")
+    assert "\\frac{0}{\\log_2 3}" in f.substituted
+    assert f.value == pytest.approx(3 + 2 / math.log2(4), abs=1e-12)
+
+
+def test_formula_unjudged_drop_is_the_condensed_list():
+    """[3, ?, 2] condensed is [3, 2]: DCG@2 = 3/log2(2) + 2/log2(3)."""
+    f = nc.formula("dcg", [3, float("nan"), 2], unjudged="drop")
+    assert f.k == 2 and f.value == pytest.approx(3 + 2 / math.log2(3), abs=1e-12)
+
+
+def test_formula_nothing_judged_is_refused():
+    with pytest.raises(nc.NDCGInputError) as info:
+        nc.formula("ndcg", [float("nan")], unjudged="drop")
+    assert info.value.key == "all_unjudged"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ndcg_core import NDCGInputError
@@ -64,3 +65,22 @@ def test_grade_cells_reports_an_empty_cell(empty):
     with pytest.raises(NDCGInputError, match="Item 2 has no grade") as info:
         grade_cells([3, empty, 1])
     assert info.value.key == "grade_missing"
+
+
+def test_check_scale_unjudged_fits_every_scale():
+    nan = float("nan")
+    assert np.isnan(check_scale([1, nan, 0], "binary", allow_unjudged=True)[1])
+    assert np.isnan(check_scale([3, nan], "graded", allow_unjudged=True)[1])
+
+
+def test_check_scale_unjudged_still_checks_the_judged_grades():
+    with pytest.raises(NDCGInputError, match="Item 3") as info:
+        check_scale([1, float("nan"), 2], "binary", allow_unjudged=True)
+    assert info.value.key == "not_binary"
+
+
+def test_infer_scale_leaves_unjudged_items_out():
+    nan = float("nan")
+    assert infer_scale([3, nan], allow_unjudged=True) == "graded"
+    assert infer_scale([nan], allow_unjudged=True) == "graded"
+    assert infer_scale([2.5, nan], allow_unjudged=True) == "free"

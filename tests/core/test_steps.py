@@ -319,3 +319,51 @@ def test_order_bounds_agree_with_scikit_learn_over_all_orders():
     b = nc.order_bounds(rel, k=4)
     assert b.worst == pytest.approx(min(values), abs=1e-12)
     assert b.mean == pytest.approx(float(np.mean(values)), abs=1e-12)
+
+
+# --- unjudged items (NaN) in the per-k table and in describe_change -------------------------
+
+_NAN = float("nan")
+
+
+def test_ndcg_at_each_k_unjudged_zero_matches_hand_arithmetic():
+    """[3, ?, 2]: DCG@k = 3, 3 + 0/log2(3), 3 + 0 + 2/log2(4); IDCG from the judged 3, 2."""
+    table = nc.ndcg_at_each_k([3, _NAN, 2], unjudged="zero")
+    dcg = [3, 3, 3 + 2 / np.log2(4)]
+    idcg = [3, 3 + 2 / np.log2(3), 3 + 2 / np.log2(3)]
+    assert table["ndcg"].tolist() == pytest.approx([d / i for d, i in zip(dcg, idcg, strict=True)], abs=1e-12)
+
+
+def test_ndcg_at_each_k_unjudged_drop_is_the_condensed_list():
+    """[3, ?, 2] condensed is [3, 2]: the ideal order, nDCG@k = 1 for k = 1, 2."""
+    assert nc.ndcg_at_each_k([3, _NAN, 2], unjudged="drop")["ndcg"].tolist() == pytest.approx(
+        [1.0, 1.0], abs=1e-12
+    )
+
+
+def test_ndcg_at_each_k_nothing_judged_is_refused():
+    with pytest.raises(nc.NDCGInputError, match="unjudged") as info:
+        nc.ndcg_at_each_k([_NAN, _NAN], unjudged="drop")
+    assert info.value.key == "all_unjudged"
+
+
+def test_describe_change_regrading_an_unjudged_item_is_one_regrade():
+    """Two NaN are the same grade (unjudged): only the item given a grade changed."""
+    c = nc.describe_change(
+        [3, _NAN, _NAN], [3, 2, _NAN], ["D1", "D2", "D3"], ["D1", "D2", "D3"], unjudged="zero"
+    )
+    assert (c.kind, c.item) == ("regraded", "D2")
+    assert np.isnan(c.grade_before) and c.grade_after == 2
+    # before: 3 / log2(2) over IDCG 3; after: (3 + 2/log2(3)) over the ideal 3, 2
+    assert (c.ndcg_before, c.ndcg_after) == pytest.approx((1.0, 1.0), abs=1e-12)
+
+
+def test_describe_change_moving_an_unjudged_item_is_a_move():
+    c = nc.describe_change(
+        [3, _NAN, 2], [3, 2, _NAN], ["D1", "D2", "D3"], ["D1", "D3", "D2"], unjudged="zero"
+    )
+    assert (c.kind, c.item, c.from_position, c.to_position) == ("moved", "D3", 3, 2)
+    # 3 + 0 + 2/log2(4) before, 3 + 2/log2(3) after; the ideal is 3, 2 either way
+    ideal = 3 + 2 / np.log2(3)
+    assert c.ndcg_before == pytest.approx((3 + 2 / np.log2(4)) / ideal, abs=1e-12)
+    assert c.ndcg_after == pytest.approx(1.0, abs=1e-12)
