@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -645,8 +644,6 @@ class TrecQueryLink:
     pool_size: int
     truncated: bool
     pooled: bool
-    #: unjudged items got gain 0 and a "?" after their name (a Calculator without unjudged grades)
-    marked: bool = False
 
 
 def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str) -> pd.DataFrame:
@@ -687,30 +684,15 @@ def trec_query_link(collection: Collection, run: str, query: str, options: opt.O
     judged = collection.qrels.loc[collection.qrels["query"].astype(str) == query, "relevance"]
     # a negative grade is in the pool but not judged (ndcg_core.trec): not part of the ideal
     pool = judged.loc[judged >= 0].to_numpy(dtype=float)
-    base = Ranking(k=None, gain=options.gain, discount=options.discount)
-    fields = Ranking.__dataclass_fields__
-    if "unjudged" in fields:  # a Calculator that knows unjudged items: the page's treatment
-        base = replace(base, unjudged=options.unjudged)  # type: ignore[call-arg]
-    pooled = marked = False
+    # unjudged items keep no grade (NaN, "?" in the Calculator) under the page's treatment
+    base = Ranking(k=None, gain=options.gain, discount=options.discount, unjudged=options.unjudged)
     try:
-        # a Calculator that takes unjudged grades (NaN, typed "?") shows them as unjudged
         ranking = base.with_items(grades.tolist(), names)
-    except NDCGInputError:
-        # a Calculator that takes graded items only: an unjudged item gets gain 0 there, as with
-        # unjudged="zero", and its name says that it is unjudged
-        marked = True
-        zeroed = np.where(unjudged, 0.0, grades).tolist()
-        try:
-            ranking = base.with_items(
-                zeroed, [f"{n} ?" if u else n for n, u in zip(names, unjudged, strict=True)]
-            )
-        except NDCGInputError:  # a marked name too long or taken: D1, D2, … with the marks
-            ranking = base.with_items(
-                zeroed, [f"D{i} ?" if u else f"D{i}" for i, u in enumerate(unjudged, 1)]
-            )
-    if options.ideal == "pool" and "pool" in fields:
-        ranking = replace(ranking, pool=tuple(float(x) for x in pool))  # type: ignore[call-arg]
-        pooled = True
+    except NDCGInputError:  # an id the Calculator cannot take as a name (too long, repeated)
+        ranking = base.with_items(grades.tolist(), [f"D{i}" for i in range(1, len(names) + 1)])
+    # The Calculator's ideal is the list's own grades: it has no judged pool yet, so the page
+    # says that its nDCG there can be higher than this page's (pooled stays False).
+    pooled = False
     k = options.k[0] if options.k else None
     ranking = replace(ranking, k=k if k is not None and k <= ranking.n else None)
     return TrecQueryLink(
@@ -723,7 +705,6 @@ def trec_query_link(collection: Collection, run: str, query: str, options: opt.O
         pool_size=len(pool),
         truncated=len(ordered) > MAX_ITEMS,
         pooled=pooled,
-        marked=marked,
     )
 
 
@@ -764,7 +745,7 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
     if link.n_unjudged:
         st.caption(
             t(
-                "evaluate.trec_open_unjudged" if link.marked else "evaluate.trec_open_unjudged_shown",
+                "evaluate.trec_open_unjudged_shown",
                 n=link.n_unjudged,
                 names=md_escape(", ".join(link.unjudged_names[:20])),
             )
