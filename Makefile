@@ -37,6 +37,11 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/bench_spark.py
 	$(BIN)/python bench/bench_calculator.py
 	$(BIN)/python bench/bench_classroom.py
+	$(BIN)/python bench/bench_trec.py --queries 1000
+	$(BIN)/python bench/bench_spark_trec.py
+	$(BIN)/python bench/bench_live.py
+	$(BIN)/python bench/bench_first_visit.py
+	$(BIN)/python bench/bench_memory.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
