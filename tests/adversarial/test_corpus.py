@@ -178,6 +178,7 @@ def _page(lang: str):
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = lang
+    at.query_params["eval_form"] = "table"  # the form of one table with its own grades
     at.switch_page("pages/7_Evaluate_a_run.py")
     at.run()
     at.radio(key="evaluate.source").set_value("upload").run()

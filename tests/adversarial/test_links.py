@@ -89,7 +89,7 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("dec_30_digits", "ties", {"dec": "9" * 30}, _too_long("dec", 30)),
     ("scores_overlong", "ties", {"scores": "1," * 1500}, _too_long("scores", 3000, MAX_VALUE_CHARS)),
     ("judged_overlong", "variants", {"judged": "1" * 3000}, _too_long("judged", 3000, MAX_VALUE_CHARS)),
-    ("eval_k_100_digits", "evaluate", {"eval_k": "9" * 100}, _too_long("eval_k", 100)),
+    ("eval_k_100_digits", "evaluate", {"eval_form": "table", "eval_k": "9" * 100}, _too_long("eval_k", 100)),
     ("lang_overlong", "blind_spots", {"lang": "z" * 50}, _too_long("lang", 50)),
     ("item_overlong", "calculator", {"item": ["x" * 300]}, _too_long("item", 300, MAX_LABEL_CHARS)),
     (
@@ -142,8 +142,8 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("k_fraction", "calculator", {"k": "2.5"}, _k("'2.5'")),
     ("k_huge_fits_limit", "calculator", {"k": "9" * 20}, QUIET),  # k beyond n: whole list
     ("k_empty", "calculator", {"k": ""}, DEFAULT),
-    ("eval_k_negative", "evaluate", {"eval_k": "-1"}, _k("-1")),
-    ("eval_k_nan", "evaluate", {"eval_k": "nan"}, _k("'nan'")),
+    ("eval_k_negative", "evaluate", {"eval_form": "table", "eval_k": "-1"}, _k("-1")),
+    ("eval_k_nan", "evaluate", {"eval_form": "table", "eval_k": "nan"}, _k("'nan'")),
     (
         "rel_nan",
         "calculator",
@@ -183,8 +183,21 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("gain_unknown", "calculator", {"gain": "cubic"}, _option("gain", GAINS, "cubic")),
     ("gain_empty", "variants", {"gain": ""}, _option("gain", GAINS, "")),
     ("disc_unknown", "calculator", {"disc": "ln"}, _option("discount", DISCOUNTS, "ln")),
-    ("eval_ties_unknown", "evaluate", {"eval_ties": "random"}, _option("ties", EVAL_TIES, "random")),
-    ("eval_norel_unknown", "evaluate", {"eval_norel": "x"}, _option("no_relevant", EVAL_NOREL, "x")),
+    (
+        "eval_ties_unknown",
+        "evaluate",
+        {"eval_form": "table", "eval_ties": "random"},
+        _option("ties", EVAL_TIES, "random"),
+    ),
+    ("trec_k_word", "evaluate", {"trec_k": "five"}, _k("'five'")),
+    ("trec_ideal_unknown", "evaluate", {"trec_ideal": "judged"}, _option("ideal", "pool, list", "judged")),
+    ("trec_missing_unknown", "evaluate", {"trec_miss": "x"}, _option("missing", "zero, drop", "x")),
+    (
+        "eval_norel_unknown",
+        "evaluate",
+        {"eval_form": "table", "eval_norel": "x"},
+        _option("no_relevant", EVAL_NOREL, "x"),
+    ),
     ("lang_unknown", "calculator", {"lang": "xx"}, DEFAULT),
     ("present_junk", "calculator", {"present": "maybe"}, DEFAULT),
     ("unknown_param", "ties", {"zzz": "1"}, QUIET),
