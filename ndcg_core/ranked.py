@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounting import Discount, discounts
-from .gains import Gain, apply_gain
+from .discounting import DISCOUNTS, Discount, discounts
+from .gains import GAINS, Gain, apply_gain
 from .options import UNJUDGED, Unjudged
 from .validate import as_relevance, check_choice, check_k, fail
 
@@ -175,7 +175,7 @@ def dcg(
     4.6487
     """
     rel = prepared(relevance, unjudged, allow_negative=True)
-    check_choice(discount, ("log2", "jarvelin"), option="discount")
+    check_choice(discount, DISCOUNTS, option="discount")
     return _dcg_kernel(rel, check_k(k, rel.size), gain, discount)
 
 
@@ -226,8 +226,8 @@ def metrics(
     0.9639
     """
     rel = prepared(relevance, unjudged)
-    check_choice(gain, ("linear", "exponential"), option="gain")
-    check_choice(discount, ("log2", "jarvelin"), option="discount")
+    check_choice(gain, tuple(GAINS), option="gain")
+    check_choice(discount, DISCOUNTS, option="discount")
     kk = check_k(k, rel.size)
     actual = _dcg_kernel(rel, kk, gain, discount)
     best = _ideal(rel, pool)
