@@ -33,7 +33,7 @@ from ndcg_core.ties import rank_by_score
 
 from . import charts, memory, session
 from .charts import chart_downloads
-from .page_frame import get_param, set_param, set_ranking, show_error
+from .page_frame import get_param, seed_from_link, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 from .text import md_escape
 
@@ -365,19 +365,7 @@ def _choice_widget(
 ) -> tuple[str, list[Any], NDCGInputError | None]:
     """Seed an option's widget state from its link parameter (once); return key and options."""
     key = f"evaluate.{name}"
-    error = None
-    if key not in st.session_state:
-        value = default
-        raw = get_param(PARAMS[name])
-        if isinstance(raw, list):
-            raw = raw[-1] if raw else None
-        if raw is not None:
-            try:
-                value = parse(str(raw))
-            except NDCGInputError as err:
-                error = err
-                set_param(PARAMS[name], None)
-        st.session_state[key] = value
+    error = seed_from_link(key, PARAMS[name], default, parse)
     options = list(choices)
     if st.session_state[key] not in options:
         options.append(st.session_state[key])

@@ -27,7 +27,7 @@ from ndcg_core.ties import rank_by_score
 from . import charts, session
 from .charts import chart_downloads
 from .evaluate import cached, fmt
-from .page_frame import get_param, set_param, set_ranking, show_error
+from .page_frame import seed_from_link, set_param, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking
 from .text import md_escape, md_table
 
@@ -213,18 +213,9 @@ def compare(
 def _seed_widget(name: str, default: Any, parse: Callable[[str], Any], lang: str) -> str:
     """Seed a widget's state from its link parameter once (a bad value: message, default)."""
     key = f"evaluate.trec_{name}"
-    if key not in st.session_state:
-        value = default
-        raw = get_param(PARAMS[name])
-        if isinstance(raw, list):
-            raw = raw[-1] if raw else None
-        if raw is not None:
-            try:
-                value = parse(str(raw))
-            except NDCGInputError as err:
-                show_error(lang, err)
-                set_param(PARAMS[name], None)
-        st.session_state[key] = value
+    error = seed_from_link(key, PARAMS[name], default, parse)
+    if error is not None:
+        show_error(lang, error)
     return key
 
 

@@ -30,7 +30,7 @@ import gc
 import os
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +135,26 @@ def set_param(name: str, value: str | list[str] | None) -> None:
         extra[name] = value
     st.session_state[_EXTRA] = extra
     _write_url(st.session_state.get("lab.page_params", ()))
+
+
+def seed_from_link(key: str, param: str, default: Any, parse: Callable[[str], Any]) -> NDCGInputError | None:
+    """Seed the widget state ``key`` from the link parameter ``param`` once (the last value of
+    a repeated one), through ``parse``; a value ``parse`` refuses leaves ``default``, is dropped
+    from the link, and its error is returned for the page to show in its place."""
+    if key in st.session_state:
+        return None
+    value, error = default, None
+    raw = get_param(param)
+    if isinstance(raw, list):
+        raw = raw[-1] if raw else None
+    if raw is not None:
+        try:
+            value = parse(str(raw))
+        except NDCGInputError as err:
+            error = err
+            set_param(param, None)
+    st.session_state[key] = value
+    return error
 
 
 def shared_params(*, lang: str | None = None) -> dict[str, str | list[str]]:
