@@ -419,8 +419,67 @@ def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
         values = table.column(2).to_numpy()
         offset = 0
     query_codes, query_ids = _encode(queries)
-    item_codes, item_ids = _encode(items)
+    if kind == "run":
+        # A run's item ids are not encoded: hashing every line's id into one table of a
+        # million distinct ids was the slowest step. Each row is its own "code"; the ids are
+        # looked up in the (much smaller) qrels, and only tied rows ever compare them.
+        item_ids = _one_chunk(items)
+        item_codes = np.arange(len(item_ids), dtype=np.intp)
+    else:
+        item_codes, item_ids = _encode(items)
     return _Encoded(query_codes, query_ids, item_codes, item_ids, values, tag, data, offset, label)
+
+
+def _one_chunk(column: Any) -> Any:
+    """A pyarrow text column as one ``string`` array (chunks joined)."""
+    import pyarrow as pa
+
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    return array if array.type == pa.string() else array.cast(pa.string())
+
+
+#: Odd 64-bit multipliers (splitmix64's) that spread the fields of :func:`_cheap_keys`.
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+
+def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic)."""
+    value = value ^ (value >> np.uint64(30))
+    value *= _MIX[1]
+    value ^= value >> np.uint64(27)
+    value *= _MIX[2]
+    return value ^ (value >> np.uint64(31))
+
+
+def _cheap_keys(groups: NDArray[np.intp], strings: Any) -> NDArray[np.uint64]:
+    """A 64-bit key of each (group, string) pair that is equal for equal pairs.
+
+    Built from the string's length and its first, middle and last 8 bytes, without hashing
+    whole strings: equal pairs always get equal keys, but two different strings may share
+    one (ids longer than 24 bytes that differ elsewhere, or a rare collision of the mix), so
+    an equal key only makes a *candidate* to be checked exactly.
+    ``strings``: a pyarrow ``string`` array (no nulls), one per row of ``groups``."""
+    n = len(strings)
+    buffers = strings.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int32)[strings.offset : strings.offset + n + 1].astype(
+        np.int64
+    )
+    raw = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
+    padded = np.concatenate([raw[: int(offsets[-1])], np.zeros(8, dtype=np.uint8)])
+    # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping view)
+    windows = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    start, length = offsets[:-1], np.diff(offsets)
+    short = length < 8
+    first = windows[start]
+    bits = (np.minimum(length, 8) * 8).astype(np.uint64)
+    first[short] &= (np.uint64(1) << bits[short]) - np.uint64(1)  # bytes past the string's end
+    last = np.where(short, np.uint64(0), windows[np.maximum(start + length - 8, 0)])
+    long = length > 16
+    middle = np.where(long, windows[np.where(long, start + length // 2 - 4, 0)], np.uint64(0))
+    key = _mix(groups.astype(np.uint64) * _MIX[0] + length.astype(np.uint64))
+    for part in (first, middle, last):
+        key = _mix(key ^ part)
+    return key
 
 
 def _pairs(table: _Encoded) -> NDArray[np.int64]:
@@ -457,20 +516,45 @@ def _qrels(source: Any, name: str | None) -> _Encoded:
 def _run(source: Any, name: str | None) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
     table = _table(source, name, kind="run")
-    pair = _pairs(table)
-    ordered = np.sort(pair)  # for millions of rows, about twice as quick as a hash table
-    if (ordered[1:] == ordered[:-1]).any():
-        row = int(np.argmax(pd.Index(pair).duplicated(keep="first")))
-        first = int(np.argmax(pair == pair[row]))
+    repeated = _repeated_pair(table.query_codes, table.items)
+    if repeated is not None:
+        first, row = repeated
         fail(
             "run_duplicate",
             name=table.label or "table",
-            item=str(table.items[table.item_codes[row]]),
+            item=str(table.items[row]),
             query=str(table.queries[table.query_codes[row]]),
             line_first=table.line(first),
             line=table.line(row),
         )
     return table
+
+
+def _repeated_pair(query_codes: NDArray[np.intp], items: Any) -> tuple[int, int] | None:
+    """The rows (first, second) of the first repeated (query, item) pair, or None.
+
+    A cheap 64-bit key per row is sorted (for millions of rows quicker than a hash table);
+    only the rows whose key is repeated are then compared exactly, by their text."""
+    import pyarrow as pa
+
+    key = _cheap_keys(query_codes, items)
+    ordered = np.sort(key)
+    same = ordered[1:] == ordered[:-1]
+    if not same.any():
+        return None
+    rows = np.flatnonzero(np.isin(key, ordered[1:][same]))
+    exact = pd.DataFrame(
+        {
+            "query": query_codes[rows],
+            "item": items.take(pa.array(rows)).to_numpy(zero_copy_only=False),
+        }
+    )
+    repeated = exact.duplicated(keep="first").to_numpy()
+    if not repeated.any():
+        return None  # keys that collided, pairs that differ
+    second = int(np.argmax(repeated))
+    match = (exact["query"] == exact["query"].iloc[second]) & (exact["item"] == exact["item"].iloc[second])
+    return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:

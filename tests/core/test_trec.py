@@ -313,6 +313,53 @@ def test_read_trec_run_names_both_lines_of_a_repeated_pair() -> None:
     assert (error.value.params["line_first"], error.value.params["line"]) == (1, 4)
 
 
+#: Two 40-byte ids with the same length and the same first, middle and last 8 bytes: the
+#: run reader's cheap 64-bit key of a (query, id) pair cannot tell them apart.
+_TWIN_A = b"clueweb0" + b"9-en0003" + b"-55-3188" + b"4-aaaaaa" + b"zzzzzzzz"
+_TWIN_B = b"clueweb0" + b"9-en0004" + b"-55-3188" + b"4-aaaaab" + b"zzzzzzzz"
+
+
+def test_read_trec_run_twin_ids_share_the_cheap_key() -> None:
+    import pyarrow as pa
+
+    from ndcg_core.trec import _cheap_keys
+
+    keys = _cheap_keys(np.zeros(2, dtype=np.intp), pa.array([_TWIN_A.decode(), _TWIN_B.decode()]))
+    assert keys[0] == keys[1]  # so the two tests below reach the exact check
+
+
+def test_read_trec_run_keeps_different_ids_whose_cheap_keys_collide() -> None:
+    run = read_trec_run(b"1 Q0 " + _TWIN_A + b" 1 0.5 t\n1 Q0 " + _TWIN_B + b" 2 0.4 t\n")
+    assert run["item"].tolist() == [_TWIN_A.decode(), _TWIN_B.decode()]
+
+
+def test_read_trec_run_finds_a_repeated_pair_among_ids_whose_cheap_keys_collide() -> None:
+    lines = [_TWIN_A, _TWIN_B, b"x", _TWIN_B]
+    data = b"".join(b"1 Q0 " + item + b" %d 0.5 t\n" % (rank + 1) for rank, item in enumerate(lines))
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data, name="run.txt")
+    assert (error.value.params["line_first"], error.value.params["line"]) == (2, 4)
+    assert error.value.params["item"] == _TWIN_B.decode()
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ["d1", "d10", "d1\u00e9", "d", "D1"],  # short ids: the key holds every byte
+        ["abcdefgh", "abcdefghi", "xbcdefgh", "abcdefghijklmnop", "abcdefghijklmnoq"],  # 8..16 bytes
+        ["\u6587\u6863\u4e00", "\u6587\u6863\u4e8c", "\u6587\u6863"],  # UTF-8, several bytes a character
+    ],
+)
+def test_read_trec_run_keeps_ids_that_differ_in_any_byte(items: list[str]) -> None:
+    data = "".join(f"1 Q0 {item} {rank + 1} 0.5 t\n" for rank, item in enumerate(items)).encode()
+    assert read_trec_run(data)["item"].tolist() == items
+
+
+def test_read_trec_run_keeps_one_id_retrieved_for_two_queries() -> None:
+    run = read_trec_run(b"1 Q0 a 1 0.5 t\n2 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n")
+    assert run["query"].tolist() == ["1", "2", "1"]
+
+
 def test_read_trec_run_reads_csv_and_parquet() -> None:
     frame = pd.DataFrame({"query": ["1"], "item": ["a"], "score": [0.5]})
     parquet = io.BytesIO()
