@@ -760,9 +760,26 @@ def _ranked_positions(
     row's 0-based position in its query."""
     counts = np.bincount(codes, minlength=n_queries)
     starts = np.cumsum(counts) - counts
+    if _already_ranked(codes, values):
+        # A TREC run file lists each query's documents by rank: no sort needed.
+        order = np.arange(codes.size)
+        position = order - starts[codes]
+        return order, position
     order = batch._rank_order(codes, counts, starts, values)
     position = np.arange(codes.size) - starts[codes[order]]
     return order, position
+
+
+def _already_ranked(codes: NDArray[np.intp], values: NDArray[np.float64]) -> bool:
+    """Whether the rows are grouped by query (codes in order of first appearance never go
+    down) and, inside each query, ``values`` never go up: then the ranking is the input order
+    (a tie keeps input order, as the sort would)."""
+    if codes.size < 2:
+        return True
+    step = codes[1:] - codes[:-1]
+    if (step < 0).any():
+        return False
+    return bool(((values[1:] <= values[:-1]) | (step > 0)).all())
 
 
 def _trec_order(

@@ -117,6 +117,28 @@ def test_evaluate_trec_whole_list_equals_pytrec_eval_ndcg(seed: int) -> None:
         assert answered.loc[query, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_run_listed_by_rank_equals_pytrec_eval(seed: int) -> None:
+    # a run written as TREC files are (each query's rows by descending score, ties in no
+    # particular order) is taken in file order without a sort; the numbers must not move
+    qrels, run = collection(seed)
+    shuffled = run.sample(frac=1.0, random_state=seed)
+    ranked = shuffled.sort_values(["query", "score"], ascending=[True, False], kind="stable")
+    expected = pytrec(qrels, ranked, {"ndcg_cut_5", "ndcg_cut_10"})
+    result = evaluate_trec(qrels, {"r": ranked}, k="5,10", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg@5"] == pytest.approx(values["ndcg_cut_5"], abs=1e-12)
+        assert answered.loc[query, "ndcg@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
+def test_evaluate_trec_input_ties_keep_file_order_in_a_run_listed_by_rank() -> None:
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "relevance": [0, 3, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "score": [2.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3, ties="input").per_query.loc[0]
+    assert row["dcg"] == pytest.approx(0 + 3 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+
+
 def test_evaluate_trec_float32_ties_follow_trec_eval_when_scores_are_float32() -> None:
     # 0.5 and 0.25 are exact in float32: a tie, broken by item id descending as a string
     qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["d9", "d10", "d2"], "relevance": [1, 3, 0]})
