@@ -56,6 +56,7 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import os
 import re
@@ -312,6 +313,7 @@ class _Encoded:
     data: bytes | None
     offset: int
     label: str | None
+    item_hash: NDArray[np.uint64] | None = None
 
     def line(self, row: int) -> int:
         """The line of a row in its file (or its row number in a table)."""
@@ -331,6 +333,7 @@ class _Encoded:
             None,
             0,
             self.label,
+            None if self.item_hash is None else self.item_hash[keep],
         )
 
     def frame(self, value: str) -> pd.DataFrame:
@@ -438,8 +441,11 @@ def _one_chunk(column: Any) -> Any:
     return array if array.type == pa.string() else array.cast(pa.string())
 
 
-#: Odd 64-bit multipliers (splitmix64's) that spread the fields of :func:`_cheap_keys`.
+#: Odd 64-bit multipliers (splitmix64's) that spread the words of :func:`_text_hash`.
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+#: Bits of an id's hash in a (query, id) key: the query code takes the 32 bits above.
+_HASH_BITS = 32
 
 
 def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -451,35 +457,44 @@ def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return value ^ (value >> np.uint64(31))
 
 
-def _cheap_keys(groups: NDArray[np.intp], strings: Any) -> NDArray[np.uint64]:
-    """A 64-bit key of each (group, string) pair that is equal for equal pairs.
+def _text_hash(strings: Any) -> NDArray[np.uint64]:
+    """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes.
 
-    Built from the string's length and its first, middle and last 8 bytes, without hashing
-    whole strings: equal pairs always get equal keys, but two different strings may share
-    one (ids longer than 24 bytes that differ elsewhere, or a rare collision of the mix), so
-    an equal key only makes a *candidate* to be checked exactly.
-    ``strings``: a pyarrow ``string`` array (no nulls), one per row of ``groups``."""
+    Vectorised over the rows, eight bytes at a time (one round for ids of up to 8 bytes): no
+    hash table is built, so nothing outgrows the caches. Equal strings hash equal; different
+    strings may too (rarely), so a match is only a candidate, checked exactly by the caller."""
     n = len(strings)
     buffers = strings.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=np.int32)[strings.offset : strings.offset + n + 1].astype(
-        np.int64
-    )
+    offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
+    offsets = offsets.astype(np.int64)
     raw = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
     padded = np.concatenate([raw[: int(offsets[-1])], np.zeros(8, dtype=np.uint8)])
     # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping view)
     windows = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    start, length = offsets[:-1], np.diff(offsets)
-    short = length < 8
-    first = windows[start]
-    bits = (np.minimum(length, 8) * 8).astype(np.uint64)
-    first[short] &= (np.uint64(1) << bits[short]) - np.uint64(1)  # bytes past the string's end
-    last = np.where(short, np.uint64(0), windows[np.maximum(start + length - 8, 0)])
-    long = length > 16
-    middle = np.where(long, windows[np.where(long, start + length // 2 - 4, 0)], np.uint64(0))
-    key = _mix(groups.astype(np.uint64) * _MIX[0] + length.astype(np.uint64))
-    for part in (first, middle, last):
-        key = _mix(key ^ part)
-    return key
+    start, length = offsets[:-1], offsets[1:] - offsets[:-1]
+    hashed = length.astype(np.uint64) * _MIX[0]
+    rows = np.arange(n)
+    word = 0
+    while rows.size:
+        left = length[rows] - 8 * word
+        value = windows[start[rows] + 8 * word]
+        short = left < 8
+        if short.any():  # the bytes past the string's end
+            bits = (left[short] * 8).astype(np.uint64)
+            value[short] &= (np.uint64(1) << bits) - np.uint64(1)
+        if rows.size == n:
+            hashed = _mix(hashed ^ value)
+        else:
+            hashed[rows] = _mix(hashed[rows] ^ value)
+        rows = rows[left > 8]
+        word += 1
+    return hashed
+
+
+def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """A 64-bit key of each (group, string) pair: the group (below 2**32) in the high bits, the
+    top ``_HASH_BITS`` bits of the string's hash in the low ones. Equal pairs, equal keys."""
+    return (groups.astype(np.uint64) << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
 
 
 def _pairs(table: _Encoded) -> NDArray[np.int64]:
@@ -516,7 +531,8 @@ def _qrels(source: Any, name: str | None) -> _Encoded:
 def _run(source: Any, name: str | None) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
     table = _table(source, name, kind="run")
-    repeated = _repeated_pair(table.query_codes, table.items)
+    hashed = _text_hash(table.items)
+    repeated = _repeated_pair(table.query_codes, table.items, hashed)
     if repeated is not None:
         first, row = repeated
         fail(
@@ -527,22 +543,27 @@ def _run(source: Any, name: str | None) -> _Encoded:
             line_first=table.line(first),
             line=table.line(row),
         )
-    return table
+    return dataclasses.replace(table, item_hash=hashed)
 
 
-def _repeated_pair(query_codes: NDArray[np.intp], items: Any) -> tuple[int, int] | None:
+def _repeated_pair(
+    query_codes: NDArray[np.intp], items: Any, hashed: NDArray[np.uint64]
+) -> tuple[int, int] | None:
     """The rows (first, second) of the first repeated (query, item) pair, or None.
 
-    A cheap 64-bit key per row is sorted (for millions of rows quicker than a hash table);
-    only the rows whose key is repeated are then compared exactly, by their text."""
+    A 64-bit key per row (query code, hash of the item's text) is sorted (for millions of
+    rows quicker than a hash table); only the rows whose key is repeated are then compared
+    exactly, by their text. ``hashed``: :func:`_text_hash` of ``items``."""
     import pyarrow as pa
 
-    key = _cheap_keys(query_codes, items)
+    key = _pair_keys(query_codes, hashed)
     ordered = np.sort(key)
     same = ordered[1:] == ordered[:-1]
     if not same.any():
         return None
-    rows = np.flatnonzero(np.isin(key, ordered[1:][same]))
+    repeated_keys = np.unique(ordered[1:][same])
+    where = np.minimum(np.searchsorted(repeated_keys, key), repeated_keys.size - 1)
+    rows = np.flatnonzero(repeated_keys[where] == key)
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
@@ -847,6 +868,46 @@ def _ranked_gains(
     return order, ranked_codes, position, ranked
 
 
+def _pool_lookup(pool: _Encoded) -> tuple[NDArray[np.uint64], NDArray[np.intp]] | None:
+    """The qrels' (query, item) keys sorted, and the row of each; None when two judged pairs
+    of one query share a key (a hash collision), which :func:`_look_up` cannot resolve."""
+    keys = _pair_keys(pool.query_codes, _text_hash(pool.items)[pool.item_codes])
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    if (keys[1:] == keys[:-1]).any():
+        return None
+    return keys, order
+
+
+def _look_up(
+    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]],
+    pool: _Encoded,
+    code: NDArray[np.intp],
+    run: _Encoded,
+    keep: NDArray[np.bool_],
+) -> NDArray[np.intp]:
+    """The qrels row of each kept run row's (query, item) pair, -1 where it is not judged.
+
+    The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
+    searches one query's small stretch of them after another, which stays in the caches); a
+    key found is a candidate, and the texts of both ids are then compared exactly."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys, rows = lookup
+    hashed = run.item_hash if run.item_hash is not None else _text_hash(run.items)
+    wanted = _pair_keys(code, hashed[keep])
+    where = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    hit = np.flatnonzero(keys[where] == wanted)
+    found = np.full(code.size, -1, dtype=np.intp)
+    candidate = rows[where[hit]]
+    ours = run.items.take(pa.array(run.item_codes[keep][hit]))
+    theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
+    same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
+    found[hit[same]] = candidate[same]
+    return found
+
+
 def evaluate_trec(
     qrels: pd.DataFrame | Source,
     runs: Mapping[str, pd.DataFrame | Source] | Sequence[pd.DataFrame | Source] | pd.DataFrame | Source,
@@ -902,6 +963,7 @@ def evaluate_trec(
     pool = _qrels(qrels, None)
     n_queries, n_pool_items = len(pool.queries), len(pool.items)
     pool_keys = pd.Index(_pairs(pool))
+    pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
     encoded = [(name, _run(run, None)) for name, run in named]
     longest = max(
@@ -940,18 +1002,20 @@ def evaluate_trec(
     for name, run in encoded:
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
         query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
-        item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
         code = query_map[run.query_codes]
         keep = code >= 0
         code = code[keep].astype(np.intp)
-        item = item_map[run.item_codes[keep]]
         score = run.values[keep]
         items = (run.item_codes[keep], run.items)
-        found = pool_keys.get_indexer(
-            np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
-        )
-        found[item < 0] = -1
+        found = None if pool_lookup is None else _look_up(pool_lookup, pool, code, run, keep)
+        if found is None:  # a hash collision inside the qrels: every id looked up by text
+            item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
+            item = item_map[run.item_codes[keep]]
+            found = pool_keys.get_indexer(
+                np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
+            )
+            found[item < 0] = -1
         grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
         judged = found >= 0
         judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)

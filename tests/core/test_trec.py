@@ -335,33 +335,68 @@ def test_read_trec_run_names_both_lines_of_a_repeated_pair() -> None:
     assert (error.value.params["line_first"], error.value.params["line"]) == (1, 4)
 
 
-#: Two 40-byte ids with the same length and the same first, middle and last 8 bytes: the
-#: run reader's cheap 64-bit key of a (query, id) pair cannot tell them apart.
-_TWIN_A = b"clueweb0" + b"9-en0003" + b"-55-3188" + b"4-aaaaaa" + b"zzzzzzzz"
-_TWIN_B = b"clueweb0" + b"9-en0004" + b"-55-3188" + b"4-aaaaab" + b"zzzzzzzz"
+def _length_hash(strings: object) -> np.ndarray:
+    """A deliberately weak hash for the tests: the id's length only, so ids of one length
+    collide and every exact check behind the hashed keys is exercised."""
+    import pyarrow.compute as pc
+
+    from ndcg_core import trec
+
+    lengths = pc.binary_length(strings).to_numpy(zero_copy_only=False).astype(np.uint64)
+    return trec._mix(lengths * np.uint64(0x9E3779B97F4A7C15))
 
 
-def test_read_trec_run_twin_ids_share_the_cheap_key() -> None:
-    import pyarrow as pa
+@pytest.fixture
+def weak_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ndcg_core import trec
 
-    from ndcg_core.trec import _cheap_keys
-
-    keys = _cheap_keys(np.zeros(2, dtype=np.intp), pa.array([_TWIN_A.decode(), _TWIN_B.decode()]))
-    assert keys[0] == keys[1]  # so the two tests below reach the exact check
+    monkeypatch.setattr(trec, "_text_hash", _length_hash)
 
 
-def test_read_trec_run_keeps_different_ids_whose_cheap_keys_collide() -> None:
-    run = read_trec_run(b"1 Q0 " + _TWIN_A + b" 1 0.5 t\n1 Q0 " + _TWIN_B + b" 2 0.4 t\n")
-    assert run["item"].tolist() == [_TWIN_A.decode(), _TWIN_B.decode()]
+@pytest.mark.usefixtures("weak_hash")
+def test_read_trec_run_keeps_different_ids_whose_hashes_collide() -> None:
+    run = read_trec_run(b"1 Q0 ab 1 0.5 t\n1 Q0 cd 2 0.4 t\n1 Q0 ef 3 0.3 t\n")
+    assert run["item"].tolist() == ["ab", "cd", "ef"]
 
 
-def test_read_trec_run_finds_a_repeated_pair_among_ids_whose_cheap_keys_collide() -> None:
-    lines = [_TWIN_A, _TWIN_B, b"x", _TWIN_B]
-    data = b"".join(b"1 Q0 " + item + b" %d 0.5 t\n" % (rank + 1) for rank, item in enumerate(lines))
+@pytest.mark.usefixtures("weak_hash")
+def test_read_trec_run_finds_a_repeated_pair_among_ids_whose_hashes_collide() -> None:
+    data = b"1 Q0 ab 1 0.5 t\n1 Q0 cd 2 0.4 t\n1 Q0 x 3 0.3 t\n1 Q0 cd 4 0.2 t\n"
     with pytest.raises(NDCGInputError) as error:
         read_trec_run(data, name="run.txt")
     assert (error.value.params["line_first"], error.value.params["line"]) == (2, 4)
-    assert error.value.params["item"] == _TWIN_B.decode()
+    assert error.value.params["item"] == "cd"
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_evaluate_trec_ignores_a_run_id_whose_hash_matches_a_judged_id() -> None:
+    # judged ids of distinct lengths (no collision inside the qrels); the run's "x" and "yyy"
+    # collide with the judged "a" and "ccc" but are not judged
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "bb", "ccc"], "relevance": [3, 2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 4, "item": ["x", "bb", "yyy", "a"], "score": [4.0, 3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=4).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 / math.log2(3) + 3 / math.log2(5), abs=1e-12)
+    assert row["idcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+    assert row["judged"] == pytest.approx(2 / 4)
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_evaluate_trec_looks_ids_up_by_text_when_judged_ids_collide() -> None:
+    # "a" and "b" collide inside the qrels: the lookup falls back to the ids' text
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "cc"], "relevance": [3, 2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["b", "x", "cc"], "score": [3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 + 1 / math.log2(4), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_numbers_do_not_depend_on_the_hash(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    qrels, run = collection(seed)
+    expected = evaluate_trec(qrels, {"r": run}, k="5,10").per_query
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_text_hash", _length_hash)
+    pd.testing.assert_frame_equal(evaluate_trec(qrels, {"r": run}, k="5,10").per_query, expected)
 
 
 @pytest.mark.parametrize(
