@@ -380,8 +380,8 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
     return codes.astype(np.intp, copy=False), dictionary
 
 
-def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
-    """Any qrels or run input read, checked and encoded."""
+def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _Encoded:
+    """Any qrels or run input read, checked and encoded (a TREC run's tags only with ``tags``)."""
 
     value = "relevance" if kind == "qrels" else "score"
     if isinstance(source, pd.DataFrame):
@@ -416,8 +416,9 @@ def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
             table = _split(data, str(label), kind=kind, n_fields=4, number_field=3, keep=(0, 2, 3))
             tag = None
         else:
-            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=(0, 2, 4, 5))
-            tag = table.column(3)
+            keep = (0, 2, 4, 5) if tags else (0, 2, 4)
+            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=keep)
+            tag = table.column(3) if tags else None
         queries, items = table.column(0), table.column(1)
         values = table.column(2).to_numpy()
         offset = 0
@@ -447,10 +448,12 @@ _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(
 #: Bits of an id's hash in a (query, id) key: the query code takes the 32 bits above.
 _HASH_BITS = 32
 
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
 
 def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic)."""
-    value = value ^ (value >> np.uint64(30))
+    value = value ^ (value >> np.uint64(30))  # (a new array: the caller's is left alone)
     value *= _MIX[1]
     value ^= value >> np.uint64(27)
     value *= _MIX[2]
@@ -472,21 +475,26 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
     # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping view)
     windows = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
     start, length = offsets[:-1], offsets[1:] - offsets[:-1]
-    hashed = length.astype(np.uint64) * _MIX[0]
-    rows = np.arange(n)
+    hashed = length.astype(np.uint64)
+    hashed *= _MIX[0]
+    rows: NDArray[np.intp] | None = None  # None: every row (the first word of every id)
     word = 0
-    while rows.size:
-        left = length[rows] - 8 * word
-        value = windows[start[rows] + 8 * word]
-        short = left < 8
-        if short.any():  # the bytes past the string's end
-            bits = (left[short] * 8).astype(np.uint64)
-            value[short] &= (np.uint64(1) << bits) - np.uint64(1)
-        if rows.size == n:
-            hashed = _mix(hashed ^ value)
+    while True:
+        left = length - 8 * word if rows is None else length[rows] - 8 * word
+        value = windows[start + 8 * word if rows is None else start[rows] + 8 * word]
+        # keep the id's own bytes only
+        value &= _ALL_BITS >> (64 - 8 * np.minimum(left, 8)).astype(np.uint64)
+        if rows is None and not length.all():
+            value[length == 0] = 0  # (a shift by 64 bits would keep every bit)
+        if rows is None:
+            hashed ^= value
+            hashed = _mix(hashed)
+            rows = np.flatnonzero(left > 8)
         else:
             hashed[rows] = _mix(hashed[rows] ^ value)
-        rows = rows[left > 8]
+            rows = rows[left > 8]
+        if not rows.size:
+            break
         word += 1
     return hashed
 
@@ -528,9 +536,9 @@ def _qrels(source: Any, name: str | None) -> _Encoded:
     return table.take(~repeated)
 
 
-def _run(source: Any, name: str | None) -> _Encoded:
+def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
-    table = _table(source, name, kind="run")
+    table = _table(source, name, kind="run", tags=tags)
     hashed = _text_hash(table.items)
     repeated = _repeated_pair(table.query_codes, table.items, hashed)
     if repeated is not None:
@@ -965,7 +973,7 @@ def evaluate_trec(
     pool_keys = pd.Index(_pairs(pool))
     pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
-    encoded = [(name, _run(run, None)) for name, run in named]
+    encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
     longest = max(
         [int(np.bincount(pool.query_codes).max())]
         + [int(np.bincount(run.query_codes).max()) for _, run in encoded]

@@ -399,6 +399,15 @@ def test_evaluate_trec_numbers_do_not_depend_on_the_hash(seed: int, monkeypatch:
     pd.testing.assert_frame_equal(evaluate_trec(qrels, {"r": run}, k="5,10").per_query, expected)
 
 
+def test_read_trec_run_tells_long_ids_apart_by_every_byte() -> None:
+    items = [("x" * 20) + c + ("y" * 20) for c in "abc"] + ["z" * 41]
+    data = "".join(f"1 Q0 {item} {rank + 1} 0.5 t\n" for rank, item in enumerate(items)).encode()
+    assert read_trec_run(data)["item"].tolist() == items
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data + f"1 Q0 {items[1]} 9 0.1 t\n".encode())
+    assert (error.value.params["line_first"], error.value.params["line"]) == (2, 5)
+
+
 @pytest.mark.parametrize(
     "items",
     [
