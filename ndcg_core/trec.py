@@ -560,18 +560,20 @@ def _repeated_pair(
     """The rows (first, second) of the first repeated (query, item) pair, or None.
 
     A 64-bit key per row (query code, hash of the item's text) is sorted (for millions of
-    rows quicker than a hash table); only the rows whose key is repeated are then compared
-    exactly, by their text. ``hashed``: :func:`_text_hash` of ``items``."""
+    rows quicker than a hash table); only the rows of the queries where a key repeats are then
+    looked at, and those whose key repeats compared exactly, by their text. ``hashed``:
+    :func:`_text_hash` of ``items``."""
     import pyarrow as pa
 
     key = _pair_keys(query_codes, hashed)
-    ordered = np.sort(key)
-    same = ordered[1:] == ordered[:-1]
-    if not same.any():
+    repeated_keys = _repeated_keys(query_codes, key)
+    if not repeated_keys.size:
         return None
-    repeated_keys = np.unique(ordered[1:][same])
-    where = np.minimum(np.searchsorted(repeated_keys, key), repeated_keys.size - 1)
-    rows = np.flatnonzero(repeated_keys[where] == key)
+    queries = np.zeros(int(query_codes.max()) + 1, dtype=bool)
+    queries[(repeated_keys >> np.uint64(32)).astype(np.intp)] = True
+    near = np.flatnonzero(queries[query_codes])
+    where = np.minimum(np.searchsorted(repeated_keys, key[near]), repeated_keys.size - 1)
+    rows = near[repeated_keys[where] == key[near]]
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
@@ -584,6 +586,36 @@ def _repeated_pair(
     second = int(np.argmax(repeated))
     match = (exact["query"] == exact["query"].iloc[second]) & (exact["item"] == exact["item"].iloc[second])
     return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
+
+
+def _repeated_keys(query_codes: NDArray[np.intp], key: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The keys that occur more than once (sorted, unique), from :func:`_pair_keys`.
+
+    A run grouped by query with lists of similar length is laid out one query per row of a
+    grid and each row sorted on its own: many small sorts of 32-bit numbers that stay in the
+    caches, about five times quicker than one sort of every key. Otherwise one sort of all
+    the keys."""
+    counts = np.bincount(query_codes)
+    width = int(counts.max())
+    if counts.size * width <= 2 * key.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
+        # the low 32 bits (the id's hash) in a uint32 grid, one query a row; padding that
+        # equals a hash only makes a false candidate, which the exact check drops
+        low = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        if (counts == width).all():
+            grid = low.reshape(counts.size, width)
+        else:
+            grid = np.empty((counts.size, width), dtype=np.uint32)
+            grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+            starts = np.cumsum(counts) - counts
+            shift = np.arange(counts.size) * width - starts
+            grid.ravel()[np.arange(key.size) + shift[query_codes]] = low
+        grid.sort(axis=1)
+        where = np.nonzero(grid[:, 1:] == grid[:, :-1])
+        repeated = (where[0].astype(np.uint64) << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64)
+    else:
+        ordered = np.sort(key)
+        repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    return np.unique(repeated)
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -825,15 +857,19 @@ def _trec_order(
     ranked_codes, ranked_score = codes[order], score[order]
     same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
     if same.any():
-        group = np.cumsum(np.concatenate(([True], ~same)))
         tied = np.zeros(codes.size, dtype=bool)
         tied[1:] |= same
         tied[:-1] |= same
         rows = np.flatnonzero(tied)
+        # the tie group of each tied row (numbered over the tied rows only): a tied row starts
+        # a group unless it ties with the row before it
+        after = np.zeros(rows.size, dtype=bool)
+        after[rows > 0] = same[rows[rows > 0] - 1]
+        group = np.cumsum(~after)
         names = items[1].take(pa.array(items[0][order[rows]])).to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
-        resorted = np.lexsort((-item_codes, group[rows]))
+        resorted = np.lexsort((-item_codes, group))
         order[rows] = order[rows][resorted]
     return order, position
 

@@ -409,6 +409,24 @@ def test_read_trec_run_tells_long_ids_apart_by_every_byte() -> None:
 
 
 @pytest.mark.parametrize(
+    ("pairs", "lines"),
+    [
+        (["1 a", "1 a", "2 c", "2 d"], (1, 2)),  # grouped by query, lists of one length
+        (["1 a", "1 b", "1 a", "2 c"], (1, 3)),  # grouped, lists of different lengths
+        (["1 a", "2 a", "1 b", "1 a"], (1, 4)),  # queries interleaved
+    ],
+)
+def test_read_trec_run_finds_a_repeated_pair_however_queries_are_laid_out(
+    pairs: list[str], lines: tuple[int, int]
+) -> None:
+    query_item = [pair.split() for pair in pairs]
+    data = "".join(f"{q} Q0 {i} {rank + 1} 0.5 t\n" for rank, (q, i) in enumerate(query_item)).encode()
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data)
+    assert (error.value.params["line_first"], error.value.params["line"]) == lines
+
+
+@pytest.mark.parametrize(
     "items",
     [
         ["d1", "d10", "d1\u00e9", "d", "D1"],  # short ids: the key holds every byte
