@@ -469,19 +469,29 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
     n = len(strings)
     buffers = strings.buffers()
     offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
-    offsets = offsets.astype(np.int64)
     raw = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
-    padded = np.concatenate([raw[: int(offsets[-1])], np.zeros(8, dtype=np.uint8)])
-    # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping view)
-    windows = np.ndarray((padded.size - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    start, length = offsets[:-1], offsets[1:] - offsets[:-1]
+    raw = raw[: int(offsets[-1])]
+    # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping
+    # view, no copy); the windows of the last 7 bytes come from a small zero-padded copy
+    inner = max(raw.size - 7, 0)
+    windows = np.ndarray((inner,), dtype="<u8", buffer=raw, strides=(1,))
+    tail = np.concatenate([raw[inner:], np.zeros(8, dtype=np.uint8)])
+    tail_windows = np.ndarray((tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
+
+    def read(position: NDArray[np.int32]) -> NDArray[np.uint64]:
+        late = int(np.searchsorted(position, inner))  # positions only grow along the rows
+        if late == position.size:
+            return windows[position]
+        return np.concatenate([windows[position[:late]], tail_windows[position[late:] - inner]])
+
+    start, length = offsets[:-1], np.diff(offsets)
     hashed = length.astype(np.uint64)
     hashed *= _MIX[0]
     rows: NDArray[np.intp] | None = None  # None: every row (the first word of every id)
     word = 0
     while True:
         left = length - 8 * word if rows is None else length[rows] - 8 * word
-        value = windows[start + 8 * word if rows is None else start[rows] + 8 * word]
+        value = read(start + 8 * word if rows is None else start[rows] + 8 * word)
         # keep the id's own bytes only
         value &= _ALL_BITS >> (64 - 8 * np.minimum(left, 8)).astype(np.uint64)
         if rows is None and not length.all():

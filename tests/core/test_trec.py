@@ -335,6 +335,19 @@ def test_read_trec_run_names_both_lines_of_a_repeated_pair() -> None:
     assert (error.value.params["line_first"], error.value.params["line"]) == (1, 4)
 
 
+def test_text_hash_is_equal_exactly_for_equal_ids_wherever_they_sit() -> None:
+    import pyarrow as pa
+
+    from ndcg_core.trec import _text_hash
+
+    ids = ["", "a", "ab", "abcdefgh", "abcdefghi", "x" * 17, "\u6587", "a", "ab", "", "abcdefghi", "x" * 17]
+    hashed = _text_hash(pa.array(ids))
+    for i, j in np.ndindex(len(ids), len(ids)):
+        assert (hashed[i] == hashed[j]) == (ids[i] == ids[j])
+    for stop in range(1, len(ids) + 1):  # an id at the very end of the text buffer, a sliced array
+        assert (_text_hash(pa.array(["zzzz", *ids]).slice(1, stop)) == hashed[:stop]).all()
+
+
 def _length_hash(strings: object) -> np.ndarray:
     """A deliberately weak hash for the tests: the id's length only, so ids of one length
     collide and every exact check behind the hashed keys is exercised."""
