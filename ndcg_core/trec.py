@@ -450,6 +450,9 @@ _HASH_BITS = 32
 
 _ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+#: ``_LOW_BYTES[n]``: the mask of the low ``n`` bytes of a uint64 (n = 0..8).
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
 
 def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic)."""
@@ -493,9 +496,7 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
         left = length - 8 * word if rows is None else length[rows] - 8 * word
         value = read(start + 8 * word if rows is None else start[rows] + 8 * word)
         # keep the id's own bytes only
-        value &= _ALL_BITS >> (64 - 8 * np.minimum(left, 8)).astype(np.uint64)
-        if rows is None and not length.all():
-            value[length == 0] = 0  # (a shift by 64 bits would keep every bit)
+        value &= _LOW_BYTES[np.minimum(left, 8)]
         if rows is None:
             hashed ^= value
             hashed = _mix(hashed)
@@ -512,7 +513,8 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
 def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """A 64-bit key of each (group, string) pair: the group (below 2**32) in the high bits, the
     top ``_HASH_BITS`` bits of the string's hash in the low ones. Equal pairs, equal keys."""
-    return (groups.astype(np.uint64) << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
+    codes = np.asarray(groups, dtype=np.int64).view(np.uint64)  # codes are >= 0: no copy
+    return (codes << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
 
 
 def _pairs(table: _Encoded) -> NDArray[np.int64]:
@@ -809,7 +811,7 @@ def _gains(grades: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
 
 def _bins(position: NDArray[np.intp], cutoffs: NDArray[np.int64]) -> NDArray[np.intp]:
     """Index of the first cutoff that includes each 0-based position (len(cutoffs): none)."""
-    return np.searchsorted(cutoffs, position, side="right").astype(np.intp)
+    return np.searchsorted(cutoffs, position, side="right").astype(np.intp, copy=False)
 
 
 def _cumulative(
@@ -818,7 +820,7 @@ def _cumulative(
     """Per query and cutoff, the sum of the weights of the rows the cutoff includes: one
     bincount into (query, cutoff) cells, then a cumulative sum along the cutoffs."""
     kept = bins < n_cut
-    cell = codes[kept].astype(np.int64) * n_cut + bins[kept]
+    cell = codes[kept].astype(np.int64, copy=False) * n_cut + bins[kept]
     table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).astype(np.float64)
     table = table.reshape(n_queries, n_cut)  # (float even when no row is kept)
     return np.cumsum(table, axis=1)
