@@ -56,6 +56,7 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import os
 import re
@@ -312,6 +313,7 @@ class _Encoded:
     data: bytes | None
     offset: int
     label: str | None
+    item_hash: NDArray[np.uint64] | None = None
 
     def line(self, row: int) -> int:
         """The line of a row in its file (or its row number in a table)."""
@@ -331,6 +333,7 @@ class _Encoded:
             None,
             0,
             self.label,
+            None if self.item_hash is None else self.item_hash[keep],
         )
 
     def frame(self, value: str) -> pd.DataFrame:
@@ -377,8 +380,8 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
     return codes.astype(np.intp, copy=False), dictionary
 
 
-def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
-    """Any qrels or run input read, checked and encoded."""
+def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _Encoded:
+    """Any qrels or run input read, checked and encoded (a TREC run's tags only with ``tags``)."""
 
     value = "relevance" if kind == "qrels" else "score"
     if isinstance(source, pd.DataFrame):
@@ -413,14 +416,105 @@ def _table(source: Any, name: str | None, *, kind: str) -> _Encoded:
             table = _split(data, str(label), kind=kind, n_fields=4, number_field=3, keep=(0, 2, 3))
             tag = None
         else:
-            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=(0, 2, 4, 5))
-            tag = table.column(3)
+            keep = (0, 2, 4, 5) if tags else (0, 2, 4)
+            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=keep)
+            tag = table.column(3) if tags else None
         queries, items = table.column(0), table.column(1)
         values = table.column(2).to_numpy()
         offset = 0
     query_codes, query_ids = _encode(queries)
-    item_codes, item_ids = _encode(items)
+    if kind == "run":
+        # A run's item ids are not encoded: hashing every line's id into one table of a
+        # million distinct ids was the slowest step. Each row is its own "code"; the ids are
+        # looked up in the (much smaller) qrels, and only tied rows ever compare them.
+        item_ids = _one_chunk(items)
+        item_codes = np.arange(len(item_ids), dtype=np.intp)
+    else:
+        item_codes, item_ids = _encode(items)
     return _Encoded(query_codes, query_ids, item_codes, item_ids, values, tag, data, offset, label)
+
+
+def _one_chunk(column: Any) -> Any:
+    """A pyarrow text column as one ``string`` array (chunks joined)."""
+    import pyarrow as pa
+
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    return array if array.type == pa.string() else array.cast(pa.string())
+
+
+#: Odd 64-bit multipliers (splitmix64's) that spread the words of :func:`_text_hash`.
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+
+#: Bits of an id's hash in a (query, id) key: the query code takes the 32 bits above.
+_HASH_BITS = 32
+
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+#: ``_LOW_BYTES[n]``: the mask of the low ``n`` bytes of a uint64 (n = 0..8).
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """splitmix64's finaliser, element-wise (wrapping uint64 arithmetic)."""
+    value = value ^ (value >> np.uint64(30))  # (a new array: the caller's is left alone)
+    value *= _MIX[1]
+    value ^= value >> np.uint64(27)
+    value *= _MIX[2]
+    return value ^ (value >> np.uint64(31))
+
+
+def _text_hash(strings: Any) -> NDArray[np.uint64]:
+    """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes.
+
+    Vectorised over the rows, eight bytes at a time (one round for ids of up to 8 bytes): no
+    hash table is built, so nothing outgrows the caches. Equal strings hash equal; different
+    strings may too (rarely), so a match is only a candidate, checked exactly by the caller."""
+    n = len(strings)
+    buffers = strings.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
+    raw = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
+    raw = raw[: int(offsets[-1])]
+    # every 8-byte window of the text as a little-endian uint64 (an unaligned, overlapping
+    # view, no copy); the windows of the last 7 bytes come from a small zero-padded copy
+    inner = max(raw.size - 7, 0)
+    windows = np.ndarray((inner,), dtype="<u8", buffer=raw, strides=(1,))
+    tail = np.concatenate([raw[inner:], np.zeros(8, dtype=np.uint8)])
+    tail_windows = np.ndarray((tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
+
+    def read(position: NDArray[np.int32]) -> NDArray[np.uint64]:
+        late = int(np.searchsorted(position, inner))  # positions only grow along the rows
+        if late == position.size:
+            return windows[position]
+        return np.concatenate([windows[position[:late]], tail_windows[position[late:] - inner]])
+
+    start, length = offsets[:-1], np.diff(offsets)
+    hashed = length.astype(np.uint64)
+    hashed *= _MIX[0]
+    rows: NDArray[np.intp] | None = None  # None: every row (the first word of every id)
+    word = 0
+    while True:
+        left = length - 8 * word if rows is None else length[rows] - 8 * word
+        value = read(start + 8 * word if rows is None else start[rows] + 8 * word)
+        # keep the id's own bytes only
+        value &= _LOW_BYTES[np.minimum(left, 8)]
+        if rows is None:
+            hashed ^= value
+            hashed = _mix(hashed)
+            rows = np.flatnonzero(left > 8)
+        else:
+            hashed[rows] = _mix(hashed[rows] ^ value)
+            rows = rows[left > 8]
+        if not rows.size:
+            break
+        word += 1
+    return hashed
+
+
+def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """A 64-bit key of each (group, string) pair: the group (below 2**32) in the high bits, the
+    top ``_HASH_BITS`` bits of the string's hash in the low ones. Equal pairs, equal keys."""
+    codes = np.asarray(groups, dtype=np.int64).view(np.uint64)  # codes are >= 0: no copy
+    return (codes << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
 
 
 def _pairs(table: _Encoded) -> NDArray[np.int64]:
@@ -454,23 +548,86 @@ def _qrels(source: Any, name: str | None) -> _Encoded:
     return table.take(~repeated)
 
 
-def _run(source: Any, name: str | None) -> _Encoded:
+def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
-    table = _table(source, name, kind="run")
-    pair = _pairs(table)
-    ordered = np.sort(pair)  # for millions of rows, about twice as quick as a hash table
-    if (ordered[1:] == ordered[:-1]).any():
-        row = int(np.argmax(pd.Index(pair).duplicated(keep="first")))
-        first = int(np.argmax(pair == pair[row]))
+    table = _table(source, name, kind="run", tags=tags)
+    hashed = _text_hash(table.items)
+    repeated = _repeated_pair(table.query_codes, table.items, hashed)
+    if repeated is not None:
+        first, row = repeated
         fail(
             "run_duplicate",
             name=table.label or "table",
-            item=str(table.items[table.item_codes[row]]),
+            item=str(table.items[row]),
             query=str(table.queries[table.query_codes[row]]),
             line_first=table.line(first),
             line=table.line(row),
         )
-    return table
+    return dataclasses.replace(table, item_hash=hashed)
+
+
+def _repeated_pair(
+    query_codes: NDArray[np.intp], items: Any, hashed: NDArray[np.uint64]
+) -> tuple[int, int] | None:
+    """The rows (first, second) of the first repeated (query, item) pair, or None.
+
+    A 64-bit key per row (query code, hash of the item's text) is sorted (for millions of
+    rows quicker than a hash table); only the rows of the queries where a key repeats are then
+    looked at, and those whose key repeats compared exactly, by their text. ``hashed``:
+    :func:`_text_hash` of ``items``."""
+    import pyarrow as pa
+
+    key = _pair_keys(query_codes, hashed)
+    repeated_keys = _repeated_keys(query_codes, key)
+    if not repeated_keys.size:
+        return None
+    queries = np.zeros(int(query_codes.max()) + 1, dtype=bool)
+    queries[(repeated_keys >> np.uint64(32)).astype(np.intp)] = True
+    near = np.flatnonzero(queries[query_codes])
+    where = np.minimum(np.searchsorted(repeated_keys, key[near]), repeated_keys.size - 1)
+    rows = near[repeated_keys[where] == key[near]]
+    exact = pd.DataFrame(
+        {
+            "query": query_codes[rows],
+            "item": items.take(pa.array(rows)).to_numpy(zero_copy_only=False),
+        }
+    )
+    repeated = exact.duplicated(keep="first").to_numpy()
+    if not repeated.any():
+        return None  # keys that collided, pairs that differ
+    second = int(np.argmax(repeated))
+    match = (exact["query"] == exact["query"].iloc[second]) & (exact["item"] == exact["item"].iloc[second])
+    return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
+
+
+def _repeated_keys(query_codes: NDArray[np.intp], key: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The keys that occur more than once (sorted, unique), from :func:`_pair_keys`.
+
+    A run grouped by query with lists of similar length is laid out one query per row of a
+    grid and each row sorted on its own: many small sorts of 32-bit numbers that stay in the
+    caches, about five times quicker than one sort of every key. Otherwise one sort of all
+    the keys."""
+    counts = np.bincount(query_codes)
+    width = int(counts.max())
+    if counts.size * width <= 2 * key.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
+        # the low 32 bits (the id's hash) in a uint32 grid, one query a row; padding that
+        # equals a hash only makes a false candidate, which the exact check drops
+        low = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        if (counts == width).all():
+            grid = low.reshape(counts.size, width)
+        else:
+            grid = np.empty((counts.size, width), dtype=np.uint32)
+            grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+            starts = np.cumsum(counts) - counts
+            shift = np.arange(counts.size) * width - starts
+            grid.ravel()[np.arange(key.size) + shift[query_codes]] = low
+        grid.sort(axis=1)
+        where = np.nonzero(grid[:, 1:] == grid[:, :-1])
+        repeated = (where[0].astype(np.uint64) << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64)
+    else:
+        ordered = np.sort(key)
+        repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    return np.unique(repeated)
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -654,7 +811,7 @@ def _gains(grades: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
 
 def _bins(position: NDArray[np.intp], cutoffs: NDArray[np.int64]) -> NDArray[np.intp]:
     """Index of the first cutoff that includes each 0-based position (len(cutoffs): none)."""
-    return np.searchsorted(cutoffs, position, side="right").astype(np.intp)
+    return np.searchsorted(cutoffs, position, side="right").astype(np.intp, copy=False)
 
 
 def _cumulative(
@@ -663,7 +820,7 @@ def _cumulative(
     """Per query and cutoff, the sum of the weights of the rows the cutoff includes: one
     bincount into (query, cutoff) cells, then a cumulative sum along the cutoffs."""
     kept = bins < n_cut
-    cell = codes[kept].astype(np.int64) * n_cut + bins[kept]
+    cell = codes[kept].astype(np.int64, copy=False) * n_cut + bins[kept]
     table = np.bincount(cell, weights=weights[kept], minlength=n_queries * n_cut).astype(np.float64)
     table = table.reshape(n_queries, n_cut)  # (float even when no row is kept)
     return np.cumsum(table, axis=1)
@@ -676,9 +833,26 @@ def _ranked_positions(
     row's 0-based position in its query."""
     counts = np.bincount(codes, minlength=n_queries)
     starts = np.cumsum(counts) - counts
+    if _already_ranked(codes, values):
+        # A TREC run file lists each query's documents by rank: no sort needed.
+        order = np.arange(codes.size)
+        position = order - starts[codes]
+        return order, position
     order = batch._rank_order(codes, counts, starts, values)
     position = np.arange(codes.size) - starts[codes[order]]
     return order, position
+
+
+def _already_ranked(codes: NDArray[np.intp], values: NDArray[np.float64]) -> bool:
+    """Whether the rows are grouped by query (codes in order of first appearance never go
+    down) and, inside each query, ``values`` never go up: then the ranking is the input order
+    (a tie keeps input order, as the sort would)."""
+    if codes.size < 2:
+        return True
+    step = codes[1:] - codes[:-1]
+    if (step < 0).any():
+        return False
+    return bool(((values[1:] <= values[:-1]) | (step > 0)).all())
 
 
 def _trec_order(
@@ -695,15 +869,19 @@ def _trec_order(
     ranked_codes, ranked_score = codes[order], score[order]
     same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
     if same.any():
-        group = np.cumsum(np.concatenate(([True], ~same)))
         tied = np.zeros(codes.size, dtype=bool)
         tied[1:] |= same
         tied[:-1] |= same
         rows = np.flatnonzero(tied)
+        # the tie group of each tied row (numbered over the tied rows only): a tied row starts
+        # a group unless it ties with the row before it
+        after = np.zeros(rows.size, dtype=bool)
+        after[rows > 0] = same[rows[rows > 0] - 1]
+        group = np.cumsum(~after)
         names = items[1].take(pa.array(items[0][order[rows]])).to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
-        resorted = np.lexsort((-item_codes, group[rows]))
+        resorted = np.lexsort((-item_codes, group))
         order[rows] = order[rows][resorted]
     return order, position
 
@@ -744,6 +922,46 @@ def _ranked_gains(
             sizes = np.diff(np.append(first, ranked.size))
             ranked = np.repeat(np.add.reduceat(ranked, first) / sizes, sizes)
     return order, ranked_codes, position, ranked
+
+
+def _pool_lookup(pool: _Encoded) -> tuple[NDArray[np.uint64], NDArray[np.intp]] | None:
+    """The qrels' (query, item) keys sorted, and the row of each; None when two judged pairs
+    of one query share a key (a hash collision), which :func:`_look_up` cannot resolve."""
+    keys = _pair_keys(pool.query_codes, _text_hash(pool.items)[pool.item_codes])
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    if (keys[1:] == keys[:-1]).any():
+        return None
+    return keys, order
+
+
+def _look_up(
+    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]],
+    pool: _Encoded,
+    code: NDArray[np.intp],
+    run: _Encoded,
+    keep: NDArray[np.bool_],
+) -> NDArray[np.intp]:
+    """The qrels row of each kept run row's (query, item) pair, -1 where it is not judged.
+
+    The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
+    searches one query's small stretch of them after another, which stays in the caches); a
+    key found is a candidate, and the texts of both ids are then compared exactly."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys, rows = lookup
+    hashed = run.item_hash if run.item_hash is not None else _text_hash(run.items)
+    wanted = _pair_keys(code, hashed[keep])
+    where = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    hit = np.flatnonzero(keys[where] == wanted)
+    found = np.full(code.size, -1, dtype=np.intp)
+    candidate = rows[where[hit]]
+    ours = run.items.take(pa.array(run.item_codes[keep][hit]))
+    theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
+    same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
+    found[hit[same]] = candidate[same]
+    return found
 
 
 def evaluate_trec(
@@ -801,8 +1019,9 @@ def evaluate_trec(
     pool = _qrels(qrels, None)
     n_queries, n_pool_items = len(pool.queries), len(pool.items)
     pool_keys = pd.Index(_pairs(pool))
+    pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
-    encoded = [(name, _run(run, None)) for name, run in named]
+    encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
     longest = max(
         [int(np.bincount(pool.query_codes).max())]
         + [int(np.bincount(run.query_codes).max()) for _, run in encoded]
@@ -839,18 +1058,20 @@ def evaluate_trec(
     for name, run in encoded:
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
         query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
-        item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
         code = query_map[run.query_codes]
         keep = code >= 0
         code = code[keep].astype(np.intp)
-        item = item_map[run.item_codes[keep]]
         score = run.values[keep]
         items = (run.item_codes[keep], run.items)
-        found = pool_keys.get_indexer(
-            np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
-        )
-        found[item < 0] = -1
+        found = None if pool_lookup is None else _look_up(pool_lookup, pool, code, run, keep)
+        if found is None:  # a hash collision inside the qrels: every id looked up by text
+            item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
+            item = item_map[run.item_codes[keep]]
+            found = pool_keys.get_indexer(
+                np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
+            )
+            found[item < 0] = -1
         grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
         judged = found >= 0
         judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)

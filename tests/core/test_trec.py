@@ -117,6 +117,28 @@ def test_evaluate_trec_whole_list_equals_pytrec_eval_ndcg(seed: int) -> None:
         assert answered.loc[query, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_run_listed_by_rank_equals_pytrec_eval(seed: int) -> None:
+    # a run written as TREC files are (each query's rows by descending score, ties in no
+    # particular order) is taken in file order without a sort; the numbers must not move
+    qrels, run = collection(seed)
+    shuffled = run.sample(frac=1.0, random_state=seed)
+    ranked = shuffled.sort_values(["query", "score"], ascending=[True, False], kind="stable")
+    expected = pytrec(qrels, ranked, {"ndcg_cut_5", "ndcg_cut_10"})
+    result = evaluate_trec(qrels, {"r": ranked}, k="5,10", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg@5"] == pytest.approx(values["ndcg_cut_5"], abs=1e-12)
+        assert answered.loc[query, "ndcg@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
+def test_evaluate_trec_input_ties_keep_file_order_in_a_run_listed_by_rank() -> None:
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "relevance": [0, 3, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "score": [2.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3, ties="input").per_query.loc[0]
+    assert row["dcg"] == pytest.approx(0 + 3 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+
+
 def test_evaluate_trec_float32_ties_follow_trec_eval_when_scores_are_float32() -> None:
     # 0.5 and 0.25 are exact in float32: a tie, broken by item id descending as a string
     qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["d9", "d10", "d2"], "relevance": [1, 3, 0]})
@@ -311,6 +333,128 @@ def test_read_trec_run_names_both_lines_of_a_repeated_pair() -> None:
         read_trec_run(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n\n1 Q0 a 3 0.3 t\n", name="run.txt")
     assert error.value.key == "run_duplicate"
     assert (error.value.params["line_first"], error.value.params["line"]) == (1, 4)
+
+
+def test_text_hash_is_equal_exactly_for_equal_ids_wherever_they_sit() -> None:
+    import pyarrow as pa
+
+    from ndcg_core.trec import _text_hash
+
+    ids = ["", "a", "ab", "abcdefgh", "abcdefghi", "x" * 17, "\u6587", "a", "ab", "", "abcdefghi", "x" * 17]
+    hashed = _text_hash(pa.array(ids))
+    for i, j in np.ndindex(len(ids), len(ids)):
+        assert (hashed[i] == hashed[j]) == (ids[i] == ids[j])
+    for stop in range(1, len(ids) + 1):  # an id at the very end of the text buffer, a sliced array
+        assert (_text_hash(pa.array(["zzzz", *ids]).slice(1, stop)) == hashed[:stop]).all()
+
+
+def _length_hash(strings: object) -> np.ndarray:
+    """A deliberately weak hash for the tests: the id's length only, so ids of one length
+    collide and every exact check behind the hashed keys is exercised."""
+    import pyarrow.compute as pc
+
+    from ndcg_core import trec
+
+    lengths = pc.binary_length(strings).to_numpy(zero_copy_only=False).astype(np.uint64)
+    return trec._mix(lengths * np.uint64(0x9E3779B97F4A7C15))
+
+
+@pytest.fixture
+def weak_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_text_hash", _length_hash)
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_read_trec_run_keeps_different_ids_whose_hashes_collide() -> None:
+    run = read_trec_run(b"1 Q0 ab 1 0.5 t\n1 Q0 cd 2 0.4 t\n1 Q0 ef 3 0.3 t\n")
+    assert run["item"].tolist() == ["ab", "cd", "ef"]
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_read_trec_run_finds_a_repeated_pair_among_ids_whose_hashes_collide() -> None:
+    data = b"1 Q0 ab 1 0.5 t\n1 Q0 cd 2 0.4 t\n1 Q0 x 3 0.3 t\n1 Q0 cd 4 0.2 t\n"
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data, name="run.txt")
+    assert (error.value.params["line_first"], error.value.params["line"]) == (2, 4)
+    assert error.value.params["item"] == "cd"
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_evaluate_trec_ignores_a_run_id_whose_hash_matches_a_judged_id() -> None:
+    # judged ids of distinct lengths (no collision inside the qrels); the run's "x" and "yyy"
+    # collide with the judged "a" and "ccc" but are not judged
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "bb", "ccc"], "relevance": [3, 2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 4, "item": ["x", "bb", "yyy", "a"], "score": [4.0, 3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=4).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 / math.log2(3) + 3 / math.log2(5), abs=1e-12)
+    assert row["idcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+    assert row["judged"] == pytest.approx(2 / 4)
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_evaluate_trec_looks_ids_up_by_text_when_judged_ids_collide() -> None:
+    # "a" and "b" collide inside the qrels: the lookup falls back to the ids' text
+    qrels = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "cc"], "relevance": [3, 2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["b", "x", "cc"], "score": [3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 + 1 / math.log2(4), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_numbers_do_not_depend_on_the_hash(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    qrels, run = collection(seed)
+    expected = evaluate_trec(qrels, {"r": run}, k="5,10").per_query
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_text_hash", _length_hash)
+    pd.testing.assert_frame_equal(evaluate_trec(qrels, {"r": run}, k="5,10").per_query, expected)
+
+
+def test_read_trec_run_tells_long_ids_apart_by_every_byte() -> None:
+    items = [("x" * 20) + c + ("y" * 20) for c in "abc"] + ["z" * 41]
+    data = "".join(f"1 Q0 {item} {rank + 1} 0.5 t\n" for rank, item in enumerate(items)).encode()
+    assert read_trec_run(data)["item"].tolist() == items
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data + f"1 Q0 {items[1]} 9 0.1 t\n".encode())
+    assert (error.value.params["line_first"], error.value.params["line"]) == (2, 5)
+
+
+@pytest.mark.parametrize(
+    ("pairs", "lines"),
+    [
+        (["1 a", "1 a", "2 c", "2 d"], (1, 2)),  # grouped by query, lists of one length
+        (["1 a", "1 b", "1 a", "2 c"], (1, 3)),  # grouped, lists of different lengths
+        (["1 a", "2 a", "1 b", "1 a"], (1, 4)),  # queries interleaved
+    ],
+)
+def test_read_trec_run_finds_a_repeated_pair_however_queries_are_laid_out(
+    pairs: list[str], lines: tuple[int, int]
+) -> None:
+    query_item = [pair.split() for pair in pairs]
+    data = "".join(f"{q} Q0 {i} {rank + 1} 0.5 t\n" for rank, (q, i) in enumerate(query_item)).encode()
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data)
+    assert (error.value.params["line_first"], error.value.params["line"]) == lines
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ["d1", "d10", "d1\u00e9", "d", "D1"],  # short ids: the key holds every byte
+        ["abcdefgh", "abcdefghi", "xbcdefgh", "abcdefghijklmnop", "abcdefghijklmnoq"],  # 8..16 bytes
+        ["\u6587\u6863\u4e00", "\u6587\u6863\u4e8c", "\u6587\u6863"],  # UTF-8, several bytes a character
+    ],
+)
+def test_read_trec_run_keeps_ids_that_differ_in_any_byte(items: list[str]) -> None:
+    data = "".join(f"1 Q0 {item} {rank + 1} 0.5 t\n" for rank, item in enumerate(items)).encode()
+    assert read_trec_run(data)["item"].tolist() == items
+
+
+def test_read_trec_run_keeps_one_id_retrieved_for_two_queries() -> None:
+    run = read_trec_run(b"1 Q0 a 1 0.5 t\n2 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n")
+    assert run["query"].tolist() == ["1", "2", "1"]
 
 
 def test_read_trec_run_reads_csv_and_parquet() -> None:
