@@ -295,7 +295,6 @@ def landing(frame: Frame) -> None:
             t("live.start"),
             key="live.start",
             on_click=_start_class,
-            type="primary",
             icon=":material/co_present:",
         )
         st.caption(t("live.expires", hours=int(DEFAULT_TTL // 3600)))
@@ -459,7 +458,7 @@ def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], 
                     on_click=_act,
                     args=(action, code, key, q.number),
                     disabled=ended or not allowed,
-                    type="primary" if label == "open" and q.state == "ready" else "secondary",
+                    # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
                 )
 
 
@@ -609,7 +608,6 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
         st.button(
             t("live.submit"),
             key=f"live.submit.{q.number}",
-            type="primary",
             icon=":material/send:",
             on_click=lambda: _submit(code, token, q.number, _order_from_cards(q.spec, order, shown)),
         )
@@ -635,7 +633,6 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
         # the answer is stored in the button's callback, before the page runs: one run, not two
         st.form_submit_button(
             t("live.submit"),
-            type="primary",
             icon=":material/send:",
             on_click=_submit_form,
             args=(code, token, q.number),
