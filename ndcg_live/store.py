@@ -225,8 +225,11 @@ class LiveStore:
         Seconds after its last activity that a class expires.
     clock : callable
         Seconds since the epoch (tests pass a fake clock).
-    student_limit, teacher_limit : RateLimit
-        The token buckets of a student (answers, joins) and of a class's teacher (actions).
+    student_limit, teacher_limit, join_limit : RateLimit
+        The token buckets of a student (answers) and of a class: the teacher's actions and new
+        students' joins take from the class's one bucket (one pair of columns), so they share
+        one size; a smaller teacher limit would cap the joins too (40 phones joining right
+        after the teacher opened a question were refused by a 30-token cap).
     """
 
     def __init__(
@@ -236,7 +239,7 @@ class LiveStore:
         ttl: float = DEFAULT_TTL,
         clock: Callable[[], float] = time.time,
         student_limit: RateLimit = RateLimit(burst=10, per_second=1.0),
-        teacher_limit: RateLimit = RateLimit(burst=30, per_second=3.0),
+        teacher_limit: RateLimit = RateLimit(burst=200, per_second=20.0),
         join_limit: RateLimit = RateLimit(burst=200, per_second=20.0),
     ) -> None:
         self.url = url or default_url()

@@ -374,3 +374,17 @@ def test_database_url_setting_wins(monkeypatch):
 
     monkeypatch.setenv(DATABASE_URL_ENV, "postgresql+psycopg://lab@db/ndcg")
     assert default_url() == "postgresql+psycopg://lab@db/ndcg"
+
+
+def test_a_class_of_sixty_joins_at_once_after_the_teacher_acted(database_url):
+    # the teacher's actions and the joins share the class's bucket: the teacher's actions
+    # must not shrink it below a class joining at once (found by the two-process test in CI)
+    store = LiveStore(database_url)
+    code, key = store.create_class()
+    number = store.add_question(
+        code, key, questions.spec_from_ranking("ideal_order", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    )
+    store.open_question(code, key, number)
+    joined = [store.join(code) for _ in range(60)]
+    assert store.class_info(code).n_students == len(joined) == 60
+    store.dispose()
