@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from .batch import _check_columns, _shown
 from .validate import check_choice, fail
 
 __all__ = [
@@ -380,23 +381,6 @@ def _seed(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= _MAX_SEED:
         fail("shape", what="seed", rule="rule_seed_or_none", got=repr(value), limit=_MAX_SEED)
     return int(value)
-
-
-def _check_columns(frame: pd.DataFrame, names: tuple[str, ...]) -> None:
-    for column in names:
-        if column not in frame.columns:
-            shown = ", ".join(repr(str(c)) for c in list(frame.columns)[:20])
-            if len(frame.columns) > 20:
-                shown += ", ..."
-            fail("missing_column", column=column, columns=shown or "-")
-
-
-def _shown(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, str) and len(value) > 40:
-        value = value[:40] + "..."
-    return value
 
 
 def _ids(series: pd.Series, column: str) -> pd.Series:
