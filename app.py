@@ -61,7 +61,7 @@ with settings, st.container(key="calc_settings", border=True):
         widgets.variant_choice(ranking, t, "unjudged", UNJUDGED_CHOICES, prefix=calc.PREFIX)
     widgets.cutoff_slider(ranking, t, prefix=calc.PREFIX)
 
-st.subheader(t("calculator.pair_title"))
+st.header(t("calculator.pair_title"))
 pair, bars = st.columns([2, 3], gap="large")
 with pair:
     widgets.ranking_pair(table, t, present=frame.present, key="calc_pair")
@@ -71,14 +71,14 @@ with bars:
     st.vega_lite_chart(discount_spec, width="stretch")
     charts.chart_downloads(discount_spec, "ndcg_discounted_gain")
 
-st.subheader(t("calculator.steps_title"))
+st.header(t("calculator.steps_title"))
 st.caption(t("calculator.steps_caption"))
 widgets.step_table(table, t, discount=ranking.discount, present=frame.present, key="calc_steps")
 
-st.subheader(t("calculator.formulas_title"))
+st.header(t("calculator.formulas_title"))
 calc.formula_block(nc.formulas(ranking.relevance, **options), t)
 
-st.subheader(t("calculator.by_k_title"))
+st.header(t("calculator.by_k_title"))
 st.caption(t("charts.ndcg_title"))
 by_k = nc.ndcg_at_each_k(
     ranking.relevance, gain=ranking.gain, discount=ranking.discount, unjudged=ranking.unjudged

@@ -29,7 +29,7 @@ lesson.nav_buttons(step, t)
 table = nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **options)
 m = nc.metrics(list(ranking.relevance), **options)
 
-st.subheader(t(f"lesson.names.{name}"))
+st.header(t(f"lesson.names.{name}"))
 st.markdown(t(f"lesson.{name}.explain"))
 
 if name == "play":

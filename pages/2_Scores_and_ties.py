@@ -45,7 +45,7 @@ except nc.NDCGInputError as err:
     ui.show_error(frame.lang, err)
 
 if view is not None:
-    st.subheader(t("ties.ranking_title"))
+    st.header(t("ties.ranking_title"))
     if view.n_tied_items:
         st.markdown(t("ties.summary", tied=view.n_tied_items, groups=view.n_groups))
     else:
@@ -54,7 +54,7 @@ if view is not None:
     st.caption(t("ties.ranking_caption"))
 
     k = ranking.cutoff
-    st.subheader(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
+    st.header(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
     if ties_view.predict_band(view, t):
         ties_view.metrics(view, t, k=k)
         band = charts.tie_band_chart(
@@ -64,10 +64,10 @@ if view is not None:
         st.caption(t("ties.single_caption"))
         charts.chart_downloads(band, "ties_band")
 
-    st.subheader(t("ties.why_title"))
+    st.header(t("ties.why_title"))
     st.code(ties_view.why_code(t), language="python", wrap_lines=True)
     st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
 
 st.divider()
-st.subheader(t("ties.mistake_title"))
+st.header(t("ties.mistake_title"))
 ties_view.slip_panel(t, ns="ties")

@@ -44,7 +44,7 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
         ui.show_error(frame.lang, err)
 
     k = ranking.cutoff
-    st.subheader(t("variants.side_title"))
+    st.header(t("variants.side_title"))
     side = variants.variants_frame(ranking, pool)
     if predict.ask("variants.predict.guess", variants.gain_question(side, t), t, show_me=True):
         st.caption(t("variants.side_caption", k=k))
@@ -55,7 +55,7 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
         st.altair_chart(by_k, width="stretch")
         charts.chart_downloads(by_k, "variants_ndcg_at_each_k")
 
-    st.subheader(t("variants.tools_title"))
+    st.header(t("variants.tools_title"))
     scores = None
     try:
         scores = variants.scores_controls(ranking, t, frame.lang)

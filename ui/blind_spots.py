@@ -213,7 +213,7 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
 def case(frame: Frame, name: str, body: Callable[[Frame], None]) -> None:
     """A case's frame: title and story, then its own body."""
     t = frame.t
-    st.subheader(t(f"blind_spots.{name}.title"))
+    st.header(t(f"blind_spots.{name}.title"))
     st.markdown(t(f"blind_spots.{name}.story"))
     body(frame)
 

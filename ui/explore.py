@@ -158,7 +158,7 @@ def swap_section(frame: Frame, views: Views) -> None:
     t = frame.t
     r = frame.ranking
     k = views.metrics.k
-    st.subheader(t("explore.swap.title"))
+    st.header(t("explore.swap.title"))
     st.markdown(t("explore.swap.how", k=k))
     positions = list(range(1, r.n + 1))
     fmt = {p: f"{p} · {card(r.labels[p - 1], r.relevance[p - 1])}" for p in positions}
@@ -247,7 +247,7 @@ def distribution_section(frame: Frame, views: Views) -> None:
     """Predict the percentile, then see the distribution, the percentile and the mean."""
     t = frame.t
     dist = views.distribution
-    st.subheader(t("explore.dist.title"))
+    st.header(t("explore.dist.title"))
     value = f"{dist.percentile:.1f}"
     q = Question(
         t("explore.dist.question"),
@@ -289,7 +289,7 @@ def slide_section(frame: Frame) -> None:
     """Choose an item and a distance; the chart, the table and the sentence follow."""
     t = frame.t
     r = frame.ranking
-    st.subheader(t("explore.slide.title"))
+    st.header(t("explore.slide.title"))
     st.markdown(t("explore.slide.how"))
     positions = list(range(1, r.n))
     if st.session_state.get("explore.slide_from") not in positions:

@@ -227,7 +227,7 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     rel = list(ranking.relevance)
     table = nc.base_comparison(rel, k=ranking.k, gain=ranking.gain)
     m = nc.metrics(rel, k=ranking.k, gain=ranking.gain)
-    st.markdown(f"#### {t('lesson.bases.title')}")
+    st.markdown(f"### {t('lesson.bases.title')}")
     st.markdown(t("lesson.bases.explain"))
     base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
     q = Question(
@@ -262,7 +262,7 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
     options = ranking.options()
     own = nc.metrics(rel, **options)
     pooled = nc.metrics(rel, pool=pool, **options)
-    st.markdown(f"#### {t('lesson.which_ideal.title')}")
+    st.markdown(f"### {t('lesson.which_ideal.title')}")
     st.markdown(t("lesson.which_ideal.explain"))
     q = Question(
         t("lesson.which_ideal.question", k=own.k),
@@ -293,7 +293,7 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
 def same_k_section(t: Translate) -> None:
     """The trap of dividing DCG@2 by IDCG@4: a perfect [3, 2, 2, 1] gets 0.7487."""
     c = nc.mismatched_cutoffs(list(SAME_K_LIST), dcg_k=SAME_K_DCG, idcg_k=SAME_K_IDCG)
-    st.markdown(f"#### {t('lesson.same_k.title')}")
+    st.markdown(f"### {t('lesson.same_k.title')}")
     st.markdown(t("lesson.same_k.explain"))
     correct = {"same": "one", "lower": "less", "higher": "more"}[nc.compare_values(c.ratio, 1.0)]
     q = Question(

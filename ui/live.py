@@ -289,7 +289,7 @@ def landing(frame: Frame) -> None:
         st.warning(t(f"live.{flash[0]}", n=flash[1]), icon=":material/hourglass:")
     teach, learn = st.columns(2, gap="large")
     with teach, st.container(border=True):
-        st.subheader(t("live.start_title"))
+        st.header(t("live.start_title"))
         st.caption(t("live.start_help"))
         st.button(
             t("live.start"),
@@ -299,7 +299,7 @@ def landing(frame: Frame) -> None:
         )
         st.caption(t("live.expires", hours=int(DEFAULT_TTL // 3600)))
     with learn, st.container(border=True):
-        st.subheader(t("live.join_title"))
+        st.header(t("live.join_title"))
         with st.form("live.join_form", border=False):
             st.text_input(
                 t("live.join_code"),

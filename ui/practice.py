@@ -271,7 +271,7 @@ def prompt(frame: Frame, place: Place) -> None:
     """Title, task and the list(s) shown."""
     t = frame.t
     e = place.exercise
-    st.subheader(f"{place.number} · {t(f'practice.kind.{e.kind}')}")
+    st.header(f"{place.number} · {t(f'practice.kind.{e.kind}')}")
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "  # Chinese sentences need no space

@@ -138,6 +138,10 @@ PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] td > .stMarkdownColoredBackground {{ background-color: transparent !important; }}
 @media (min-width: 641px) {{ [class*="st-key-{NARROW_PREFIX}"] {{ display: none !important; }} }}
 @media (max-width: 640px) {{ [class*="st-key-{WIDE_PREFIX}"] {{ display: none !important; }} }}
+/* sections are h2 and their parts h3 (a heading order screen readers can follow), drawn at the
+   sizes Streamlit gives h3 and h4, so a page keeps its look */
+[data-testid="stMain"] h2 {{ font-size: 1.75rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 1.5rem !important; }}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
 [class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
 [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
@@ -234,8 +238,8 @@ PRESENTER_CSS = f"""<style>
 [class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
 [data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 2.5rem 3rem 3rem !important; }}
 [data-testid="stMain"] h1 {{ font-size: 3.4rem !important; }}
-[data-testid="stMain"] h2 {{ font-size: 2.6rem !important; }}
-[data-testid="stMain"] h3 {{ font-size: 2.1rem !important; }}
+[data-testid="stMain"] h2 {{ font-size: 2.3rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 1.9rem !important; }}
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.6rem !important; line-height: 1.45; }}
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p {{ font-size: 1.5rem !important; }}

@@ -158,7 +158,7 @@ def test_presenter_mode_shows_the_ranking_as_a_static_table(app):
 def test_ties_page_without_ties_shows_one_ndcg_not_six_treatments(app):
     at = app(page=PAGE, rel="3,2,0", scores="0.9,0.5,0.1")
     assert not at.exception
-    assert "nDCG@3 of the one order the scores give" in [h.value for h in at.subheader]
+    assert "nDCG@3 of the one order the scores give" in [h.value for h in at.header]
     at.radio(key="ties.predict.guess").set_value("between").run()
     # the scores' order is the list's order: sklearn's nDCG of these grades under these scores
     assert _metrics(at) == {"nDCG@3": f"{sk_ndcg([[3, 2, 0]], [[0.9, 0.5, 0.1]], k=3):.4f}"}
