@@ -271,3 +271,45 @@ def test_evaluate_upload_query_opens_with_the_missed_grade(app):
     expected = (2 + 0 + 3 / L2(4)) / (3 + 2 / L2(3) + 1 / 2)
     assert metrics_shown(at)["nDCG@10"] == f"{expected:.4f}"
     assert at.query_params["missed"] == "1"
+
+
+def _collection(n_missed: int):
+    import pandas as pd
+
+    from ui import evaluate_trec as et
+
+    judged = [("a", 2.0), ("b", 0.0), *((f"m{i:03d}", 1.0 + (i % 3)) for i in range(n_missed))]
+    qrels = pd.DataFrame({"query": "q", "item": [i for i, _ in judged], "relevance": [g for _, g in judged]})
+    run = pd.DataFrame({"query": "q", "item": ["a", "x", "b"], "score": [3.0, 2.0, 1.0]})
+    return et.Collection(qrels=qrels, runs={"r": run}, key=("test", str(n_missed)), label="test")
+
+
+def test_trec_query_link_keeps_missed_grades_above_zero_and_k():
+    from ndcg_core import options as opt
+    from ui import evaluate_trec as et
+
+    link = et.trec_query_link(_collection(3), "r", "q", opt.Options(k=10, ideal="pool"))
+    assert link.pooled
+    assert link.ranking.missed == (3.0, 2.0, 1.0)  # m000..m002: grades 1, 2, 3, largest first
+    assert link.ranking.k == 10  # past the list of 3: against a pool IDCG@10 runs to 10
+
+
+def test_trec_query_link_with_the_lists_own_ideal_has_no_pool():
+    from ndcg_core import options as opt
+    from ui import evaluate_trec as et
+
+    link = et.trec_query_link(_collection(3), "r", "q", opt.Options(k=10, ideal="list"))
+    assert link.ranking.missed == () and not link.pooled
+
+
+@pytest.mark.parametrize(("k", "pooled"), [(10, True), (None, False)])
+def test_trec_query_link_more_missed_than_kept_is_pooled_only_up_to_the_limit(k, pooled):
+    """120 relevant items not returned: the 100 largest grades keep IDCG@k exact for k <= 100,
+    not for the whole pool."""
+    from ndcg_core import options as opt
+    from ui import evaluate_trec as et
+    from ui.state import MAX_ITEMS
+
+    link = et.trec_query_link(_collection(120), "r", "q", opt.Options(k=k, ideal="pool"))
+    assert len(link.ranking.missed) == MAX_ITEMS
+    assert link.pooled is pooled
