@@ -31,7 +31,10 @@ m = nc.metrics(ranking.relevance, **options)
 table = nc.step_table(ranking.relevance, labels=ranking.labels, **options)
 note = calc.change_note(t, ranking)
 condensed = ranking.has_unjudged and ranking.unjudged == "drop"
-widgets.metric_row(m, t, delta=note[1] if note else None, key="calc_metrics", condensed=condensed)
+widgets.metric_row(
+    m, t, delta=note[1] if note else None, key="calc_metrics", condensed=condensed, k=calc.label_k(ranking, m)
+)
+calc.pool_panel(ranking, t)
 calc.unjudged_panel(ranking, t)
 with st.container(key="calc_note"):  # always drawn, so the widgets below never shift
     if note:
@@ -81,7 +84,11 @@ calc.formula_block(nc.formulas(ranking.relevance, **options), t)
 st.header(t("calculator.by_k_title"))
 st.caption(t("charts.ndcg_title"))
 by_k = nc.ndcg_at_each_k(
-    ranking.relevance, gain=ranking.gain, discount=ranking.discount, unjudged=ranking.unjudged
+    ranking.relevance,
+    gain=ranking.gain,
+    discount=ranking.discount,
+    unjudged=ranking.unjudged,
+    pool=ranking.pool,
 )
 by_k_spec = charts.ndcg_by_k_spec(by_k, t, current_k=m.k)
 st.vega_lite_chart(by_k_spec, width="stretch")

@@ -130,8 +130,11 @@ def _ratio(num: NDArray[np.float64], den: NDArray[np.float64]) -> NDArray[np.flo
 def _ideal_items(rel: NDArray[np.float64], ideal: NDArray[np.float64], labels: list[str]) -> list[str]:
     """The label of the item at each ideal position, NO_ITEM for judged items not returned.
 
-    Items of the list take the first ideal slots of their grade, in list order.
+    Items of the list take the first ideal slots of their grade, in list order; an item with
+    a NaN grade (unjudged) takes none.
     """
+    judged = ~np.isnan(rel)
+    rel, labels = rel[judged], [name for name, keep in zip(labels, judged.tolist(), strict=False) if keep]
     order = np.argsort(-rel, kind="stable")
     sorted_rel = rel[order]
     # occurrence number of each value within its run of equal grades (both arrays are sorted)
@@ -249,7 +252,13 @@ def step_table(
     ideal_contrib, idcg = _cumulative(ideal, k_ideal, rows, gain, discount)
     within = np.arange(rows) < k_list
     position = np.arange(1, rows + 1)
-    ideal_items = _ideal_items(rel, ideal, items)
+    # against a pool, an unjudged item (gain 0 here) is not among the judged items the ideal
+    # ranks, so it takes no ideal slot (a judged 0 of the list does)
+    ideal_items = (
+        _ideal_items(rel, ideal, items)
+        if pool is None or shown_rel is None
+        else _ideal_items(shown_rel, ideal, items)
+    )
     gains = apply_gain(rel, gain)
     return pd.DataFrame(
         {
@@ -801,11 +810,14 @@ def describe_change(
     discount: Discount = "log2",
     pool: ArrayLike | None = None,
     unjudged: Unjudged | None = None,
+    pool_before: ArrayLike | None = None,
 ) -> Change:
     """Which item moved from which position to which, and nDCG@k before and after.
 
     ``unjudged`` as in :func:`ndcg_core.metrics.metrics`; an unjudged item's grade is NaN in
-    ``grade_before`` / ``grade_after``.
+    ``grade_before`` / ``grade_after``. ``pool`` is the judged pool of the ranking after;
+    ``pool_before`` that of the ranking before, when the change changed the judgments too (a
+    regraded item of a pooled list); ``None`` means the same as ``pool``.
 
     Returns data, not text: the user interface fills a translated template such as
     "moving {item} from {from_position} to {to_position} {effect} nDCG@{k} from ... to ...".
@@ -824,7 +836,14 @@ def describe_change(
     _options(gain, discount)
     before = _labels(labels_before, rel_b.size)
     after = _labels(labels_after, rel_a.size)
-    m_b = metrics(rel_b, k=k, gain=gain, discount=discount, pool=pool, unjudged=unjudged)
+    m_b = metrics(
+        rel_b,
+        k=k,
+        gain=gain,
+        discount=discount,
+        pool=pool if pool_before is None else pool_before,
+        unjudged=unjudged,
+    )
     m_a = metrics(rel_a, k=k, gain=gain, discount=discount, pool=pool, unjudged=unjudged)
     delta = m_a.ndcg - m_b.ndcg
     effect = _EFFECTS[compare_values(m_a.ndcg, m_b.ndcg)]

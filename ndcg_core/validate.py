@@ -284,6 +284,7 @@ TERMS: dict[str, str] = {
     "relevance_list": "relevance list",
     "score_list": "score list",
     "judged_pool": "judged pool",
+    "missed_grades": "grades of the judged items not returned (`missed`)",
     "labels_and_grades": "item names and the grades",
     "grades_and_scores": "grades and scores",
     "relevance_and_scores": "relevance list and the score list",

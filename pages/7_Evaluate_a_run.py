@@ -14,7 +14,7 @@ t = frame.t
 st.title(t("nav.evaluate"))
 st.write(t("evaluate.intro"))
 
-form = ev.form_widget(t)
+form = ev.form_widget(t, frame.lang)
 
 if form == "trec":
     st.header(t("evaluate.trec_data_header"))
@@ -23,7 +23,8 @@ if form == "trec":
     trec_options = et.option_widgets(frame.lang, t)
     if collection is not None:
         try:
-            result = et.evaluate(collection, trec_options)
+            with et.busy(t("evaluate.trec_progress_evaluate", n=len(collection.runs))):
+                result = et.evaluate(collection, trec_options)
         except NDCGInputError as err:
             ui.show_error(frame.lang, err)
         else:

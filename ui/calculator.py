@@ -6,7 +6,7 @@ The page (``app.py``) stays a list of calls: frame, editor, core, these helpers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -172,6 +172,11 @@ def _ndcg_name(ranking: Ranking) -> str:
     return "nDCG′" if ranking.has_unjudged and ranking.unjudged == "drop" else "nDCG"
 
 
+def label_k(ranking: Ranking, m: nc.Metrics) -> int:
+    """The k that names the metrics (:meth:`ui.state.Ranking.metric_k`)."""
+    return ranking.metric_k(m.k)
+
+
 def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | None:
     """The sentence saying what the last change did (Markdown, item names escaped) and nDCG's delta."""
     change = last_change(current)
@@ -183,9 +188,19 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
         text = t(
             "calculator.note_preset",
             preset=t(f"calculator.preset_{cause[7:]}"),
-            metric=f"{_ndcg_name(after)}@{m.k}",
+            metric=f"{_ndcg_name(after)}@{label_k(after, m)}",
             value=number(m.ndcg),
         )
+        return text, None
+    if cause == "pool":
+        old = nc.metrics(before.relevance, **before.judged_options())
+        new = nc.metrics(after.relevance, **after.judged_options())
+        effect = {"higher": "raised", "lower": "lowered", "same": "unchanged"}[
+            nc.compare_values(new.ndcg, old.ndcg)
+        ]
+        action = t("calculator.action_forget_pool")
+        metric = f"{_ndcg_name(after)}@{label_k(after, new)}"
+        text = t("calculator.note", action=action, result=_result(t, effect, metric, old.ndcg, new.ndcg))
         return text, None
     if cause in ("k", "gain", "discount", "unjudged"):
         old = nc.metrics(before.relevance, **before.judged_options())
@@ -199,14 +214,21 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
             old=_option_text(t, cause, before),
             new=_option_text(t, cause, after),
         )
-        metric = "nDCG" if cause in ("k", "unjudged") else f"{_ndcg_name(after)}@{new.k}"
+        metric = "nDCG" if cause in ("k", "unjudged") else f"{_ndcg_name(after)}@{label_k(after, new)}"
         text = t("calculator.note", action=action, result=_result(t, effect, metric, old.ndcg, new.ndcg))
         return text, None
+    # an edit of a pooled list edits its pool too (ui.state.Ranking.pool): nDCG before is
+    # against the pool before
     c = nc.describe_change(
-        before.relevance, after.relevance, before.labels, after.labels, **after.judged_options()
+        before.relevance,
+        after.relevance,
+        before.labels,
+        after.labels,
+        **after.judged_options(),
+        pool_before=before.pool,
     )
     # as the metric row names it (k larger than n: n; the condensed list's own length)
-    metric = f"{_ndcg_name(after)}@{nc.metrics(after.relevance, **after.judged_options()).k}"
+    metric = f"{_ndcg_name(after)}@{label_k(after, nc.metrics(after.relevance, **after.judged_options()))}"
     if c.kind == "unchanged":
         return t("calculator.note_unchanged", metric=metric, value=number(c.ndcg_after)), None
     params = {
@@ -237,7 +259,7 @@ def unjudged_panel(ranking: Ranking, t: Translate) -> None:
     """
     if not ranking.has_unjudged:
         return
-    options = ranking.options()
+    options = {**ranking.options(), "pool": ranking.pool}
     zero = nc.metrics(ranking.relevance, unjudged="zero", **options)
     drop = nc.metrics(ranking.relevance, unjudged="drop", **options)
     judged = nc.judged_at_k(ranking.relevance, k=ranking.k)
@@ -266,6 +288,41 @@ def unjudged_panel(ranking: Ranking, t: Translate) -> None:
         label for label, x in zip(ranking.labels, ranking.relevance, strict=True) if is_unjudged(x)
     )
     st.caption(t(f"calculator.unjudged_caption_{ranking.unjudged}", items=md_escape(items)))
+
+
+# --- the judged pool ------------------------------------------------------------------------
+
+
+def _on_forget_pool() -> None:
+    change_ranking(replace(get_ranking(), missed=()), cause="pool")
+
+
+def pool_panel(ranking: Ranking, t: Translate) -> None:
+    """When the ranking has a judged pool (a query opened from the Evaluate page): say that the
+    ideal comes from it, how many judged items it holds and the grades of those the system did
+    not return; what editing the list does to it; and a button that forgets it (the ideal is
+    then the list's own grades)."""
+    pool = ranking.pool
+    if pool is None:
+        return
+    with st.container(key="calc_pool"):
+        st.info(
+            t(
+                "calculator.pool_note",
+                n=len(pool),
+                judged=ranking.n_judged,
+                m=len(ranking.missed),
+                grades=", ".join(format_grade(x) for x in ranking.missed),
+            ),
+            icon=":material/inventory_2:",
+        )
+        st.caption(t("calculator.pool_edit", m=len(ranking.missed)))
+        st.button(
+            t("calculator.pool_forget"),
+            key=f"{PREFIX}.forget_pool",
+            on_click=_on_forget_pool,
+            icon=":material/layers_clear:",
+        )
 
 
 # --- formulas -------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from ndcg_core.ties import rank_by_score
 
 from . import charts, memory, session
 from .charts import chart_downloads
-from .page_frame import get_param, seed_from_link, set_param, set_ranking, show_error
+from .page_frame import seed_from_link, set_param, set_ranking, show_error
 from .state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
 from .text import md_escape
 
@@ -387,12 +387,17 @@ def _store_form() -> None:
     set_param(PARAMS["form"], st.session_state["evaluate.form"])
 
 
-def form_widget(t: Translate) -> str:
+def _parse_form(raw: str) -> str:
+    return nc.validate.check_choice(raw, FORMS, option=PARAMS["form"])
+
+
+def form_widget(t: Translate, lang: str) -> str:
     """Which form of data the page evaluates: qrels and runs (``"trec"``), or one table with
-    its own grades (``"table"``); kept in the link (``eval_form``) and for the session."""
-    raw = get_param(PARAMS["form"])
-    session.keep_widget("evaluate.form", raw if raw in FORMS else FORMS[0])
-    return str(
+    its own grades (``"table"``); kept in the link (``eval_form``) and for the session. A value
+    the link gives that is neither is named in a message, and the default form is used."""
+    error = seed_from_link("evaluate.form", PARAMS["form"], FORMS[0], _parse_form)
+    session.keep_widget("evaluate.form", FORMS[0])
+    form = str(
         st.radio(
             t("evaluate.form"),
             FORMS,
@@ -402,6 +407,9 @@ def form_widget(t: Translate) -> str:
             on_change=_store_form,
         )
     )
+    if error is not None:
+        show_error(lang, error)
+    return form
 
 
 def option_widgets(lang: str, t: Translate) -> Options:

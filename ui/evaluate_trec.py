@@ -143,14 +143,16 @@ def uploaded_collection(
     qrels = None
     if qrels_file is not None:
         try:
-            qrels = read_qrels_file(qrels_file)
+            with busy(t("evaluate.trec_progress_qrels", name=md_escape(qrels_file.name))):
+                qrels = read_qrels_file(qrels_file)
         except NDCGInputError as err:
             errors.append(err)
     runs: dict[str, pd.DataFrame] = {}
     digests: list[str] = []
     for file, name in zip(run_files, run_names(run_files), strict=True):
         try:
-            runs[name] = read_run_file(file)
+            with busy(t("evaluate.trec_progress_run", name=md_escape(file.name))):
+                runs[name] = read_run_file(file)
         except NDCGInputError as err:
             errors.append(err)
         else:
@@ -162,6 +164,13 @@ def uploaded_collection(
 
 
 # --------------------------------------------------------------------------- evaluation
+
+
+def busy(text: str) -> Any:
+    """A spinner with ``text`` (in the page's language) while a step of the work runs: reading
+    a file, evaluating the runs, comparing them. Streamlit shows it only once the step has
+    taken about half a second, so a small file or a cached result shows nothing."""
+    return st.spinner(text, show_time=True)
 
 
 def evaluate(collection: Collection, options: opt.Options) -> Any:
@@ -461,9 +470,12 @@ def results(collection: Collection, options: opt.Options, result: Any, lang: str
         with right:
             seed = seed_widget(lang, t)
         try:
-            comparison = compare(
-                collection, options, result, measure=measure_column, baseline=baseline, seed=seed
-            )
+            with busy(
+                t("evaluate.trec_progress_compare", baseline=md_escape(baseline), n=f"{N_RESAMPLES:,}")
+            ):
+                comparison = compare(
+                    collection, options, result, measure=measure_column, baseline=baseline, seed=seed
+                )
         except NDCGInputError as err:
             show_error(lang, err)
         else:
@@ -672,20 +684,32 @@ def trec_query_link(collection: Collection, run: str, query: str, options: opt.O
     unjudged = top["relevance"].isna()
     names = [str(item) for item in top["item"]]
     grades = top["relevance"].to_numpy(dtype=float)
-    judged = collection.qrels.loc[collection.qrels["query"].astype(str) == query, "relevance"]
+    judged = collection.qrels.loc[collection.qrels["query"].astype(str) == query, ["item", "relevance"]]
     # a negative grade is in the pool but not judged (ndcg_core.trec): not part of the ideal
-    pool = judged.loc[judged >= 0].to_numpy(dtype=float)
+    judged = judged.loc[judged["relevance"] >= 0]
+    pool = judged["relevance"].to_numpy(dtype=float)
+    # the judged items the list lacks (never returned, or returned past MAX_ITEMS): only those
+    # above grade 0 change IDCG, and the Calculator keeps only those (ui.state.Ranking.missed)
+    shown = set(names)
+    lacking = judged.loc[~judged["item"].astype(str).isin(shown) & (judged["relevance"] > 0), "relevance"]
+    missed = sorted(lacking.to_numpy(dtype=float).tolist(), reverse=True)
+    # the MAX_ITEMS largest keep every ideal position up to MAX_ITEMS exact; with k = all (or
+    # k past MAX_ITEMS) more would be needed, and the page then says the Calculator's can differ
+    cut = len(missed) > MAX_ITEMS
+    k = options.k[0] if options.k else None
+    pooled = options.ideal == "pool" and not (cut and (k is None or k > MAX_ITEMS))
     # unjudged items keep no grade (NaN, "?" in the Calculator) under the page's treatment
     base = Ranking(k=None, gain=options.gain, discount=options.discount, unjudged=options.unjudged)
     try:
         ranking = base.with_items(grades.tolist(), names)
     except NDCGInputError:  # an id the Calculator cannot take as a name (too long, repeated)
         ranking = base.with_items(grades.tolist(), [f"D{i}" for i in range(1, len(names) + 1)])
-    # The Calculator's ideal is the list's own grades: it has no judged pool yet, so the page
-    # says that its nDCG there can be higher than this page's (pooled stays False).
-    pooled = False
-    k = options.k[0] if options.k else None
-    ranking = replace(ranking, k=k if k is not None and k <= ranking.n else None)
+    if options.ideal == "pool":
+        # the ideal from the judged pool: the list's judged grades and the missed ones; k is
+        # kept even past the list, since against a pool IDCG@k runs to k
+        ranking = replace(ranking.with_missed(missed[:MAX_ITEMS]), k=k)
+    else:
+        ranking = replace(ranking, k=k if k is not None and k <= ranking.n else None)
     return TrecQueryLink(
         query=query,
         run=run,
@@ -741,8 +765,10 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
                 names=md_escape(", ".join(link.unjudged_names[:20])),
             )
         )
+    if link.pooled:
+        st.caption(t("evaluate.trec_open_pooled", n=link.pool_size, m=len(link.ranking.missed)))
     if options.ideal == "pool" and not link.pooled:
-        st.caption(t("evaluate.trec_open_no_pool", n=link.pool_size))
+        st.caption(t("evaluate.trec_open_pool_cut", n=link.pool_size, limit=MAX_ITEMS))
     if link.truncated:
         st.caption(t("evaluate.open_note_truncated", n=link.n_items, limit=MAX_ITEMS))
     if st.button(
@@ -758,6 +784,7 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
 __all__ = [
     "Collection",
     "TrecQueryLink",
+    "busy",
     "compare",
     "data_widgets",
     "evaluate",

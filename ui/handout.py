@@ -113,6 +113,13 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
     variant = t("handout.variant", gain=t(f"gain.{ranking.gain}"), discount=t(f"discount.{ranking.discount}"))
     if ranking.has_unjudged:
         variant += " " + t(f"handout.unjudged_{ranking.unjudged}")
+    if ranking.pool is not None:
+        variant += " " + t(
+            "handout.pool",
+            n=len(ranking.pool),
+            m=len(ranking.missed),
+            grades=", ".join(format_grade(x) for x in ranking.missed),
+        )
     prime = "′" if ranking.has_unjudged and ranking.unjudged == "drop" else ""
     return (
         _templates()
@@ -127,7 +134,7 @@ def handout_html(ranking: Ranking, lang: str, *, link: str | None = None) -> str
                 for label, grade in zip(ranking.labels, ranking.relevance, strict=True)
             ],
             metrics=[
-                {"name": f"{name}{prime}@{m.k}", "value": f"{value:.4f}"}
+                {"name": f"{name}{prime}@{ranking.metric_k(m.k)}", "value": f"{value:.4f}"}
                 for name, value in (("DCG", m.dcg), ("IDCG", m.idcg), ("nDCG", m.ndcg))
             ],
             formulas_title=t("handout.formulas"),

@@ -49,6 +49,9 @@ _LANG = "lab.lang"
 _PRESENT = "lab.present"
 _EXTRA = "lab.extra"  # page-specific link parameters: name -> str or list of str
 _LINK_ERRORS = "lab.link_errors"
+#: Pages that work on the shared ranking with the list's own ideal: when the ranking carries
+#: a judged pool (ui.state.Ranking.missed), the frame says that they do not use it.
+POOL_BLIND_PAGES: frozenset[str] = frozenset({"lesson", "ties", "variants", "blind_spots", "explore"})
 _INIT = "lab.init"
 #: The page icon (64×64: four falling bars, white on the theme's blue), served by Streamlit.
 _ICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
@@ -320,4 +323,7 @@ def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ())
         if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
             st.session_state[_LINK_ERRORS] = []
             st.rerun()
+    missed = get_ranking().missed
+    if missed and page in POOL_BLIND_PAGES:
+        st.caption(i18n.translate(lang, "common.pool_not_used", m=len(missed)))
     return Frame(page=page, lang=lang, present=present)

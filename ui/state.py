@@ -3,7 +3,9 @@
 A view is reproduced by its link: ``?rel=3,2,0,0,1&k=3&gain=exponential&disc=jarvelin&lang=zh``
 (item names as repeated ``item=`` parameters, only when they are not the default D1…Dn).
 An unjudged item is ``?`` in ``rel`` (NaN in :class:`Ranking`), and ``unj=drop`` chooses the
-condensed list (nDCG′) over counting unjudged items as 0.
+condensed list (nDCG′) over counting unjudged items as 0. ``missed=3,2,2`` gives the grades of
+judged items the system did not return: the ideal then comes from the judged pool (the list's
+judged grades and these), as trec_eval's does.
 Links go through the same parsers as typed text, so a broken link gives messages, not a crash.
 """
 
@@ -22,7 +24,7 @@ EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
 GAIN_CHOICES: tuple[str, ...] = tuple(nc.GAINS)  # the core names the options once
 DISCOUNT_CHOICES: tuple[str, ...] = tuple(nc.DISCOUNTS)
 UNJUDGED_CHOICES: tuple[str, ...] = nc.UNJUDGED
-SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "unj", "lang", "present")
+SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "unj", "missed", "lang", "present")
 #: The one NaN object a :class:`Ranking` holds for an unjudged item: NaN is unequal to itself,
 #: but tuples compare elements by identity first, so two rankings with "?" at the same
 #: places compare equal (the change notes, the error slots and the editors rely on it).
@@ -87,6 +89,14 @@ class Ranking:
 
     An unjudged item has the grade NaN (always the object :data:`UNJUDGED_GRADE`); ``unjudged``
     says what it means: ``"zero"`` (gain 0, trec_eval) or ``"drop"`` (the condensed list, nDCG′).
+
+    ``missed`` holds the grades of judged items the system did not return (a query opened from
+    the Evaluate page). When it is not empty the ideal comes from the judged pool, :attr:`pool`:
+    the list's own judged grades plus these, so editing, adding or removing items of the list
+    edits the pool with it and the pool always holds every graded item of the list (the core's
+    ``pool_missing`` cannot arise). Only grades above 0 are kept (a judged item of grade 0
+    changes no IDCG), largest first. A preset or a link without ``missed`` starts without a
+    pool; the Calculator's "forget the judged pool" empties it.
     """
 
     relevance: tuple[float, ...] = EXAMPLE_RELEVANCE
@@ -95,11 +105,40 @@ class Ranking:
     gain: str = "linear"
     discount: str = "log2"
     unjudged: str = "zero"
+    missed: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if any(math.isnan(x) and x is not UNJUDGED_GRADE for x in self.relevance):
             canonical = tuple(UNJUDGED_GRADE if math.isnan(x) else x for x in self.relevance)
             object.__setattr__(self, "relevance", canonical)
+        kept = tuple(sorted((float(x) for x in self.missed if x > 0), reverse=True))
+        if kept != self.missed:
+            object.__setattr__(self, "missed", kept)
+
+    @property
+    def pool(self) -> tuple[float, ...] | None:
+        """The judged pool when the ranking has one (the list's judged grades, then
+        :attr:`missed`), else None: the ideal is then the list's own grades."""
+        if not self.missed:
+            return None
+        return tuple(x for x in self.relevance if not math.isnan(x)) + self.missed
+
+    def metric_k(self, list_k: int) -> int:
+        """The k that names the metrics, given the core's ``Metrics.k`` (the list's cutoff):
+        that, or against a judged pool k itself, or with k = all the whole pool when it is
+        longer than the list (IDCG then runs over every position of the ideal, as the formulas
+        and the step table show it)."""
+        pool = self.pool
+        if pool is None:
+            return list_k
+        if self.k is not None:
+            return self.k
+        return max(list_k, len(pool))
+
+    @property
+    def n_judged(self) -> int:
+        """How many items of the list carry a grade."""
+        return self.n - self.n_unjudged
 
     @property
     def n(self) -> int:
@@ -124,9 +163,23 @@ class Ranking:
         return {"k": self.k, "gain": self.gain, "discount": self.discount}
 
     def judged_options(self) -> dict[str, Any]:
-        """:meth:`options` plus ``unjudged``, for the core functions that take unjudged items
-        (metrics, step_table, formulas, ndcg_at_each_k, describe_change)."""
-        return {**self.options(), "unjudged": self.unjudged}
+        """:meth:`options` plus ``unjudged`` and, with a judged pool, ``pool``: for the core
+        functions that take unjudged items and a pool (metrics, step_table, formulas,
+        describe_change). :meth:`options` alone is the list's own ideal."""
+        out = {**self.options(), "unjudged": self.unjudged}
+        if self.missed:
+            out["pool"] = self.pool
+        return out
+
+    def with_missed(self, grades: Sequence[float]) -> Ranking:
+        """The same list with a judged pool: ``grades`` of judged items it lacks (validated:
+        finite, non-negative, at most :data:`MAX_ITEMS`); an empty sequence forgets the pool."""
+        if not len(grades):
+            return replace(self, missed=())
+        rel = nc.validate.as_relevance(list(grades), what="missed_grades")
+        if rel.size > MAX_ITEMS:
+            nc.validate.fail("too_many", what="missed_grades", got=int(rel.size), limit=MAX_ITEMS)
+        return replace(self, missed=tuple(float(x) for x in rel))
 
     def with_order(self, order: Sequence[int]) -> Ranking:
         """The same items in a new order (``order`` lists old positions, 0-based)."""
@@ -165,6 +218,8 @@ def ranking_to_params(ranking: Ranking) -> dict[str, str | list[str]]:
         params["disc"] = ranking.discount
     if ranking.unjudged != "zero":
         params["unj"] = ranking.unjudged
+    if ranking.missed:
+        params["missed"] = ",".join(format_grade(x) for x in ranking.missed)
     return params
 
 
@@ -283,4 +338,13 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
                 ranking = replace(ranking, **{field: nc.validate.check_choice(value, choices, option=field)})
             except NDCGInputError as err:
                 errors.append(err)
+    missed_text = _one(params, "missed")
+    if missed_text is not None:
+        try:
+            missed = nc.validate.parse_numbers(
+                missed_text, what="missed_grades", limit=MAX_ITEMS, allow_negative=False
+            )
+            ranking = ranking.with_missed(missed.tolist())
+        except NDCGInputError as err:
+            errors.append(err)
     return ranking, errors

@@ -769,20 +769,23 @@ def metric_row(
     delta: float | None = None,
     key: str = "metrics",
     condensed: bool = False,
+    k: int | None = None,
 ) -> None:
     """CG@k, DCG@k, IDCG@k and nDCG@k side by side; ``delta`` (from the core) on nDCG.
 
     ``condensed``: the numbers are those of the condensed list (unjudged items removed), named
-    with a prime as Sakai (2007) names nDCG′.
+    with a prime as Sakai (2007) names nDCG′. ``k``: the cutoff named (default ``m.k``; against
+    a judged pool the ideal can run past the list).
     """
     p = "′" if condensed else ""
+    kk = m.k if k is None else k
     with st.container(key=key, horizontal=True, wrap=True, gap="small"):
         box = {"border": True, "width": "stretch"}
-        st.metric(f"CG{p}@{m.k}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
-        st.metric(f"DCG{p}@{m.k}", number(m.dcg), help=t("calculator.dcg_help"), **box)
-        st.metric(f"IDCG{p}@{m.k}", number(m.idcg), help=t("calculator.idcg_help"), **box)
+        st.metric(f"CG{p}@{kk}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
+        st.metric(f"DCG{p}@{kk}", number(m.dcg), help=t("calculator.dcg_help"), **box)
+        st.metric(f"IDCG{p}@{kk}", number(m.idcg), help=t("calculator.idcg_help"), **box)
         st.metric(
-            f"nDCG{p}@{m.k}",
+            f"nDCG{p}@{kk}",
             number(m.ndcg),
             help=t("calculator.ndcg_help"),
             **box,
@@ -925,7 +928,12 @@ def ranking_pair(
 
     def card(item: Any, grade: Any) -> str:
         if item == nc.NO_ITEM:
-            return nc.NO_ITEM
+            # an ideal position held by a judged item the system did not return shows its grade
+            return (
+                nc.NO_ITEM
+                if pd.isna(grade)
+                else f"{t('calculator.not_returned')}{_CARD_SEP}{format_grade(grade)}"
+            )
         # a returned item with no grade is unjudged: format_grade writes it "?"
         return f"{item}{_CARD_SEP}{format_grade(float(grade))}"
 

@@ -198,6 +198,7 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
         {"eval_form": "table", "eval_norel": "x"},
         _option("no_relevant", EVAL_NOREL, "x"),
     ),
+    ("eval_form_unknown", "evaluate", {"eval_form": "tabel"}, _option("eval_form", "trec, table", "tabel")),
     ("lang_unknown", "calculator", {"lang": "xx"}, DEFAULT),
     ("present_junk", "calculator", {"present": "maybe"}, DEFAULT),
     ("unknown_param", "ties", {"zzz": "1"}, QUIET),
@@ -209,6 +210,36 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("rel_zero_width_space", "calculator", {"rel": "1,\u200b2"}, NO_EXCEPTION),
     ("param_name_unicode", "explore", {"ķ": "1", "\u202e": "2"}, QUIET),
     ("item_empty_name", "calculator", {"rel": "1,2", "item": ["A", ""]}, Err("label_empty", {"position": 2})),
+    # --- the judged pool: grades of judged items the list lacks (missed)
+    (
+        "missed_negative",
+        "calculator",
+        {"rel": "3,2", "missed": "2,-1"},
+        Err("negative", {"what": "missed_grades", "position": 2, "value": -1.0}),
+    ),
+    (
+        "missed_word",
+        "lesson",
+        {"missed": "three"},
+        Err("not_a_number", {"what": "missed_grades", "position": 1, "token": "three"}),
+    ),
+    (
+        "missed_inf",
+        "calculator",
+        {"missed": "inf"},
+        Err("not_finite", {"what": "missed_grades", "position": 1, "token": "inf"}),
+    ),
+    (
+        "missed_101_items",
+        "calculator",
+        {"missed": ",".join(["1"] * 101)},
+        Err("too_many", {"what": "missed_grades", "got": 101, "limit": MAX_ITEMS}),
+    ),
+    ("missed_overlong", "ties", {"missed": "1," * 1500}, _too_long("missed", 3000, MAX_VALUE_CHARS)),
+    ("missed_empty", "calculator", {"missed": ""}, Err("empty", {"what": "missed_grades"})),
+    ("missed_zeros_only", "calculator", {"missed": "0,0"}, DEFAULT),
+    ("missed_on_explore", "explore", {"rel": "3,?,1", "missed": "3,2"}, QUIET),
+    ("missed_on_blind_spots", "blind_spots", {"rel": "3,3,3", "missed": "3"}, QUIET),
 ]
 
 

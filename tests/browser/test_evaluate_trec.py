@@ -66,6 +66,10 @@ def test_evaluate_trec_sample_compares_runs_and_opens_a_query_in_the_calculator(
     # is in view without scrolling
     box = page.get_by_text(note).bounding_box()
     assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+    # the ideal comes from the query's judged pool (the sample's first query lacks a relevant
+    # judged item): the link carries it and the Calculator says so
+    assert "missed=" in page.url
+    assert page.locator(".st-key-calc_pool").first.is_visible()
     screenshot(page, "evaluate-trec-calculator-origin", full_page=False)
     page.get_by_role("link", name=translate("en", "evaluate.origin_back")).click()
     wait_idle(page)
