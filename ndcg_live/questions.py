@@ -180,7 +180,8 @@ def spec_from_prompt(
     >>> sorted(spec_from_prompt("blind.padding"))
     ['discount', 'gain', 'kind', 'origin', 'prompt']
     """
-    check_choice(prompt, PROMPTS, option="prompt")
+    if prompt not in PROMPTS:
+        fail("live_unknown_prompt", prompt=str(prompt)[:40])
     fields = PROMPTS[prompt].fields
     spec: dict[str, Any] = {
         "origin": "page",
@@ -210,8 +211,11 @@ def decision(spec: dict[str, Any]) -> Decision:
     """
     if spec.get("kind") != "predict":
         fail("unknown_option", option="kind", allowed="predict", got=spec.get("kind"))
+    prompt = str(spec.get("prompt"))
+    if prompt not in PROMPTS:
+        fail("live_unknown_prompt", prompt=prompt[:40])
     data = {key: spec[key] for key in FIELDS if key in spec}
-    return decide(str(spec.get("prompt")), **data)
+    return decide(prompt, **data)
 
 
 def check(spec: Any) -> None:

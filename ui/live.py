@@ -943,5 +943,7 @@ def student(frame: Frame, code: str, token: str) -> None:
         verdict(frame, q.spec, own)
         if not own.correct:
             st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
+        elif q.spec.get("kind") == "predict":  # right, and still the page's why
+            st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
     order = list(own.value) if own is not None and questions.answer_type(q.spec) == "ranking" else None  # type: ignore[arg-type]
     worked_answer(frame, q.spec, key=f"live-steps-{q.number}", order=order)
