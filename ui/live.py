@@ -186,6 +186,14 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
                 discount=t(f"blind_spots.variant_names.{spec['discount']}"),
             )
         )
+    else:  # the page's own example, under the Calculator's variant: the answer may depend on it
+        st.caption(
+            t(
+                "live.predict_variant",
+                gain=t(f"blind_spots.variant_names.{spec['gain']}"),
+                discount=t(f"blind_spots.variant_names.{spec['discount']}"),
+            )
+        )
     st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
 
 
@@ -239,7 +247,8 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
     if spec.get("kind") == "predict":
         a = asked(frame, spec)
         right = t("live.truth_choice", choice=md_escape(a.question.options[a.question.correct]))
-        return f"{right} {a.answer}".strip()
+        sep = "" if right.endswith(("。", "？", "！")) else " "  # no space between Chinese sentences
+        return f"{right}{sep}{a.answer}".strip()
     e = questions.exercise(spec)
     if e.kind in nc.exercises.NUMERIC_KINDS:
         return t("live.truth_number", value=_number(float(e.answer)), tol=questions.TOLERANCE)  # type: ignore[arg-type]
@@ -366,6 +375,7 @@ def start_from(page: str) -> None:
     the predictions of ``page`` are offered first. The key goes into this session's private
     link parameters only (never into a share link or QR code, :func:`ui.frame`)."""
     st.session_state["live.from"] = page
+    st.session_state["live.offer"] = True  # the "add a question" form open on arrival
     if page in prompts.PAGES:
         st.session_state["live.source"] = "predict"
         st.session_state["live.predict_page"] = page
@@ -459,6 +469,7 @@ def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
+        st.session_state.pop("live.offer", None)
 
 
 def _end(code: str, key: str) -> None:
@@ -491,7 +502,8 @@ def ties_scores() -> list[float]:
         if raw is None:
             return [float(x) for x in range(n, 0, -1)]
         scores = ties_view.parse_scores(raw[-1] if isinstance(raw, list) else raw)
-        decimals = ties_view.parse_decimals(get_param("dec", ""))
+        dec = get_param("dec", "")
+        decimals = ties_view.parse_decimals(dec[-1] if isinstance(dec, list) and dec else dec)
         if decimals is not None:
             scores = nc.ties.round_scores(scores, decimals)
         return [float(x) for x in scores]
@@ -704,7 +716,9 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
     st.divider()
     items = store().questions(code)
     if not ended:
-        with st.expander(t("live.add_title"), expanded=not items, icon=":material/add_circle:"):
+        # open while there is no question, or while the teacher came from a page to ask its questions
+        offer = not items or bool(st.session_state.get("live.offer"))
+        with st.expander(t("live.add_title"), expanded=offer, icon=":material/add_circle:"):
             add_question(frame, code, key)
     st.subheader(t("live.questions_title"))
     question_list(frame, code, key, items, ended=ended)

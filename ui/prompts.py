@@ -160,10 +160,11 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
     case, v = _CASES[prompt], d.values
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     context = t(f"blind_spots.{case}.story")
+    colon = "：" if lang == "zh" else ": "  # full-width in Chinese text
     if case in ("padding", "unretrieved", "lengths", "difficulty"):
-        context += f"\n\n{a}: `{_grades(v['list_a'])}` · {b}: `{_grades(v['list_b'])}`"
+        context += f"\n\n{a}{colon}`{_grades(v['list_a'])}` · {b}{colon}`{_grades(v['list_b'])}`"
     elif case == "nothing":
-        context += f"\n\n{a}: `{_grades(v['list_a'])}`"
+        context += f"\n\n{a}{colon}`{_grades(v['list_a'])}`"
     text = t(f"blind_spots.{case}.question")
     feedback: dict[str, str] = {}
     reveal = ""

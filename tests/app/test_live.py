@@ -540,3 +540,32 @@ def test_live_sidebar_start_keeps_the_key_out_of_every_share_link(app, db):
     assert live_links and lesson_links
     assert all(key not in link and "key=" not in link for link in live_links + lesson_links)
     assert code in live_links[0] and code not in lesson_links[0]  # the lesson's link is the lesson's
+
+
+def _add_form(at):
+    return next(e for e in at.expander if e.label == "Add a question")
+
+
+def test_live_sidebar_return_opens_the_add_form_on_the_pages_predictions(app, db):
+    at, _code, _key = _start_from(app, LESSON)
+    at.button(key="live.add_predict").click().run()  # a first question: the form closes
+    assert not _add_form(at).proto.expanded
+    at.switch_page(BLIND).run()
+    at.sidebar.button(key="lab.live").click().run()
+    at.switch_page(LIVE).run()
+    assert _add_form(at).proto.expanded and at.radio(key="live.predict_page").value == "blind_spots"
+
+
+def test_live_teacher_ties_prediction_uses_the_ties_pages_scores(app, db):
+    at, code, _ = _teacher(app, "en")
+    at.session_state["lab.extra"] = {
+        **at.session_state["lab.extra"],
+        "scores": "0.9,0.5,0.5,0.2,0.1",
+        "dec": "0",
+    }
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("ties").run()
+    at.radio(key="live.prompt.ties").set_value("ties.guess").run()
+    at.button(key="live.add_predict").click().run()
+    # rounded to 0 decimals, as the ties page rounds them: 1, 0, 0, 0, 0 (four items tie)
+    assert db.questions(code)[0].spec["scores"] == [1.0, 0.0, 0.0, 0.0, 0.0]
