@@ -25,7 +25,7 @@ from typing import Any, cast
 from .discounting import DISCOUNTS, Discount
 from .gains import GAINS, Gain, apply_gain
 from .judging import compare_values
-from .ranked import metrics, ndcg
+from .ranked import dcg, metrics, ndcg
 from .sklearn_compat import dcg_score, ndcg_score
 from .steps import base_comparison, mismatched_cutoffs, order_bounds
 from .ties import tie_view
@@ -224,9 +224,7 @@ def _lesson_same_k(**_: Any) -> Decision:
 
 
 def _lesson_slip(**_: Any) -> Decision:
-    from .ranked import dcg  # the DCG by hand, the one the tutorial should have printed
-
-    by_hand = dcg(list(SLIP_GRADES))
+    by_hand = dcg(list(SLIP_GRADES))  # the DCG by hand, the one the tutorial should have printed
     wrong_dcg = dcg_score([list(SLIP_WRONG_TRUE)], [list(SLIP_GRADES)])
     # "Is 4.67 the DCG@5 of [3, 2, 0, 0, 1]?": yes only when the DCG rounds to 4.67
     correct = "yes" if round(by_hand, 2) == 4.67 else "no"
