@@ -255,6 +255,10 @@ MESSAGES: dict[str, str] = {
     "live_rate_limited": "Too many requests in a short time. Wait a few seconds and try again.",
     "live_full": "The class {code!r} has reached its limit of {limit} {what}.",
     "live_no_student": "This student link is not part of the class {code!r}. Join it again.",
+    "live_unknown_prompt": (
+        "This app has no question {prompt!r} to ask (it may come from another version of the app). "
+        "Add another question."
+    ),
     # issue 15: qrels, several runs, warehouse tables (ndcg_core.spark)
     "duplicate_pairs_run": (
         "The item {item!r} appears {count} times for the query {query!r} in the run {run!r}. "

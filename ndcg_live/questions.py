@@ -11,7 +11,11 @@ Kinds and how they are answered (:data:`ANSWER_TYPES`):
 
 - ``"cg"``, ``"dcg"``, ``"idcg"``, ``"ndcg"``: a number (within :data:`TOLERANCE`);
 - ``"ideal_order"``: an order of the items (dragged); the room sees the nDCG of each order;
-- ``"compare"``: ``"A"``, ``"B"`` or ``"same"`` (which list has the higher nDCG).
+- ``"compare"``: ``"A"``, ``"B"`` or ``"same"`` (which list has the higher nDCG);
+- ``"predict"``: one of the options of an app page's predict-first question
+  (:func:`spec_from_prompt`: the prompt's name, e.g. ``"lesson.bases"``, and the data it
+  needs); the options and the right one come from :func:`ndcg_core.predictions.decide`, the
+  rule the page itself uses, and every screen words it in its own language.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import ndcg_core as nc
 from ndcg_core.discounting import Discount
 from ndcg_core.exercises import CHOICES, NUMERIC_KINDS, Exercise, check_answer, make_exercises, parse_seed
 from ndcg_core.gains import Gain
-from ndcg_core.validate import check_choice, fail
+from ndcg_core.predictions import FIELDS, PROMPTS, Decision, decide
+from ndcg_core.validate import NDCGInputError, check_choice, fail
 
 __all__ = [
     "ANSWER_TYPES",
@@ -32,11 +37,15 @@ __all__ = [
     "TOLERANCE",
     "Judged",
     "answer_type",
+    "check",
+    "decision",
     "exercise",
+    "expected",
     "judge",
     "options",
     "shown_order",
     "spec_from_practice",
+    "spec_from_prompt",
     "spec_from_ranking",
     "tally",
 ]
@@ -49,6 +58,7 @@ ANSWER_TYPES: dict[str, str] = {
     **{kind: "number" for kind in NUMERIC_KINDS},
     "ideal_order": "ranking",
     "compare": "choice",
+    "predict": "choice",
 }
 #: Questions a teacher builds from the Calculator's current view.
 CALCULATOR_KINDS: tuple[str, ...] = ("ndcg", "ideal_order", "compare")
@@ -72,7 +82,7 @@ def answer_type(spec: dict[str, Any]) -> str:
     >>> answer_type({"kind": "compare"})
     'choice'
     """
-    return ANSWER_TYPES[str(spec["kind"])]
+    return ANSWER_TYPES[check_choice(str(spec.get("kind")), ANSWER_TYPES, option="kind")]
 
 
 def _swap_ends(relevance: list[float], labels: list[str]) -> tuple[list[float], list[str]]:
@@ -149,6 +159,93 @@ def spec_from_practice(seed: int, number: int) -> dict[str, Any]:
     return spec
 
 
+def spec_from_prompt(
+    prompt: str,
+    *,
+    relevance: list[float] | None = None,
+    labels: list[str] | None = None,
+    k: int | None = None,
+    gain: str = "linear",
+    discount: str = "log2",
+    scores: list[float] | None = None,
+) -> dict[str, Any]:
+    """An app page's predict-first question (a prompt of :data:`ndcg_core.predictions.PROMPTS`).
+
+    Keeps only the data the prompt needs (a prompt about the app's fixed examples keeps the
+    gain and discount alone), checked by the core; never a text.
+
+    >>> spec = spec_from_prompt("lesson.dcg", relevance=[3, 2, 0, 0, 1], labels=list("abcde"), k=3)
+    >>> options(spec), expected(spec)    # CG@3 = 5 > DCG@3 = 3 + 2/log2(3)
+    (('cg', 'dcg', 'equal'), 'cg')
+    >>> sorted(spec_from_prompt("blind.padding"))
+    ['discount', 'gain', 'kind', 'origin', 'prompt']
+    """
+    if prompt not in PROMPTS:
+        fail("live_unknown_prompt", prompt=str(prompt)[:40])
+    fields = PROMPTS[prompt].fields
+    spec: dict[str, Any] = {
+        "origin": "page",
+        "kind": "predict",
+        "prompt": prompt,
+        "gain": gain,
+        "discount": discount,
+    }
+    if "relevance" in fields:
+        rel = [float(x) for x in nc.validate.as_relevance([] if relevance is None else list(relevance))]
+        names = nc.validate.check_labels(list(labels) if labels is not None else nc.default_labels(len(rel)))
+        nc.validate.check_same_length(names, rel, what="labels_and_grades")
+        if len(rel) > MAX_ITEMS:
+            fail("too_many", what="relevance_list", got=len(rel), limit=MAX_ITEMS)
+        spec.update(relevance=rel, labels=names, k=k)
+    if "scores" in fields:
+        spec["scores"] = [float(x) for x in nc.validate.as_scores([] if scores is None else list(scores))]
+    decision(spec)  # refuses data the core refuses
+    return spec
+
+
+def decision(spec: dict[str, Any]) -> Decision:
+    """The options and right option of a ``"predict"`` spec, from the core (the page's rule).
+
+    Raises ``NDCGInputError`` on a prompt the app does not have (a stored spec from another
+    version, or a forged one) or data the core refuses.
+    """
+    if spec.get("kind") != "predict":
+        fail("unknown_option", option="kind", allowed="predict", got=spec.get("kind"))
+    prompt = str(spec.get("prompt"))
+    if prompt not in PROMPTS:
+        fail("live_unknown_prompt", prompt=prompt[:40])
+    data = {key: spec[key] for key in FIELDS if key in spec}
+    return decide(prompt, **data)
+
+
+def check(spec: Any) -> None:
+    """Raise ``NDCGInputError`` unless ``spec`` is a question this app can ask and judge.
+
+    What the store runs before it stores a spec, and the screens before they show one: a
+    malformed spec (a missing field, a kind or prompt this version does not know) is refused
+    with the core's message, never a crash.
+    """
+    if not isinstance(spec, dict):
+        fail("unknown_option", option="spec", allowed="dict", got=type(spec).__name__)
+    answer_type(spec)
+    try:
+        if spec["kind"] == "predict":
+            decision(spec)
+        else:
+            exercise(spec)
+    except NDCGInputError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as err:  # a field missing or of the wrong type
+        fail("unknown_option", option="spec", allowed=", ".join(FIELDS), got=str(err)[:40])
+
+
+def expected(spec: dict[str, Any]) -> float | tuple[str, ...] | str:
+    """The right answer: a number, an order, or an option key."""
+    if spec.get("kind") == "predict":
+        return decision(spec).correct
+    return exercise(spec).answer
+
+
 def _ndcg(relevance: list[float], k: int | None, gain: str, discount: str) -> float:
     return float(nc.metrics(relevance, k=k, gain=cast(Gain, gain), discount=cast(Discount, discount)).ndcg)
 
@@ -203,6 +300,10 @@ def judge(spec: dict[str, Any], answer: Any) -> Judged:
     >>> judge(spec_from_ranking("compare", [3, 0], ["a", "b"]), "A").correct
     True
     """
+    if spec.get("kind") == "predict":
+        d = decision(spec)
+        given = check_choice(answer, d.options, option="answer")
+        return Judged(given, given == d.correct, None)
     e = exercise(spec)
     if e.kind in NUMERIC_KINDS:
         verdict = check_answer(e, answer, TOLERANCE)
@@ -219,7 +320,10 @@ def judge(spec: dict[str, Any], answer: Any) -> Judged:
 
 
 def options(spec: dict[str, Any]) -> tuple[str, ...]:
-    """The options of a choice question (:data:`ndcg_core.exercises.CHOICES`), else ()."""
+    """The options of a choice question (:data:`ndcg_core.exercises.CHOICES`, or a prompt's
+    option keys), else ()."""
+    if spec.get("kind") == "predict":
+        return decision(spec).options
     return CHOICES if answer_type(spec) == "choice" else ()
 
 

@@ -427,7 +427,7 @@ class LiveStore:
 
     def add_question(self, code: str, key: str, spec: dict[str, Any]) -> int:
         """Add a question (checked by the core first); returns its number in the class."""
-        questions.exercise(spec)  # raises on a spec the core refuses
+        questions.check(spec)  # raises on a spec the core refuses
         text = json.dumps(spec, ensure_ascii=False, sort_keys=True)
         now = self.clock()
         with self._write() as conn:
@@ -492,7 +492,8 @@ class LiveStore:
         """The class's questions and their answer counts as UTF-8 CSV (teacher only).
 
         Columns: ``question, origin, kind, k, gain, discount, relevance, labels, expected,
-        state, answers, correct``; no student appears in it.
+        state, answers, correct, prompt`` (``prompt``: the page's question of a ``"predict"``
+        kind, e.g. ``lesson.bases``); no student appears in it.
         """
         info = self.class_info(code)
         if not self.is_teacher(info.code, key):
@@ -513,26 +514,31 @@ class LiveStore:
                 "state",
                 "answers",
                 "correct",
+                "prompt",
             ]
         )
         for q in self.questions(info.code):
-            expected = questions.exercise(q.spec).answer
+            try:
+                expected = questions.expected(q.spec)
+            except NDCGInputError:  # a spec this version cannot judge: listed, its answer left empty
+                expected = ""
             given = self.answers(info.code, q.number)
             writer.writerow(
                 [
                     q.number,
                     q.spec.get("origin", ""),
-                    q.spec["kind"],
+                    q.spec.get("kind", ""),
                     "" if q.spec.get("k") is None else q.spec["k"],
-                    q.spec["gain"],
-                    q.spec["discount"],
-                    " ".join(f"{x:g}" for x in q.spec["relevance"]),
+                    q.spec.get("gain", ""),
+                    q.spec.get("discount", ""),
+                    " ".join(f"{float(x):g}" for x in q.spec.get("relevance", ())),
                     # item names come from people: a leading =, +, - or @ would run in a spreadsheet
-                    " ".join(_cell(str(x)) for x in q.spec["labels"]),
+                    " ".join(_cell(str(x)) for x in q.spec.get("labels", ())),
                     " ".join(expected) if isinstance(expected, tuple) else expected,
                     q.state,
                     len(given),
                     sum(a.correct for a in given),
+                    q.spec.get("prompt", ""),
                 ]
             )
         return out.getvalue().encode("utf-8-sig")

@@ -55,7 +55,7 @@ if view is not None:
 
     k = ranking.cutoff
     st.header(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
-    if ties_view.predict_band(view, t):
+    if ties_view.predict_band(ranking, scores, t):
         ties_view.metrics(view, t, k=k)
         band = charts.tie_band_chart(
             ties_view.treatments_frame(view, t), low=view.pessimistic, high=view.optimistic, t=t

@@ -46,7 +46,7 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
     k = ranking.cutoff
     st.header(t("variants.side_title"))
     side = variants.variants_frame(ranking, pool)
-    if predict.ask("variants.predict.guess", variants.gain_question(side, t), t, show_me=True):
+    if predict.ask("variants.predict.guess", variants.gain_question(ranking, t), t, show_me=True):
         st.caption(t("variants.side_caption", k=k))
         variants.show_variants(side, t)
         st.caption(variants.jarvelin_note(t))

@@ -17,10 +17,11 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
+from ndcg_core import predictions
 from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 
-from . import variants
+from . import prompts, variants
 from .charts import chart_downloads, difficulty_chart, lists_by_k_chart
 from .page_frame import Frame, show_error
 from .predict import Question, ask
@@ -28,27 +29,26 @@ from .state import format_grade
 from .text import md_escape, md_table
 from .widgets import data_table, unjudged_notice
 
-#: The lists of the cases (TEACHING.md §4).
-PADDING_BASE: tuple[float, ...] = (3.0,)
-RETURNED_A: tuple[float, ...] = (3.0, 3.0, 3.0)
-RETURNED_B: tuple[float, ...] = (3.0, 3.0, 3.0, 3.0)
-NOTHING_A: tuple[float, ...] = (0.0, 0.0, 0.0)
-SHORT_PERFECT: tuple[float, ...] = (3.0, 2.0, 1.0)
-LONG_MIXED: tuple[float, ...] = (1.0, 0.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0)
+#: The lists of the cases (TEACHING.md §4), defined with the predictions that ask about them
+#: (:mod:`ndcg_core.predictions`).
+PADDING_BASE = predictions.PADDING_BASE
+RETURNED_A, RETURNED_B = predictions.RETURNED_A, predictions.RETURNED_B
+NOTHING_A = predictions.NOTHING_A
+SHORT_PERFECT, LONG_MIXED = predictions.SHORT_PERFECT, predictions.LONG_MIXED
 #: Same nDCG, different difficulty (TEACHING.md §1): both perfect, very different floors.
-EASY: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 0.0)
-HARD: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0, 0.0)
-WORKED: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
+EASY, HARD, WORKED = predictions.DIFFICULTY_EASY, predictions.DIFFICULTY_HARD, predictions.WORKED
 #: The gain can reorder systems (TEACHING.md §4): one judged pool, k = 5.
-GAIN_POOL: tuple[float, ...] = (3.0, 2.0, 2.0, 2.0, 0.0, 0.0)
-GAIN_A: tuple[float, ...] = (2.0, 2.0, 2.0, 3.0, 0.0)
-GAIN_B: tuple[float, ...] = (3.0, 0.0, 0.0, 2.0, 2.0)
-GAIN_K = 5
+GAIN_POOL, GAIN_A, GAIN_B, GAIN_K = (
+    predictions.GAIN_POOL,
+    predictions.GAIN_A,
+    predictions.GAIN_B,
+    predictions.GAIN_K,
+)
 #: Unjudged items: the example typed with "?" for the items nobody judged.
-UNJUDGED_EXAMPLE = "3, ?, 2, ?, 0, 1"
+UNJUDGED_EXAMPLE = predictions.UNJUDGED_EXAMPLE
 UNJUDGED_LIMIT = 100
 #: What nDCG does not model: one relevant page returned three times.
-DUPLICATES: tuple[float, ...] = (3.0, 3.0, 3.0)
+DUPLICATES = predictions.DUPLICATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +95,14 @@ def variant_caption(frame: Frame) -> None:
     )
 
 
-def which_higher(first: float, second: float) -> str:
-    """ "A", "B" or "same": which of two metric values (from the core) is higher.
+#: "A", "B" or "same": which of two values (from the core) is higher (the core's one rule).
+which_higher = predictions.which_higher
 
-    Judged by :func:`ndcg_core.compare_values`, the one rule for comparing computed values.
 
-    >>> which_higher(0.9, 0.8), which_higher(0.8, 0.9), which_higher(0.1 + 0.2, 0.3)
-    ('A', 'B', 'same')
-    """
-    return {"higher": "A", "lower": "B", "same": "same"}[nc.compare_values(first, second)]
+def _question(name: str, frame: Frame) -> Question:
+    """The case's prediction (prompt ``blind.<name>``): decided by the core on the Calculator's
+    gain and discount, worded by :mod:`ui.prompts` as in a live class."""
+    return prompts.question(f"blind.{name}", _options(frame), frame.t, frame.lang)
 
 
 def metrics_of(side: Side, frame: Frame) -> nc.Metrics:
@@ -218,25 +217,12 @@ def case(frame: Frame, name: str, body: Callable[[Frame], None]) -> None:
     body(frame)
 
 
-def _choices(frame: Frame) -> dict[str, str]:
-    t = frame.t
-    return {
-        "A": t("blind_spots.answer_a"),
-        "B": t("blind_spots.answer_b"),
-        "same": t("blind_spots.answer_same"),
-    }
-
-
 def padding(frame: Frame) -> None:
     """[3] vs [3, 0, 0]: irrelevant padding is not punished."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    default = [Side(a, PADDING_BASE), Side(b, padded(PADDING_BASE, 2))]
-    correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
-    if not ask(
-        "blind.padding.predict", Question(t("blind_spots.padding.question"), _choices(frame), correct), t
-    ):
+    if not ask("blind.padding.predict", _question("padding", frame), t):
         return
     c1, c2 = st.columns(2)
     base_choice = c1.radio(
@@ -263,14 +249,8 @@ def unretrieved(frame: Frame) -> None:
     """[3, 3, 3] vs [3, 3, 3, 3]: unretrieved relevant items, and the pooled ideal."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    default = [Side(a, RETURNED_A), Side(b, RETURNED_B)]
-    correct = which_higher(metrics_of(default[0], frame).ndcg, metrics_of(default[1], frame).ndcg)
     st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
-    if not ask(
-        "blind.unretrieved.predict",
-        Question(t("blind_spots.unretrieved.question"), _choices(frame), correct),
-        t,
-    ):
+    if not ask("blind.unretrieved.predict", _question("unretrieved", frame), t):
         return
     c1, c2 = st.columns(2)
     source = c1.radio(
@@ -300,21 +280,8 @@ def nothing_relevant(frame: Frame) -> None:
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     st.markdown(f"{a}: `{grades_text(NOTHING_A)}`")
-    options = {
-        "one": t("blind_spots.nothing.answer_one"),
-        "zero": t("blind_spots.nothing.answer_zero"),
-        "undefined": t("blind_spots.nothing.answer_undefined"),
-    }
-    m = metrics_of(Side(a, NOTHING_A), frame)
-    correct = "zero" if nc.compare_values(m.ndcg, 0.0) == "same" else "one"
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
-    feedback = {key: t(f"blind_spots.nothing.feedback_{key}", **names) for key in options}
-    answered = ask(
-        "blind.nothing.predict",
-        Question(t("blind_spots.nothing.question"), options, correct, feedback=feedback),
-        t,
-    )
-    if not answered:
+    if not ask("blind.nothing.predict", _question("nothing", frame), t):
         return
     grade = st.slider(t("blind_spots.nothing.grade"), 0, 3, 1, key="blind.nothing.grade")
     sides = [Side(a, NOTHING_A), Side(b, (*NOTHING_A[:-1], float(grade)))]
@@ -328,13 +295,9 @@ def lengths(frame: Frame) -> None:
     """A short perfect list vs a long mixed one: DCG grows with length, nDCG does not."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    default_n = 8
-    default = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:default_n])]
-    correct = which_higher(metrics_of(default[0], frame).dcg, metrics_of(default[1], frame).dcg)
+    default_n = len(predictions.LENGTHS_B)
     st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
-    if not ask(
-        "blind.lengths.predict", Question(t("blind_spots.lengths.question"), _choices(frame), correct), t
-    ):
+    if not ask("blind.lengths.predict", _question("lengths", frame), t):
         return
     n = st.slider(
         t("blind_spots.lengths.length"), len(SHORT_PERFECT), len(LONG_MIXED), default_n, key="blind.lengths.n"
@@ -356,13 +319,8 @@ def difficulty(frame: Frame) -> None:
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     opts = _options(frame)
     easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
-    correct = which_higher(easy.mean, hard.mean)
     st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
-    if not ask(
-        "blind.difficulty.predict",
-        Question(t("blind_spots.difficulty.question"), _choices(frame), correct),
-        t,
-    ):
+    if not ask("blind.difficulty.predict", _question("difficulty", frame), t):
         return
     ranking = frame.ranking
     if unjudged_notice(ranking, t, prefix="blind.difficulty"):  # every order of graded items
@@ -425,13 +383,7 @@ def gain_reorders(frame: Frame) -> None:
         )
         for gain in ("linear", "exponential")
     }
-    correct = which_higher(*scores["exponential"])
-    options = {
-        "A": t("blind_spots.gain.answer_a"),
-        "B": t("blind_spots.gain.answer_b"),
-        "same": t("blind_spots.gain.answer_same"),
-    }
-    if not ask("blind.gain.predict", Question(t("blind_spots.gain.question"), options, correct), t):
+    if not ask("blind.gain.predict", _question("gain", frame), t):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
     col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
@@ -454,17 +406,8 @@ def gain_reorders(frame: Frame) -> None:
 def unjudged(frame: Frame) -> None:
     """Grades typed with "?" for unjudged items: nDCG (unjudged = 0), nDCG′ (condensed), judged@k."""
     t = frame.t
-    example = nc.parse_relevance(UNJUDGED_EXAMPLE, allow_unjudged=True)
     opts = _options(frame)
-    zero = nc.ndcg(example, unjudged="zero", **opts)
-    drop = nc.ndcg(example, unjudged="drop", **opts)
-    correct = {"A": "zero", "B": "drop", "same": "same"}[which_higher(zero, drop)]
-    options = {
-        "zero": t("blind_spots.unjudged.answer_zero"),
-        "drop": t("blind_spots.unjudged.answer_drop"),
-        "same": t("blind_spots.unjudged.answer_same"),
-    }
-    if not ask("blind.unjudged.predict", Question(t("blind_spots.unjudged.question"), options, correct), t):
+    if not ask("blind.unjudged.predict", _question("unjudged", frame), t):
         return
     text = st.text_input(
         t("blind_spots.unjudged.input"),
@@ -512,12 +455,7 @@ def unjudged(frame: Frame) -> None:
 def not_modelled(frame: Frame) -> None:
     """[3, 3, 3]: nDCG does not see redundancy; ERR, RBP and α-nDCG in words, with references."""
     t = frame.t
-    value = nc.ndcg(list(DUPLICATES), **_options(frame))
-    options = {"yes": t("blind_spots.not_modelled.answer_yes"), "no": t("blind_spots.not_modelled.answer_no")}
-    note = t("blind_spots.not_modelled.feedback", ndcg=_f(value))
-    correct = "no" if nc.compare_values(value, 1.0) == "same" else "yes"
-    q = Question(t("blind_spots.not_modelled.question"), options, correct, reveal=note)
-    if not ask("blind.not_modelled.predict", q, t):
+    if not ask("blind.not_modelled.predict", _question("not_modelled", frame), t):
         return
     st.markdown(t("blind_spots.not_modelled.why"))
     st.caption(t("blind_spots.not_modelled.references"))

@@ -15,11 +15,13 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
+from ndcg_core import predictions
 
+from . import prompts
 from .page_frame import get_param, set_param
-from .predict import Question, ask, option_texts
+from .predict import Question, ask
 from .state import Ranking, format_grade
-from .text import md_escape, md_table
+from .text import md_table
 from .widgets import step_table
 
 Translate = Callable[..., str]
@@ -130,66 +132,14 @@ def _number(value: float) -> str:
 def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
     """The prediction of a step, judged from the core's numbers (None for "play").
 
-    Shown by :func:`ui.predict.ask` with the key ``lesson.predict.<name>``.
+    Shown by :func:`ui.predict.ask` with the key ``lesson.predict.<name>``; the options and the
+    right one come from :func:`ndcg_core.predictions.decide` (prompt ``lesson.<name>``), the
+    texts from :func:`ui.prompts.question`, which the live class uses too. ``m`` (the page's
+    metrics) is kept for the callers; the decision computes its own from the ranking.
     """
-    k = m.k
-    if name == "gain":
-        gains = nc.apply_gain(nc.validate.as_relevance(list(ranking.relevance)), ranking.gain)
-        shown = ", ".join(format_grade(float(g)) for g in gains)
-        return Question(
-            t("lesson.gain.question"),
-            option_texts(t, "lesson.gain", ("grade", "position", "both")),
-            "grade",
-            t("lesson.gain.reveal", gains=f"({shown})"),
-        )
-    if name == "cg":
-        if ranking.n < 2:
-            return Question(
-                t("lesson.cg.question_single"),
-                option_texts(t, "lesson.cg", ("yes", "no")),
-                "no",
-                t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(m.cg)),
-            )
-        order = [ranking.n - 1, *range(1, ranking.n - 1), 0]
-        swapped = ranking.with_order(order)
-        after = nc.cg(list(swapped.relevance), k=ranking.k, gain=ranking.gain)
-        return Question(
-            t(
-                "lesson.cg.question",
-                first=md_escape(ranking.labels[0]),
-                last=md_escape(ranking.labels[-1]),
-                k=k,
-            ),
-            option_texts(t, "lesson.cg", ("yes", "no")),
-            "no" if nc.compare_values(after, m.cg) == "same" else "yes",
-            t("lesson.cg.reveal", k=k, before=format_grade(m.cg), after=format_grade(after)),
-        )
-    if name == "dcg":
-        correct = {"same": "equal", "higher": "cg", "lower": "dcg"}[nc.compare_values(m.cg, m.dcg)]
-        key = "lesson.dcg.reveal" if ranking.gain == "linear" else "lesson.dcg.reveal_exp"
-        return Question(
-            t("lesson.dcg.question", k=k),
-            option_texts(t, "lesson.dcg", ("cg", "dcg", "equal")),
-            correct,
-            t(key, k=k, cg=format_grade(m.cg), dcg=_number(m.dcg)),
-        )
-    if name == "idcg":
-        correct = "yes" if nc.compare_values(m.dcg, m.idcg) == "higher" else "no"
-        return Question(
-            t("lesson.idcg.question", k=k),
-            option_texts(t, "lesson.idcg", ("yes", "no")),
-            correct,
-            t("lesson.idcg.reveal", k=k, dcg=_number(m.dcg), idcg=_number(m.idcg)),
-        )
-    if name == "ndcg":
-        correct = "low" if m.ndcg < 0.5 else ("mid" if m.ndcg <= 0.9 else "high")
-        return Question(
-            t("lesson.ndcg.question", k=k),
-            option_texts(t, "lesson.ndcg", ("low", "mid", "high")),
-            correct,
-            t("lesson.ndcg.reveal", k=k, ndcg=_number(m.ndcg)),
-        )
-    return None
+    if name not in STEPS[:-1]:
+        return None
+    return prompts.question(f"lesson.{name}", prompts.data_of(ranking), t)
 
 
 # --- table and chart ---------------------------------------------------------------------
@@ -209,17 +159,14 @@ def show_table(
 
 #: Two judged items the system never returned (grades 3 and 2), added to the learner's grades
 #: to form the judged pool of the "which ideal" section (TEACHING.md §7: [3, 2, 0, 0, 1] then
-#: scores 0.6510 against every judged item).
-UNRETRIEVED: tuple[float, ...] = (3.0, 2.0)
-
-#: The same-k trap of TEACHING.md §1: a perfect list scored as DCG@2 / IDCG@4.
-SAME_K_LIST: tuple[float, ...] = (3.0, 2.0, 2.0, 1.0)
-SAME_K_DCG, SAME_K_IDCG = 2, 4
-
-
-def _side(a: float, b: float, *, higher: str, lower: str, same: str) -> str:
-    """Which option names how ``b`` (from the core) compares with ``a``."""
-    return {"higher": higher, "lower": lower, "same": same}[nc.compare_values(b, a)]
+#: scores 0.6510 against every judged item); the same-k trap's list (TEACHING.md §1). Defined
+#: with the predictions that use them (:mod:`ndcg_core.predictions`).
+UNRETRIEVED = predictions.UNRETRIEVED
+SAME_K_LIST, SAME_K_DCG, SAME_K_IDCG = (
+    predictions.SAME_K_LIST,
+    predictions.SAME_K_DCG,
+    predictions.SAME_K_IDCG,
+)
 
 
 def bases_section(ranking: Ranking, t: Translate) -> None:
@@ -229,13 +176,7 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     m = nc.metrics(rel, k=ranking.k, gain=ranking.gain)
     st.markdown(f"### {t('lesson.bases.title')}")
     st.markdown(t("lesson.bases.explain"))
-    base2, base10 = float(table["ndcg"].iloc[0]), float(table["ndcg"].iloc[-1])
-    q = Question(
-        t("lesson.bases.question", k=m.k),
-        option_texts(t, "lesson.bases", ("up", "down", "same")),
-        _side(base2, base10, higher="up", lower="down", same="same"),
-        t("lesson.bases.reveal", k=m.k, ndcg=_number(base2)),
-    )
+    q = prompts.question("lesson.bases", prompts.data_of(ranking), t)
     if ask("lesson.predict.bases", q, t, show_me=True):
         names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
         st.markdown(
@@ -264,12 +205,7 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
     pooled = nc.metrics(rel, pool=pool, **options)
     st.markdown(f"### {t('lesson.which_ideal.title')}")
     st.markdown(t("lesson.which_ideal.explain"))
-    q = Question(
-        t("lesson.which_ideal.question", k=own.k),
-        option_texts(t, "lesson.which_ideal", ("higher", "lower", "same")),
-        _side(own.ndcg, pooled.ndcg, higher="higher", lower="lower", same="same"),
-        t("lesson.which_ideal.reveal", k=own.k, own=_number(own.ndcg), pool=_number(pooled.ndcg)),
-    )
+    q = prompts.question("lesson.which_ideal", prompts.data_of(ranking), t)
     if not ask("lesson.predict.which_ideal", q, t, show_me=True):
         return
     pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
@@ -292,20 +228,7 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
 
 def same_k_section(t: Translate) -> None:
     """The trap of dividing DCG@2 by IDCG@4: a perfect [3, 2, 2, 1] gets 0.7487."""
-    c = nc.mismatched_cutoffs(list(SAME_K_LIST), dcg_k=SAME_K_DCG, idcg_k=SAME_K_IDCG)
     st.markdown(f"### {t('lesson.same_k.title')}")
     st.markdown(t("lesson.same_k.explain"))
-    correct = {"same": "one", "lower": "less", "higher": "more"}[nc.compare_values(c.ratio, 1.0)]
-    q = Question(
-        t("lesson.same_k.question"),
-        option_texts(t, "lesson.same_k", ("one", "less", "more")),
-        correct,
-        t(
-            "lesson.same_k.reveal",
-            dcg=_number(c.dcg),
-            idcg=_number(c.idcg),
-            ratio=_number(c.ratio),
-            ndcg=_number(c.ndcg),
-        ),
-    )
+    q = prompts.question("lesson.same_k", prompts.data_of(Ranking()), t)
     ask("lesson.predict.same_k", q, t, show_me=True)

@@ -30,7 +30,7 @@ from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
 
-from . import address, charts, share, widgets
+from . import address, charts, prompts, share, ties_view, widgets
 from .page_frame import Frame, get_param, get_ranking, set_param, show_error
 from .state import format_grade
 from .text import md_escape
@@ -126,31 +126,83 @@ def count_text(t: Translate, n: int) -> str:
 
 
 def kind_text(t: Translate, spec: dict[str, Any]) -> str:
-    """The question's kind as the Practice page names it (e.g. "nDCG@3")."""
+    """The question's kind as the Practice page names it (e.g. "nDCG@3"), or for a page's
+    prediction "Prediction · <its title>"."""
+    if spec.get("kind") == "predict":
+        name = str(spec.get("prompt"))
+        if name not in nc.predictions.PROMPTS:  # a stored prompt this version does not know
+            return t("live.kind_predict")
+        return f"{t('live.kind_predict')} · {prompts.title(name, t)}"
     return t(f"practice.kind.{spec['kind']}")
 
 
-def choice_names(t: Translate) -> dict[str, str]:
-    return {c: t(f"practice.choice_{c}") for c in nc.exercises.CHOICES}
+def asked(frame: Frame, spec: dict[str, Any]) -> prompts.Asked:
+    """A ``"predict"`` question in the viewer's language (the page's own words)."""
+    return prompts.asked(str(spec["prompt"]), spec, frame.t, frame.lang)
+
+
+def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
+    """Option key -> the text shown: a prediction's options, else A / B / the same."""
+    if spec.get("kind") == "predict":
+        return dict(asked(frame, spec).question.options)
+    return {c: frame.t(f"practice.choice_{c}") for c in nc.exercises.CHOICES}
 
 
 def _number(value: float) -> str:
     return f"{value:.4f}"
 
 
-def answer_text(t: Translate, spec: dict[str, Any], value: Any) -> str:
+def answer_text(frame: Frame, spec: dict[str, Any], value: Any) -> str:
     """A stored answer as Markdown (item names escaped)."""
     kind = questions.answer_type(spec)
     if kind == "number":
         return f"{float(value):g}"
     if kind == "ranking":
         return md_escape(" › ".join(str(x) for x in value))
-    return md_escape(choice_names(t).get(str(value), str(value)))
+    return md_escape(choice_names(frame, spec).get(str(value), str(value)))
+
+
+def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
+    """A page's prediction: its title, the page's context, the list it is about, the question."""
+    t = frame.t
+    a = asked(frame, spec)
+    st.subheader(t("live.current_title", number=number, kind=a.title))
+    if a.context:
+        st.markdown(a.context)
+    if "relevance" in spec:
+        cells = _list_cells(frame, spec["relevance"], spec["labels"], None)
+        if "scores" in spec:
+            head = next(iter(cells))
+            cells[head].append(t("ties.score"))
+            for i, score in enumerate(spec["scores"], 1):
+                cells[str(i)].append(format(float(score), ".15g"))
+        widgets.static_table(cells, key=f"live-list-{number}")
+        k = spec.get("k")
+        st.caption(
+            t(
+                "live.predict_list",
+                k=t("live.whole") if k is None else k,
+                gain=t(f"blind_spots.variant_names.{spec['gain']}"),
+                discount=t(f"blind_spots.variant_names.{spec['discount']}"),
+            )
+        )
+    else:  # the page's own example, under the Calculator's variant: the answer may depend on it
+        st.caption(
+            t(
+                "live.predict_variant",
+                gain=t(f"blind_spots.variant_names.{spec['gain']}"),
+                discount=t(f"blind_spots.variant_names.{spec['discount']}"),
+            )
+        )
+    st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
 
 
 def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     """The question: its title, task and list(s), in the viewer's language."""
     t = frame.t
+    if spec.get("kind") == "predict":
+        predict_prompt(frame, spec, number=number)
+        return
     e = questions.exercise(spec)
     st.subheader(t("live.current_title", number=number, kind=kind_text(t, spec)))
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
@@ -189,19 +241,41 @@ def _list_cells(frame: Frame, relevance: Any, labels: Any, title: str | None) ->
     }
 
 
-def truth_text(t: Translate, spec: dict[str, Any]) -> str:
-    """The exact answer as a sentence (Markdown, names escaped)."""
+def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
+    """The exact answer as a sentence (Markdown, names escaped); a prediction's adds the page's reveal."""
+    t = frame.t
+    if spec.get("kind") == "predict":
+        a = asked(frame, spec)
+        right = t("live.truth_choice", choice=md_escape(a.question.options[a.question.correct]))
+        sep = "" if right.endswith(("。", "？", "！")) else " "  # no space between Chinese sentences
+        return f"{right}{sep}{a.answer}".strip()
     e = questions.exercise(spec)
     if e.kind in nc.exercises.NUMERIC_KINDS:
         return t("live.truth_number", value=_number(float(e.answer)), tol=questions.TOLERANCE)  # type: ignore[arg-type]
     if e.kind == "ideal_order":
         return t("live.truth_order", order=md_escape(" › ".join(e.answer)))
-    return t("live.truth_choice", choice=md_escape(choice_names(t)[str(e.answer)]))
+    return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
 
 
 def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None) -> None:
-    """The step table(s) behind the answer: the list's (A's and B's), or the student's order's."""
+    """The step table(s) behind the answer: the list's (A's and B's), or the student's order's.
+
+    A page's prediction about a list shows that list's step table; one about the page's fixed
+    examples has its reveal in :func:`truth_text` only.
+    """
     t = frame.t
+    if spec.get("kind") == "predict":
+        if "relevance" in spec:
+            st.markdown(f"**{t('live.steps_title')}**")
+            table = nc.step_table(
+                list(spec["relevance"]),
+                labels=list(spec["labels"]),
+                k=spec.get("k"),
+                gain=spec["gain"],
+                discount=spec["discount"],
+            )
+            widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
+        return
     e = questions.exercise(spec)
     st.markdown(f"**{t('live.steps_title')}**")
     lists: list[tuple[str | None, Any, Any]]
@@ -220,6 +294,17 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
         widgets.step_table(table, t, discount=e.discount, present=frame.present, key=f"{key}-{n}")
 
 
+def shown_valid(frame: Frame, q: QuestionInfo) -> bool:
+    """Whether a stored question can be shown; if not (a spec this version cannot ask, e.g. a
+    prompt that no longer exists), its message in the viewer's language instead of a crash."""
+    try:
+        questions.check(q.spec)
+    except NDCGInputError as err:
+        show_error(frame.lang, err)
+        return False
+    return True
+
+
 def results(frame: Frame, code: str, q: QuestionInfo) -> None:
     """The room's answers: a count, a chart (choices, numbers, or the nDCG of the orders), and
     after the reveal the exact answer marked."""
@@ -232,27 +317,27 @@ def results(frame: Frame, code: str, q: QuestionInfo) -> None:
             st.caption(t("live.no_answers"))
         else:
             kind = questions.answer_type(q.spec)
-            e = questions.exercise(q.spec)
+            expected = questions.expected(q.spec)
             if kind == "choice":
                 counts = questions.tally([a.value for a in given], questions.options(q.spec))
                 chart = charts.live_choice_chart(
-                    counts, choice_names(t), t, truth=str(e.answer) if revealed else None
+                    counts, choice_names(frame, q.spec), t, truth=str(expected) if revealed else None
                 )
             else:
-                truth = (1.0 if kind == "ranking" else float(e.answer)) if revealed else None  # type: ignore[arg-type]
+                truth = (1.0 if kind == "ranking" else float(expected)) if revealed else None  # type: ignore[arg-type]
                 chart = charts.live_number_chart(
                     [float(a.score or 0.0) for a in given],
                     t,
                     truth=truth,
                     ndcg=kind == "ranking",
                     # nDCG answers on a 0-1 axis, unless someone typed a number outside it
-                    unit=e.kind == "ndcg" and all(0 <= float(a.score or 0.0) <= 1 for a in given),
+                    unit=q.spec["kind"] == "ndcg" and all(0 <= float(a.score or 0.0) <= 1 for a in given),
                 )
             st.altair_chart(chart, width="stretch")
             if revealed:
                 st.caption(t("live.right_count", right=sum(a.correct for a in given), n=len(given)))
         if revealed:
-            st.success(truth_text(t, q.spec), icon=":material/lightbulb:")
+            st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
 
 
 # ----------------------------------------------------------------------------- landing
@@ -266,8 +351,40 @@ def _start_class() -> None:
         return
     code, key = store().create_class()
     st.session_state["live.started"] = [*started, now]
+    st.session_state["live.mine"] = (code, key)  # the sidebar's "go to my live class"
     set_param("class", code)
     set_param("key", key)
+    set_param("view", None)
+    set_param("student", None)
+
+
+def _mine_running() -> tuple[str, str] | None:
+    """This session's class when it is still running (not ended, not expired)."""
+    mine = st.session_state.get("live.mine")
+    if not mine:
+        return None
+    try:
+        running = not store().class_info(mine[0]).ended
+    except NDCGInputError:
+        running = False
+    return (str(mine[0]), str(mine[1])) if running else None
+
+
+def start_from(page: str) -> None:
+    """The sidebar's control on any page: go to this session's running class, or start one;
+    the predictions of ``page`` are offered first. The key goes into this session's private
+    link parameters only (never into a share link or QR code, :func:`ui.frame`)."""
+    st.session_state["live.from"] = page
+    st.session_state["live.offer"] = True  # the "add a question" form open on arrival
+    if page in prompts.PAGES:
+        st.session_state["live.source"] = "predict"
+        st.session_state["live.predict_page"] = page
+    mine = _mine_running()
+    if mine is None:
+        _start_class()
+        return
+    set_param("class", mine[0])
+    set_param("key", mine[1])
     set_param("view", None)
     set_param("student", None)
 
@@ -352,6 +469,7 @@ def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
+        st.session_state.pop("live.offer", None)
 
 
 def _end(code: str, key: str) -> None:
@@ -375,17 +493,119 @@ def _practice_spec() -> dict[str, Any]:
     )
 
 
-def add_question(frame: Frame, code: str, key: str) -> None:
-    """The teacher's "add a question" form: from the Calculator's view or a Practice exercise."""
+def ties_scores() -> list[float]:
+    """The scores a ties prediction uses: the Scores and ties page's (rounded as it rounds them),
+    else one score per item in rank order (n, n - 1, ..., 1: no ties), as that page starts."""
+    n = get_ranking().n
+    try:
+        raw = get_param("scores")
+        if raw is None:
+            return [float(x) for x in range(n, 0, -1)]
+        scores = ties_view.parse_scores(raw[-1] if isinstance(raw, list) else raw)
+        dec = get_param("dec", "")
+        decimals = ties_view.parse_decimals(dec[-1] if isinstance(dec, list) and dec else dec)
+        if decimals is not None:
+            scores = nc.ties.round_scores(scores, decimals)
+        return [float(x) for x in scores]
+    except NDCGInputError:  # a broken link parameter: the page's own start, not a guess
+        return [float(x) for x in range(n, 0, -1)]
+
+
+def _prompt_chosen() -> str:
+    page = str(st.session_state.get("live.predict_page") or prompts.PAGES[0])
+    return str(st.session_state.get(f"live.prompt.{page}") or prompts.prompts_of(page)[0])
+
+
+def _predict_spec() -> dict[str, Any]:
+    name = _prompt_chosen()  # read at the click, not the last run
+    r = get_ranking()
+    fields = nc.predictions.PROMPTS[name].fields if name in nc.predictions.PROMPTS else ()
+    return questions.spec_from_prompt(
+        name,
+        relevance=list(r.relevance),
+        labels=list(r.labels),
+        k=r.k,
+        gain=r.gain,
+        discount=r.discount,
+        scores=ties_scores() if "scores" in fields else None,
+    )
+
+
+def pages_first(first: str | None) -> list[str]:
+    """The pages with predictions, the one the teacher came from first.
+
+    >>> pages_first("blind_spots")[:2]
+    ['blind_spots', 'lesson']
+    """
+    pages = list(prompts.PAGES)
+    if first in pages:
+        pages.remove(first)
+        pages.insert(0, first)
+    return pages
+
+
+def predict_picker(frame: Frame, code: str, key: str) -> None:
+    """The app's predict-first questions, grouped by page (the page the teacher came from first),
+    with what the question is asked about and how students will read it."""
     t = frame.t
+    pages = pages_first(st.session_state.get("live.from"))
+    page = st.radio(
+        t("live.predict_page"),
+        pages,
+        key="live.predict_page",
+        horizontal=True,
+        format_func=lambda p: t(f"nav.{p}"),
+    )
+    st.radio(
+        t("live.predict_prompt"),
+        prompts.prompts_of(page),
+        key=f"live.prompt.{page}",
+        format_func=lambda name: prompts.title(name, t),
+    )
+    name = _prompt_chosen()
+    fields = nc.predictions.PROMPTS[name].fields
+    r = get_ranking()
+    gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{r.discount}")
+    if "relevance" in fields:
+        items = ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
+        k = r.cutoff if r.k is not None else t("live.whole")
+        st.caption(t("live.predict_on_ranking", items=md_escape(items), k=k, gain=gain, discount=discount))
+    else:
+        st.caption(t("live.predict_fixed", gain=gain, discount=discount))
+    if "scores" in fields:
+        st.caption(t("live.predict_on_scores", scores=", ".join(format(x, ".15g") for x in ties_scores())))
+    try:
+        spec = _predict_spec()
+    except NDCGInputError as err:  # e.g. an unjudged item in the ranking: said, not added
+        show_error(frame.lang, err)
+        return
+    st.caption(t("live.predict_preview", question=asked(frame, spec).question.text))
+    st.button(
+        t("live.add"),
+        key="live.add_predict",
+        on_click=_add,
+        args=(code, key, _predict_spec),
+        icon=":material/add:",
+    )
+
+
+def add_question(frame: Frame, code: str, key: str) -> None:
+    """The teacher's "add a question" form: a page's prediction, the Calculator's view or a
+    Practice exercise."""
+    t = frame.t
+    # from a page with predictions (the sidebar's control), its predictions come first
+    came_from = st.session_state.get("live.from")
+    st.session_state.setdefault("live.source", "predict" if came_from in prompts.PAGES else "calculator")
     source = st.radio(
         t("live.source"),
-        ("calculator", "practice"),
+        ("predict", "calculator", "practice"),
         key="live.source",
         horizontal=True,
         format_func=lambda v: t(f"live.source_{v}"),
     )
-    if source == "calculator":
+    if source == "predict":
+        predict_picker(frame, code, key)
+    elif source == "calculator":
         r = get_ranking()
         st.caption(
             t(
@@ -496,7 +716,9 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
     st.divider()
     items = store().questions(code)
     if not ended:
-        with st.expander(t("live.add_title"), expanded=not items, icon=":material/add_circle:"):
+        # open while there is no question, or while the teacher came from a page to ask its questions
+        offer = not items or bool(st.session_state.get("live.offer"))
+        with st.expander(t("live.add_title"), expanded=offer, icon=":material/add_circle:"):
             add_question(frame, code, key)
     st.subheader(t("live.questions_title"))
     question_list(frame, code, key, items, ended=ended)
@@ -526,6 +748,8 @@ def teacher_results(frame: Frame, code: str) -> None:
     if q is None:
         st.caption(frame.t("live.room_waiting"))
         return
+    if not shown_valid(frame, q):
+        return
     prompt(frame, q.spec, number=q.number)
     results(frame, code, q)
 
@@ -544,6 +768,8 @@ def room(frame: Frame, code: str) -> None:
     q = store().current(code)
     if q is None:
         st.info(t("live.room_waiting"), icon=":material/hourglass:")
+        return
+    if not shown_valid(frame, q):
         return
     prompt(frame, q.spec, number=q.number)
     results(frame, code, q)
@@ -622,7 +848,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 value="" if own is None else f"{float(own.value):g}",  # type: ignore[arg-type]
             )
         else:
-            names = choice_names(t)
+            names = choice_names(frame, q.spec)
             st.radio(
                 t("live.choice_label"),
                 list(names),
@@ -652,14 +878,14 @@ def _submit_form(code: str, token: str, number: int) -> None:
 def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
     """The student's answer marked against the truth."""
     t = frame.t
-    e = questions.exercise(spec)
+    expected = questions.expected(spec)
     kind = questions.answer_type(spec)
     box = st.success if own.correct else st.error
     icon = ":material/check_circle:" if own.correct else ":material/cancel:"
     if kind == "number":
         key = "live.right_number" if own.correct else "live.wrong_number"
         box(
-            t(key, given=f"{float(own.value):g}", tol=questions.TOLERANCE, expected=_number(float(e.answer))),  # type: ignore[arg-type]
+            t(key, given=f"{float(own.value):g}", tol=questions.TOLERANCE, expected=_number(float(expected))),  # type: ignore[arg-type]
             icon=icon,
         )
     elif kind == "ranking":
@@ -671,7 +897,7 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
             icon=icon,
         )
     else:
-        names = choice_names(t)
+        names = choice_names(frame, spec)
         if own.correct:
             box(t("live.right_choice", choice=md_escape(names[str(own.value)])), icon=icon)
         else:
@@ -679,7 +905,7 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
                 t(
                     "live.wrong_choice",
                     given=md_escape(names[str(own.value)]),
-                    expected=md_escape(names[str(e.answer)]),
+                    expected=md_escape(names[str(expected)]),
                 ),
                 icon=icon,
             )
@@ -707,12 +933,14 @@ def student(frame: Frame, code: str, token: str) -> None:
     if q is None:
         st.info(t("live.wait"), icon=":material/hourglass:")
         return
+    if not shown_valid(frame, q):
+        return
     prompt(frame, q.spec, number=q.number)
     own = store().own_answer(code, token, q.number)
     if st.session_state.pop("live.saved", None) == q.number and own is not None:
         st.success(t("live.saved"), icon=":material/check:")
     if own is not None:
-        st.markdown(t("live.your_answer", answer=answer_text(t, q.spec, own.value)))
+        st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
     if q.state == "open":
         answer_form(frame, code, token, q, own)
         return
@@ -724,10 +952,12 @@ def student(frame: Frame, code: str, token: str) -> None:
     # revealed
     if own is None:
         st.caption(t("live.no_answer"))
-        st.success(truth_text(t, q.spec), icon=":material/lightbulb:")
+        st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
     else:
         verdict(frame, q.spec, own)
         if not own.correct:
-            st.info(truth_text(t, q.spec), icon=":material/lightbulb:")
+            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
+        elif q.spec.get("kind") == "predict":  # right, and still the page's why
+            st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
     order = list(own.value) if own is not None and questions.answer_type(q.spec) == "ranking" else None  # type: ignore[arg-type]
     worked_answer(frame, q.spec, key=f"live-steps-{q.number}", order=order)

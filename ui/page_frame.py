@@ -208,6 +208,24 @@ def _base_url() -> str | None:
         return None
 
 
+def _live_control(current: str, lang: str) -> None:
+    """Start a live class from this page (or go to this session's running one), the page's
+    predict-first questions offered first. The class and its teacher key go into this
+    session's private link parameters (``live.PRIVATE``), never into a share link or QR code."""
+    mine = bool(st.session_state.get("live.mine"))
+    if st.button(
+        i18n.translate(lang, "common.live_goto" if mine else "common.live_start"),
+        key="lab.live",
+        icon=":material/co_present:",
+        help=i18n.translate(lang, "common.live_help"),
+        width="stretch",
+    ):
+        from . import live  # the live class and its database, only when asked for
+
+        live.start_from(current)
+        st.switch_page(PAGE_BY_ID["live"].path)
+
+
 def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
     with st.sidebar:
         st.markdown(f"### {i18n.translate(lang, 'common.app_name')}")
@@ -220,6 +238,8 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
         link = share.share_link(reach.url, page_params(names))
         share.share_control(lang, link, reach)
         handout.export_control(lang, get_ranking(), link)
+        if current != "live":
+            _live_control(current, lang)
         links = shared_params(lang=lang)
         for page in PAGES:
             st.page_link(

@@ -15,13 +15,13 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core import NDCGInputError
-from ndcg_core.sklearn_compat import dcg_score, ndcg_score
+from ndcg_core import NDCGInputError, predictions
 from ndcg_core.ties import TieView, rank_by_score
 
+from . import prompts
 from .charts import css_text_on_fill
 from .page_frame import get_param, get_ranking, presenting, set_param, set_ranking, show_error
-from .predict import Question, ask, option_texts
+from .predict import Question, ask
 from .state import MAX_ITEMS, Ranking, format_grade
 from .styles import NARROW_PREFIX, WIDE_PREFIX
 from .widgets import data_table, static_table
@@ -35,10 +35,11 @@ PRACTITIONER_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
 DECIMALS: tuple[int, ...] = (0, 1, 2, 3, 4, 6)
 MAX_DECIMALS = 15
 
-#: The tutorial's slip (TEACHING.md §2): true grades, the grades passed as scores, right scores.
-SLIP_GRADES = (3, 2, 0, 0, 1)
-SLIP_WRONG_TRUE = (3, 2, 1, 0, 0)
-SLIP_RIGHT_SCORES = (5, 4, 3, 2, 1)
+#: The tutorial's slip (TEACHING.md §2): true grades, the grades passed as scores, right scores
+#: (defined with the prediction that asks about them).
+SLIP_GRADES = predictions.SLIP_GRADES
+SLIP_WRONG_TRUE = predictions.SLIP_WRONG_TRUE
+SLIP_RIGHT_SCORES = predictions.SLIP_RIGHT_SCORES
 
 _SHADE = css_text_on_fill("tied")  # dark text in either theme: tied rows (also said in text)
 
@@ -285,22 +286,17 @@ def why_code(t: Translate) -> str:
     )
 
 
-def band_question(view: TieView, t: Translate) -> Question:
-    """Predict where scikit-learn's default lands; judged from the core's view."""
-    choices = option_texts(t, "ties.guess", ("worst", "between", "best"))
-    if view.n_tied_items == 0:
-        return Question(t("ties.question"), choices, "between", t("ties.reveal_none"))
-    if nc.compare_values(view.average, view.optimistic) == "same":
-        correct = "best"
-    elif nc.compare_values(view.average, view.pessimistic) == "same":
-        correct = "worst"
-    else:
-        correct = "between"
-    return Question(t("ties.question"), choices, correct, t("ties.reveal_between"))
+def band_question(ranking: Ranking, scores: Sequence[float], t: Translate) -> Question:
+    """Predict where scikit-learn's default lands between the worst and best order of the ties.
+
+    Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``ties.guess``) on the
+    ranking's grades and the (rounded) scores, the words from :mod:`ui.prompts`, as in a live class.
+    """
+    return prompts.question("ties.guess", prompts.data_of(ranking, scores=scores), t)
 
 
-def predict_band(view: TieView, t: Translate) -> bool:
-    return ask("ties.predict.guess", band_question(view, t), t, show_me=True)
+def predict_band(ranking: Ranking, scores: Sequence[float], t: Translate) -> bool:
+    return ask("ties.predict.guess", band_question(ranking, scores, t), t, show_me=True)
 
 
 # --- the tutorial's slip (TEACHING.md §2) ------------------------------------------------
@@ -308,12 +304,8 @@ def predict_band(view: TieView, t: Translate) -> bool:
 
 def slip_numbers() -> dict[str, float]:
     """The slip's numbers, all from the core: by hand, the tutorial's calls, the right call."""
-    return {
-        "dcg": nc.dcg(list(SLIP_GRADES)),
-        "wrong_dcg": dcg_score([list(SLIP_WRONG_TRUE)], [list(SLIP_GRADES)]),
-        "wrong_ndcg": ndcg_score([list(SLIP_WRONG_TRUE)], [list(SLIP_GRADES)]),
-        "right": ndcg_score([list(SLIP_GRADES)], [list(SLIP_RIGHT_SCORES)]),
-    }
+    values = predictions.decide("lesson.slip").values
+    return {name: float(values[name]) for name in ("dcg", "wrong_dcg", "wrong_ndcg", "right")}
 
 
 def slip_ranking(t: Translate) -> pd.DataFrame:
@@ -340,12 +332,7 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     numbers = slip_numbers()
     shown = {name: f"{value:.4f}" for name, value in numbers.items()}
     shown["wrong_ndcg"] = f"{numbers['wrong_ndcg']:.5f}"
-    q = Question(
-        t("lesson.slip.question"),
-        option_texts(t, "lesson.slip", ("yes", "no")),
-        "no",
-        t("lesson.slip.reveal", **shown),
-    )
+    q = prompts.question("lesson.slip", {}, t)
     if not ask(f"{ns}.predict.slip", q, t, show_me=True):
         return
     st.markdown(f"**{t('lesson.slip.by_hand')}**")

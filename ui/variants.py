@@ -19,9 +19,10 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core import tools as core_tools
 
+from . import prompts
 from .charts import css_text_on_fill, short_discount
 from .page_frame import get_param, get_ranking, set_param, set_ranking, show_error
-from .predict import Question, option_texts
+from .predict import Question
 from .state import MAX_ITEMS, Ranking, format_grade
 from .widgets import data_table
 
@@ -129,18 +130,13 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
     return pd.concat(parts, ignore_index=True)
 
 
-def gain_question(frame: pd.DataFrame, t: Translate) -> Question:
-    """Predict exponential vs linear gain (log2 discount, ideal from the list), from the core's rows."""
-    rows = frame[(frame["discount"] == "log2") & (frame["ideal"] == "list")].set_index("gain")["ndcg"]
-    linear, exponential = float(rows["linear"]), float(rows["exponential"])
-    correct = nc.compare_values(exponential, linear)
-    k = int(frame["k"].iloc[0])
-    return Question(
-        t("variants.guess.question", k=k),
-        option_texts(t, "variants.guess", ("higher", "lower", "same")),
-        correct,
-        t("variants.guess.reveal", linear=f"{linear:.4f}", exponential=f"{exponential:.4f}"),
-    )
+def gain_question(ranking: Ranking, t: Translate) -> Question:
+    """Predict exponential vs linear gain (log2 discount, ideal from the list).
+
+    Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``variants.guess``), the
+    words from :mod:`ui.prompts`, as in a live class.
+    """
+    return prompts.question("variants.guess", prompts.data_of(ranking), t)
 
 
 def jarvelin_note(t: Translate) -> str:

@@ -376,3 +376,196 @@ def test_live_student_sees_order_and_choice_verdicts_after_reveal(app, db, lang,
     # the step table(s): the student's order, or lists A and B
     tables = [m for m in at.markdown if m.value.startswith("| ")]
     assert len(tables) >= (2 if kind == "compare" else 1)
+
+
+# ----------------------------------------------------------------------------- page predictions
+
+BLIND = "pages/4_Blind_spots.py"
+LESSON = "pages/1_Lesson.py"
+
+
+def _predict(db: LiveStore, prompt: str = "lesson.dcg", state: str = "open"):
+    code, key = db.create_class()
+    spec = questions.spec_from_prompt(prompt, relevance=RANKING[0], labels=RANKING[1], k=3)
+    number = db.add_question(code, key, spec)
+    if state != "ready":
+        db.open_question(code, key, number)
+    return code, key, number
+
+
+def _submit_form(at) -> None:
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_picks_a_lesson_prediction(app, db, lang):
+    at, code, _ = _teacher(app, lang)
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("lesson").run()
+    at.radio(key="live.prompt.lesson").set_value("lesson.dcg").run()
+    at.button(key="live.add_predict").click().run()
+    _clean(at, lang)
+    spec = db.questions(code)[0].spec
+    assert (spec["kind"], spec["prompt"], spec["relevance"]) == ("predict", "lesson.dcg", RANKING[0])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_picker_lists_prompts_by_page_in_the_teachers_language(app, db, lang):
+    at, _code, _ = _teacher(app, lang)
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("blind_spots").run()
+    _clean(at, lang)
+    pages = at.radio(key="live.predict_page").options
+    titles = at.radio(key="live.prompt.blind_spots").options
+    assert pages[0] == ("Lesson: G → nDCG" if lang == "en" else "课程：从 G 到 nDCG") and len(pages) == 4
+    assert titles[0] == ("1 · Padding with irrelevant items" if lang == "en" else "1 · 用不相关项填充")
+
+
+def test_live_teacher_picker_refuses_an_unjudged_ranking(app, db):
+    at, code, _ = _teacher(app, "en")
+    at.session_state["lab.ranking"] = at.session_state["lab.ranking"].with_items([3, float("nan"), 1])
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("lesson").run()
+    assert len(at.error) == 1 and db.questions(code) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_answers_a_prediction_in_their_language(app, db, lang):
+    code, _, number = _predict(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(at, lang)
+    radio = at.radio(key=f"live.answer.{number}")
+    assert radio.options == [
+        "CG",
+        "DCG",
+        "They are equal" if lang == "en" else "两者相等",
+    ]  # the lesson's words
+    radio.set_value("cg")
+    _submit_form(at)
+    _clean(at, lang)
+    given = db.answers(code, number)
+    assert [a.value for a in given] == ["cg"] and given[0].correct
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("answer", "right"), [("cg", True), ("equal", False)])
+def test_live_student_sees_the_prediction_verdict_and_reveal(app, db, lang, answer, right):
+    code, key, number = _predict(db)
+    student = db.join(code)
+    db.submit(code, student.token, number, answer)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    assert (len(at.success), len(at.error)) == ((1, 0) if right else (0, 1))
+    reveal = "4.2619" in _texts(at)  # the page's reveal: DCG@3 = 3 + 2/log2(3)
+    assert reveal and any(m.value.startswith("| ") for m in at.markdown)  # and the list's step table
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("state", ["ready", "open", "revealed"])
+def test_live_teacher_and_room_of_a_blind_spot_prediction(app, db, lang, state):
+    code, key, number = _predict(db, "blind.lengths", state)
+    if state != "ready":
+        db.submit(code, db.join(code).token, number, "A")
+        db.submit(code, db.join(code).token, number, "B")
+    if state == "revealed":
+        db.reveal(code, key, number)
+    for params in ({"key": key}, {"view": "room"}):
+        at = app(page=LIVE, lang=lang, **{"class": code, **params})
+        _clean(at, lang)
+        assert len(at.get("vega_lite_chart")) == (0 if state == "ready" else 1)
+        if state == "revealed":
+            assert len(at.success) == 1  # the right option and the page's explanation
+            if lang == "en":
+                assert (
+                    "1 of 2 right" in _texts(at)
+                    and "DCG grows with every relevant item" in at.success[0].value
+                )
+
+
+@pytest.mark.parametrize("view", ["room", "student", "teacher"])
+def test_live_stored_unknown_prompt_shows_a_message_not_a_crash(app, db, view):
+    code, key, _number = _predict(db)
+    with db.engine.begin() as conn:
+        conn.execute(
+            __import__("sqlalchemy").text("UPDATE live_question SET spec = :spec"),
+            {"spec": '{"kind": "predict", "prompt": "lesson.gone", "gain": "linear", "discount": "log2"}'},
+        )
+    params = {"room": {"view": "room"}, "student": {}, "teacher": {"key": key}}[view]
+    at = app(page=LIVE, **{"class": code, **params})
+    assert not at.exception and len(at.error) == 1 and "gone" in at.error[0].value
+
+
+# ----------------------------------------------------------------------------- from any page
+
+
+def _start_from(app, page: str, lang: str = "en"):
+    at = app(page=page, lang=lang)
+    at.sidebar.button(key="lab.live").click().run()  # starts the class, then switches page
+    code, key = at.session_state["live.mine"]
+    at.switch_page(LIVE).run()  # AppTest runs the page it was built on; a browser follows st.switch_page
+    return at, code, key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_sidebar_starts_a_class_offering_the_pages_predictions_first(app, db, lang):
+    at, code, key = _start_from(app, BLIND, lang)
+    _clean(at, lang)
+    assert db.is_teacher(code, key) and (_q(at, "class"), _q(at, "key")) == (code, key)
+    assert at.radio(key="live.source").value == "predict"
+    assert at.radio(key="live.predict_page").value == "blind_spots"
+    assert at.radio(key="live.predict_page").options[0] == ("Blind spots" if lang == "en" else "盲点")
+    at.button(key="live.add_predict").click().run()
+    assert db.questions(code)[0].spec["prompt"] == "blind.padding"
+
+
+def test_live_sidebar_goes_back_to_the_running_class(app, db):
+    at, code, _key = _start_from(app, LESSON)
+    at.switch_page(LESSON).run()
+    assert at.sidebar.button(key="lab.live").label == "Go to my live class"
+    at.sidebar.button(key="lab.live").click().run()
+    at.switch_page(LIVE).run()
+    assert _q(at, "class") == code and at.session_state["live.started"].__len__() == 1
+
+
+def test_live_sidebar_start_keeps_the_key_out_of_every_share_link(app, db):
+    at, code, key = _start_from(app, LESSON)
+    at.session_state["lab.share"] = True
+    at.run()
+    live_links = [c.value for c in at.sidebar.code]
+    at.switch_page(LESSON).run()  # the lesson's share popover exists from this run on
+    at.session_state["lab.share"] = True
+    at.run()
+    lesson_links = [c.value for c in at.sidebar.code]
+    assert live_links and lesson_links
+    assert all(key not in link and "key=" not in link for link in live_links + lesson_links)
+    assert code in live_links[0] and code not in lesson_links[0]  # the lesson's link is the lesson's
+
+
+def _add_form(at):
+    return next(e for e in at.expander if e.label == "Add a question")
+
+
+def test_live_sidebar_return_opens_the_add_form_on_the_pages_predictions(app, db):
+    at, _code, _key = _start_from(app, LESSON)
+    at.button(key="live.add_predict").click().run()  # a first question: the form closes
+    assert not _add_form(at).proto.expanded
+    at.switch_page(BLIND).run()
+    at.sidebar.button(key="lab.live").click().run()
+    at.switch_page(LIVE).run()
+    assert _add_form(at).proto.expanded and at.radio(key="live.predict_page").value == "blind_spots"
+
+
+def test_live_teacher_ties_prediction_uses_the_ties_pages_scores(app, db):
+    at, code, _ = _teacher(app, "en")
+    at.session_state["lab.extra"] = {
+        **at.session_state["lab.extra"],
+        "scores": "0.9,0.5,0.5,0.2,0.1",
+        "dec": "0",
+    }
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("ties").run()
+    at.radio(key="live.prompt.ties").set_value("ties.guess").run()
+    at.button(key="live.add_predict").click().run()
+    # rounded to 0 decimals, as the ties page rounds them: 1, 0, 0, 0, 0 (four items tie)
+    assert db.questions(code)[0].spec["scores"] == [1.0, 0.0, 0.0, 0.0, 0.0]

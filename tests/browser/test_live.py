@@ -230,3 +230,48 @@ def test_live_class_drag_question_on_a_phone(browser, live_server):
     finally:
         phone_context.close()
         teacher_context.close()
+
+
+def test_live_class_page_prediction_started_from_the_lesson(browser, live_server):
+    """The sidebar's "Start a live class" on the Lesson: the teacher lands on the class with the
+    lesson's predictions offered first, asks the DCG step's question, a phone answers it as a
+    choice, and after the reveal the phone sees its verdict with the lesson's reveal text."""
+    from playwright.sync_api import expect
+
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    teacher = teacher_context.new_page()
+    phone_context = browser.new_context(**PHONE, locale="en-US")
+    phone = phone_context.new_page()
+    try:
+        open_page(teacher, f"{live_server}/Lesson?lang=en")
+        teacher.locator("[data-testid='stSidebar']").get_by_role("button", name="Start a live class").click()
+        teacher.wait_for_url(re.compile(r"/Live_class\?.*key="), timeout=COUNT_TIMEOUT)
+        wait_idle(teacher)
+        key = parse_qs(urlsplit(teacher.url).query)["key"][0]
+        teacher.locator("[data-testid='stRadio'] label").filter(
+            has_text="Discounted cumulative gain (DCG)"
+        ).click()
+        wait_idle(teacher)
+        teacher.get_by_role("button", name="Add the question").click()
+        wait_idle(teacher)
+        teacher.locator(".st-key-live-q-1").get_by_role("button", name="Open", exact=True).click()
+        wait_idle(teacher)
+        link = teacher.locator(".st-key-live-student-link code").inner_text().strip()
+        assert key not in link
+        open_page(phone, link)
+        phone.locator("[data-testid='stRadio'] label").filter(has_text=re.compile(r"^CG$")).click()
+        phone.get_by_role("button", name="Send my answer").click()
+        wait_idle(phone)
+        expect(teacher.locator(".st-key-live-results")).to_contain_text("1 answer", timeout=COUNT_TIMEOUT)
+        teacher.locator(".st-key-live-q-1").get_by_role("button", name="Reveal", exact=True).click()
+        wait_idle(teacher)
+        # CG@5 = 6 > DCG@5 = 3 + 2/log2 3 + 1/log2 6 = 4.6487: the lesson's reveal, on the phone
+        expect(phone.get_by_text("Right: CG.")).to_be_visible(timeout=COUNT_TIMEOUT)
+        expect(phone.get_by_text(re.compile(r"DCG@5 = 4\.6487"))).to_be_visible()
+        for page in (teacher, phone):
+            assert_no_exception(page)
+        screenshot(teacher, "live-teacher-en-prediction")
+        screenshot(phone, "live-student-en-prediction-revealed")
+    finally:
+        phone_context.close()
+        teacher_context.close()

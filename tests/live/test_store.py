@@ -388,3 +388,92 @@ def test_a_class_of_sixty_joins_at_once_after_the_teacher_acted(database_url):
     joined = [store.join(code) for _ in range(60)]
     assert store.class_info(code).n_students == len(joined) == 60
     store.dispose()
+
+
+# ----------------------------------------------------------------------------- page predictions
+
+
+def _predict_class(store: LiveStore, prompt: str = "lesson.dcg") -> tuple[str, str, int]:
+    code, key = store.create_class()
+    spec = questions.spec_from_prompt(prompt, relevance=RANKING[0], labels=RANKING[1], k=3)
+    number = store.add_question(code, key, spec)
+    store.open_question(code, key, number)
+    return code, key, number
+
+
+def test_predict_spec_round_trips_through_the_store(store):
+    code, _key, _number = _predict_class(store)
+    spec = store.questions(code)[0].spec
+    assert spec == {
+        "origin": "page",
+        "kind": "predict",
+        "prompt": "lesson.dcg",
+        "relevance": RANKING[0],
+        "labels": RANKING[1],
+        "k": 3,
+        "gain": "linear",
+        "discount": "log2",
+    }
+
+
+def test_predict_spec_of_a_fixed_example_keeps_no_ranking(store):
+    code, _key, _number = _predict_class(store, "blind.padding")
+    assert "relevance" not in store.questions(code)[0].spec
+
+
+def test_predict_answer_is_judged_by_the_pages_rule(store):
+    code, _key, number = _predict_class(store)
+    right = store.submit(code, store.join(code).token, number, "cg")  # CG@3 = 5 > DCG@3 = 4.2619
+    wrong = store.submit(code, store.join(code).token, number, "equal")
+    assert (right.correct, wrong.correct) == (True, False)
+    assert [a.value for a in store.answers(code, number)] == ["cg", "equal"]
+
+
+def test_predict_answer_outside_the_prompts_options_is_refused(store):
+    code, _key, number = _predict_class(store)
+    with pytest.raises(nc.NDCGInputError) as err:
+        store.submit(code, store.join(code).token, number, "A")  # an option of another question
+    assert err.value.key == "unknown_option" and store.answers(code, number) == []
+
+
+def test_predict_unknown_prompt_is_refused_when_added(store):
+    code, key = store.create_class()
+    spec = {
+        "origin": "page",
+        "kind": "predict",
+        "prompt": "lesson.nope",
+        "gain": "linear",
+        "discount": "log2",
+    }
+    with pytest.raises(nc.NDCGInputError) as err:
+        store.add_question(code, key, spec)
+    assert err.value.key == "live_unknown_prompt" and store.questions(code) == []
+
+
+def test_predict_stored_spec_with_unknown_prompt_is_refused_when_loaded(store):
+    code, key, number = _predict_class(store)
+    with store.engine.begin() as conn:  # a spec another version stored, or a forged one
+        conn.execute(
+            sa.text("UPDATE live_question SET spec = :spec"),
+            {"spec": '{"kind": "predict", "prompt": "lesson.gone", "gain": "linear", "discount": "log2"}'},
+        )
+    spec = store.questions(code)[0].spec
+    with pytest.raises(nc.NDCGInputError) as err:
+        questions.check(spec)
+    assert err.value.key == "live_unknown_prompt"
+    with pytest.raises(nc.NDCGInputError):
+        store.submit(code, store.join(code).token, number, "cg")
+    assert "lesson.gone" in store.export_csv(code, key).decode("utf-8-sig")  # listed, not a crash
+
+
+def test_predict_export_lists_prompt_and_right_option(store):
+    code, key, number = _predict_class(store)
+    store.submit(code, store.join(code).token, number, "cg")
+    rows = store.export_csv(code, key).decode("utf-8-sig").splitlines()
+    row = dict(zip(rows[0].split(","), rows[1].split(","), strict=True))
+    assert (row["kind"], row["prompt"], row["expected"], row["correct"]) == (
+        "predict",
+        "lesson.dcg",
+        "cg",
+        "1",
+    )
