@@ -61,6 +61,8 @@ _BLOCK_ITEMS = 1 << 17
 # Tie groups are summed over a regular block of the last columns when it is at most this many
 # times k wide, else over the candidates' flat indices.
 _BLOCK_WIDTH = 4
+# Integer grades spanning at most this many bits ride in the sort key next to the exact score.
+_GRADE_BITS = 8
 
 
 # --- validation: scikit-learn's checks, in scikit-learn's order -----------------------------
@@ -351,9 +353,17 @@ def _candidates(
 
 
 def _averaged_dcg(
-    grades: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64]
+    grades: NDArray[Any],
+    y_score: NDArray[Any],
+    k: int,
+    discount: NDArray[np.float64],
+    packing: tuple[int, int] | None = None,
 ) -> NDArray[np.float64]:
     keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
+    if packing is not None:
+        exact = _exact_packed(keys.reshape(y_score.shape), grades, *packing)
+        if exact is not None:
+            return _exact_dcg(exact, packing[0], packing[1], k, discount)
     rows = y_score.shape[0]
     packed, low = _sorted_packed(keys.reshape(y_score.shape))
     distinct = _distinct_top_k(packed, low, k, grades, discount)
@@ -447,6 +457,99 @@ def _block_dcg(
     return np.asarray(np.bincount(row, weights=weights, minlength=rows), dtype=np.float64)
 
 
+# --- tie-averaged DCG@k from exact keys that carry the grade (no gathers) -----------------
+
+
+def _grade_packing(grades: NDArray[Any]) -> tuple[int, int] | None:
+    """``(bits, offset)`` when every grade - offset is an integer in [0, 2**bits), bits small.
+
+    Such grades fit in the low bits of a sort key next to the score's exact key when the
+    scores' keys span less than 2**(64 - bits) (``_exact_packed``).
+    """
+    if grades.dtype.kind not in "biu" or grades.size == 0:
+        return None
+    lowest, highest = int(grades.min()), int(grades.max())
+    # no subtraction (a pass over the grades) when it would not save a bit
+    offset = 0 if lowest >= 0 and highest.bit_length() == (highest - lowest).bit_length() else lowest
+    bits = (highest - offset).bit_length()
+    return (bits, offset) if bits <= _GRADE_BITS else None
+
+
+def _exact_packed(
+    keys: NDArray[np.int64], grades: NDArray[Any], bits: int, offset: int
+) -> NDArray[np.uint64] | None:
+    """Each row's (score key - lowest key) << bits | (grade - offset), sorted ascending.
+
+    ``None`` when the keys span 2**(64 - bits) or more: then the score's key does not fit
+    exactly next to the grade. Otherwise the sorted keys hold, in order, every row's exact
+    scores and their grades: ties are equal high bits, and no gather is needed.
+    """
+    lowest, highest = int(keys.min()), int(keys.max())
+    if (highest - lowest) >> (64 - bits):
+        return None
+    if lowest >= 0 and highest >> (64 - bits) == 0:
+        # already non-negative and small enough: shift the keys as they are (one pass fewer)
+        packed = np.left_shift(keys.view(np.uint64), np.uint64(bits))
+    else:
+        # the difference wraps in int64 but, read as uint64, is exact (it is below 2**64)
+        packed = np.subtract(keys, np.int64(lowest)).view(np.uint64)
+        packed <<= np.uint64(bits)
+    if bits:
+        grade = grades if offset == 0 else np.subtract(grades, offset, dtype=np.int64)
+        np.bitwise_or(packed, grade, out=packed, dtype=np.uint64, casting="unsafe")
+    packed.sort(axis=1)
+    return packed
+
+
+def _exact_dcg(
+    packed: NDArray[np.uint64], bits: int, offset: int, k: int, discount: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Tie-averaged DCG@k of every row from its sorted exact keys (``_exact_packed``).
+
+    Each row's top k are its last k keys; the tie group at the cutoff runs further down, to
+    the last key whose score equals the k-th. Over the block of last columns that holds every
+    such group, each group adds its mean gain x the sum of its positions' discounts (0 beyond
+    k): a cumulative sum of the discounts read at the group's bounds, the gains summed over
+    the group (``np.add.reduceat``), as McSherry & Najork (2008) average them.
+    """
+    rows, n = packed.shape
+    grade = np.uint64((1 << bits) - 1)
+    score = ~grade
+    threshold = packed[:, n - k : n - k + 1] & score
+    reach = np.zeros(n + 1)
+    np.cumsum(discount[:k], out=reach[1 : k + 1])
+    reach[k + 1 :] = reach[k]
+    top = packed[:, n - k :] & score
+    if (k == n or not bool((packed[:, n - k - 1 : n - k] >= threshold).any())) and not bool(
+        (top[:, 1:] == top[:, :-1]).any()
+    ):
+        # no tie reaches the top k of any row: one product with the per-position weights
+        gains = (packed[:, n - k :] & grade).astype(np.float64)
+        dcg: NDArray[np.float64] = gains @ np.diff(reach[: k + 1])[::-1]
+        return dcg + offset * reach[k] if offset else dcg
+    wide = _width(packed, threshold, k)
+    block = packed[:, n - wide :]
+    scores = block & score
+    # where each group starts, and one more flag past the end (its bounds, flat)
+    starts = np.empty(rows * wide + 1, dtype=bool)
+    starts[::wide] = True
+    np.not_equal(scores[:, 1:], scores[:, :-1], out=starts[:-1].reshape(rows, wide)[:, 1:])
+    bounds = np.flatnonzero(starts)
+    # the grades' running sum, read at the bounds: each group's sum of grades, as integers
+    # (exact, as scikit-learn's float sums of integer grades are)
+    running = np.zeros(rows * wide + 1, dtype=np.uint64)
+    np.cumsum((block & grade).ravel(), out=running[1:])
+    sums = np.diff(running[bounds]).astype(np.float64)
+    sizes = np.diff(bounds)
+    row, column = np.divmod(bounds[:-1], wide)
+    last = wide - column  # the group's last position + 1 (positions run downwards in a row)
+    if offset:
+        sums += offset * sizes
+    weights = sums * (reach[last] - reach[last - sizes]) / sizes
+    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
+    return np.asarray(np.bincount(row, weights=weights, minlength=rows), dtype=np.float64)
+
+
 def _ignore_ties_dcg(
     grades: NDArray[Any], y_score: NDArray[Any], k: int, discount: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -463,10 +566,11 @@ def _dcg_rows(
     k: int,
     discount: NDArray[np.float64],
     ignore_ties: bool,
+    packing: tuple[int, int] | None = None,
 ) -> NDArray[np.float64]:
     if ignore_ties:
         return _ignore_ties_dcg(grades, y_score, k, discount)
-    return _averaged_dcg(grades, y_score, k, discount)
+    return _averaged_dcg(grades, y_score, k, discount, packing)
 
 
 def _compact(y_true: NDArray[Any]) -> NDArray[Any]:
@@ -507,10 +611,11 @@ def _per_query(
     out = np.empty(rows)
     step = max(1, _BLOCK_ITEMS // n)
     compact = _compact(y_true)
+    packing = None if ignore_ties else _grade_packing(compact)
     for start in range(0, rows, step):
         part = slice(start, start + step)
         grades = compact[part]
-        gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties)
+        gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties, packing)
         if ideal:
             best = _ideal_dcg_rows(grades, k, discount)
             gain = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
