@@ -55,12 +55,12 @@ from .validate import fail
 __all__ = ["dcg_score", "ndcg_score"]
 
 _SUPPORTED_TARGETS = "('multilabel-indicator', 'continuous-multioutput', 'multiclass-multioutput')"
-_INT32 = np.iinfo(np.int32)
 # Queries are processed in blocks of about this many (query, item) cells (~1 MB per array).
 _BLOCK_ITEMS = 1 << 17
 # Tie groups are summed over a regular block of the last columns when it is at most this many
 # times k wide, else over the candidates' flat indices.
 _BLOCK_WIDTH = 4
+_INT32 = np.iinfo(np.int32)
 # Integer grades spanning at most this many bits ride in the sort key next to the exact score.
 _GRADE_BITS = 8
 
@@ -358,10 +358,13 @@ def _averaged_dcg(
     k: int,
     discount: NDArray[np.float64],
     packing: tuple[int, int] | None = None,
+    packed_grades: NDArray[Any] | None = None,
 ) -> NDArray[np.float64]:
+    """Tie-averaged DCG@k of every row; ``packing`` and ``packed_grades`` (the grades as
+    ``_exact_packed`` takes them) when the grades can ride in the sort key."""
     keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
     if packing is not None:
-        exact = _exact_packed(keys.reshape(y_score.shape), grades, *packing)
+        exact = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing)
         if exact is not None:
             return _exact_dcg(exact, packing[0], packing[1], k, discount)
     rows = y_score.shape[0]
@@ -460,15 +463,16 @@ def _block_dcg(
 # --- tie-averaged DCG@k from exact keys that carry the grade (no gathers) -----------------
 
 
-def _grade_packing(grades: NDArray[Any]) -> tuple[int, int] | None:
+def _grade_packing(span: tuple[int, int] | None) -> tuple[int, int] | None:
     """``(bits, offset)`` when every grade - offset is an integer in [0, 2**bits), bits small.
 
-    Such grades fit in the low bits of a sort key next to the score's exact key when the
-    scores' keys span less than 2**(64 - bits) (``_exact_packed``).
+    ``span`` is the lowest and highest grade (``None``: not integers). Such grades fit in the
+    low bits of a sort key next to the score's exact key when the scores' keys span less
+    than 2**(64 - bits) (``_exact_packed``).
     """
-    if grades.dtype.kind not in "biu" or grades.size == 0:
-        return None
-    lowest, highest = int(grades.min()), int(grades.max())
+    if span is None or span[0] < _INT32.min or span[1] > _INT32.max:
+        return None  # (grades this far out are never few bits wide once offset anyway)
+    lowest, highest = span
     # no subtraction (a pass over the grades) when it would not save a bit
     offset = 0 if lowest >= 0 and highest.bit_length() == (highest - lowest).bit_length() else lowest
     bits = (highest - offset).bit_length()
@@ -494,7 +498,9 @@ def _exact_packed(
         # the difference wraps in int64 but, read as uint64, is exact (it is below 2**64)
         packed = np.subtract(keys, np.int64(lowest)).view(np.uint64)
         packed <<= np.uint64(bits)
-    if bits:
+    if bits and grades.dtype == np.uint64:  # grades >= 0 viewed (``_packing_grades``), offset 0
+        packed |= grades
+    elif bits:
         grade = grades if offset == 0 else np.subtract(grades, offset, dtype=np.int64)
         np.bitwise_or(packed, grade, out=packed, dtype=np.uint64, casting="unsafe")
     packed.sort(axis=1)
@@ -567,21 +573,38 @@ def _dcg_rows(
     discount: NDArray[np.float64],
     ignore_ties: bool,
     packing: tuple[int, int] | None = None,
+    packed_grades: NDArray[Any] | None = None,
 ) -> NDArray[np.float64]:
     if ignore_ties:
         return _ignore_ties_dcg(grades, y_score, k, discount)
-    return _averaged_dcg(grades, y_score, k, discount, packing)
+    return _averaged_dcg(grades, y_score, k, discount, packing, packed_grades)
 
 
-def _compact(y_true: NDArray[Any]) -> NDArray[Any]:
-    """The grades as int32 when they are integers that fit: sorted and gathered faster."""
-    if (
-        y_true.dtype.kind in "biu"
-        and y_true.dtype != np.int32
-        and _INT32.min <= y_true.min()
-        and y_true.max() <= _INT32.max
-    ):
-        return y_true.astype(np.int32)
+def _packing_grades(y_true: NDArray[Any], compact: NDArray[Any], offset: int) -> NDArray[Any]:
+    """The grades as ``_exact_packed`` ORs them in: int64 grades >= 0 viewed as uint64 (no
+    copy, no cast), else the compact grades (cast as they are ORed)."""
+    if offset == 0 and y_true.dtype in (np.int64, np.uint64):
+        return y_true.view(np.uint64)
+    return compact
+
+
+def _integer_span(y_true: NDArray[Any]) -> tuple[int, int] | None:
+    """The lowest and highest grade when the grades are integers, else ``None``."""
+    if y_true.dtype.kind not in "biu":
+        return None
+    return int(y_true.min()), int(y_true.max())
+
+
+def _compact(y_true: NDArray[Any], span: tuple[int, int] | None) -> NDArray[Any]:
+    """The grades as int16 or int32 when they are integers that fit: sorted and gathered
+    faster (numpy sorts int16 rows ~20 % faster than int32, int32 twice as fast as int64;
+    not int8, which it sorts without SIMD, several times slower)."""
+    if span is None:
+        return y_true
+    for small in (np.int16, np.int32):
+        limits = np.iinfo(small)
+        if limits.min <= span[0] and span[1] <= limits.max:
+            return y_true if y_true.dtype == small else y_true.astype(small)
     return y_true
 
 
@@ -609,13 +632,15 @@ def _per_query(
     """
     rows, n = y_true.shape
     out = np.empty(rows)
+    span = _integer_span(y_true)
+    compact = _compact(y_true, span)
+    packing = None if ignore_ties else _grade_packing(span)
     step = max(1, _BLOCK_ITEMS // n)
-    compact = _compact(y_true)
-    packing = None if ignore_ties else _grade_packing(compact)
+    packed_grades = compact if packing is None else _packing_grades(y_true, compact, packing[1])
     for start in range(0, rows, step):
         part = slice(start, start + step)
         grades = compact[part]
-        gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties, packing)
+        gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties, packing, packed_grades[part])
         if ideal:
             best = _ideal_dcg_rows(grades, k, discount)
             gain = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)
