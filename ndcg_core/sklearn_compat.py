@@ -321,7 +321,7 @@ def _threshold(packed: NDArray[np.int64], low: int, k: int) -> NDArray[np.int64]
     return threshold
 
 
-def _width(packed: NDArray[np.int64], threshold: NDArray[np.int64], k: int) -> int:
+def _width(packed: NDArray[np.integer[Any]], threshold: NDArray[np.integer[Any]], k: int) -> int:
     """The narrowest block of last columns that holds every candidate of every row."""
     n: int = packed.shape[1]
 
@@ -363,10 +363,10 @@ def _averaged_dcg(
     """Tie-averaged DCG@k of every row; ``packing`` and ``packed_grades`` (the grades as
     ``_exact_packed`` takes them) when the grades can ride in the sort key."""
     keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
-    if packing is not None:
-        exact = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing)
-        if exact is not None:
-            return _exact_dcg(exact, packing[0], packing[1], k, discount)
+    if packing is not None and packed_grades is not None:
+        in_order = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing)
+        if in_order is not None:
+            return _exact_dcg(in_order, packing[0], packing[1], k, discount)
     rows = y_score.shape[0]
     packed, low = _sorted_packed(keys.reshape(y_score.shape))
     distinct = _distinct_top_k(packed, low, k, grades, discount)
