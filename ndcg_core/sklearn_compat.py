@@ -543,8 +543,10 @@ def _exact_dcg(
     bounds = np.flatnonzero(starts)
     # the grades' running sum, read at the bounds: each group's sum of grades, as integers
     # (exact, as scikit-learn's float sums of integer grades are)
-    running = np.zeros(rows * wide + 1, dtype=np.uint64)
-    np.cumsum((block & grade).ravel(), out=running[1:])
+    running = np.empty(rows * wide + 1, dtype=np.int64)
+    running[0] = 0
+    np.bitwise_and(block, grade, out=running[1:].reshape(rows, wide), casting="unsafe")
+    np.cumsum(running[1:], out=running[1:])  # int64: numpy's cumsum is faster than on uint64
     sums = np.diff(running[bounds]).astype(np.float64)
     sizes = np.diff(bounds)
     row, column = np.divmod(bounds[:-1], wide)
