@@ -359,9 +359,11 @@ def _averaged_dcg(
     discount: NDArray[np.float64],
     packing: tuple[int, int] | None = None,
     packed_grades: NDArray[Any] | None = None,
-) -> NDArray[np.float64]:
-    """Tie-averaged DCG@k of every row; ``packing`` and ``packed_grades`` (the grades as
-    ``_exact_packed`` takes them) when the grades can ride in the sort key."""
+) -> tuple[NDArray[np.float64], bool]:
+    """Tie-averaged DCG@k of every row, and whether a tie reached some row's top k.
+
+    ``packing`` and ``packed_grades`` (the grades as ``_exact_packed`` takes them) when the
+    grades should ride in the sort key (``_exact_dcg``)."""
     keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
     if packing is not None and packed_grades is not None:
         in_order = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing)
@@ -371,11 +373,11 @@ def _averaged_dcg(
     packed, low = _sorted_packed(keys.reshape(y_score.shape))
     distinct = _distinct_top_k(packed, low, k, grades, discount)
     if distinct is not None:
-        return distinct
+        return distinct, False
     threshold = _threshold(packed, low, k)
     wide = _width(packed, threshold, k)
     if wide <= _BLOCK_WIDTH * k:
-        return _block_dcg(packed[:, -wide:], low, k, keys.reshape(y_score.shape), grades, discount)
+        return _block_dcg(packed[:, -wide:], low, k, keys.reshape(y_score.shape), grades, discount), True
     found = _candidates(packed, low, k, threshold, wide)
     gains = np.ascontiguousarray(grades).ravel()[found.item].astype(np.float64)
     row, position = found.row, found.position
@@ -410,12 +412,12 @@ def _averaged_dcg(
         return np.asarray(
             np.bincount(row, weights=gains * (reach[position + 1] - reach[position]), minlength=rows),
             dtype=np.float64,
-        )
+        ), True
     first = np.flatnonzero(starts)
     sizes = np.diff(first, append=exact.size)
     top = position[first] + 1  # the group's last position + 1; it spans top - sizes .. top - 1
     weights = np.add.reduceat(gains, first) * (reach[top] - reach[top - sizes]) / sizes
-    return np.asarray(np.bincount(row[first], weights=weights, minlength=rows), dtype=np.float64)
+    return np.asarray(np.bincount(row[first], weights=weights, minlength=rows), dtype=np.float64), True
 
 
 def _block_dcg(
@@ -509,8 +511,9 @@ def _exact_packed(
 
 def _exact_dcg(
     packed: NDArray[np.uint64], bits: int, offset: int, k: int, discount: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Tie-averaged DCG@k of every row from its sorted exact keys (``_exact_packed``).
+) -> tuple[NDArray[np.float64], bool]:
+    """Tie-averaged DCG@k of every row from its sorted exact keys (``_exact_packed``), and
+    whether a tie reached some row's top k.
 
     Each row's top k are its last k keys; the tie group at the cutoff runs further down, to
     the last key whose score equals the k-th. Over the block of last columns that holds every
@@ -532,7 +535,7 @@ def _exact_dcg(
         # no tie reaches the top k of any row: one product with the per-position weights
         gains = (packed[:, n - k :] & grade).astype(np.float64)
         dcg: NDArray[np.float64] = gains @ np.diff(reach[: k + 1])[::-1]
-        return dcg + offset * reach[k] if offset else dcg
+        return (dcg + offset * reach[k] if offset else dcg), False
     wide = _width(packed, threshold, k)
     block = packed[:, n - wide :]
     scores = block & score
@@ -555,7 +558,7 @@ def _exact_dcg(
         sums += offset * sizes
     weights = sums * (reach[last] - reach[last - sizes]) / sizes
     # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
-    return np.asarray(np.bincount(row, weights=weights, minlength=rows), dtype=np.float64)
+    return np.asarray(np.bincount(row, weights=weights, minlength=rows), dtype=np.float64), True
 
 
 def _ignore_ties_dcg(
@@ -576,9 +579,10 @@ def _dcg_rows(
     ignore_ties: bool,
     packing: tuple[int, int] | None = None,
     packed_grades: NDArray[Any] | None = None,
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], bool]:
+    """DCG@k of every row, and whether a tie reached some row's top k (tie-averaged only)."""
     if ignore_ties:
-        return _ignore_ties_dcg(grades, y_score, k, discount)
+        return _ignore_ties_dcg(grades, y_score, k, discount), False
     return _averaged_dcg(grades, y_score, k, discount, packing, packed_grades)
 
 
@@ -639,10 +643,17 @@ def _per_query(
     packing = None if ignore_ties else _grade_packing(span)
     step = max(1, _BLOCK_ITEMS // n)
     packed_grades = compact if packing is None else _packing_grades(y_true, compact, packing[1])
+    # The exact path (grades in the sort key) pays off when ties reach the top k (no gathers
+    # over the tie groups); without ties the general path costs two passes fewer (no range of
+    # the keys, no grades read: only the k top grades are gathered). Each block takes the path
+    # that suits the block before it; both give the same values.
+    tied = True
     for start in range(0, rows, step):
         part = slice(start, start + step)
         grades = compact[part]
-        gain = _dcg_rows(grades, y_score[part], k, discount, ignore_ties, packing, packed_grades[part])
+        gain, tied = _dcg_rows(
+            grades, y_score[part], k, discount, ignore_ties, packing if tied else None, packed_grades[part]
+        )
         if ideal:
             best = _ideal_dcg_rows(grades, k, discount)
             gain = np.divide(gain, best, out=np.zeros_like(gain), where=best != 0)

@@ -292,6 +292,19 @@ def test_scores_agree_on_a_large_tied_batch_on_the_exact_path(exact_calls):
     assert len(exact_calls) >= 2
 
 
+@pytest.mark.parametrize("tied_first", [True, False])
+def test_scores_agree_when_blocks_switch_between_paths(exact_calls, tied_first):
+    """Blocks with ties take the exact path, blocks without the general one, in any order."""
+    rng = np.random.default_rng(16)
+    y_true = rng.integers(0, 4, (4000, 100))
+    continuous = rng.random((4000, 100))
+    rounded = continuous.round(1)
+    half = np.arange(4000)[:, None] < 2000
+    y_score = np.where(half == tied_first, rounded, continuous)
+    _assert_agrees(y_true, y_score, k=10)
+    assert exact_calls
+
+
 # --- errors: scikit-learn's messages, word for word ---------------------------------------
 
 Y = [[3, 2, 0], [1, 0, 2]]
