@@ -21,6 +21,14 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
   block of the last columns that holds every candidate (or, when that block would be more
   than 4k wide, over the candidates' flat indices): mean gain (``np.add.reduceat``) x the
   group's discount sum, summed per query (``np.bincount``).
+- With integer grades of at most 8 bits (after subtracting the lowest, if that saves bits)
+  and scores whose keys span less than 2**(64 - bits) (scores in [0, 2) with grades 0-3,
+  for instance), the sort key is exact instead: (score key - lowest key) << bits | grade, as
+  uint64. One sort then gives every row's scores in order with their grades, so the tie
+  groups need neither the gathers of grades and exact keys nor the re-sort of merged keys;
+  group sums are running sums read at the group bounds (``_exact_dcg``). A block takes this
+  path when ties reached the top k in the block before (the first block takes it): without
+  ties the general path is two passes cheaper.
 - ``ignore_ties=True`` reproduces scikit-learn's order exactly by making the same call,
   ``np.argsort(y_score)`` (numpy's default sort is not stable, so no other call would do),
   reversed, and keeps the first k columns.
@@ -518,8 +526,9 @@ def _exact_dcg(
     Each row's top k are its last k keys; the tie group at the cutoff runs further down, to
     the last key whose score equals the k-th. Over the block of last columns that holds every
     such group, each group adds its mean gain x the sum of its positions' discounts (0 beyond
-    k): a cumulative sum of the discounts read at the group's bounds, the gains summed over
-    the group (``np.add.reduceat``), as McSherry & Najork (2008) average them.
+    k), as McSherry & Najork (2008) average them: both sums are running sums (of the grades
+    over the block, of the discounts) read at the group's bounds. The grades come out of the
+    keys themselves: no gather, and no re-sort (the keys are exact).
     """
     rows, n = packed.shape
     grade = np.uint64((1 << bits) - 1)
@@ -528,14 +537,15 @@ def _exact_dcg(
     reach = np.zeros(n + 1)
     np.cumsum(discount[:k], out=reach[1 : k + 1])
     reach[k + 1 :] = reach[k]
-    top = packed[:, n - k :] & score
-    if (k == n or not bool((packed[:, n - k - 1 : n - k] >= threshold).any())) and not bool(
-        (top[:, 1:] == top[:, :-1]).any()
-    ):
-        # no tie reaches the top k of any row: one product with the per-position weights
-        gains = (packed[:, n - k :] & grade).astype(np.float64)
-        dcg: NDArray[np.float64] = gains @ np.diff(reach[: k + 1])[::-1]
-        return (dcg + offset * reach[k] if offset else dcg), False
+    # the row's top k are its last k keys; no tie reaches them when the key below differs from
+    # the k-th (checked first: with many ties it fails at once) and the k differ from each other
+    if k == n or not bool((packed[:, n - k - 1 : n - k] >= threshold).any()):
+        top = packed[:, n - k :] & score
+        if not bool((top[:, 1:] == top[:, :-1]).any()):
+            # one product of the grades with the per-position weights
+            gains = (packed[:, n - k :] & grade).astype(np.float64)
+            dcg: NDArray[np.float64] = gains @ np.diff(reach[: k + 1])[::-1]
+            return (dcg + offset * reach[k] if offset else dcg), False
     wide = _width(packed, threshold, k)
     block = packed[:, n - wide :]
     scores = block & score
