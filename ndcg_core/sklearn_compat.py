@@ -257,20 +257,21 @@ def _discount(n: int, log_base: float) -> NDArray[np.float64]:
         return weights
 
 
-def _score_keys(y_score: NDArray[Any]) -> NDArray[np.int64]:
-    """int64 keys with the order and the equalities of the scores (may be a read-only view)."""
+def _score_keys(y_score: NDArray[Any]) -> tuple[NDArray[np.int64], bool]:
+    """int64 keys with the order and the equalities of the scores (may be a read-only view),
+    and True when every key is known to be >= 0 (spares ``_exact_packed`` a minimum)."""
     if y_score.dtype.kind in "biu" and y_score.dtype != np.uint64:
-        return y_score.astype(np.int64)
+        return y_score.astype(np.int64), False
     if y_score.dtype == np.float64:
         bits: NDArray[np.int64] = y_score.view(np.int64)
         # Non-negative floats (and no -0.0) already order like their bits: no copy needed.
         if bits.min() >= 0:
-            return bits
+            return bits, True
     # + 0.0 turns -0.0 into 0.0 (equal scores need equal bits) and makes a fresh float64 array.
     keys: NDArray[np.int64] = np.add(y_score, 0.0, dtype=np.float64).view(np.int64)
     # Negative floats order backwards as integers: flip their 63 magnitude bits.
     keys ^= (keys >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)
-    return keys
+    return keys, False
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,9 +373,10 @@ def _averaged_dcg(
 
     ``packing`` and ``packed_grades`` (the grades as ``_exact_packed`` takes them) when the
     grades should ride in the sort key (``_exact_dcg``)."""
-    keys = np.ascontiguousarray(_score_keys(y_score)).ravel()
+    keys_as_given, nonnegative = _score_keys(y_score)
+    keys = np.ascontiguousarray(keys_as_given).ravel()
     if packing is not None and packed_grades is not None:
-        in_order = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing)
+        in_order = _exact_packed(keys.reshape(y_score.shape), packed_grades, *packing, nonnegative)
         if in_order is not None:
             return _exact_dcg(in_order, packing[0], packing[1], k, discount)
     rows = y_score.shape[0]
@@ -490,7 +492,7 @@ def _grade_packing(span: tuple[int, int] | None) -> tuple[int, int] | None:
 
 
 def _exact_packed(
-    keys: NDArray[np.int64], grades: NDArray[Any], bits: int, offset: int
+    keys: NDArray[np.int64], grades: NDArray[Any], bits: int, offset: int, nonnegative: bool = False
 ) -> NDArray[np.uint64] | None:
     """Each row's (score key - lowest key) << bits | (grade - offset), sorted ascending.
 
@@ -498,7 +500,9 @@ def _exact_packed(
     exactly next to the grade. Otherwise the sorted keys hold, in order, every row's exact
     scores and their grades: ties are equal high bits, and no gather is needed.
     """
-    lowest, highest = int(keys.min()), int(keys.max())
+    highest = int(keys.max())
+    # keys known to be >= 0 and small enough need no minimum: they are shifted as they are
+    lowest = 0 if nonnegative and highest >> (64 - bits) == 0 else int(keys.min())
     if (highest - lowest) >> (64 - bits):
         return None
     if lowest >= 0 and highest >> (64 - bits) == 0:

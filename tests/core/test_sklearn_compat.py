@@ -292,6 +292,23 @@ def test_scores_agree_on_a_large_tied_batch_on_the_exact_path(exact_calls):
     assert len(exact_calls) >= 2
 
 
+@pytest.mark.parametrize(
+    "y_score",
+    [
+        # keys on both sides of 2**62 (the key of 2.0): moved down by the lowest, then shifted
+        [[1.5, 2.5, 1.5, 2.0, 2.5, 1.5], [2.0, 2.0, 1.5, 2.5, 1.75, 1.75]],
+        [[-1.0, -0.5, -1.0, -0.75, -0.5, -1.0], [-0.5, -0.5, -0.75, -1.0, -1.0, -0.5]],  # < 0
+        [[-0.0, 0.0, 0.25, -0.0, 0.25, 0.0], [0.0, -0.0, -0.0, 0.5, 0.5, 0.25]],  # -0.0 is 0.0
+        np.array([[5, 3, 5, 0, 3, 5], [1, 1, 1, 4, 4, 2]]),  # integer scores
+    ],
+)
+def test_scores_keys_moved_to_zero_on_the_exact_path(exact_calls, y_score):
+    y_true = [[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]]
+    for k in (1, 2, 4, None):
+        _assert_agrees(y_true, y_score, k=k)
+    assert exact_calls
+
+
 @pytest.mark.parametrize("tied_first", [True, False])
 def test_scores_agree_when_blocks_switch_between_paths(exact_calls, tied_first):
     """Blocks with ties take the exact path, blocks without the general one, in any order."""
