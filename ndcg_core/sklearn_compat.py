@@ -32,7 +32,7 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
 - ``ignore_ties=True`` reproduces scikit-learn's order exactly by making the same call,
   ``np.argsort(y_score)`` (numpy's default sort is not stable, so no other call would do),
   reversed, and keeps the first k columns.
-- IDCG@k: the row's grades sorted (as int32 when the grades are integers), the last k.
+- IDCG@k: the row's grades sorted (as int16 or int32 when the grades are integers that fit), the last k.
 - Queries go through in blocks of about 2**17 cells, so every pass stays in the cache.
 - Validation repeats only the checks that matter, vectorised (no ``type_of_target`` on a
   valid 2-D input); integer grades need no overflow check (no float copy of them).
