@@ -190,6 +190,140 @@ def test_scores_bool_scores_are_numbers():
     )
 
 
+# --- the exact path: integer grades of few bits ride in the sort key next to the score -------
+
+
+@pytest.fixture
+def exact_calls(monkeypatch):
+    """How many blocks went through the exact path (``_exact_dcg``), counted as it runs."""
+    calls = []
+    # the namespace ndcg_score runs in (collecting the module's doctests may import the file
+    # a second time, so ``ndcg_core.sklearn_compat`` is not necessarily that module)
+    namespace = nc.ndcg_score.__globals__
+    original = namespace["_exact_dcg"]
+
+    def counted(*args, **kwargs):
+        calls.append(args[0].shape)
+        return original(*args, **kwargs)
+
+    monkeypatch.setitem(namespace, "_exact_dcg", counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("y_score", "k"),
+    [
+        ([[0.9, 0.5, 0.5, 0.5, 0.5, 0.1], [0.2, 0.2, 0.2, 0.7, 0.2, 0.2]], 3),  # straddles k
+        ([[0.9, 0.5, 0.5, 0.2, 0.2, 0.1], [0.7, 0.7, 0.7, 0.1, 0.3, 0.3]], 3),  # ends at k
+        ([[0.9, 0.5, 0.5, 0.2, 0.2, 0.1], [0.8, 0.1, 0.1, 0.1, 0.3, 0.3]], 1),  # starts after k
+        ([[0.4] * 6, [0.0] * 6], 2),  # every item tied
+        ([[0.4] * 6, [0.0] * 6], None),
+        ([[0.9, 0.5, 0.5, 0.5, 0.5, 0.1], [0.4] * 6], 8),  # k beyond the items
+    ],
+)
+def test_scores_tie_groups_at_the_cutoff_on_the_exact_path(exact_calls, y_score, k):
+    y_true = [[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]]
+    _assert_agrees(y_true, y_score, k=k)
+    _assert_agrees(y_true, y_score, k=k, sample_weight=[0.25, 2.0])
+    assert exact_calls
+
+
+@pytest.mark.parametrize(
+    "grades",
+    [
+        np.array([[1, 4, 2, 3, 4, 1], [2, 2, 3, 1, 4, 4]]),  # 1..4: stored as grade - 1
+        np.array([[2, 2, 2, 2, 2, 2], [2, 2, 2, 2, 2, 2]]),  # one value: no bits at all
+        np.array([[0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]),  # nothing relevant
+        np.array([[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]], dtype=np.uint8),
+        np.array([[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]], dtype=np.int32),
+        np.array([[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]], dtype=np.uint64),
+        np.array([[0, 1, 1, 0, 0, 1], [1, 1, 0, 0, 0, 1]], dtype=bool),
+        np.asfortranarray([[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]]),  # int64 viewed, strided
+        np.array([[255, 0, 17, 3, 255, 128], [1, 2, 0, 3, 3, 1]]),  # 8 bits, the most it takes
+    ],
+)
+@pytest.mark.parametrize(
+    "y_score",
+    [
+        [[0.9, 0.5, 0.5, 0.5, 0.5, 0.1], [0.2, 0.2, 0.2, 0.7, 0.2, 0.6]],
+        [[0.9, 0.5, 0.6, 0.3, 0.4, 0.1], [0.2, 0.25, 0.1, 0.7, 0.3, 0.6]],
+    ],
+)
+def test_scores_every_integer_grade_kind_on_the_exact_path(exact_calls, grades, y_score):
+    for k in (1, 3, None):
+        _assert_agrees(grades, y_score, k=k)
+    assert exact_calls
+
+
+def test_scores_negative_grades_for_dcg_on_the_exact_path(exact_calls):
+    rng = np.random.default_rng(8)
+    y_true = rng.integers(-3, 2, (40, 9))
+    for y_score in (rng.random((40, 9)).round(1), rng.random((40, 9))):
+        for k in (1, 4, None):
+            assert nc.dcg_score(y_true, y_score, k=k) == pytest.approx(
+                sk.dcg_score(y_true, y_score, k=k), abs=TOL
+            )
+    assert exact_calls
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_score"),
+    [
+        # scores of both signs: their keys span more than 2**62, no room for 2 bits of grade
+        ([[0, 3, 1, 2], [2, 1, 0, 3]], [[-0.5, 0.5, 0.5, -0.5], [1.5, -2.0, 1.5, 1.5]]),
+        ([[0, 3, 1, 2], [2, 1, 0, 3]], np.array([[2**62, 0, 0, -(2**62)], [5, 5, -5, 0]])),
+        # grades spanning more than 8 bits
+        ([[0, 300, 1, 2], [2, 1, 0, 3]], [[0.5, 0.5, 0.5, 0.25], [0.5, 0.25, 0.5, 0.5]]),
+        # grades that are not integers
+        ([[0, 2.5, 1, 2], [2, 1, 0, 3]], [[0.5, 0.5, 0.5, 0.25], [0.5, 0.25, 0.5, 0.5]]),
+    ],
+)
+def test_scores_outside_the_exact_path_agree_too(exact_calls, y_true, y_score):
+    for k in (1, 2, None):
+        _assert_agrees(y_true, y_score, k=k)
+    assert not exact_calls
+
+
+def test_scores_agree_on_a_large_tied_batch_on_the_exact_path(exact_calls):
+    """The benchmark's shape of data (grades 0-3, scores rounded to 0.1), several blocks."""
+    rng = np.random.default_rng(15)
+    y_true = rng.integers(0, 4, (2000, 100))
+    y_score = rng.random((2000, 100)).round(1)
+    for k in (1, 10, 45, None):
+        _assert_agrees(y_true, y_score, k=k)
+    assert len(exact_calls) >= 2
+
+
+@pytest.mark.parametrize(
+    "y_score",
+    [
+        # keys on both sides of 2**62 (the key of 2.0): moved down by the lowest, then shifted
+        [[1.5, 2.5, 1.5, 2.0, 2.5, 1.5], [2.0, 2.0, 1.5, 2.5, 1.75, 1.75]],
+        [[-1.0, -0.5, -1.0, -0.75, -0.5, -1.0], [-0.5, -0.5, -0.75, -1.0, -1.0, -0.5]],  # < 0
+        [[-0.0, 0.0, 0.25, -0.0, 0.25, 0.0], [0.0, -0.0, -0.0, 0.5, 0.5, 0.25]],  # -0.0 is 0.0
+        np.array([[5, 3, 5, 0, 3, 5], [1, 1, 1, 4, 4, 2]]),  # integer scores
+    ],
+)
+def test_scores_keys_moved_to_zero_on_the_exact_path(exact_calls, y_score):
+    y_true = [[0, 3, 1, 2, 0, 3], [2, 1, 0, 3, 3, 1]]
+    for k in (1, 2, 4, None):
+        _assert_agrees(y_true, y_score, k=k)
+    assert exact_calls
+
+
+@pytest.mark.parametrize("tied_first", [True, False])
+def test_scores_agree_when_blocks_switch_between_paths(exact_calls, tied_first):
+    """Blocks with ties take the exact path, blocks without the general one, in any order."""
+    rng = np.random.default_rng(16)
+    y_true = rng.integers(0, 4, (4000, 100))
+    continuous = rng.random((4000, 100))
+    rounded = continuous.round(1)
+    half = np.arange(4000)[:, None] < 2000
+    y_score = np.where(half == tied_first, rounded, continuous)
+    _assert_agrees(y_true, y_score, k=10)
+    assert exact_calls
+
+
 # --- errors: scikit-learn's messages, word for word ---------------------------------------
 
 Y = [[3, 2, 0], [1, 0, 2]]
