@@ -828,18 +828,20 @@ def _cumulative(
 
 def _ranked_positions(
     codes: NDArray[np.intp], n_queries: int, values: NDArray[np.float64]
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp]]:
     """Row order by query then ``values`` descending (input order in a tie), and each ranked
-    row's 0-based position in its query."""
+    row's 0-based position in its query. The order is None when it is the input order (a
+    run listed by rank): no identity permutation, and no gathers through it, at run size."""
     counts = np.bincount(codes, minlength=n_queries)
     starts = np.cumsum(counts) - counts
     if _already_ranked(codes, values):
         # A TREC run file lists each query's documents by rank: no sort needed.
-        order = np.arange(codes.size)
-        position = order - starts[codes]
-        return order, position
+        position = np.arange(codes.size)
+        position -= starts[codes]
+        return None, position
     order = batch._rank_order(codes, counts, starts, values)
-    position = np.arange(codes.size) - starts[codes[order]]
+    position = np.arange(codes.size)
+    position -= starts[codes[order]]
     return order, position
 
 
@@ -857,17 +859,18 @@ def _already_ranked(codes: NDArray[np.intp], values: NDArray[np.float64]) -> boo
 
 def _trec_order(
     codes: NDArray[np.intp], n_queries: int, score: NDArray[np.float64], items: Any
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp]]:
     """trec_eval's order: by query, score descending, then item id descending as a string.
 
     Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
     few, so no sort ever compares the ids of the whole run). ``items``: each row's item code
-    and the unique ids (a pyarrow string array)."""
+    and the unique ids (a pyarrow string array). The order is None for the input order."""
     import pyarrow as pa
 
     order, position = _ranked_positions(codes, n_queries, score)
-    ranked_codes, ranked_score = codes[order], score[order]
-    same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    ranked_codes, ranked_score = (codes, score) if order is None else (codes[order], score[order])
+    same = ranked_score[1:] == ranked_score[:-1]
+    same &= ranked_codes[1:] == ranked_codes[:-1]
     if same.any():
         tied = np.zeros(codes.size, dtype=bool)
         tied[1:] |= same
@@ -878,11 +881,14 @@ def _trec_order(
         after = np.zeros(rows.size, dtype=bool)
         after[rows > 0] = same[rows[rows > 0] - 1]
         group = np.cumsum(~after)
-        names = items[1].take(pa.array(items[0][order[rows]])).to_numpy(zero_copy_only=False)
+        tied_rows = rows if order is None else order[rows]
+        names = items[1].take(pa.array(items[0][tied_rows])).to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group))
-        order[rows] = order[rows][resorted]
+        if order is None:
+            order = np.arange(codes.size)
+        order[rows] = tied_rows[resorted]
     return order, position
 
 
@@ -894,9 +900,9 @@ def _ranked_gains(
     grades: NDArray[np.float64],
     items: Any,
     ties: str,
-) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
-    """The ranking: the row order, and in that order each row's query code, 0-based position
-    and gain (a tie's mean gain with ``ties="average"``)."""
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """The ranking: the row order (None for the input order), and in that order each row's
+    query code, 0-based position and gain (a tie's mean gain with ``ties="average"``)."""
     if ties == "trec_eval":
         order, position = _trec_order(codes, n_queries, score, items)
     elif ties in ("optimistic", "pessimistic"):
@@ -909,10 +915,10 @@ def _ranked_gains(
         position = np.arange(codes.size) - starts[codes[order]]
     else:  # "average" and "input": input order inside a tie
         order, position = _ranked_positions(codes, n_queries, score)
-    ranked_codes = codes[order]
-    ranked = gains[order]
+    ranked_codes = codes if order is None else codes[order]
+    ranked = gains if order is None else gains[order]
     if ties == "average" and ranked.size:
-        ranked_score = score[order]
+        ranked_score = score if order is None else score[order]
         new = np.empty(ranked.size, dtype=bool)
         new[0] = True
         np.not_equal(ranked_score[1:], ranked_score[:-1], out=new[1:])
@@ -940,9 +946,10 @@ def _look_up(
     pool: _Encoded,
     code: NDArray[np.intp],
     run: _Encoded,
-    keep: NDArray[np.bool_],
+    rows: NDArray[np.intp] | None,
 ) -> NDArray[np.intp]:
-    """The qrels row of each kept run row's (query, item) pair, -1 where it is not judged.
+    """The qrels row of the (query, item) pair of each of the run's ``rows`` (None: every
+    row), -1 where it is not judged; ``code``: those rows' query codes in the qrels.
 
     The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
     searches one query's small stretch of them after another, which stays in the caches); a
@@ -950,18 +957,60 @@ def _look_up(
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    keys, rows = lookup
+    keys, pool_rows = lookup
     hashed = run.item_hash if run.item_hash is not None else _text_hash(run.items)
-    wanted = _pair_keys(code, hashed[keep])
-    where = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    item_codes = run.item_codes
+    if rows is not None:
+        hashed, item_codes = hashed[rows], item_codes[rows]
+    wanted = _pair_keys(code, hashed)
+    where = np.searchsorted(keys, wanted)
+    np.minimum(where, keys.size - 1, out=where)
     hit = np.flatnonzero(keys[where] == wanted)
     found = np.full(code.size, -1, dtype=np.intp)
-    candidate = rows[where[hit]]
-    ours = run.items.take(pa.array(run.item_codes[keep][hit]))
+    candidate = pool_rows[where[hit]]
+    ours = run.items.take(pa.array(item_codes[hit]))
     theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
     same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
     found[hit[same]] = candidate[same]
     return found
+
+
+def _look_up_by_text(
+    pool: _Encoded, pool_keys: pd.Index, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
+) -> NDArray[np.intp]:
+    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide)."""
+    import pyarrow.compute as pc
+
+    item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
+    item = item_map[run.item_codes if rows is None else run.item_codes[rows]]
+    found = pool_keys.get_indexer(
+        np.where(item >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item, -1)
+    )
+    found[item < 0] = -1
+    return np.asarray(found, dtype=np.intp)
+
+
+def _judgments(
+    pool: _Encoded,
+    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]] | None,
+    pool_keys: pd.Index,
+    pool_gains: NDArray[np.float64],
+    run: _Encoded,
+    code: NDArray[np.intp],
+    rows: NDArray[np.intp] | None,
+) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.float64]]:
+    """The grade (NaN where the qrels have none), judged flag and gain of the run's ``rows``
+    (None: every row) whose query codes in the qrels are ``code``. ``lookup``:
+    :func:`_pool_lookup` (None: a hash collision inside the qrels, ids looked up by text)."""
+    found = (
+        _look_up_by_text(pool, pool_keys, code, run, rows)
+        if lookup is None
+        else _look_up(lookup, pool, code, run, rows)
+    )
+    grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
+    judged = found >= 0
+    judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
+    return grades, judged, np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
 
 
 def evaluate_trec(
@@ -1017,7 +1066,7 @@ def evaluate_trec(
 
     named = _named_runs(runs)
     pool = _qrels(qrels, None)
-    n_queries, n_pool_items = len(pool.queries), len(pool.items)
+    n_queries = len(pool.queries)
     pool_keys = pd.Index(_pairs(pool))
     pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
@@ -1061,30 +1110,48 @@ def evaluate_trec(
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
         code = query_map[run.query_codes]
         keep = code >= 0
-        code = code[keep].astype(np.intp)
-        score = run.values[keep]
-        items = (run.item_codes[keep], run.items)
-        found = None if pool_lookup is None else _look_up(pool_lookup, pool, code, run, keep)
-        if found is None:  # a hash collision inside the qrels: every id looked up by text
-            item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
-            item = item_map[run.item_codes[keep]]
-            found = pool_keys.get_indexer(
-                np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
-            )
-            found[item < 0] = -1
-        grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
-        judged = found >= 0
-        judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
-        gains = np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
+        kept = None  # the run's rows kept (None: every row)
+        if keep.all():
+            score, item_codes = run.values, run.item_codes
+        else:
+            kept = np.flatnonzero(keep)
+            code, score, item_codes = code[kept], run.values[kept], run.item_codes[kept]
+        code = code.astype(np.intp, copy=False)
+        items = (item_codes, run.items)
         n_items = np.bincount(code, minlength=n_queries)
         answered = n_items > 0
         missing_queries[name] = tuple(query_ids[~answered])
 
+        if (
+            options.k is not None
+            and options.unjudged == "zero"
+            and pool_idcg is not None
+            and (options.ties in ("trec_eval", "input"))
+        ):
+            # The order needs no grades, and DCG@k and judged@k only the first k rows of each
+            # query: the ids of those rows alone are looked up in the qrels.
+            if options.ties == "trec_eval":
+                order, position = _trec_order(code, n_queries, score, items)
+            else:
+                order, position = _ranked_positions(code, n_queries, score)
+            top = np.flatnonzero(position < sorted_cutoffs[-1])
+            rows = top if order is None else order[top]
+            run_rows = rows if kept is None else kept[rows]
+            grades, judged, gains = _judgments(
+                pool, pool_lookup, pool_keys, pool_gains, run, code[rows], run_rows
+            )
+            codes, position = code[rows], position[top]
+            judged_count = cumulative(codes, position, judged.astype(np.float64))
+            ranked = gains
+        else:
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_keys, pool_gains, run, code, kept)
+            order, codes, position, ranked = _ranked_gains(
+                code, n_queries, score, gains, grades, items, options.ties
+            )
+            judged_count = cumulative(
+                codes, position, (judged if order is None else judged[order]).astype(np.float64)
+            )
         # the whole list: judged@k, and DCG unless unjudged items are dropped
-        order, codes, position, ranked = _ranked_gains(
-            code, n_queries, score, gains, grades, items, options.ties
-        )
-        judged_count = cumulative(codes, position, judged[order].astype(np.float64))
         shown = np.minimum(n_items[:, None], sorted_cutoffs[None, :])
         judged_share = np.full(judged_count.shape, np.nan)
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)
