@@ -167,21 +167,29 @@ def _line_of_row(data: bytes, row: int) -> tuple[int, list[bytes]]:
     return row + 1, []
 
 
+#: Bytes of text per block of pyarrow's parser (each block a chunk, parsed in parallel).
+_BLOCK_SIZE = 1 << 24
+
 #: The TERMS key of the numeric field of each kind of TREC file.
 _FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
 
 
 def _parse(data: bytes, *, n_fields: int, number_field: int, keep: tuple[int, ...]) -> Any:
-    """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text)."""
+    """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text).
+
+    The first field (the query) is read as a dictionary column, its chunks' dictionaries then
+    unified: the parser hands over each row's query code, so the query ids of every line
+    are never hashed a second time."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     names = [f"f{index}" for index in range(n_fields)]
     types = {name: pa.string() for name in names}
     types[names[number_field]] = pa.float64()
-    return pacsv.read_csv(
+    types[names[0]] = pa.dictionary(pa.int32(), pa.string())
+    table = pacsv.read_csv(
         pa.py_buffer(data),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
         parse_options=pacsv.ParseOptions(
             delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
         ),
@@ -193,6 +201,7 @@ def _parse(data: bytes, *, n_fields: int, number_field: int, keep: tuple[int, ..
             include_columns=[names[index] for index in keep],
         ),
     )
+    return table.unify_dictionaries()
 
 
 def _split(
@@ -366,7 +375,9 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(column)
+    # a dictionary column (the query field of a TREC file) is encoded already, its chunks
+    # sharing one dictionary (Table.unify_dictionaries), in order of first appearance
+    encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     if isinstance(encoded, pa.ChunkedArray):
         if encoded.num_chunks == 0:
             return np.zeros(0, dtype=np.intp), pa.array([], type=pa.string())
@@ -468,7 +479,8 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
 
     Vectorised over the rows, eight bytes at a time (one round for ids of up to 8 bytes): no
     hash table is built, so nothing outgrows the caches. Equal strings hash equal; different
-    strings may too (rarely), so a match is only a candidate, checked exactly by the caller."""
+    strings may too (rarely), so a match is only a candidate, checked exactly by the caller.
+    The first round, over every row, mixes in place."""
     n = len(strings)
     buffers = strings.buffers()
     offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
@@ -487,27 +499,39 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
             return windows[position]
         return np.concatenate([windows[position[:late]], tail_windows[position[late:] - inner]])
 
-    start, length = offsets[:-1], np.diff(offsets)
-    hashed = length.astype(np.uint64)
+    start = offsets[:-1]
+    length = np.subtract(offsets[1:], start)
+    # the first word of every id (ids are never empty), in place
+    hashed = np.empty(n, dtype=np.uint64)
+    hashed[:] = length
     hashed *= _MIX[0]
-    rows: NDArray[np.intp] | None = None  # None: every row (the first word of every id)
-    word = 0
-    while True:
-        left = length - 8 * word if rows is None else length[rows] - 8 * word
-        value = read(start + 8 * word if rows is None else start[rows] + 8 * word)
-        # keep the id's own bytes only
+    value = read(start)
+    value &= _LOW_BYTES[np.minimum(length, 8)]  # keep the id's own bytes only
+    hashed ^= value
+    _mix_in_place(hashed, value)
+    del value
+    rows = np.flatnonzero(length > 8)
+    word = 1
+    while rows.size:
+        left = length[rows] - 8 * word
+        value = read(start[rows] + 8 * word)
         value &= _LOW_BYTES[np.minimum(left, 8)]
-        if rows is None:
-            hashed ^= value
-            hashed = _mix(hashed)
-            rows = np.flatnonzero(left > 8)
-        else:
-            hashed[rows] = _mix(hashed[rows] ^ value)
-            rows = rows[left > 8]
-        if not rows.size:
-            break
+        hashed[rows] = _mix(hashed[rows] ^ value)
+        rows = rows[left > 8]
         word += 1
     return hashed
+
+
+def _mix_in_place(value: NDArray[np.uint64], scratch: NDArray[np.uint64]) -> None:
+    """:func:`_mix` of ``value`` written over it, ``scratch`` (same size) overwritten."""
+    np.right_shift(value, np.uint64(30), out=scratch)
+    value ^= scratch
+    value *= _MIX[1]
+    np.right_shift(value, np.uint64(27), out=scratch)
+    value ^= scratch
+    value *= _MIX[2]
+    np.right_shift(value, np.uint64(31), out=scratch)
+    value ^= scratch
 
 
 def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
