@@ -474,7 +474,29 @@ def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return value ^ (value >> np.uint64(31))
 
 
+#: Rows hashed at a time by :func:`_text_hash`: its temporaries stay in the caches.
+_HASH_BLOCK = 1 << 16
+
+
 def _text_hash(strings: Any) -> NDArray[np.uint64]:
+    """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes:
+    :func:`_block_hash` of one block of rows after another.
+
+    >>> import pyarrow as pa
+    >>> hashed = _text_hash(pa.array(["007", "7", "007"]))
+    >>> bool(hashed[0] == hashed[2]), bool(hashed[0] == hashed[1])
+    (True, False)
+    """
+    n = len(strings)
+    if n <= _HASH_BLOCK:
+        return _block_hash(strings)
+    hashed = np.empty(n, dtype=np.uint64)
+    for start in range(0, n, _HASH_BLOCK):
+        hashed[start : start + _HASH_BLOCK] = _block_hash(strings.slice(start, _HASH_BLOCK))
+    return hashed
+
+
+def _block_hash(strings: Any) -> NDArray[np.uint64]:
     """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes.
 
     Vectorised over the rows, eight bytes at a time (one round for ids of up to 8 bytes): no
@@ -494,7 +516,9 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
     tail_windows = np.ndarray((tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
 
     def read(position: NDArray[np.int32]) -> NDArray[np.uint64]:
-        late = int(np.searchsorted(position, inner))  # positions only grow along the rows
+        # positions only grow along the rows; the bound in the positions' own type (a Python
+        # int would make numpy convert the whole array before searching)
+        late = int(np.searchsorted(position, position.dtype.type(inner)))
         if late == position.size:
             return windows[position]
         return np.concatenate([windows[position[:late]], tail_windows[position[late:] - inner]])
