@@ -906,10 +906,11 @@ def _already_ranked(codes: NDArray[np.intp], values: NDArray[np.float64]) -> boo
     (a tie keeps input order, as the sort would)."""
     if codes.size < 2:
         return True
-    step = codes[1:] - codes[:-1]
-    if (step < 0).any():
+    if not np.all(codes[1:] >= codes[:-1]):
         return False
-    return bool(((values[1:] <= values[:-1]) | (step > 0)).all())
+    ranked = values[1:] <= values[:-1]  # (one-byte temporaries: this runs over every row)
+    ranked |= codes[1:] != codes[:-1]
+    return bool(ranked.all())
 
 
 def _trec_order(
@@ -1163,7 +1164,7 @@ def evaluate_trec(
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
         query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
-        code = query_map[run.query_codes]
+        code = query_map.astype(np.intp)[run.query_codes]
         keep = code >= 0
         kept = None  # the run's rows kept (None: every row)
         if keep.all():
