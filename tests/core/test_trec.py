@@ -618,3 +618,74 @@ def test_evaluate_trec_files_parsed_in_many_blocks_equal_the_tables(
     assert result.per_query["query"].tolist() == list(dict.fromkeys(qrels["query"]))
     pd.testing.assert_frame_equal(result.per_query, expected.per_query)
     assert result.unjudged_queries == expected.unjudged_queries
+
+
+# --------------------------------------------------------------------------- files mapped into memory
+
+
+def test_read_qrels_reads_a_file_path_with_tabs_and_padding(tmp_path: object) -> None:
+    # a file named by its path is mapped, not read; every slow path still sees its text
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "qrels.txt"
+    path.write_bytes(b"  1 0\tdoc-1   2\r\n\r\n1 0 doc-2 0 \n\t\n2\t0\t007\t-1\n")
+    assert read_qrels(path).to_dict("list") == {
+        "query": ["1", "1", "2"],
+        "item": ["doc-1", "doc-2", "007"],
+        "relevance": [2.0, 0.0, -1.0],
+    }
+
+
+def test_read_qrels_reads_a_file_path_that_starts_with_a_byte_order_mark(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "qrels.txt"
+    path.write_bytes(b"\xef\xbb\xbf1 0 a 1\n")
+    assert read_qrels(path).to_dict("list") == {"query": ["1"], "item": ["a"], "relevance": [1.0]}
+
+
+def test_read_trec_run_names_the_line_of_a_bad_score_in_a_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 high t\n")
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert (error.value.key, error.value.params["line"], error.value.params["name"]) == (
+        "trec_value",
+        2,
+        "run.txt",
+    )
+
+
+def test_read_trec_run_names_both_lines_of_a_repeated_pair_in_a_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n1 Q0 a 3 0.3 t\n")
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert (error.value.params["line_first"], error.value.params["line"]) == (1, 3)
+
+
+@pytest.mark.parametrize("content", [b"", b" \n\t\n"])
+def test_read_trec_run_refuses_an_empty_file_path(tmp_path: object, content: bytes) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(content)
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert error.value.key == "empty_table"
+
+
+def test_read_trec_run_reads_a_csv_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.csv"
+    path.write_bytes(b"query,item,score\n1,007,0.5\n1,7,0.25\n")
+    assert read_trec_run(path).to_dict("list") == {
+        "query": ["1", "1"],
+        "item": ["007", "7"],
+        "score": [0.5, 0.25],
+    }
