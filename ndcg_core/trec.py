@@ -680,12 +680,13 @@ def _repeated_keys(query_codes: NDArray[np.intp], hashed: NDArray[np.uint64]) ->
     if counts.size * width <= 2 * hashed.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
         # the top 32 bits of each hash (the low half of its key) in a uint32 grid, one query a
         # row; padding that equals a hash only makes a false candidate, which the exact check drops
-        if (
-            sys.byteorder == "little" and hashed.flags.c_contiguous
-        ):  # the high word of each uint64, copied out of a view
-            low = hashed.view(np.uint32)[1::2].copy()
-        else:
-            low = (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
+        # (little-endian: the high word of each uint64, copied out of a uint32 view)
+        little = sys.byteorder == "little" and hashed.flags.c_contiguous
+        low = (
+            hashed.view(np.uint32)[1::2].copy()
+            if little
+            else (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
+        )
         if (counts == width).all():
             grid = low.reshape(counts.size, width)
         else:
