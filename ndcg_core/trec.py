@@ -58,8 +58,10 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import mmap
 import os
 import re
+import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +83,9 @@ __all__ = ["TrecResult", "evaluate_trec", "read_qrels", "read_trec_run", "run_na
 
 Source = str | os.PathLike[str] | IO[bytes] | bytes
 
+#: A file's text: bytes, or a file mapped into memory (sliced, searched and parsed in place).
+Text = bytes | mmap.mmap
+
 #: Suffixes taken off a file name to name its run (``bm25.run.gz`` is the run ``bm25``).
 _RUN_SUFFIXES = (".gz", ".txt", ".trec", ".run", ".res", ".tsv", ".csv", ".parquet", ".pq")
 
@@ -96,14 +101,22 @@ def _label(source: Any, name: str | None) -> str:
     return str(getattr(source, "name", "upload"))
 
 
-def _load(source: Source, label: str) -> bytes:
-    """The bytes of a file, path or upload, gunzipped when they start with gzip's magic bytes."""
+def _load(source: Source, label: str) -> Text:
+    """The bytes of a file, path or upload, gunzipped when they start with gzip's magic bytes.
+
+    A plain file named by its path is mapped into memory rather than read: the parser reads
+    the pages of the operating system's cache in place, with no copy of a file of hundreds of
+    megabytes (and none of the page faults of a fresh buffer that size)."""
+    data: Text
     try:
         if isinstance(source, bytes):
             data = source
         elif isinstance(source, (str, os.PathLike)):
             with open(source, "rb") as handle:
-                data = handle.read()
+                try:
+                    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                except (ValueError, OSError):  # an empty file, a pipe: read as bytes
+                    data = handle.read()
         else:
             raw = source.read()
             data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
@@ -116,25 +129,30 @@ def _load(source: Source, label: str) -> bytes:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             fail("unreadable", name=label, kind="gzip", reason=" ".join(str(error).split())[:300])
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data
 
 
-def _first_line(data: bytes) -> bytes:
+def _bytes(data: Text) -> bytes:
+    """The text as ``bytes`` (a copy of a mapped file): for the slow paths and messages."""
+    return data if isinstance(data, bytes) else bytes(data)
+
+
+def _first_line(data: Text) -> bytes:
     for line in data[: 1 << 16].splitlines():
         if line.strip():
             return line
     return b""
 
 
-def _is_csv(data: bytes) -> bool:
+def _is_csv(data: Text) -> bool:
     """A first non-blank line with a comma is a CSV header (TREC fields never hold commas
     in practice, and a TREC line has no header)."""
     return b"," in _first_line(data)
 
 
-def _normalized(data: bytes) -> bytes:
+def _normalized(data: Text) -> bytes:
     """The text with every run of spaces made one space and none at a line's ends, so that a
     one-character delimiter splits it (the slow path, for files whose fields are padded)."""
     data = re.sub(rb" +", b" ", data)
@@ -155,10 +173,10 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", errors="replace")
 
 
-def _line_of_row(data: bytes, row: int) -> tuple[int, list[bytes]]:
+def _line_of_row(data: Text, row: int) -> tuple[int, list[bytes]]:
     """The line number and fields of the ``row``-th (0-based) non-blank line."""
     seen = -1
-    for number, line in enumerate(data.splitlines(), start=1):
+    for number, line in enumerate(_bytes(data).splitlines(), start=1):
         fields = line.split()
         if fields:
             seen += 1
@@ -167,21 +185,29 @@ def _line_of_row(data: bytes, row: int) -> tuple[int, list[bytes]]:
     return row + 1, []
 
 
+#: Bytes of text per block of pyarrow's parser (each block a chunk, parsed in parallel).
+_BLOCK_SIZE = 1 << 24
+
 #: The TERMS key of the numeric field of each kind of TREC file.
 _FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
 
 
-def _parse(data: bytes, *, n_fields: int, number_field: int, keep: tuple[int, ...]) -> Any:
-    """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text)."""
+def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...]) -> Any:
+    """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text).
+
+    The first field (the query) is read as a dictionary column, its chunks' dictionaries then
+    unified: the parser hands over each row's query code, so the query ids of every line
+    are never hashed a second time."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     names = [f"f{index}" for index in range(n_fields)]
     types = {name: pa.string() for name in names}
     types[names[number_field]] = pa.float64()
-    return pacsv.read_csv(
+    types[names[0]] = pa.dictionary(pa.int32(), pa.string())
+    table = pacsv.read_csv(
         pa.py_buffer(data),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
         parse_options=pacsv.ParseOptions(
             delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
         ),
@@ -193,10 +219,11 @@ def _parse(data: bytes, *, n_fields: int, number_field: int, keep: tuple[int, ..
             include_columns=[names[index] for index in keep],
         ),
     )
+    return table.unify_dictionaries()
 
 
 def _split(
-    data: bytes, label: str, *, kind: str, n_fields: int, number_field: int, keep: tuple[int, ...]
+    data: Text, label: str, *, kind: str, n_fields: int, number_field: int, keep: tuple[int, ...]
 ) -> Any:
     """A TREC file as a pyarrow table of the fields ``keep`` (text, except ``number_field``:
     float64). Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
@@ -204,8 +231,8 @@ def _split(
     normalised when the quick split fails. Errors are located by a slow pass naming the line."""
     import pyarrow as pa
 
-    if b"\t" in data:
-        data = data.translate(bytes.maketrans(b"\t", b" "))
+    if data.find(b"\t") >= 0:
+        data = _bytes(data).translate(bytes.maketrans(b"\t", b" "))
     try:
         table = _parse(data, n_fields=n_fields, number_field=number_field, keep=keep)
     except pa.ArrowInvalid:
@@ -225,9 +252,10 @@ def _split(
 
 
 def _locate(
-    data: bytes, label: str, *, kind: str, n_fields: int, number_field: int, error: Exception
+    data: Text, label: str, *, kind: str, n_fields: int, number_field: int, error: Exception
 ) -> NoReturn:
     """Name the first line with the wrong number of fields or a value that is not a number."""
+    data = _bytes(data)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -310,7 +338,7 @@ class _Encoded:
     items: Any
     values: NDArray[np.float64]
     tag: Any
-    data: bytes | None
+    data: Text | None
     offset: int
     label: str | None
     item_hash: NDArray[np.uint64] | None = None
@@ -366,7 +394,9 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(column)
+    # a dictionary column (the query field of a TREC file) is encoded already, its chunks
+    # sharing one dictionary (Table.unify_dictionaries), in order of first appearance
+    encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     if isinstance(encoded, pa.ChunkedArray):
         if encoded.num_chunks == 0:
             return np.zeros(0, dtype=np.intp), pa.array([], type=pa.string())
@@ -393,10 +423,10 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
     else:
         label = _label(source, name)
         data = _load(source, label)
-        if not data or data.isspace():  # (strip() would copy the whole file)
+        if not len(data) or re.search(rb"\S", data) is None:  # (strip() would copy the whole file)
             fail("empty_table", what="file", name=label)
         if data[:4] == b"PAR1" or _is_csv(data):
-            frame = batch.read_run(data, name=label, ids=("query", "item"))
+            frame = batch.read_run(_bytes(data), name=label, ids=("query", "item"))
             batch._check_columns(frame, ("query", "item", value))
             offset = 0 if data[:4] == b"PAR1" else 2  # CSV: the header is line 1
             data = None
@@ -463,12 +493,35 @@ def _mix(value: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return value ^ (value >> np.uint64(31))
 
 
+#: Rows hashed at a time by :func:`_text_hash`: its temporaries stay in the caches.
+_HASH_BLOCK = 1 << 16
+
+
 def _text_hash(strings: Any) -> NDArray[np.uint64]:
+    """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes:
+    :func:`_block_hash` of one block of rows after another.
+
+    >>> import pyarrow as pa
+    >>> hashed = _text_hash(pa.array(["007", "7", "007"]))
+    >>> bool(hashed[0] == hashed[2]), bool(hashed[0] == hashed[1])
+    (True, False)
+    """
+    n = len(strings)
+    if n <= _HASH_BLOCK:
+        return _block_hash(strings)
+    hashed = np.empty(n, dtype=np.uint64)
+    for start in range(0, n, _HASH_BLOCK):
+        hashed[start : start + _HASH_BLOCK] = _block_hash(strings.slice(start, _HASH_BLOCK))
+    return hashed
+
+
+def _block_hash(strings: Any) -> NDArray[np.uint64]:
     """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes.
 
     Vectorised over the rows, eight bytes at a time (one round for ids of up to 8 bytes): no
     hash table is built, so nothing outgrows the caches. Equal strings hash equal; different
-    strings may too (rarely), so a match is only a candidate, checked exactly by the caller."""
+    strings may too (rarely), so a match is only a candidate, checked exactly by the caller.
+    The first round, over every row, mixes in place."""
     n = len(strings)
     buffers = strings.buffers()
     offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
@@ -482,32 +535,46 @@ def _text_hash(strings: Any) -> NDArray[np.uint64]:
     tail_windows = np.ndarray((tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
 
     def read(position: NDArray[np.int32]) -> NDArray[np.uint64]:
-        late = int(np.searchsorted(position, inner))  # positions only grow along the rows
+        # positions only grow along the rows; the bound in the positions' own type (a Python
+        # int would make numpy convert the whole array before searching)
+        late = int(np.searchsorted(position, position.dtype.type(inner)))
         if late == position.size:
             return windows[position]
         return np.concatenate([windows[position[:late]], tail_windows[position[late:] - inner]])
 
-    start, length = offsets[:-1], np.diff(offsets)
-    hashed = length.astype(np.uint64)
+    start = offsets[:-1]
+    length = np.subtract(offsets[1:], start)
+    # the first word of every id (ids are never empty), in place
+    hashed = np.empty(n, dtype=np.uint64)
+    hashed[:] = length
     hashed *= _MIX[0]
-    rows: NDArray[np.intp] | None = None  # None: every row (the first word of every id)
-    word = 0
-    while True:
-        left = length - 8 * word if rows is None else length[rows] - 8 * word
-        value = read(start + 8 * word if rows is None else start[rows] + 8 * word)
-        # keep the id's own bytes only
+    value = read(start)
+    value &= _LOW_BYTES[np.minimum(length, 8)]  # keep the id's own bytes only
+    hashed ^= value
+    _mix_in_place(hashed, value)
+    del value
+    rows = np.flatnonzero(length > 8)
+    word = 1
+    while rows.size:
+        left = length[rows] - 8 * word
+        value = read(start[rows] + 8 * word)
         value &= _LOW_BYTES[np.minimum(left, 8)]
-        if rows is None:
-            hashed ^= value
-            hashed = _mix(hashed)
-            rows = np.flatnonzero(left > 8)
-        else:
-            hashed[rows] = _mix(hashed[rows] ^ value)
-            rows = rows[left > 8]
-        if not rows.size:
-            break
+        hashed[rows] = _mix(hashed[rows] ^ value)
+        rows = rows[left > 8]
         word += 1
     return hashed
+
+
+def _mix_in_place(value: NDArray[np.uint64], scratch: NDArray[np.uint64]) -> None:
+    """:func:`_mix` of ``value`` written over it, ``scratch`` (same size) overwritten."""
+    np.right_shift(value, np.uint64(30), out=scratch)
+    value ^= scratch
+    value *= _MIX[1]
+    np.right_shift(value, np.uint64(27), out=scratch)
+    value ^= scratch
+    value *= _MIX[2]
+    np.right_shift(value, np.uint64(31), out=scratch)
+    value ^= scratch
 
 
 def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -577,15 +644,15 @@ def _repeated_pair(
     :func:`_text_hash` of ``items``."""
     import pyarrow as pa
 
-    key = _pair_keys(query_codes, hashed)
-    repeated_keys = _repeated_keys(query_codes, key)
+    repeated_keys = _repeated_keys(query_codes, hashed)
     if not repeated_keys.size:
         return None
     queries = np.zeros(int(query_codes.max()) + 1, dtype=bool)
     queries[(repeated_keys >> np.uint64(32)).astype(np.intp)] = True
     near = np.flatnonzero(queries[query_codes])
-    where = np.minimum(np.searchsorted(repeated_keys, key[near]), repeated_keys.size - 1)
-    rows = near[repeated_keys[where] == key[near]]
+    key = _pair_keys(query_codes[near], hashed[near])
+    where = np.minimum(np.searchsorted(repeated_keys, key), repeated_keys.size - 1)
+    rows = near[repeated_keys[where] == key]
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
@@ -600,19 +667,26 @@ def _repeated_pair(
     return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
 
 
-def _repeated_keys(query_codes: NDArray[np.intp], key: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """The keys that occur more than once (sorted, unique), from :func:`_pair_keys`.
+def _repeated_keys(query_codes: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The keys (:func:`_pair_keys` of ``query_codes`` and ``hashed``) that occur more than
+    once, sorted and unique.
 
     A run grouped by query with lists of similar length is laid out one query per row of a
-    grid and each row sorted on its own: many small sorts of 32-bit numbers that stay in the
-    caches, about five times quicker than one sort of every key. Otherwise one sort of all
-    the keys."""
+    grid of the hashes' top 32 bits and each row sorted on its own: many small sorts of 32-bit
+    numbers that stay in the caches, about five times quicker than one sort of every key (and
+    no 64-bit key is made for every row). Otherwise one sort of all the keys."""
     counts = np.bincount(query_codes)
     width = int(counts.max())
-    if counts.size * width <= 2 * key.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
-        # the low 32 bits (the id's hash) in a uint32 grid, one query a row; padding that
-        # equals a hash only makes a false candidate, which the exact check drops
-        low = (key & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    if counts.size * width <= 2 * hashed.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
+        # the top 32 bits of each hash (the low half of its key) in a uint32 grid, one query a
+        # row; padding that equals a hash only makes a false candidate, which the exact check drops
+        # (little-endian: the high word of each uint64, copied out of a uint32 view)
+        little = sys.byteorder == "little" and hashed.flags.c_contiguous
+        low = (
+            hashed.view(np.uint32)[1::2].copy()
+            if little
+            else (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
+        )
         if (counts == width).all():
             grid = low.reshape(counts.size, width)
         else:
@@ -620,12 +694,12 @@ def _repeated_keys(query_codes: NDArray[np.intp], key: NDArray[np.uint64]) -> ND
             grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
             starts = np.cumsum(counts) - counts
             shift = np.arange(counts.size) * width - starts
-            grid.ravel()[np.arange(key.size) + shift[query_codes]] = low
+            grid.ravel()[np.arange(hashed.size) + shift[query_codes]] = low
         grid.sort(axis=1)
         where = np.nonzero(grid[:, 1:] == grid[:, :-1])
         repeated = (where[0].astype(np.uint64) << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64)
     else:
-        ordered = np.sort(key)
+        ordered = np.sort(_pair_keys(query_codes, hashed))
         repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     return np.unique(repeated)
 
@@ -828,18 +902,20 @@ def _cumulative(
 
 def _ranked_positions(
     codes: NDArray[np.intp], n_queries: int, values: NDArray[np.float64]
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp]]:
     """Row order by query then ``values`` descending (input order in a tie), and each ranked
-    row's 0-based position in its query."""
+    row's 0-based position in its query. The order is None when it is the input order (a
+    run listed by rank): no identity permutation, and no gathers through it, at run size."""
     counts = np.bincount(codes, minlength=n_queries)
     starts = np.cumsum(counts) - counts
     if _already_ranked(codes, values):
         # A TREC run file lists each query's documents by rank: no sort needed.
-        order = np.arange(codes.size)
-        position = order - starts[codes]
-        return order, position
+        position = np.arange(codes.size)
+        position -= starts[codes]
+        return None, position
     order = batch._rank_order(codes, counts, starts, values)
-    position = np.arange(codes.size) - starts[codes[order]]
+    position = np.arange(codes.size)
+    position -= starts[codes[order]]
     return order, position
 
 
@@ -849,25 +925,27 @@ def _already_ranked(codes: NDArray[np.intp], values: NDArray[np.float64]) -> boo
     (a tie keeps input order, as the sort would)."""
     if codes.size < 2:
         return True
-    step = codes[1:] - codes[:-1]
-    if (step < 0).any():
+    if not np.all(codes[1:] >= codes[:-1]):
         return False
-    return bool(((values[1:] <= values[:-1]) | (step > 0)).all())
+    ranked = values[1:] <= values[:-1]  # (one-byte temporaries: this runs over every row)
+    ranked |= codes[1:] != codes[:-1]
+    return bool(ranked.all())
 
 
 def _trec_order(
     codes: NDArray[np.intp], n_queries: int, score: NDArray[np.float64], items: Any
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp]]:
     """trec_eval's order: by query, score descending, then item id descending as a string.
 
     Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
     few, so no sort ever compares the ids of the whole run). ``items``: each row's item code
-    and the unique ids (a pyarrow string array)."""
+    and the unique ids (a pyarrow string array). The order is None for the input order."""
     import pyarrow as pa
 
     order, position = _ranked_positions(codes, n_queries, score)
-    ranked_codes, ranked_score = codes[order], score[order]
-    same = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    ranked_codes, ranked_score = (codes, score) if order is None else (codes[order], score[order])
+    same = ranked_score[1:] == ranked_score[:-1]
+    same &= ranked_codes[1:] == ranked_codes[:-1]
     if same.any():
         tied = np.zeros(codes.size, dtype=bool)
         tied[1:] |= same
@@ -878,11 +956,14 @@ def _trec_order(
         after = np.zeros(rows.size, dtype=bool)
         after[rows > 0] = same[rows[rows > 0] - 1]
         group = np.cumsum(~after)
-        names = items[1].take(pa.array(items[0][order[rows]])).to_numpy(zero_copy_only=False)
+        tied_rows = rows if order is None else order[rows]
+        names = items[1].take(pa.array(items[0][tied_rows])).to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group))
-        order[rows] = order[rows][resorted]
+        if order is None:
+            order = np.arange(codes.size)
+        order[rows] = tied_rows[resorted]
     return order, position
 
 
@@ -894,9 +975,9 @@ def _ranked_gains(
     grades: NDArray[np.float64],
     items: Any,
     ties: str,
-) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
-    """The ranking: the row order, and in that order each row's query code, 0-based position
-    and gain (a tie's mean gain with ``ties="average"``)."""
+) -> tuple[NDArray[np.intp] | None, NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """The ranking: the row order (None for the input order), and in that order each row's
+    query code, 0-based position and gain (a tie's mean gain with ``ties="average"``)."""
     if ties == "trec_eval":
         order, position = _trec_order(codes, n_queries, score, items)
     elif ties in ("optimistic", "pessimistic"):
@@ -909,10 +990,10 @@ def _ranked_gains(
         position = np.arange(codes.size) - starts[codes[order]]
     else:  # "average" and "input": input order inside a tie
         order, position = _ranked_positions(codes, n_queries, score)
-    ranked_codes = codes[order]
-    ranked = gains[order]
+    ranked_codes = codes if order is None else codes[order]
+    ranked = gains if order is None else gains[order]
     if ties == "average" and ranked.size:
-        ranked_score = score[order]
+        ranked_score = score if order is None else score[order]
         new = np.empty(ranked.size, dtype=bool)
         new[0] = True
         np.not_equal(ranked_score[1:], ranked_score[:-1], out=new[1:])
@@ -940,9 +1021,10 @@ def _look_up(
     pool: _Encoded,
     code: NDArray[np.intp],
     run: _Encoded,
-    keep: NDArray[np.bool_],
+    rows: NDArray[np.intp] | None,
 ) -> NDArray[np.intp]:
-    """The qrels row of each kept run row's (query, item) pair, -1 where it is not judged.
+    """The qrels row of the (query, item) pair of each of the run's ``rows`` (None: every
+    row), -1 where it is not judged; ``code``: those rows' query codes in the qrels.
 
     The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
     searches one query's small stretch of them after another, which stays in the caches); a
@@ -950,18 +1032,60 @@ def _look_up(
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    keys, rows = lookup
+    keys, pool_rows = lookup
     hashed = run.item_hash if run.item_hash is not None else _text_hash(run.items)
-    wanted = _pair_keys(code, hashed[keep])
-    where = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    item_codes = run.item_codes
+    if rows is not None:
+        hashed, item_codes = hashed[rows], item_codes[rows]
+    wanted = _pair_keys(code, hashed)
+    where = np.searchsorted(keys, wanted)
+    np.minimum(where, keys.size - 1, out=where)
     hit = np.flatnonzero(keys[where] == wanted)
     found = np.full(code.size, -1, dtype=np.intp)
-    candidate = rows[where[hit]]
-    ours = run.items.take(pa.array(run.item_codes[keep][hit]))
+    candidate = pool_rows[where[hit]]
+    ours = run.items.take(pa.array(item_codes[hit]))
     theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
     same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
     found[hit[same]] = candidate[same]
     return found
+
+
+def _look_up_by_text(
+    pool: _Encoded, pool_keys: pd.Index, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
+) -> NDArray[np.intp]:
+    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide)."""
+    import pyarrow.compute as pc
+
+    item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
+    item = item_map[run.item_codes if rows is None else run.item_codes[rows]]
+    found = pool_keys.get_indexer(
+        np.where(item >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item, -1)
+    )
+    found[item < 0] = -1
+    return np.asarray(found, dtype=np.intp)
+
+
+def _judgments(
+    pool: _Encoded,
+    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]] | None,
+    pool_keys: pd.Index,
+    pool_gains: NDArray[np.float64],
+    run: _Encoded,
+    code: NDArray[np.intp],
+    rows: NDArray[np.intp] | None,
+) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.float64]]:
+    """The grade (NaN where the qrels have none), judged flag and gain of the run's ``rows``
+    (None: every row) whose query codes in the qrels are ``code``. ``lookup``:
+    :func:`_pool_lookup` (None: a hash collision inside the qrels, ids looked up by text)."""
+    found = (
+        _look_up_by_text(pool, pool_keys, code, run, rows)
+        if lookup is None
+        else _look_up(lookup, pool, code, run, rows)
+    )
+    grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
+    judged = found >= 0
+    judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
+    return grades, judged, np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
 
 
 def evaluate_trec(
@@ -1017,7 +1141,7 @@ def evaluate_trec(
 
     named = _named_runs(runs)
     pool = _qrels(qrels, None)
-    n_queries, n_pool_items = len(pool.queries), len(pool.items)
+    n_queries = len(pool.queries)
     pool_keys = pd.Index(_pairs(pool))
     pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
@@ -1059,32 +1183,50 @@ def evaluate_trec(
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
         query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
-        code = query_map[run.query_codes]
+        code = query_map.astype(np.intp)[run.query_codes]
         keep = code >= 0
-        code = code[keep].astype(np.intp)
-        score = run.values[keep]
-        items = (run.item_codes[keep], run.items)
-        found = None if pool_lookup is None else _look_up(pool_lookup, pool, code, run, keep)
-        if found is None:  # a hash collision inside the qrels: every id looked up by text
-            item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
-            item = item_map[run.item_codes[keep]]
-            found = pool_keys.get_indexer(
-                np.where(item >= 0, code.astype(np.int64) * (n_pool_items + 1) + item, -1)
-            )
-            found[item < 0] = -1
-        grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
-        judged = found >= 0
-        judged[judged] = grades[judged] >= 0  # a negative grade: in the pool, not judged (trec_eval)
-        gains = np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
+        kept = None  # the run's rows kept (None: every row)
+        if keep.all():
+            score, item_codes = run.values, run.item_codes
+        else:
+            kept = np.flatnonzero(keep)
+            code, score, item_codes = code[kept], run.values[kept], run.item_codes[kept]
+        code = code.astype(np.intp, copy=False)
+        items = (item_codes, run.items)
         n_items = np.bincount(code, minlength=n_queries)
         answered = n_items > 0
         missing_queries[name] = tuple(query_ids[~answered])
 
+        if (
+            options.k is not None
+            and options.unjudged == "zero"
+            and pool_idcg is not None
+            and (options.ties in ("trec_eval", "input"))
+        ):
+            # The order needs no grades, and DCG@k and judged@k only the first k rows of each
+            # query: the ids of those rows alone are looked up in the qrels.
+            if options.ties == "trec_eval":
+                order, position = _trec_order(code, n_queries, score, items)
+            else:
+                order, position = _ranked_positions(code, n_queries, score)
+            top = np.flatnonzero(position < sorted_cutoffs[-1])
+            rows = top if order is None else order[top]
+            run_rows = rows if kept is None else kept[rows]
+            grades, judged, gains = _judgments(
+                pool, pool_lookup, pool_keys, pool_gains, run, code[rows], run_rows
+            )
+            codes, position = code[rows], position[top]
+            judged_count = cumulative(codes, position, judged.astype(np.float64))
+            ranked = gains
+        else:
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_keys, pool_gains, run, code, kept)
+            order, codes, position, ranked = _ranked_gains(
+                code, n_queries, score, gains, grades, items, options.ties
+            )
+            judged_count = cumulative(
+                codes, position, (judged if order is None else judged[order]).astype(np.float64)
+            )
         # the whole list: judged@k, and DCG unless unjudged items are dropped
-        order, codes, position, ranked = _ranked_gains(
-            code, n_queries, score, gains, grades, items, options.ties
-        )
-        judged_count = cumulative(codes, position, judged[order].astype(np.float64))
         shown = np.minimum(n_items[:, None], sorted_cutoffs[None, :])
         judged_share = np.full(judged_count.shape, np.nan)
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)

@@ -525,3 +525,167 @@ def test_evaluate_trec_breaks_a_tie_with_an_unjudged_item_as_gain_zero(ties, dcg
     row = nc.evaluate_trec(qrels, {"r": run}, k=2, ties=ties).per_query.iloc[0]
     assert row["dcg"] == pytest.approx(dcg, rel=1e-15)
     assert row["ndcg"] == pytest.approx(dcg / 2.0, rel=1e-15)
+
+
+# --------------------------------------------------------------------------- the quick paths
+
+
+def interleaved(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The collection of :func:`collection` with the run's rows in random order: not grouped
+    by query, not listed by rank, queries without judgments first and between the others."""
+    qrels, run = collection(seed)
+    return qrels, run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def to_trec(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[bytes, bytes]:
+    """The two tables as TREC text (scores written with repr: read back exactly)."""
+    qrels_text = "".join(f"{q} 0 {i} {int(g)}\n" for q, i, g in qrels.itertuples(index=False))
+    run_text = "".join(
+        f"{q} Q0 {i} {rank + 1} {s!r} t\n" for rank, (q, i, s) in enumerate(run.itertuples(index=False))
+    )
+    return qrels_text.encode(), run_text.encode()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_run_not_grouped_by_query_equals_pytrec_eval(seed: int) -> None:
+    # the first k rows of each query are looked up in the qrels, through the rows kept
+    # after the queries without judgments are left out
+    qrels, run = interleaved(seed)
+    stretches = int((run["query"] != run["query"].shift()).sum())
+    assert stretches > run["query"].nunique()  # some query's rows are apart
+    expected = pytrec(qrels, run, {"ndcg_cut_3", "ndcg_cut_10"})
+    result = evaluate_trec(qrels, {"r": run}, k="10,3", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    assert sorted(answered.index) == sorted(expected)
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg@3"] == pytest.approx(values["ndcg_cut_3"], abs=1e-12)
+        assert answered.loc[query, "ndcg@10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_first_k_rows_give_the_judged_share_of_the_whole_ranking(seed: int) -> None:
+    # judged@k from the first k rows only (default options) against the definition: the
+    # share of the first min(k, n) rows of trec_eval's order that have a grade >= 0
+    qrels, run = interleaved(seed)
+    result = evaluate_trec(qrels, {"r": run}, k=4).per_query.set_index("query")
+    graded = {(q, i) for q, i, g in qrels.itertuples(index=False) if g >= 0}
+    for query, rows in run.groupby("query"):
+        if query not in result.index:
+            continue  # a query without judgments
+        # trec_eval: score descending, then id descending (byte order)
+        ranked = sorted(rows.itertuples(index=False), key=lambda r: (r.score, r.item.encode()), reverse=True)
+        first = ranked[: min(4, len(ranked))]
+        share = sum((query, r.item) in graded for r in first) / len(first)
+        assert result.loc[query, "judged"] == pytest.approx(share, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_numbers_do_not_depend_on_the_hash_in_a_run_not_grouped(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ndcg_core import trec
+
+    qrels, run = interleaved(seed)
+    expected = evaluate_trec(qrels, {"r": run}, k="5,10").per_query
+    monkeypatch.setattr(trec, "_text_hash", _length_hash)
+    pd.testing.assert_frame_equal(evaluate_trec(qrels, {"r": run}, k="5,10").per_query, expected)
+
+
+def test_evaluate_trec_negative_grade_in_the_first_k_rows_is_not_judged() -> None:
+    # grades -1 and -2 (trec_eval: in the pool, not judged): gain 0, not counted in judged@3
+    qrels = pd.DataFrame({"query": ["q"] * 4, "item": ["a", "b", "c", "d"], "relevance": [-1, 2, -2, 1]})
+    run = pd.DataFrame({"query": ["q"] * 4, "item": ["a", "b", "c", "d"], "score": [4.0, 3.0, 2.0, 1.0]})
+    row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(0 + 2 / math.log2(3) + 0, abs=1e-15)
+    assert row["idcg"] == pytest.approx(2 + 1 / math.log2(3), abs=1e-15)
+    assert row["judged"] == pytest.approx(1 / 3, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_files_parsed_in_many_blocks_equal_the_tables(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pyarrow's parser hands over each block's query dictionary; unified over the blocks the
+    # codes must still follow first appearance (the qrels' query order is the table's order)
+    from ndcg_core import trec
+
+    qrels, run = interleaved(seed)
+    qrels = qrels.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    qrels_text, run_text = to_trec(qrels, run)
+    expected = evaluate_trec(qrels, {"r": run}, k="5,10")
+    monkeypatch.setattr(trec, "_BLOCK_SIZE", 64)
+    result = evaluate_trec(qrels_text, {"r": run_text}, k="5,10")
+    assert result.per_query["query"].tolist() == list(dict.fromkeys(qrels["query"]))
+    pd.testing.assert_frame_equal(result.per_query, expected.per_query)
+    assert result.unjudged_queries == expected.unjudged_queries
+
+
+# --------------------------------------------------------------------------- files mapped into memory
+
+
+def test_read_qrels_reads_a_file_path_with_tabs_and_padding(tmp_path: object) -> None:
+    # a file named by its path is mapped, not read; every slow path still sees its text
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "qrels.txt"
+    path.write_bytes(b"  1 0\tdoc-1   2\r\n\r\n1 0 doc-2 0 \n\t\n2\t0\t007\t-1\n")
+    assert read_qrels(path).to_dict("list") == {
+        "query": ["1", "1", "2"],
+        "item": ["doc-1", "doc-2", "007"],
+        "relevance": [2.0, 0.0, -1.0],
+    }
+
+
+def test_read_qrels_reads_a_file_path_that_starts_with_a_byte_order_mark(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "qrels.txt"
+    path.write_bytes(b"\xef\xbb\xbf1 0 a 1\n")
+    assert read_qrels(path).to_dict("list") == {"query": ["1"], "item": ["a"], "relevance": [1.0]}
+
+
+def test_read_trec_run_names_the_line_of_a_bad_score_in_a_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 high t\n")
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert (error.value.key, error.value.params["line"], error.value.params["name"]) == (
+        "trec_value",
+        2,
+        "run.txt",
+    )
+
+
+def test_read_trec_run_names_both_lines_of_a_repeated_pair_in_a_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n1 Q0 a 3 0.3 t\n")
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert (error.value.params["line_first"], error.value.params["line"]) == (1, 3)
+
+
+@pytest.mark.parametrize("content", [b"", b" \n\t\n"])
+def test_read_trec_run_refuses_an_empty_file_path(tmp_path: object, content: bytes) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.txt"
+    path.write_bytes(content)
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(path)
+    assert error.value.key == "empty_table"
+
+
+def test_read_trec_run_reads_a_csv_file_path(tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "run.csv"
+    path.write_bytes(b"query,item,score\n1,007,0.5\n1,7,0.25\n")
+    assert read_trec_run(path).to_dict("list") == {
+        "query": ["1", "1"],
+        "item": ["007", "7"],
+        "score": [0.5, 0.25],
+    }
