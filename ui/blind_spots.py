@@ -221,7 +221,11 @@ def padding(frame: Frame) -> None:
     """[3] vs [3, 0, 0]: irrelevant padding is not punished."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    st.markdown(f"{a}: `{grades_text(PADDING_BASE)}` · {b}: `{grades_text(padded(PADDING_BASE, 2))}`")
+    st.markdown(
+        prompts.labelled(t, a, grades_text(PADDING_BASE))
+        + " · "
+        + prompts.labelled(t, b, grades_text(padded(PADDING_BASE, 2)))
+    )
     if not ask("blind.padding.predict", _question("padding", frame), t):
         return
     c1, c2 = st.columns(2)
@@ -249,7 +253,11 @@ def unretrieved(frame: Frame) -> None:
     """[3, 3, 3] vs [3, 3, 3, 3]: unretrieved relevant items, and the pooled ideal."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    st.markdown(f"{a}: `{grades_text(RETURNED_A)}` · {b}: `{grades_text(RETURNED_B)}`")
+    st.markdown(
+        prompts.labelled(t, a, grades_text(RETURNED_A))
+        + " · "
+        + prompts.labelled(t, b, grades_text(RETURNED_B))
+    )
     if not ask("blind.unretrieved.predict", _question("unretrieved", frame), t):
         return
     c1, c2 = st.columns(2)
@@ -279,7 +287,7 @@ def nothing_relevant(frame: Frame) -> None:
     """[0, 0, 0]: IDCG = 0, nDCG reported as 0."""
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
-    st.markdown(f"{a}: `{grades_text(NOTHING_A)}`")
+    st.markdown(prompts.labelled(t, a, grades_text(NOTHING_A)))
     names = variants.nothing_relevant_names(frame.lang)  # what tools report for IDCG = 0: the core
     if not ask("blind.nothing.predict", _question("nothing", frame), t):
         return
@@ -296,7 +304,11 @@ def lengths(frame: Frame) -> None:
     t = frame.t
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     default_n = len(predictions.LENGTHS_B)
-    st.markdown(f"{a}: `{grades_text(SHORT_PERFECT)}` · {b}: `{grades_text(LONG_MIXED[:default_n])}`")
+    st.markdown(
+        prompts.labelled(t, a, grades_text(SHORT_PERFECT))
+        + " · "
+        + prompts.labelled(t, b, grades_text(LONG_MIXED[:default_n]))
+    )
     if not ask("blind.lengths.predict", _question("lengths", frame), t):
         return
     n = st.slider(
@@ -319,7 +331,7 @@ def difficulty(frame: Frame) -> None:
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     opts = _options(frame)
     easy, hard = nc.order_bounds(list(EASY), **opts), nc.order_bounds(list(HARD), **opts)
-    st.markdown(f"{a}: `{grades_text(EASY)}` · {b}: `{grades_text(HARD)}`")
+    st.markdown(prompts.labelled(t, a, grades_text(EASY)) + " · " + prompts.labelled(t, b, grades_text(HARD)))
     if not ask("blind.difficulty.predict", _question("difficulty", frame), t):
         return
     ranking = frame.ranking

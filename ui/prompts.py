@@ -156,15 +156,25 @@ def _lesson(prompt: str, d: predictions.Decision, data: Mapping[str, Any], t: Tr
     return Asked(title or t(f"lesson.names.{name}"), context, q, reveal)
 
 
+def labelled(t: Translate, label: str, grades: str) -> str:
+    """``label: `grades` `` with the colon of the language (full-width in Chinese text).
+
+    >>> labelled(lambda key, **p: f"{p['label']}: {p['value']}", "List A", "3, 2")
+    'List A: `3, 2`'
+    """
+    return t("common.labelled", label=label, value=f"`{grades}`")
+
+
 def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Asked:
     case, v = _CASES[prompt], d.values
     a, b = t("blind_spots.list_a"), t("blind_spots.list_b")
     context = t(f"blind_spots.{case}.story")
-    colon = "：" if lang == "zh" else ": "  # full-width in Chinese text
     if case in ("padding", "unretrieved", "lengths", "difficulty"):
-        context += f"\n\n{a}{colon}`{_grades(v['list_a'])}` · {b}{colon}`{_grades(v['list_b'])}`"
+        context += (
+            "\n\n" + labelled(t, a, _grades(v["list_a"])) + " · " + labelled(t, b, _grades(v["list_b"]))
+        )
     elif case == "nothing":
-        context += f"\n\n{a}{colon}`{_grades(v['list_a'])}`"
+        context += "\n\n" + labelled(t, a, _grades(v["list_a"]))
     text = t(f"blind_spots.{case}.question")
     feedback: dict[str, str] = {}
     reveal = ""

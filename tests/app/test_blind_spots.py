@@ -187,3 +187,11 @@ def test_blind_spots_step_table_marks_unreturned_positions_with_a_dash(app):
     shown = pa.ipc.open_stream(steps.proto.arrow_data.styler.display_values).read_all().to_pandas()
     grades = shown.iloc[:, list(steps.value.columns).index("Grade")].tolist()
     assert grades == ["3", "3", "3", nc.NO_ITEM]
+
+
+def test_blind_spots_lists_in_chinese_use_the_full_width_colon(app):
+    at = app(page=PAGE, lang="zh")
+    shown = " ".join(m.value for m in at.markdown)
+    # the padding case: list A is [3], list B the same with two irrelevant items after it
+    assert "列表 A：`[3]` · 列表 B：`[3, 0, 0]`" in shown
+    assert "列表 A: " not in shown and "列表 B: " not in shown
