@@ -276,23 +276,21 @@ def _read_csv(
         return "error"
 
     try:
-        head = handle.read(4)
-        if isinstance(head, bytes) and head[:2] in (
-            b"\xff\xfe",
-            b"\xfe\xff",
-        ):  # UTF-16 (what some spreadsheets save)
-            fail("not_utf8", name=label, line=1)
-        rest = handle.read()  # the reader wants bytes; pyarrow makes its own copy per block
+        # The reader wants the bytes whole (pyarrow copies them per block). An upload is a
+        # BytesIO over the bytes the server holds: getvalue() returns that very object, where
+        # read() would copy it (18 MiB for 1 M rows, issue 12).
+        whole = isinstance(source, io.BytesIO) and source.tell() == 0
+        data = source.getvalue() if whole else handle.read()
     finally:
         if owned:
             handle.close()
-    data = head + rest
-    del rest
+    if isinstance(data, bytes) and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (spreadsheets)
+        fail("not_utf8", name=label, line=1)
     if isinstance(data, str):  # a text stream: its characters, as UTF-8
         data = data.encode("utf-8")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(): that copies the whole file)
         fail("empty_table", what="file", name=label)
     if not data.endswith((b"\n", b"\r")):
         data += b"\n"  # pyarrow cannot read a lone header line without its line end
