@@ -298,7 +298,10 @@ def _read_csv(
     # Every column as text: one type per header field (names not in the file are ignored).
     import csv
 
-    first = next(csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace"), newline="")), [])
+    # the header row only, decoded as it is read (a StringIO of the first MiB would hold 4)
+    head = io.TextIOWrapper(io.BytesIO(data[: 1 << 20]), encoding="utf-8", errors="replace", newline="")
+    first = next(csv.reader(head), [])
+    del head
     types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
     try:
         reader = pacsv.open_csv(

@@ -131,6 +131,7 @@ def small_budget(monkeypatch):
     """The Evaluate cache with a budget of 5 sample evaluations per session."""
     cache = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=60_000, ttl=3600)
     monkeypatch.setattr(ev, "_CACHE", cache)
+    monkeypatch.setattr(ev, "_RESULTS", cache)
     return cache
 
 
@@ -159,3 +160,20 @@ def test_evaluate_tables_are_dropped_when_the_session_ends(app, small_budget):
     finally:
         memory._CACHES.remove(small_budget)
     assert len(small_budget) == 0
+
+
+def test_evaluate_keeps_few_evaluations_beside_the_table(app, monkeypatch):
+    """Each k is one per-query table: the results' own, smaller budget keeps the last few of a
+    visitor trying every k, not all 20 (issue 12)."""
+    tables = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=10 * memory.MiB, ttl=3600)
+    results = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=40_000, ttl=3600)
+    monkeypatch.setattr(ev, "_CACHE", tables)
+    monkeypatch.setattr(ev, "_RESULTS", results)
+    at = app(page=PAGE, eval_form="table")
+    for k in range(1, 21):
+        at.selectbox(key="evaluate.k").set_value(k).run()
+        assert not at.exception
+    keys = results.keys()
+    kept = [key for key in keys if key[0] == "evaluate"]
+    assert 1 <= len(kept) < 10
+    assert kept[-1][3].k == 20  # the one on screen is kept

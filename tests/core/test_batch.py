@@ -703,3 +703,19 @@ def test_evaluate_names_repeated_pair_among_many_items():
         nc.NDCGInputError, match=r"'d1500' appears more than once for the query 'q30' \(rows 1502, 1503\)"
     ):
         evaluate(frame)
+
+
+def test_read_run_parses_bytes_without_copying_them():
+    """An upload's bytes are parsed where they are (before: two copies and a third from
+    strip(), 3 x the file at the read's peak; issue 12)."""
+    import tracemalloc
+
+    data = sample_run(25_000, seed=1, min_items=20, max_items=20, ids="text").to_csv(index=False).encode()
+    tracemalloc.start()
+    try:
+        frame = read_run(data, name="run.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(frame) == 500_000
+    assert peak < len(data) / 2
