@@ -177,3 +177,10 @@ def test_evaluate_keeps_few_evaluations_beside_the_table(app, monkeypatch):
     kept = [key for key in keys if key[0] == "evaluate"]
     assert 1 <= len(kept) < 10
     assert kept[-1][3].k == 20  # the one on screen is kept
+
+
+def test_use_system_arrow_pool_makes_arrow_allocate_from_the_c_heap():
+    import pyarrow as pa
+
+    assert memory.use_system_arrow_pool()
+    assert pa.default_memory_pool().backend_name == "system"
