@@ -333,13 +333,17 @@ def _read_csv(
     header = table.slice(0, 1).to_pylist()[0]
     table = table.slice(1)
     names = _column_names([header[f"f{index}"] for index in range(table.num_columns)])
-    out: dict[str, Any] = {}
+    # One column at a time, each text column dropped as soon as its numbers are made, and
+    # the Arrow table given up column by column while pandas takes it (self_destruct): the
+    # read holds the text of one column beside the result, not two tables (issue 12).
+    columns = table.columns
+    del table, batches
     for index, column_name in enumerate(names):
-        column = table.column(index)
         if column_name.casefold() not in ids:
-            column = _as_number(pc, pa, column)
-        out[column_name] = column
-    frame = pa.table(list(out.values()), names=list(out)).to_pandas()
+            columns[index] = _as_number(pc, pa, columns[index])
+    result = pa.table(columns, names=names)
+    del columns
+    frame: pd.DataFrame = result.to_pandas(split_blocks=True, self_destruct=True)
     return frame
 
 
