@@ -367,21 +367,24 @@ def _session_closer() -> Callable[[str], None] | None:
         loop = instance._get_async_objs().eventloop
     except Exception:
         return None
+    return lambda session: loop.call_soon_threadsafe(close_session, instance, session)
 
-    def close(session: str) -> None:
-        try:
-            info = instance._session_mgr.get_session_info(session)
-        except Exception:
-            info = None
-        instance.close_session(session)
-        if info is not None:
-            # Streamlit's runtime loop (Runtime._loop_coroutine) keeps the last session it
-            # flushed in a local variable while it waits for the next one, so a closed
-            # session stays alive until another visitor comes: its state (the kept upload's
-            # bytes, 18 MiB for 1 M rows) is emptied here (found with gc.get_referrers).
-            info.session.session_state.clear()
 
-    return lambda session: loop.call_soon_threadsafe(close, session)
+def close_session(instance: Any, session: str) -> None:
+    """Close ``session`` through the Streamlit runtime ``instance`` and empty its state.
+
+    Streamlit's runtime loop (``Runtime._loop_coroutine``, 1.67) keeps the last session it
+    flushed in a local variable while it waits for the next message, so a closed session
+    stays alive until another visitor comes (found with ``gc.get_referrers`` in the server):
+    its state, which holds the kept upload's bytes (18 MiB for 1 M rows), is emptied here.
+    """
+    try:
+        info = instance._session_mgr.get_session_info(session)
+    except Exception:  # another Streamlit version: closing is still done
+        info = None
+    instance.close_session(session)
+    if info is not None:
+        info.session.session_state.clear()
 
 
 #: Seconds between full collections (:func:`collect_all`) whatever happened: the sessions of

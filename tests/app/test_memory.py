@@ -208,3 +208,20 @@ def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
         assert gc.get_freeze_count() > 0  # parked again, for the speed page_frame wants
     finally:
         gc.unfreeze()
+
+
+def test_close_session_empties_the_state_of_the_closed_session():
+    """Streamlit's runtime loop keeps the last session it served alive after its close; its
+    state (the kept upload) must not stay with it (issue 12)."""
+    from types import SimpleNamespace
+
+    state = {"keep.files.evaluate.file": b"x" * 1000}
+    info = SimpleNamespace(session=SimpleNamespace(session_state=state))
+    closed: list[str] = []
+    runtime = SimpleNamespace(
+        _session_mgr=SimpleNamespace(get_session_info=lambda session: info),
+        close_session=closed.append,
+    )
+    memory.close_session(runtime, "s1")
+    assert closed == ["s1"]
+    assert state == {}
