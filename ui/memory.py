@@ -375,16 +375,25 @@ def close_session(instance: Any, session: str) -> None:
 
     Streamlit's runtime loop (``Runtime._loop_coroutine``, 1.67) keeps the last session it
     flushed in a local variable while it waits for the next message, so a closed session
-    stays alive until another visitor comes (found with ``gc.get_referrers`` in the server):
-    its state, which holds the kept upload's bytes (18 MiB for 1 M rows), is emptied here.
+    stays alive until another visitor comes (found with ``gc.get_referrers`` in the server).
+    Its state holds the kept upload's bytes (18 MiB for 1 M rows) and its widgets' metadata,
+    whose format functions (lambdas of the page script) hold the script's globals: the parsed
+    table, the evaluation. Both are emptied here; ``SessionState.clear()`` keeps the widgets'
+    metadata, so that dict (Streamlit's private ``_new_widget_state.widget_metadata``) is
+    emptied too, when it is there.
     """
     try:
         info = instance._session_mgr.get_session_info(session)
     except Exception:  # another Streamlit version: closing is still done
         info = None
     instance.close_session(session)
-    if info is not None:
-        info.session.session_state.clear()
+    if info is None:
+        return
+    state = info.session.session_state
+    state.clear()
+    metadata = getattr(getattr(state, "_new_widget_state", None), "widget_metadata", None)
+    if isinstance(metadata, dict):
+        metadata.clear()
 
 
 #: Seconds between full collections (:func:`collect_all`) whatever happened: the sessions of

@@ -215,7 +215,12 @@ def test_close_session_empties_the_state_of_the_closed_session():
     state (the kept upload) must not stay with it (issue 12)."""
     from types import SimpleNamespace
 
-    state = {"keep.files.evaluate.file": b"x" * 1000}
+    class State(dict):
+        pass
+
+    state = State({"keep.files.evaluate.file": b"x" * 1000})
+    # a widget's format function holds the page script's globals (the table)
+    state._new_widget_state = SimpleNamespace(widget_metadata={"w": lambda v: v})
     info = SimpleNamespace(session=SimpleNamespace(session_state=state))
     closed: list[str] = []
     runtime = SimpleNamespace(
@@ -225,3 +230,4 @@ def test_close_session_empties_the_state_of_the_closed_session():
     memory.close_session(runtime, "s1")
     assert closed == ["s1"]
     assert state == {}
+    assert state._new_widget_state.widget_metadata == {}
