@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -276,23 +276,21 @@ def _read_csv(
         return "error"
 
     try:
-        head = handle.read(4)
-        if isinstance(head, bytes) and head[:2] in (
-            b"\xff\xfe",
-            b"\xfe\xff",
-        ):  # UTF-16 (what some spreadsheets save)
-            fail("not_utf8", name=label, line=1)
-        rest = handle.read()  # the reader wants bytes; pyarrow makes its own copy per block
+        # The reader wants the bytes whole (pyarrow copies them per block). An upload is a
+        # BytesIO over the bytes the server holds: getvalue() returns that very object, where
+        # read() would copy it (18 MiB for 1 M rows, issue 12).
+        whole = isinstance(source, io.BytesIO) and source.tell() == 0
+        data = source.getvalue() if whole else handle.read()
     finally:
         if owned:
             handle.close()
-    data = head + rest
-    del rest
+    if isinstance(data, bytes) and data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (spreadsheets)
+        fail("not_utf8", name=label, line=1)
     if isinstance(data, str):  # a text stream: its characters, as UTF-8
         data = data.encode("utf-8")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(): that copies the whole file)
         fail("empty_table", what="file", name=label)
     if not data.endswith((b"\n", b"\r")):
         data += b"\n"  # pyarrow cannot read a lone header line without its line end
@@ -300,7 +298,10 @@ def _read_csv(
     # Every column as text: one type per header field (names not in the file are ignored).
     import csv
 
-    first = next(csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace"), newline="")), [])
+    # the header row only, decoded as it is read (a StringIO of the first MiB would hold 4)
+    head = io.TextIOWrapper(io.BytesIO(data[: 1 << 20]), encoding="utf-8", errors="replace", newline="")
+    first = next(csv.reader(head), [])
+    del head
     types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
     try:
         reader = pacsv.open_csv(
@@ -332,13 +333,17 @@ def _read_csv(
     header = table.slice(0, 1).to_pylist()[0]
     table = table.slice(1)
     names = _column_names([header[f"f{index}"] for index in range(table.num_columns)])
-    out: dict[str, Any] = {}
+    # One column at a time, each text column dropped as soon as its numbers are made, and
+    # the Arrow table given up column by column while pandas takes it (self_destruct): the
+    # read holds the text of one column beside the result, not two tables (issue 12).
+    columns = table.columns
+    del table, batches
     for index, column_name in enumerate(names):
-        column = table.column(index)
         if column_name.casefold() not in ids:
-            column = _as_number(pc, pa, column)
-        out[column_name] = column
-    frame = pa.table(list(out.values()), names=list(out)).to_pandas()
+            columns[index] = _as_number(pc, pa, columns[index])
+    result = pa.table(columns, names=names)
+    del columns
+    frame: pd.DataFrame = result.to_pandas(split_blocks=True, self_destruct=True)
     return frame
 
 
@@ -624,15 +629,21 @@ def _check_pairs(
     items, names = _ids(frame, item, text=text)
     n_items = int(items.max()) + 1
     size = (int(codes.max()) + 1) * n_items
-    pair = codes.astype(np.int64) * n_items + items
     ranks = None if names is None or not text else _descending_text_rank(items, names)
-    if size <= 8 * pair.size + 1024:  # a table of counts is cheaper than hashing
-        seen = np.bincount(pair, minlength=size)
-        if seen.max() <= 1:
-            return ranks
-        duplicated = seen[pair] > 1
+    pair = np.multiply(codes, n_items, dtype=np.int64)
+    pair += items
+    del items
+    # Is a pair repeated? A table of counts when it is no larger than the pairs, else a sort:
+    # either holds one more array of the run's length at most (hashing would hold more).
+    if size <= pair.size + 1024:
+        repeated = int(np.bincount(pair, minlength=size).max()) > 1
     else:
-        duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
+        ordered = np.sort(pair)
+        repeated = bool(np.any(ordered[1:] == ordered[:-1]))
+        del ordered
+    if not repeated:
+        return ranks
+    duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
     if duplicated.any():
         first = int(np.argmax(duplicated))
         rows = np.flatnonzero(pair == pair[first])[:5] + 1
@@ -828,7 +839,17 @@ class _Terms:
     gains: NDArray[np.float64]
 
 
-def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Terms:
+def _span(run: _Run, depth: int) -> int:
+    """How many discounts the kernel uses on ``run``: ``depth``, or its longest query if shorter.
+
+    The blocks of a run take their discounts from one array of this length, so a block's
+    numbers are the same floats as the whole run's (``np.log2`` of an array may differ in the
+    last bit with the array's length).
+    """
+    return min(int(depth), int(np.bincount(run.codes, minlength=1).max()))
+
+
+def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: int | None = None) -> _Terms:
     """Each row's discounted gain in the ranking, zero from position ``depth`` on.
 
     With ``ties="average"`` a tie group (a run of equal (query, score)) gives each of its rows
@@ -846,10 +867,10 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
     longest = int(counts.max())
     table = np.zeros(longest)
     cut = min(depth, longest)
-    table[:cut] = discounts(cut, discount)
+    table[:cut] = discounts(cut if span is None else span, discount)[:cut]
     weight = table[position]
     del table
-    gains = _gains(run, gain)
+    gains = _gain_values(run.relevance, gain)  # checked for the whole run by _check_gains
     ranked = gains[order]
     if ties == "average":
         ranked_scores = run.score[order]
@@ -876,31 +897,94 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int) -> _Te
     )
 
 
-def _gains(run: _Run, gain: str) -> NDArray[np.float64]:
-    """Each row's gain; refuses a gain, or a query's sum of gains, that is not finite (naming
-    the row), so no DCG, IDCG or nDCG can be inf or nan (:func:`ndcg_core.gains.first_overflow`)."""
+def _gain_values(relevance: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
+    """Each row's gain, unchecked (the run's gains were checked by :func:`_check_gains`)."""
     with np.errstate(over="ignore"):
-        gains = GAINS[gain](run.relevance)
-    problem = first_overflow(gains)
-    if problem is None:
-        return gains
-    index, kind = problem
-    if kind == "gain":
-        fail(
-            "gain_overflow_row", row=index + 1, column=run.relevance_column, value=float(run.relevance[index])
-        )
+        values: NDArray[np.float64] = GAINS[gain](relevance)
+    return values
+
+
+def _check_gains(run: _Run, gain: str) -> None:
+    """Refuse a gain, or a query's sum of gains, that is not finite (naming the row), so no
+    DCG, IDCG or nDCG can be inf or nan (:func:`ndcg_core.gains.first_overflow`).
+
+    The gains are made :data:`BLOCK_ROWS` rows at a time (the first infinite gain in row
+    order is the first found), so the check holds no array of the run's length; only when the
+    gains of the whole run add up to infinity are they made at once, to find the query.
+    """
+    rel = run.relevance
+    total = 0.0
+    for begin in range(0, rel.size, BLOCK_ROWS):
+        part = _gain_values(rel[begin : begin + BLOCK_ROWS], gain)
+        finite = np.isfinite(part)
+        if not finite.all():
+            index = begin + int(np.argmin(finite))
+            fail("gain_overflow_row", row=index + 1, column=run.relevance_column, value=float(rel[index]))
+        with np.errstate(over="ignore"):
+            total += float(np.abs(part).sum())
+    if np.isfinite(total):
+        return
     # The sum of all rows overflows; does a query's? (Queries are summed apart.)
+    gains = _gain_values(rel, gain)
     with np.errstate(over="ignore"):
         sums = np.bincount(run.codes, weights=gains, minlength=run.queries.size)
     bad = ~np.isfinite(sums)
     if not bad.any():
-        return gains
+        return
     code = int(np.argmax(bad))
     rows = np.flatnonzero(run.codes == code)
     found = first_overflow(gains[rows])
     # this query's sum is not finite, so its gains overflow somewhere: found is never None
     index = int(rows[found[0] if found is not None else 0])
-    fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1, value=float(run.relevance[index]))
+    fail("sum_overflow_query", query=str(run.queries[code]), row=index + 1, value=float(rel[index]))
+
+
+#: Rows of a block of the kernel. The ranking and every per-row array are made for one block
+#: of whole queries at a time, so the working memory of an evaluation is a few arrays of this
+#: length (about 1 MiB each) on top of the run itself, whatever the run's length. A query
+#: longer than this is a block of its own.
+BLOCK_ROWS = 1 << 17
+
+
+def _blocks(run: _Run, *, extra: int = 0) -> Iterator[tuple[int, _Run]]:
+    """The run as consecutive blocks of whole queries: ``(first query code, block)``.
+
+    A block is a :class:`_Run` of its own (codes from 0, its queries' rows in input order), so
+    the kernel computes the same per-query numbers on it as on the whole run. Each query
+    costs its rows plus ``extra`` (the cells of a per-query table the caller makes), and a
+    block holds queries up to :data:`BLOCK_ROWS` of cost (at least one query). When the
+    rows are grouped by query a block's arrays are views; else one stable sort by query
+    gathers them (input order kept inside a query).
+    """
+    codes = run.codes
+    n_rows, n_queries = codes.size, run.queries.size
+    if n_rows + extra * n_queries <= BLOCK_ROWS:
+        yield 0, run
+        return
+    counts = np.bincount(codes, minlength=n_queries)
+    row_end = np.cumsum(counts)
+    cost_end = row_end + extra * np.arange(1, n_queries + 1)
+    grouped = bool(np.all(codes[1:] >= codes[:-1]))
+    by_query = None if grouped else np.argsort(codes, kind="stable")
+    first = 0
+    while first < n_queries:
+        begin = int(row_end[first - 1]) if first else 0
+        spent = int(cost_end[first - 1]) if first else 0
+        stop = max(int(np.searchsorted(cost_end, spent + BLOCK_ROWS, side="right")), first + 1)
+        end = int(row_end[stop - 1])
+        rows: slice | NDArray[np.intp] = slice(begin, end) if by_query is None else by_query[begin:end]
+        yield (
+            first,
+            _Run(
+                codes=codes[rows] - first,
+                queries=run.queries[first:stop],
+                relevance=run.relevance[rows],
+                score=run.score[rows],
+                item_rank=None if run.item_rank is None else run.item_rank[rows],
+                relevance_column=run.relevance_column,
+            ),
+        )
+        first = stop
 
 
 def _ideal_terms(run: _Run, terms: _Terms) -> NDArray[np.float64]:
@@ -911,30 +995,91 @@ def _ideal_terms(run: _Run, terms: _Terms) -> NDArray[np.float64]:
     return out
 
 
-def _idcg(run: _Run, terms: _Terms, *, gain: str, discount: str, depth: int) -> NDArray[np.float64]:
+def _grade_levels(run: _Run) -> int | None:
+    """``max grade + 1`` when :func:`_idcg` counts the grades of ``run`` instead of sorting
+    them (whole numbers below 256, and a (query, grade) table no larger than about 4 rows a
+    cell), else ``None``. Decided once for the whole run, so every block takes the same path
+    and gives the same floats. Checked :data:`BLOCK_ROWS` rows at a time."""
+    rel = run.relevance
+    top = float(rel.max())
+    if top >= 256:
+        return None
+    for begin in range(0, rel.size, BLOCK_ROWS):
+        part = rel[begin : begin + BLOCK_ROWS]
+        if not np.array_equal(part.astype(np.int64), part):
+            return None
+    levels = int(top) + 1
+    return None if run.queries.size * levels > 4 * run.codes.size + 1024 else levels
+
+
+def _idcg(
+    run: _Run,
+    terms: _Terms,
+    *,
+    gain: str,
+    discount: str,
+    depth: int,
+    span: int | None = None,
+    levels: int | None,
+) -> NDArray[np.float64]:
     """IDCG@depth of every query.
 
     Whole-number grades below 256 are counted instead of sorted: the ideal list of a query
     holds its grade-g items at the positions after all higher grades, so IDCG is, per grade,
-    gain(g) times the sum of the discounts over that range (a difference of prefix sums).
+    gain(g) times the sum of the discounts over that range (a difference of prefix sums),
+    added from the highest grade down. ``levels`` is :func:`_grade_levels` of the whole run
+    (``None``: sort); a block with more (query, grade) cells than 4 times
+    :data:`BLOCK_ROWS` is sorted instead, to bound its memory.
     """
-    grades = _small_integers(run.relevance)
     n_queries = run.queries.size
-    if grades is None or n_queries * (int(grades.max()) + 1) > 4 * run.codes.size + 1024:
+    cells = n_queries * (levels or 0)
+    if levels is None or (cells > 4 * BLOCK_ROWS + 1024 and cells > 4 * run.codes.size + 1024):
         return np.add.reduceat(_ideal_terms(run, terms), terms.starts)
-    levels = int(grades.max()) + 1
+    grades = run.relevance.astype(np.int64)
     per_grade = np.bincount(run.codes * levels + grades, minlength=n_queries * levels)
+    del grades
     per_grade = per_grade.reshape(n_queries, levels)[:, ::-1]  # highest grade first
     end = np.cumsum(per_grade, axis=1)
     begin = end - per_grade
+    del per_grade
     longest = int(terms.counts.max())
     cut = min(depth, longest)
     prefix = np.zeros(longest + 1)
-    np.cumsum(discounts(cut, discount), out=prefix[1 : cut + 1])
+    np.cumsum(discounts(cut if span is None else span, discount)[:cut], out=prefix[1 : cut + 1])
     prefix[cut + 1 :] = prefix[cut]
     values = apply_gain(np.arange(levels - 1, -1, -1, dtype=np.float64), gain)
-    ideal: NDArray[np.float64] = (prefix[end] - prefix[begin]) @ values
+    # grade by grade, highest first: the same additions whatever the number of queries
+    ideal = np.zeros(n_queries)
+    for column, value in enumerate(values):
+        ideal += (prefix[end[:, column]] - prefix[begin[:, column]]) * value
     return ideal
+
+
+def _block_curve(
+    run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: int
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """nDCG@1..depth of every query of ``run`` (a block), one row per query (0 when nothing
+    is relevant), and which queries have something relevant.
+
+    Each row's discounted gain is added into a (query, position) table of ``depth`` columns;
+    its cumulative sums along the positions are DCG@1, DCG@2, ... (the same for IDCG).
+    """
+    terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth, span=span)
+    n_queries = run.queries.size
+    kept = terms.position < depth
+    cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
+    size = n_queries * depth
+    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
+    dcg = np.asarray(np.bincount(cell, weights=terms.dcg[kept], minlength=size), dtype=np.float64)
+    idcg = np.asarray(
+        np.bincount(cell, weights=_ideal_terms(run, terms)[kept], minlength=size), dtype=np.float64
+    )
+    del cell, kept, terms
+    dcg = dcg.reshape(n_queries, depth)
+    idcg = idcg.reshape(n_queries, depth)
+    np.cumsum(dcg, axis=1, out=dcg)
+    np.cumsum(idcg, axis=1, out=idcg)
+    return _ratio(dcg, idcg, "zero"), idcg[:, -1] > 0
 
 
 def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64], no_relevant: str) -> NDArray[np.float64]:
@@ -1019,14 +1164,25 @@ def _per_query(
     run: _Run, *, k: int | None, gain: str, discount: str, ties: str, no_relevant: str
 ) -> pd.DataFrame:
     depth = run.codes.size if k is None else int(k)
-    terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
-    # Rows are grouped by query in ranked order, so a query's sum is one reduceat segment.
-    dcg = np.add.reduceat(terms.dcg, terms.starts)
-    idcg = _idcg(run, terms, gain=gain, discount=discount, depth=depth)
+    _check_gains(run, gain)
+    span = _span(run, depth)
+    levels = _grade_levels(run)
+    n_queries = run.queries.size
+    counts = np.empty(n_queries, dtype=np.int64)
+    dcg = np.empty(n_queries)
+    idcg = np.empty(n_queries)
+    for first, block in _blocks(run):
+        terms = _terms(block, ties=ties, gain=gain, discount=discount, depth=depth, span=span)
+        part = slice(first, first + block.queries.size)
+        counts[part] = terms.counts
+        # Rows are grouped by query in ranked order, so a query's sum is one reduceat segment.
+        dcg[part] = np.add.reduceat(terms.dcg, terms.starts)
+        idcg[part] = _idcg(block, terms, gain=gain, discount=discount, depth=depth, span=span, levels=levels)
+        del terms
     return pd.DataFrame(
         {
             "query": run.queries,
-            "n_items": terms.counts.astype(np.int64),
+            "n_items": counts,
             "dcg": dcg,
             "idcg": idcg,
             "ndcg": _ratio(dcg, idcg, no_relevant),
@@ -1150,8 +1306,9 @@ def mean_ndcg_at_ks(
 
     Each row's discounted gain is added into a (query, position) table of ``max(ks)``
     columns; its cumulative sums along the positions are DCG@1, DCG@2, ... of every query
-    (the same for IDCG), so every cutoff costs one column. Memory: the rows plus
-    ``n_queries * max(ks)`` floats.
+    (the same for IDCG), so every cutoff costs one column. The queries are taken one block
+    at a time (:data:`BLOCK_ROWS` rows and table cells), so the working memory does not grow
+    with the run; the means add the queries' values in the run's order, as one table would.
 
     Returns
     -------
@@ -1170,24 +1327,19 @@ def mean_ndcg_at_ks(
     _check_options(cutoffs[0], gain, discount, ties, no_relevant)
     run = _prepare(frame, query=query, relevance=relevance, score=score, item=item, ties=ties)
     depth = max(cutoffs)
-    terms = _terms(run, ties=ties, gain=gain, discount=discount, depth=depth)
-    n_queries = run.queries.size
-    kept = terms.position < depth
-    cell = terms.codes[kept].astype(np.int64) * depth + terms.position[kept]
-    size = n_queries * depth
-    # bincount with weights returns float64 (numpy's stubs say intp); asarray is a no-op here.
-    dcg = np.asarray(np.bincount(cell, weights=terms.dcg[kept], minlength=size), dtype=np.float64).reshape(
-        n_queries, depth
-    )
-    idcg = np.asarray(
-        np.bincount(cell, weights=_ideal_terms(run, terms)[kept], minlength=size), dtype=np.float64
-    ).reshape(n_queries, depth)
-    del cell, kept, terms
-    np.cumsum(dcg, axis=1, out=dcg)
-    np.cumsum(idcg, axis=1, out=idcg)
-    relevant = idcg[:, -1] > 0
-    values = _ratio(dcg, idcg, "zero")
-    if no_relevant == "drop":
-        values = values[relevant]
-    means = values.mean(axis=0) if values.shape[0] else np.full(depth, np.nan)
+    _check_gains(run, gain)
+    # Column sums of the queries' nDCG@1..depth, added query after query (as a mean over
+    # axis 0 adds them), one block of queries at a time.
+    total = np.zeros((1, depth))
+    n_in_mean = 0
+    span = _span(run, depth)
+    for _, block in _blocks(run, extra=depth):
+        values, relevant = _block_curve(
+            block, ties=ties, gain=gain, discount=discount, depth=depth, span=span
+        )
+        if no_relevant == "drop":
+            values = values[relevant]
+        n_in_mean += values.shape[0]
+        total = np.add.reduce(np.concatenate((total, values)), axis=0, keepdims=True)
+    means = total[0] / n_in_mean if n_in_mean else np.full(depth, np.nan)
     return pd.DataFrame({"k": np.asarray(cutoffs, dtype=np.int64), "ndcg": means[np.asarray(cutoffs) - 1]})

@@ -5,9 +5,10 @@ mean), :func:`ndcg_core.mean_ndcg_at_ks` (the k = 1…20 curve) and
 :func:`ndcg_core.ties.rank_by_score` (a query's ranking for the Calculator link). This module
 loads files, caches, picks rows, formats and draws; it does no metric arithmetic.
 
-Caching: a file is identified by the SHA-256 of its bytes. The parsed table, the evaluation
-and the curve are kept in one :class:`ui.memory.BudgetCache` keyed on that digest (and the
-columns and options): bounded in bytes per session and in total, dropped after
+Caching: a file is identified by the SHA-256 of its bytes. The parsed table is kept in one
+:class:`ui.memory.BudgetCache` keyed on that digest, the evaluations and curves in another
+with a smaller budget (keyed on the digest, the columns and the options): bounded in bytes
+per session and in total, dropped after
 :data:`CACHE_TTL` seconds unused and as soon as every session that used them has ended (not
 ``st.cache_data``: it bounds entries by count only and keeps them for every session, issue 12;
 and reading draws a progress bar, which a cached function would replay).
@@ -160,12 +161,19 @@ def upload_digest(upload: io.BytesIO) -> tuple[str, int]:
 CACHE_BYTES = 1024 * memory.MiB
 SESSION_BYTES = 512 * memory.MiB
 CACHE_TTL = 30 * 60.0
+#: Budgets of the evaluations and curves, one entry per set of options, kept apart from the
+#: parsed tables: a visitor trying every k keeps the last few per-query tables, not all of
+#: them (a 1 M-row run's is 2.2 MiB: 20 values of k held 45 MiB beside the 39 MiB table,
+#: issue 12). Another k is computed again from the cached table (about a second for 1 M rows).
+RESULT_BYTES = 256 * memory.MiB
+RESULT_SESSION_BYTES = 12 * memory.MiB
 _CACHE: memory.BudgetCache | None = None
+_RESULTS: memory.BudgetCache | None = None
 _CACHE_LOCK = threading.Lock()
 
 
 def run_cache() -> memory.BudgetCache:
-    """The process's cache of uploads, evaluations and curves (created on first use)."""
+    """The process's cache of parsed uploads (created on first use)."""
     global _CACHE
     with _CACHE_LOCK:
         if _CACHE is None:
@@ -175,9 +183,21 @@ def run_cache() -> memory.BudgetCache:
     return _CACHE
 
 
-def cached(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """``make()``, computed once per key while the cache keeps it; errors are cached too."""
-    cache = run_cache()
+def result_cache() -> memory.BudgetCache:
+    """The process's cache of evaluations and curves (created on first use)."""
+    global _RESULTS
+    with _CACHE_LOCK:
+        if _RESULTS is None:
+            _RESULTS = memory.register(
+                memory.BudgetCache(max_bytes=RESULT_BYTES, session_bytes=RESULT_SESSION_BYTES, ttl=CACHE_TTL)
+            )
+    return _RESULTS
+
+
+def cached(key: tuple[Any, ...], make: Callable[[], Any], *, cache: memory.BudgetCache | None = None) -> Any:
+    """``make()``, computed once per key while ``cache`` (default :func:`run_cache`) keeps it;
+    errors are cached too."""
+    cache = run_cache() if cache is None else cache
     sid = memory.session_id()
     memory.track_session(sid)
     hit = cache.get(key, session=sid)
@@ -290,11 +310,16 @@ def evaluate(
     Raises :class:`NDCGInputError` when the table does not fit the columns.
     """
     cols = (columns.query, columns.relevance, columns.score, columns.item)
-    result = cached(("evaluate", source.key, cols, options), lambda: _evaluate(source.frame, cols, options))
+    results = result_cache()
+    result = cached(
+        ("evaluate", source.key, cols, options), lambda: _evaluate(source.frame, cols, options), cache=results
+    )
     if on_step is not None:
         on_step("curve")
     curve = cached(
-        ("curve", source.key, cols, replace(options, k=None)), lambda: _curve(source.frame, cols, options)
+        ("curve", source.key, cols, replace(options, k=None)),
+        lambda: _curve(source.frame, cols, options),
+        cache=results,
     )
     return Evaluation(result=result, curve=curve)
 
@@ -684,6 +709,7 @@ __all__ = [
     "option_widgets",
     "per_query_csv",
     "query_link",
+    "result_cache",
     "results",
     "run_cache",
     "sample_csv",

@@ -131,6 +131,7 @@ def small_budget(monkeypatch):
     """The Evaluate cache with a budget of 5 sample evaluations per session."""
     cache = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=60_000, ttl=3600)
     monkeypatch.setattr(ev, "_CACHE", cache)
+    monkeypatch.setattr(ev, "_RESULTS", cache)
     return cache
 
 
@@ -159,3 +160,74 @@ def test_evaluate_tables_are_dropped_when_the_session_ends(app, small_budget):
     finally:
         memory._CACHES.remove(small_budget)
     assert len(small_budget) == 0
+
+
+def test_evaluate_keeps_few_evaluations_beside_the_table(app, monkeypatch):
+    """Each k is one per-query table: the results' own, smaller budget keeps the last few of a
+    visitor trying every k, not all 20 (issue 12)."""
+    tables = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=10 * memory.MiB, ttl=3600)
+    results = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=40_000, ttl=3600)
+    monkeypatch.setattr(ev, "_CACHE", tables)
+    monkeypatch.setattr(ev, "_RESULTS", results)
+    at = app(page=PAGE, eval_form="table")
+    for k in range(1, 21):
+        at.selectbox(key="evaluate.k").set_value(k).run()
+        assert not at.exception
+    keys = results.keys()
+    kept = [key for key in keys if key[0] == "evaluate"]
+    assert 1 <= len(kept) < 10
+    assert kept[-1][3].k == 20  # the one on screen is kept
+
+
+def test_use_system_arrow_pool_makes_arrow_allocate_from_the_c_heap():
+    import pyarrow as pa
+
+    assert memory.use_system_arrow_pool()
+    assert pa.default_memory_pool().backend_name == "system"
+
+
+def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
+    """page_frame freezes the objects alive when a page imports new modules; a session's
+    objects in cycles frozen that way were never freed (issue 12: ~80 MiB after a session)."""
+    import gc
+    import weakref
+
+    class Holder:
+        pass
+
+    holder = Holder()
+    holder.me = holder  # a cycle, as Streamlit's session objects form
+    gone = weakref.ref(holder)
+    gc.freeze()
+    try:
+        del holder
+        gc.collect()
+        assert gone() is not None  # parked: the ordinary collection does not see it
+        assert memory.collect_all() >= 1
+        assert gone() is None
+        assert gc.get_freeze_count() > 0  # parked again, for the speed page_frame wants
+    finally:
+        gc.unfreeze()
+
+
+def test_close_session_empties_the_state_of_the_closed_session():
+    """Streamlit's runtime loop keeps the last session it served alive after its close; its
+    state (the kept upload) must not stay with it (issue 12)."""
+    from types import SimpleNamespace
+
+    class State(dict):
+        pass
+
+    state = State({"keep.files.evaluate.file": b"x" * 1000})
+    # a widget's format function holds the page script's globals (the table)
+    state._new_widget_state = SimpleNamespace(widget_metadata={"w": lambda v: v})
+    info = SimpleNamespace(session=SimpleNamespace(session_state=state))
+    closed: list[str] = []
+    runtime = SimpleNamespace(
+        _session_mgr=SimpleNamespace(get_session_info=lambda session: info),
+        close_session=closed.append,
+    )
+    memory.close_session(runtime, "s1")
+    assert closed == ["s1"]
+    assert state == {}
+    assert state._new_widget_state.widget_metadata == {}

@@ -10,6 +10,7 @@ import pytest
 from sklearn.metrics import ndcg_score as sk_ndcg_score
 
 import ndcg_core as nc
+from ndcg_core import batch
 from ndcg_core.batch import evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
 from ndcg_core.samples import sample_run
 
@@ -592,3 +593,129 @@ def test_ndcg_bands_counts_queries_per_band_with_one_closed_at_the_top():
 def test_ndcg_bands_refuses_a_width_that_does_not_divide_one(width):
     with pytest.raises(nc.NDCGInputError, match="band width"):
         nc.ndcg_bands(pd.DataFrame({"ndcg": [0.5]}), width=width)
+
+
+# ----------------------------------------------------------------- blocks of queries
+# The kernel takes the queries one block of BLOCK_ROWS rows at a time (issue 12: the working
+# memory of a 1,000,000-row run). A tiny block makes every run of these tests many blocks,
+# with queries longer than a block; the numbers must not depend on it.
+
+ALL_TIES = ["average", "input", "trec_eval", "optimistic", "pessimistic"]
+
+
+@pytest.fixture
+def tiny_blocks(monkeypatch):
+    monkeypatch.setattr(batch, "BLOCK_ROWS", 16)
+
+
+@pytest.fixture(scope="module")
+def shuffled(run) -> pd.DataFrame:
+    """The run with its rows in random order: a query's rows are not next to each other."""
+    return run.sample(frac=1.0, random_state=3).reset_index(drop=True)
+
+
+def test_blocks_cover_every_query_once(shuffled, tiny_blocks):
+    prepared = batch._prepare(shuffled, query="query", relevance="relevance", score="score", item="item")
+    seen = []
+    for first, block in batch._blocks(prepared):
+        assert block.codes.min() == 0
+        seen.extend(range(first, first + block.queries.size))
+        # a block's rows are its queries' rows, in input order inside each query
+        for local in range(block.queries.size):
+            rows = np.flatnonzero(prepared.codes == first + local)
+            np.testing.assert_array_equal(block.score[block.codes == local], prepared.score[rows])
+    assert seen == list(range(prepared.queries.size))
+
+
+@pytest.mark.parametrize("ties", ALL_TIES)
+@pytest.mark.parametrize("k", [None, 3])
+def test_evaluate_in_blocks_equals_one_block(shuffled, ties, k, monkeypatch):
+    whole = evaluate(shuffled, k=k, ties=ties)
+    monkeypatch.setattr(batch, "BLOCK_ROWS", 16)
+    pd.testing.assert_frame_equal(evaluate(shuffled, k=k, ties=ties), whole, check_exact=True)
+
+
+@pytest.mark.parametrize("ties", ALL_TIES)
+@pytest.mark.parametrize("no_relevant", ["zero", "drop"])
+def test_mean_ndcg_at_ks_in_blocks_equals_one_block(shuffled, ties, no_relevant, monkeypatch):
+    """The same floats, not only close ones: the means add the queries in the same order."""
+    ks = [1, 2, 5, 10, 20, 50]
+    whole = mean_ndcg_at_ks(shuffled, ks=ks, ties=ties, no_relevant=no_relevant)
+    monkeypatch.setattr(batch, "BLOCK_ROWS", 16)
+    pd.testing.assert_frame_equal(
+        mean_ndcg_at_ks(shuffled, ks=ks, ties=ties, no_relevant=no_relevant), whole, check_exact=True
+    )
+
+
+def test_evaluate_in_blocks_matches_sklearn(shuffled, tiny_blocks):
+    table = evaluate(shuffled, k=5).set_index("query")
+    checked = 0
+    for name, group in shuffled.groupby("query", sort=False):
+        if len(group) < 2:  # scikit-learn refuses one-item lists
+            continue
+        expected = sk_ndcg_score([group["relevance"]], [group["score"]], k=5)
+        assert table.loc[name, "ndcg"] == pytest.approx(expected, abs=1e-12)
+        checked += 1
+    assert checked > 100
+
+
+def test_mean_ndcg_at_ks_in_blocks_hand_checked(monkeypatch):
+    """Query a: grades 3, 2, 0, 0, 1 by score; b: 0, 1; c: nothing relevant. Rows mixed.
+
+    a: DCG@5 = 3 + 2/log2(3) + 1/log2(6), IDCG@5 = 3 + 2/log2(3) + 1/log2(4); nDCG@1 = 1.
+    b: nDCG@1 = 0, nDCG@5 = (1/log2(3)) / 1. c: 0 (counted with "zero", left out with "drop").
+    """
+    monkeypatch.setattr(batch, "BLOCK_ROWS", 2)
+    frame = pd.DataFrame(
+        {
+            "query": ["a", "b", "a", "c", "a", "b", "a", "a"],
+            "relevance": [3, 0, 2, 0, 0, 1, 0, 1],
+            "score": [5, 2, 4, 1, 3, 1, 2, 1],
+        }
+    )
+    a5 = (3 + 2 / LOG2_3 + 1 / np.log2(6)) / (3 + 2 / LOG2_3 + 1 / np.log2(4))
+    b5 = 1 / LOG2_3
+    zero = mean_ndcg_at_ks(frame, ks=[1, 5])["ndcg"].tolist()
+    assert zero == pytest.approx([(1 + 0 + 0) / 3, (a5 + b5 + 0) / 3], abs=1e-15)
+    drop = mean_ndcg_at_ks(frame, ks=[1, 5], no_relevant="drop")["ndcg"].tolist()
+    assert drop == pytest.approx([(1 + 0) / 2, (a5 + b5) / 2], abs=1e-15)
+
+
+def test_evaluate_in_blocks_names_the_row_of_an_overflowing_gain(tiny_blocks):
+    """The first grade whose gain overflows, in the file's rows, across blocks."""
+    relevance = [1.0] * 40 + [1100.0] + [1.0] * 9 + [2000.0]
+    frame = pd.DataFrame({"query": [f"q{i % 7}" for i in range(51)], "relevance": relevance, "score": 1.0})
+    frame["item"] = [f"d{i}" for i in range(51)]
+    with pytest.raises(nc.NDCGInputError, match=r"Row 41 of the column 'relevance' holds the grade 1100"):
+        evaluate(frame, gain="exponential")
+
+
+def test_evaluate_names_repeated_pair_among_many_items():
+    """Many distinct items (a table of counts would outgrow the pairs: they are sorted)."""
+    items = [f"d{i}" for i in range(2000)]
+    items[1500] = "d7"  # query q0 (rows 0-49) holds d7 at row 8; row 1501 is in query q30
+    items[1501] = "d1500"  # ... and q30 (rows 1500-1549) now holds d1500 twice: rows 1501, 1502
+    items[1502] = "d1500"
+    frame = pd.DataFrame(
+        {"query": [f"q{i // 50}" for i in range(2000)], "item": items, "relevance": 1, "score": 0.5}
+    )
+    with pytest.raises(
+        nc.NDCGInputError, match=r"'d1500' appears more than once for the query 'q30' \(rows 1502, 1503\)"
+    ):
+        evaluate(frame)
+
+
+def test_read_run_parses_bytes_without_copying_them():
+    """An upload's bytes are parsed where they are (before: two copies and a third from
+    strip(), 3 x the file at the read's peak; issue 12)."""
+    import tracemalloc
+
+    data = sample_run(25_000, seed=1, min_items=20, max_items=20, ids="text").to_csv(index=False).encode()
+    tracemalloc.start()
+    try:
+        frame = read_run(data, name="run.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(frame) == 500_000
+    assert peak < len(data) / 2
