@@ -166,7 +166,7 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     """A page's prediction: its title, the page's context, the list it is about, the question."""
     t = frame.t
     a = asked(frame, spec)
-    st.subheader(t("live.current_title", number=number, kind=a.title))
+    st.header(t("live.current_title", number=number, kind=a.title))
     if a.context:
         st.markdown(a.context)
     if "relevance" in spec:
@@ -204,7 +204,7 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
         predict_prompt(frame, spec, number=number)
         return
     e = questions.exercise(spec)
-    st.subheader(t("live.current_title", number=number, kind=kind_text(t, spec)))
+    st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in nc.exercises.NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "
