@@ -267,13 +267,13 @@ def unjudged_panel(ranking: Ranking, t: Translate) -> None:
     with st.container(key="calc_unjudged", horizontal=True, wrap=True, gap="small"):
         box = {"border": True, "width": "stretch"}
         st.metric(
-            t("calculator.unjudged_metric_zero", k=zero.k),
+            t("calculator.unjudged_metric_zero", k=ranking.metric_k(zero.k)),
             number(zero.ndcg),
             help=t("calculator.unjudged_help_zero"),
             **box,
         )
         st.metric(
-            t("calculator.unjudged_metric_drop", k=drop.k),
+            t("calculator.unjudged_metric_drop", k=ranking.metric_k(drop.k)),
             number(drop.ndcg),
             help=t("calculator.unjudged_help_drop"),
             **box,

@@ -313,3 +313,18 @@ def test_trec_query_link_more_missed_than_kept_is_pooled_only_up_to_the_limit(k,
     link = et.trec_query_link(_collection(120), "r", "q", opt.Options(k=k, ideal="pool"))
     assert len(link.ranking.missed) == MAX_ITEMS
     assert link.pooled is pooled
+
+
+def test_calculator_pool_condensed_list_is_named_at_k_like_the_metric_row(app):
+    # k = 5 against the pool, D2 removed: the condensed list [3, 2, 0, 1] has 4 items, but
+    # the ideal still runs to 5 positions, so both the metric row and the panel say @5
+    at = app(rel=LINK, missed=MISSED, k="5", unj="drop")
+    assert not at.exception
+    shown = metrics_shown(at)
+    dcg = 3 / L2(2) + 2 / L2(3) + 0 / L2(4) + 1 / L2(5)
+    idcg = 3 / L2(2) + 3 / L2(3) + 2 / L2(4) + 2 / L2(5) + 1 / L2(6)
+    qrels = {"q": {"D1": 3, "D3": 2, "D4": 0, "D5": 1, "M1": 3, "M2": 2}}
+    run = {"q": {"D1": 5.0, "D3": 3.0, "D4": 2.0, "D5": 1.0}}  # D2 left out: trec_eval -J
+    oracle = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.5"}).evaluate(run)["q"]["ndcg_cut_5"]
+    assert shown["nDCG′@5"] == shown["nDCG′@5, unjudged removed"] == f"{dcg / idcg:.4f}" == f"{oracle:.4f}"
+    assert "nDCG′@4, unjudged removed" not in shown
