@@ -63,6 +63,7 @@ __all__ = [
     "Decision",
     "Prompt",
     "decide",
+    "judged_pool",
     "which_higher",
 ]
 
@@ -201,11 +202,27 @@ def _lesson_bases(relevance: Sequence[float], k: int | None, gain: Gain, **_: An
     )
 
 
+def judged_pool(prompt: str, relevance: Sequence[float]) -> list[float] | None:
+    """The judged pool a prompt's ideal comes from, or None when it is the list's own grades.
+
+    Only ``lesson.which_ideal`` asks about a pool: the list's grades and two judged items the
+    system never returned (:data:`UNRETRIEVED`).
+
+    >>> judged_pool("lesson.which_ideal", [3, 2, 0])
+    [3.0, 2.0, 0.0, 3.0, 2.0]
+    >>> judged_pool("lesson.dcg", [3, 2, 0]) is None
+    True
+    """
+    if prompt != "lesson.which_ideal":
+        return None
+    return [float(x) for x in relevance] + list(UNRETRIEVED)
+
+
 def _lesson_which_ideal(
     relevance: Sequence[float], k: int | None, gain: Gain, discount: Discount, **_: Any
 ) -> Decision:
     rel = [float(x) for x in relevance]
-    pool = rel + list(UNRETRIEVED)
+    pool = judged_pool("lesson.which_ideal", rel)
     own = metrics(rel, k=k, gain=gain, discount=discount)
     pooled = metrics(rel, k=k, gain=gain, discount=discount, pool=pool)
     return Decision(

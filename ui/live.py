@@ -26,7 +26,7 @@ import streamlit as st
 from streamlit_sortables import sort_items
 
 import ndcg_core as nc
-from ndcg_core import NDCGInputError
+from ndcg_core import NDCGInputError, predictions
 from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
 
@@ -273,6 +273,8 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
                 k=spec.get("k"),
                 gain=spec["gain"],
                 discount=spec["discount"],
+                # the ideal the question is about (the lesson's "which ideal?": the judged pool)
+                pool=predictions.judged_pool(str(spec["prompt"]), spec["relevance"]),
             )
             widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
         return

@@ -569,3 +569,17 @@ def test_live_teacher_ties_prediction_uses_the_ties_pages_scores(app, db):
     at.button(key="live.add_predict").click().run()
     # rounded to 0 decimals, as the ties page rounds them: 1, 0, 0, 0, 0 (four items tie)
     assert db.questions(code)[0].spec["scores"] == [1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_live_which_ideal_reveal_works_the_pooled_ideal_in_the_step_table(app, db):
+    # [3, 2, 0, 0, 1] at k = 3 against the pool with two more judged items (3 and 2):
+    # ideal 3, 3, 2 -> IDCG@3 = 3 + 3/log2(3) + 2/2 (the list's own: 3 + 2/log2(3) + 1/2)
+    code, key, number = _predict(db, "lesson.which_ideal")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang="en", **{"class": code, "view": "room"})
+    _clean(at, "en")
+    shown = _texts(at).replace("\\", "")  # the step table's numbers are Markdown-escaped
+    pool_idcg = 3 + 3 / math.log2(3) + 2 / 2
+    own_idcg = 3 + 2 / math.log2(3) + 1 / 2
+    assert f"{pool_idcg:.4f}" in shown and f"{(3 + 2 / math.log2(3)) / pool_idcg:.4f}" in shown
+    assert f"{own_idcg:.4f}" not in shown
