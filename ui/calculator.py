@@ -354,7 +354,12 @@ def origin_note(t: Translate, ranking: Ranking) -> None:
     came = session.origin()
     if came is None:
         return
-    unchanged = (came.ranking.relevance, came.ranking.labels) == (ranking.relevance, ranking.labels)
+    # the pool is part of what the Evaluate page computed with: forgetting it changes the numbers
+    unchanged = (came.ranking.relevance, came.ranking.labels, came.ranking.missed) == (
+        ranking.relevance,
+        ranking.labels,
+        ranking.missed,
+    )
     query, run, source = md_escape(came.query), md_escape(came.run), md_escape(came.source)
     if not unchanged:
         text = t("evaluate.origin_changed", query=query, run=run or source)

@@ -273,6 +273,19 @@ def test_evaluate_upload_query_opens_with_the_missed_grade(app):
     assert at.query_params["missed"] == "1"
 
 
+def test_evaluate_query_forgetting_the_pool_says_the_numbers_are_no_longer_the_pages(app):
+    from test_evaluate_trec import QRELS, RUN_A, _upload
+
+    at = _upload(app(page=EVALUATE), QRELS, {"a.run": RUN_A})
+    at.selectbox(key="evaluate.trec_open_query").set_value("q1").run()
+    at.button(key="evaluate.trec_open").click().run()
+    at.switch_page("app.py").run()
+    changed = translate("en", "evaluate.origin_changed", query="q1", run="a")
+    assert at.session_state["lab.ranking"].missed and changed not in [i.value for i in at.info]
+    at.button(key="calc.forget_pool").click().run()
+    assert changed in [i.value for i in at.info]
+
+
 def _collection(n_missed: int):
     import pandas as pd
 
