@@ -19,7 +19,7 @@ form = ev.form_widget(t, frame.lang)
 if form == "trec":
     st.header(t("evaluate.trec_data_header"))
     collection = et.data_widgets(frame.lang, t)
-    st.subheader(t("evaluate.options_header"))
+    st.header(t("evaluate.options_header"))
     trec_options = et.option_widgets(frame.lang, t)
     if collection is not None:
         try:
@@ -111,7 +111,7 @@ columns = None
 if source is not None:
     st.subheader(t("evaluate.columns_header"))
     columns = ev.column_widgets(list(source.frame.columns), t)
-st.subheader(t("evaluate.options_header"))
+st.header(t("evaluate.options_header"))
 options = ev.option_widgets(frame.lang, t)
 
 evaluation = None

@@ -272,7 +272,8 @@ def option_widgets(lang: str, t: Translate) -> opt.Options:
         cutoffs = DEFAULT_CUTOFFS
     values: dict[str, Any] = {}
     names = list(CHOICES)
-    for row in (names[:3], names[3:]):
+    # the IR options' choices are long ("count as 0 (trec_eval -c)"): two to a row, never cut
+    for row in (names[:3], names[3:5], names[5:]):
         for box, name in zip(st.columns(len(row)), row, strict=True):
             options, default = CHOICES[name]
             key = _seed_widget(
