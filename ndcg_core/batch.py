@@ -976,7 +976,7 @@ def _check_gains(run: _Run, gain: str) -> None:
 #: of whole queries at a time, so the working memory of an evaluation is a few arrays of this
 #: length (about 1 MiB each) on top of the run itself, whatever the run's length. A query
 #: longer than this is a block of its own.
-BLOCK_ROWS = 1 << 16
+BLOCK_ROWS = 1 << 15
 
 
 def _blocks(run: _Run, *, extra: int = 0) -> Iterator[tuple[int, _Run]]:
