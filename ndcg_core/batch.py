@@ -53,9 +53,9 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, cast
 
 import numpy as np
 import pandas as pd
@@ -135,7 +135,12 @@ class RunResult:
 
 @dataclass(frozen=True, slots=True)
 class _Run:
-    """A validated run: query codes 0..n_queries-1 and float grades and scores, row order."""
+    """A validated run: query codes 0..n_queries-1 and float grades and scores, row order.
+
+    The codes of a whole run are ``int32`` when they fit (half the memory of the run's
+    longest integer array, issue 12); :func:`_blocks` gives every block ``intp`` codes, so the
+    kernel computes on ``intp`` as before.
+    """
 
     codes: NDArray[np.intp]
     queries: pd.Index
@@ -621,39 +626,43 @@ def _descending_text_rank(codes: NDArray[np.intp], names: pd.Index) -> NDArray[n
     return rank[codes]
 
 
-def _check_pairs(
-    frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str, *, text: bool = False
-) -> NDArray[np.int64] | None:
-    """Refuse a repeated (query, item) pair; with ``text``, return each row's item rank in
-    descending string order (for ``ties="trec_eval"``)."""
+def _repeated_pairs(
+    frame: pd.DataFrame, codes: NDArray[np.intp], item: str, *, text: bool = False
+) -> tuple[bool, NDArray[np.int64] | None]:
+    """Whether a (query, item) pair is repeated; with ``text``, also each row's item rank in
+    descending string order (for ``ties="trec_eval"``).
+
+    The pairs are made in the item codes' own array, :data:`BLOCK_ROWS` rows at a time, and
+    sorted in place, so the check holds one array of the run's length besides ``codes``
+    (issue 12: a table of counts or a sorted copy held two more at the server's peak).
+    """
     items, names = _ids(frame, item, text=text)
     n_items = int(items.max()) + 1
-    size = (int(codes.max()) + 1) * n_items
     ranks = None if names is None or not text else _descending_text_rank(items, names)
-    pair = np.multiply(codes, n_items, dtype=np.int64)
+    del names
+    pair = items.astype(np.int64, copy=False)
+    for begin in range(0, pair.size, BLOCK_ROWS):
+        part = slice(begin, begin + BLOCK_ROWS)
+        pair[part] += np.multiply(codes[part], n_items, dtype=np.int64)
+    pair.sort()
+    repeated = bool(np.any(pair[1:] == pair[:-1]))
+    return repeated, ranks
+
+
+def _fail_repeated_pair(frame: pd.DataFrame, codes: NDArray[np.intp], item: str, query: str) -> NoReturn:
+    """Name the first repeated (query, item) pair and its rows (only on a run that has one)."""
+    items, _ = _ids(frame, item, text=False)
+    pair = np.multiply(codes, int(items.max()) + 1, dtype=np.int64)
     pair += items
-    del items
-    # Is a pair repeated? A table of counts when it is no larger than the pairs, else a sort:
-    # either holds one more array of the run's length at most (hashing would hold more).
-    if size <= pair.size + 1024:
-        repeated = int(np.bincount(pair, minlength=size).max()) > 1
-    else:
-        ordered = np.sort(pair)
-        repeated = bool(np.any(ordered[1:] == ordered[:-1]))
-        del ordered
-    if not repeated:
-        return ranks
     duplicated = pd.Series(pair, copy=False).duplicated(keep=False).to_numpy()
-    if duplicated.any():
-        first = int(np.argmax(duplicated))
-        rows = np.flatnonzero(pair == pair[first])[:5] + 1
-        fail(
-            "duplicate_pair",
-            item=_shown(frame[item].iloc[first]),
-            query=_shown(frame[query].iloc[first]),
-            rows=", ".join(map(str, rows)),
-        )
-    return ranks
+    first = int(np.argmax(duplicated))
+    rows = np.flatnonzero(pair == pair[first])[:5] + 1
+    fail(
+        "duplicate_pair",
+        item=_shown(frame[item].iloc[first]),
+        query=_shown(frame[query].iloc[first]),
+        rows=", ".join(map(str, rows)),
+    )
 
 
 def _prepare(
@@ -680,11 +689,26 @@ def _prepare(
     if ties == "trec_eval" and item is None:
         fail("ties_needs_item", column=named or "item")
     codes, queries = _ids(frame, query)
+    if queries is not None and queries.size < np.iinfo(np.int32).max:
+        # the whole run's codes as int32; each block's are made intp again (see _Run)
+        codes = cast("NDArray[np.intp]", codes.astype(np.int32))
+    # The pairs are checked before the grades and scores are made, so that their arrays and
+    # the check's are not held at once (the peak of an evaluation); the errors keep their
+    # order: a bad grade or score is named before a bad item id or a repeated pair.
+    repeated = False
+    item_rank = None
+    pending: NDCGInputError | None = None
+    if item is not None:
+        try:
+            repeated, item_rank = _repeated_pairs(frame, codes, item, text=ties == "trec_eval")
+        except NDCGInputError as err:
+            pending = err
     rel = _numeric(frame, relevance, grade=True)
     scores = _numeric(frame, score, grade=False)
-    item_rank = None
-    if item is not None:
-        item_rank = _check_pairs(frame, codes, item, query, text=ties == "trec_eval")
+    if pending is not None:
+        raise pending
+    if repeated and item is not None:
+        _fail_repeated_pair(frame, codes, item, query)
     return _Run(
         codes=codes,
         queries=pd.Index(queries),
@@ -846,7 +870,16 @@ def _span(run: _Run, depth: int) -> int:
     numbers are the same floats as the whole run's (``np.log2`` of an array may differ in the
     last bit with the array's length).
     """
-    return min(int(depth), int(np.bincount(run.codes, minlength=1).max()))
+    return min(int(depth), int(_query_counts(run.codes, run.queries.size).max()))
+
+
+def _query_counts(codes: NDArray[np.intp], n_queries: int) -> NDArray[np.intp]:
+    """Rows of each query, counted :data:`BLOCK_ROWS` rows at a time: ``np.bincount`` of the
+    whole run's ``int32`` codes would first copy them all as ``intp``."""
+    counts = np.zeros(max(n_queries, 1), dtype=np.intp)
+    for begin in range(0, codes.size, BLOCK_ROWS):
+        counts += np.bincount(codes[begin : begin + BLOCK_ROWS], minlength=counts.size)
+    return counts[:n_queries]
 
 
 def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: int | None = None) -> _Terms:
@@ -943,7 +976,7 @@ def _check_gains(run: _Run, gain: str) -> None:
 #: of whole queries at a time, so the working memory of an evaluation is a few arrays of this
 #: length (about 1 MiB each) on top of the run itself, whatever the run's length. A query
 #: longer than this is a block of its own.
-BLOCK_ROWS = 1 << 17
+BLOCK_ROWS = 1 << 15
 
 
 def _blocks(run: _Run, *, extra: int = 0) -> Iterator[tuple[int, _Run]]:
@@ -959,9 +992,9 @@ def _blocks(run: _Run, *, extra: int = 0) -> Iterator[tuple[int, _Run]]:
     codes = run.codes
     n_rows, n_queries = codes.size, run.queries.size
     if n_rows + extra * n_queries <= BLOCK_ROWS:
-        yield 0, run
+        yield 0, run if codes.dtype == np.intp else replace(run, codes=codes.astype(np.intp))
         return
-    counts = np.bincount(codes, minlength=n_queries)
+    counts = _query_counts(codes, n_queries)
     row_end = np.cumsum(counts)
     cost_end = row_end + extra * np.arange(1, n_queries + 1)
     grouped = bool(np.all(codes[1:] >= codes[:-1]))
@@ -976,7 +1009,7 @@ def _blocks(run: _Run, *, extra: int = 0) -> Iterator[tuple[int, _Run]]:
         yield (
             first,
             _Run(
-                codes=codes[rows] - first,
+                codes=codes[rows].astype(np.intp) - first,
                 queries=run.queries[first:stop],
                 relevance=run.relevance[rows],
                 score=run.score[rows],

@@ -705,6 +705,25 @@ def test_evaluate_names_repeated_pair_among_many_items():
         evaluate(frame)
 
 
+def test_evaluate_names_a_bad_grade_before_a_repeated_pair():
+    """The pairs are checked before the grades are made (issue 12), but a bad grade in the
+    same file is still the error named, as before."""
+    frame = pd.DataFrame(
+        {"query": ["a", "a", "b"], "item": ["d1", "d1", "d2"], "relevance": [1, -2, 0], "score": 0.5}
+    )
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'relevance'"):
+        evaluate(frame)
+
+
+def test_evaluate_names_a_bad_score_before_a_missing_item_id():
+    """A missing item id found by the early pair check waits for the grades and scores."""
+    frame = pd.DataFrame(
+        {"query": ["a", "a", "b"], "item": ["d1", "", "d2"], "relevance": [1, 0, 0], "score": [0.5, "x", 0.1]}
+    )
+    with pytest.raises(nc.NDCGInputError, match=r"Row 2 of the column 'score'"):
+        evaluate(frame)
+
+
 def test_read_run_parses_bytes_without_copying_them():
     """An upload's bytes are parsed where they are (before: two copies and a third from
     strip(), 3 x the file at the read's peak; issue 12)."""
