@@ -25,6 +25,7 @@ from . import prompts, variants
 from .charts import chart_downloads, difficulty_chart, lists_by_k_chart
 from .page_frame import Frame, show_error
 from .predict import Question, ask
+from .prompts import grades_text
 from .state import format_grade
 from .text import md_escape, md_table
 from .widgets import data_table, unjudged_notice
@@ -72,11 +73,6 @@ def padded(base: Sequence[float], zeros: int) -> tuple[float, ...]:
 def judged_pool(grade: float, count: int) -> tuple[float, ...]:
     """The judged items of a query: ``count`` items of ``grade``."""
     return (float(grade),) * count
-
-
-def grades_text(relevance: Sequence[float]) -> str:
-    """ "[3, 0, 0]"."""
-    return "[" + ", ".join(format_grade(x) for x in relevance) + "]"
 
 
 def _options(frame: Frame) -> dict[str, str]:

@@ -19,6 +19,7 @@ from ndcg_core import predictions
 from .predict import Question, option_texts
 from .state import Ranking, format_grade
 from .text import md_escape
+from .widgets import number
 
 Translate = Callable[..., str]
 
@@ -84,11 +85,8 @@ def prompts_of(page: str) -> tuple[str, ...]:
     return tuple(name for name, p in predictions.PROMPTS.items() if page in p.pages)
 
 
-def _n(value: float) -> str:
-    return f"{value:.4f}"
-
-
-def _grades(values: Sequence[float]) -> str:
+def grades_text(values: Sequence[float]) -> str:
+    """ "[3, 0, 0]"."""
     return "[" + ", ".join(format_grade(float(x)) for x in values) + "]"
 
 
@@ -121,35 +119,35 @@ def _lesson(prompt: str, d: predictions.Decision, data: Mapping[str, Any], t: Tr
     elif name == "dcg":
         text = t("lesson.dcg.question", k=v["k"])
         key = "lesson.dcg.reveal" if data["gain"] == "linear" else "lesson.dcg.reveal_exp"
-        reveal = t(key, k=v["k"], cg=format_grade(v["cg"]), dcg=_n(v["dcg"]))
+        reveal = t(key, k=v["k"], cg=format_grade(v["cg"]), dcg=number(v["dcg"]))
     elif name == "idcg":
         text = t("lesson.idcg.question", k=v["k"])
-        reveal = t("lesson.idcg.reveal", k=v["k"], dcg=_n(v["dcg"]), idcg=_n(v["idcg"]))
+        reveal = t("lesson.idcg.reveal", k=v["k"], dcg=number(v["dcg"]), idcg=number(v["idcg"]))
     elif name == "ndcg":
         text = t("lesson.ndcg.question", k=v["k"])
-        reveal = t("lesson.ndcg.reveal", k=v["k"], ndcg=_n(v["ndcg"]))
+        reveal = t("lesson.ndcg.reveal", k=v["k"], ndcg=number(v["ndcg"]))
     elif name == "bases":
         context = t("lesson.bases.explain")
         text = t("lesson.bases.question", k=v["k"])
-        reveal = t("lesson.bases.reveal", k=v["k"], ndcg=_n(v["ndcg"]))
+        reveal = t("lesson.bases.reveal", k=v["k"], ndcg=number(v["ndcg"]))
     elif name == "which_ideal":
         context = t("lesson.which_ideal.explain")
         text = t("lesson.which_ideal.question", k=v["k"])
-        reveal = t("lesson.which_ideal.reveal", k=v["k"], own=_n(v["own"]), pool=_n(v["pool"]))
+        reveal = t("lesson.which_ideal.reveal", k=v["k"], own=number(v["own"]), pool=number(v["pool"]))
     elif name == "same_k":
         context = t("lesson.same_k.explain")
         text = t("lesson.same_k.question")
         reveal = t(
             "lesson.same_k.reveal",
-            dcg=_n(v["dcg"]),
-            idcg=_n(v["idcg"]),
-            ratio=_n(v["ratio"]),
-            ndcg=_n(v["ndcg"]),
+            dcg=number(v["dcg"]),
+            idcg=number(v["idcg"]),
+            ratio=number(v["ratio"]),
+            ndcg=number(v["ndcg"]),
         )
     else:  # slip
         context = t("lesson.slip.intro")
         text = t("lesson.slip.question")
-        shown = {key: _n(v[key]) for key in ("dcg", "wrong_dcg", "right")}
+        shown = {key: number(v[key]) for key in ("dcg", "wrong_dcg", "right")}
         shown["wrong_ndcg"] = f"{v['wrong_ndcg']:.5f}"
         reveal = t("lesson.slip.reveal", **shown)
     q = Question(text, opts, d.correct, reveal)
@@ -171,10 +169,13 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
     context = t(f"blind_spots.{case}.story")
     if case in ("padding", "unretrieved", "lengths", "difficulty"):
         context += (
-            "\n\n" + labelled(t, a, _grades(v["list_a"])) + " · " + labelled(t, b, _grades(v["list_b"]))
+            "\n\n"
+            + labelled(t, a, grades_text(v["list_a"]))
+            + " · "
+            + labelled(t, b, grades_text(v["list_b"]))
         )
     elif case == "nothing":
-        context += "\n\n" + labelled(t, a, _grades(v["list_a"]))
+        context += "\n\n" + labelled(t, a, grades_text(v["list_a"]))
     text = t(f"blind_spots.{case}.question")
     feedback: dict[str, str] = {}
     reveal = ""
@@ -190,7 +191,7 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
     else:
         opts = {key: t(f"blind_spots.{case}.answer_{key.lower()}") for key in d.options}
         if case == "not_modelled":
-            reveal = t("blind_spots.not_modelled.feedback", ndcg=_n(v["ndcg"]))
+            reveal = t("blind_spots.not_modelled.feedback", ndcg=number(v["ndcg"]))
     if case == "difficulty":
         why_params = {
             "a_mean": f"{v['a_mean']:.3f}",
@@ -218,7 +219,7 @@ def asked(prompt: str, data: Mapping[str, Any], t: Translate, lang: str) -> Aske
         title = t("ties.band_title" if v["tied"] else "ties.band_title_no_ties", k=v["k"])
         return Asked(title, "", q, reveal)
     # variants.guess
-    reveal = t("variants.guess.reveal", linear=_n(v["linear"]), exponential=_n(v["exponential"]))
+    reveal = t("variants.guess.reveal", linear=number(v["linear"]), exponential=number(v["exponential"]))
     q = Question(
         t("variants.guess.question", k=v["k"]),
         option_texts(t, "variants.guess", d.options),
