@@ -167,31 +167,28 @@ CACHE_TTL = 30 * 60.0
 #: issue 12). Another k is computed again from the cached table (about a second for 1 M rows).
 RESULT_BYTES = 256 * memory.MiB
 RESULT_SESSION_BYTES = 12 * memory.MiB
-_CACHE: memory.BudgetCache | None = None
-_RESULTS: memory.BudgetCache | None = None
+_CACHES: dict[str, memory.BudgetCache] = {}
 _CACHE_LOCK = threading.Lock()
+
+
+def _cache(name: str, max_bytes: int, session_bytes: int) -> memory.BudgetCache:
+    """The process's cache ``name``, created (and registered with the pruner) on first use."""
+    with _CACHE_LOCK:
+        if name not in _CACHES:
+            _CACHES[name] = memory.register(
+                memory.BudgetCache(max_bytes=max_bytes, session_bytes=session_bytes, ttl=CACHE_TTL)
+            )
+        return _CACHES[name]
 
 
 def run_cache() -> memory.BudgetCache:
     """The process's cache of parsed uploads (created on first use)."""
-    global _CACHE
-    with _CACHE_LOCK:
-        if _CACHE is None:
-            _CACHE = memory.register(
-                memory.BudgetCache(max_bytes=CACHE_BYTES, session_bytes=SESSION_BYTES, ttl=CACHE_TTL)
-            )
-    return _CACHE
+    return _cache("runs", CACHE_BYTES, SESSION_BYTES)
 
 
 def result_cache() -> memory.BudgetCache:
     """The process's cache of evaluations and curves (created on first use)."""
-    global _RESULTS
-    with _CACHE_LOCK:
-        if _RESULTS is None:
-            _RESULTS = memory.register(
-                memory.BudgetCache(max_bytes=RESULT_BYTES, session_bytes=RESULT_SESSION_BYTES, ttl=CACHE_TTL)
-            )
-    return _RESULTS
+    return _cache("results", RESULT_BYTES, RESULT_SESSION_BYTES)
 
 
 def cached(key: tuple[Any, ...], make: Callable[[], Any], *, cache: memory.BudgetCache | None = None) -> Any:
