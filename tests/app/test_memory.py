@@ -130,8 +130,8 @@ def test_release_memory_runs_without_error():
 def small_budget(monkeypatch):
     """The Evaluate cache with a budget of 5 sample evaluations per session."""
     cache = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=60_000, ttl=3600)
-    monkeypatch.setattr(ev, "_CACHE", cache)
-    monkeypatch.setattr(ev, "_RESULTS", cache)
+    monkeypatch.setitem(ev._CACHES, "runs", cache)
+    monkeypatch.setitem(ev._CACHES, "results", cache)
     return cache
 
 
@@ -167,8 +167,8 @@ def test_evaluate_keeps_few_evaluations_beside_the_table(app, monkeypatch):
     visitor trying every k, not all 20 (issue 12)."""
     tables = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=10 * memory.MiB, ttl=3600)
     results = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=40_000, ttl=3600)
-    monkeypatch.setattr(ev, "_CACHE", tables)
-    monkeypatch.setattr(ev, "_RESULTS", results)
+    monkeypatch.setitem(ev._CACHES, "runs", tables)
+    monkeypatch.setitem(ev._CACHES, "results", results)
     at = app(page=PAGE, eval_form="table")
     for k in range(1, 21):
         at.selectbox(key="evaluate.k").set_value(k).run()
