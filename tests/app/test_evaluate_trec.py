@@ -299,3 +299,13 @@ def test_evaluate_trec_missing_drop_pairs_the_queries_every_run_answers(app):
     wide = answered.loc[answered["query"].isin(paired)].pivot(index="query", columns="run", values="ndcg")
     for row in _comparison(at).itertuples():
         assert row.t_p == _shown_p(stats.ttest_rel(wide[row.run], wide["good"]).pvalue)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "D2 before D10"), ("zh", "D2 在 D10 之前")])
+def test_explain_ties_states_the_order_trec_eval_gives(lang, said):
+    # trec_eval (comp_sim_docno: strcmp(p2, p1)) ranks tied ids descending as text: "D2" > "D10"
+    from ndcg_core.ties import rank_by_score
+
+    order = rank_by_score([1, 0], [0.5, 0.5], ties="trec_eval", labels=["D10", "D2"]).order.tolist()
+    assert order == [1, 0]  # D2 first
+    assert said in translate(lang, "evaluate.explain_ties")
