@@ -648,11 +648,13 @@ class TrecQueryLink:
     pool_size: int
     truncated: bool
     pooled: bool
+    #: averaged ties among the items shown: the Calculator shows one order of them
+    tied: bool = False
 
 
 def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str) -> pd.DataFrame:
     """The run's items of one query in the order the system ranked them, with their judged
-    grade (NaN when unjudged): columns ``item``, ``relevance``.
+    grade (NaN when unjudged): columns ``item``, ``relevance``, ``score``.
 
     The order is :func:`ndcg_core.ties.rank_by_score`'s with the page's tie treatment;
     ``trec_eval`` puts tied items by item id descending (as text), ``input`` and ``average``
@@ -674,7 +676,7 @@ def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str)
         # "input" keeps the order above inside a tie (trec_eval's); "average" shows one order
         ties="input" if ties in ("trec_eval", "average") else ties,
     )
-    return rows.iloc[ranked.order][["item", "relevance"]].reset_index(drop=True)
+    return rows.iloc[ranked.order][["item", "relevance", "score"]].reset_index(drop=True)
 
 
 def trec_query_link(collection: Collection, run: str, query: str, options: opt.Options) -> TrecQueryLink:
@@ -721,6 +723,7 @@ def trec_query_link(collection: Collection, run: str, query: str, options: opt.O
         pool_size=len(pool),
         truncated=len(ordered) > MAX_ITEMS,
         pooled=pooled,
+        tied=options.ties == "average" and bool(top["score"].duplicated().any()),
     )
 
 
@@ -770,6 +773,8 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
         st.caption(t("evaluate.trec_open_pooled", n=link.pool_size, m=len(link.ranking.missed)))
     if options.ideal == "pool" and not link.pooled:
         st.caption(t("evaluate.trec_open_pool_cut", n=link.pool_size, limit=MAX_ITEMS))
+    if link.tied:
+        st.caption(t("evaluate.open_note_ties"))
     if link.truncated:
         st.caption(t("evaluate.open_note_truncated", n=link.n_items, limit=MAX_ITEMS))
     if st.button(

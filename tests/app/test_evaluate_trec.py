@@ -309,3 +309,16 @@ def test_explain_ties_states_the_order_trec_eval_gives(lang, said):
     order = rank_by_score([1, 0], [0.5, 0.5], ties="trec_eval", labels=["D10", "D2"]).order.tolist()
     assert order == [1, 0]  # D2 first
     assert said in translate(lang, "evaluate.explain_ties")
+
+
+@pytest.mark.parametrize(("ties", "tied"), [("average", True), ("trec_eval", False), ("optimistic", False)])
+def test_trec_query_link_says_when_averaged_ties_are_shown_in_one_order(ties, tied):
+    # a and b tie at 0.5 with grades 2 and 0: averaged, the page's nDCG is the mean over both
+    # orders, while the Calculator shows one; trec_eval's and optimistic's are single orders
+    from ndcg_core import options as opt
+
+    qrels = pd.DataFrame({"query": ["q"] * 2, "item": ["a", "b"], "relevance": [2.0, 0.0]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["a", "b", "c"], "score": [0.5, 0.5, 0.1]})
+    collection = et.Collection(qrels=qrels, runs={"r": run}, key=("test", ties), label="test")
+    link = et.trec_query_link(collection, "r", "q", opt.Options(k=(10,), ties=ties))
+    assert link.tied is tied
