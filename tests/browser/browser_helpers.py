@@ -241,3 +241,24 @@ def axe_violations(page, *, impacts: tuple[str, ...] = ("serious", "critical")) 
         if rule["impact"] in impacts
         for node in rule["nodes"]
     ]
+
+
+def choose_option(page, selectbox, name: str, attempts: int = 3) -> None:
+    """Open a Streamlit selectbox and pick the option called ``name``.
+
+    A click that lands while the page is still drawing the widget opens no list (seen once in
+    CI on a loaded machine), so the click is repeated until the list shows the option."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    wait_page_ready(page)
+    option = page.get_by_role("option", name=name)
+    for attempt in range(attempts):
+        selectbox.click()
+        try:
+            option.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
+            page.keyboard.press("Escape")
+    option.click()

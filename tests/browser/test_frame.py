@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from browser_helpers import assert_no_exception, choose_option, open_page, screenshot, wait_idle
 
 
 def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page):
@@ -40,8 +40,7 @@ def test_browser_locale_chooses_chinese_without_lang_in_the_link(server, browser
 
 def test_language_switch_keeps_the_ranking(server, page):
     open_page(page, f"{server}/Explore?rel=1,3,2&k=2")
-    page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
-    page.get_by_role("option", name="中文").click()
+    choose_option(page, page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first, "中文")
     wait_idle(page)
     assert "lang=zh" in page.url
     assert "rel=1%2C3%2C2" in page.url or "rel=1,3,2" in page.url
