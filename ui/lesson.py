@@ -22,7 +22,7 @@ from .page_frame import get_param, set_param
 from .predict import Question, ask
 from .state import Ranking, format_grade
 from .text import md_table
-from .widgets import step_table
+from .widgets import number, step_table
 
 Translate = Callable[..., str]
 
@@ -125,10 +125,6 @@ def nav_buttons(step: int, t: Translate) -> None:
 # --- predictions -------------------------------------------------------------------------
 
 
-def _number(value: float) -> str:
-    return f"{value:.4f}"
-
-
 def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Question | None:
     """The prediction of a step, judged from the core's numbers (None for "play").
 
@@ -183,9 +179,9 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
             md_table(
                 {
                     t("lesson.bases.col_base"): list(names.values()),
-                    t("lesson.bases.col_dcg", k=m.k): [_number(x) for x in table["dcg"]],
-                    t("lesson.bases.col_idcg", k=m.k): [_number(x) for x in table["idcg"]],
-                    t("lesson.bases.col_ndcg", k=m.k): [_number(x) for x in table["ndcg"]],
+                    t("lesson.bases.col_dcg", k=m.k): [number(x) for x in table["dcg"]],
+                    t("lesson.bases.col_idcg", k=m.k): [number(x) for x in table["idcg"]],
+                    t("lesson.bases.col_ndcg", k=m.k): [number(x) for x in table["ndcg"]],
                 },
                 right={
                     t("lesson.bases.col_dcg", k=m.k),
@@ -217,8 +213,8 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
                     t("lesson.which_ideal.own"),
                     t("lesson.which_ideal.pooled", pool=pool_text),
                 ],
-                col_idcg: [_number(own.idcg), _number(pooled.idcg)],
-                col_ndcg: [_number(own.ndcg), _number(pooled.ndcg)],
+                col_idcg: [number(own.idcg), number(pooled.idcg)],
+                col_ndcg: [number(own.ndcg), number(pooled.ndcg)],
             },
             right={col_idcg, col_ndcg},
         )

@@ -148,10 +148,6 @@ def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
     return {c: frame.t(f"practice.choice_{c}") for c in nc.exercises.CHOICES}
 
 
-def _number(value: float) -> str:
-    return f"{value:.4f}"
-
-
 def answer_text(frame: Frame, spec: dict[str, Any], value: Any) -> str:
     """A stored answer as Markdown (item names escaped)."""
     kind = questions.answer_type(spec)
@@ -251,7 +247,7 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
         return f"{right}{sep}{a.answer}".strip()
     e = questions.exercise(spec)
     if e.kind in nc.exercises.NUMERIC_KINDS:
-        return t("live.truth_number", value=_number(float(e.answer)), tol=questions.TOLERANCE)  # type: ignore[arg-type]
+        return t("live.truth_number", value=widgets.number(float(e.answer)), tol=questions.TOLERANCE)  # type: ignore[arg-type]
     if e.kind == "ideal_order":
         return t("live.truth_order", order=md_escape(" › ".join(e.answer)))
     return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
@@ -887,14 +883,14 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
     if kind == "number":
         key = "live.right_number" if own.correct else "live.wrong_number"
         box(
-            t(key, given=f"{float(own.value):g}", tol=questions.TOLERANCE, expected=_number(float(expected))),  # type: ignore[arg-type]
+            t(key, given=f"{float(own.value):g}", tol=questions.TOLERANCE, expected=widgets.number(float(expected))),  # type: ignore[arg-type]
             icon=icon,
         )
     elif kind == "ranking":
         box(
             t(
                 "live.right_order" if own.correct else "live.wrong_order",
-                score=_number(float(own.score or 0.0)),
+                score=widgets.number(float(own.score or 0.0)),
             ),
             icon=icon,
         )
