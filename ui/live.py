@@ -883,7 +883,12 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
     if kind == "number":
         key = "live.right_number" if own.correct else "live.wrong_number"
         box(
-            t(key, given=f"{float(own.value):g}", tol=questions.TOLERANCE, expected=widgets.number(float(expected))),  # type: ignore[arg-type]
+            t(
+                key,
+                given=f"{float(own.value):g}",
+                tol=questions.TOLERANCE,
+                expected=widgets.number(float(expected)),
+            ),  # type: ignore[arg-type]
             icon=icon,
         )
     elif kind == "ranking":
