@@ -578,11 +578,25 @@ def predict_picker(frame: Frame, code: str, key: str) -> None:
         show_error(frame.lang, err)
         return
     st.caption(t("live.predict_preview", question=asked(frame, spec).question.text))
+    _add_button(t, "predict", code, key, _predict_spec)
+
+
+def _add_button(
+    t: Translate,
+    source: str,
+    code: str,
+    key: str,
+    make: Callable[[], dict[str, Any]],
+    *,
+    disabled: bool = False,
+) -> None:
+    """The "Add the question" button of one source (``live.add_<source>``): adds ``make()``."""
     st.button(
         t("live.add"),
-        key="live.add_predict",
+        key=f"live.add_{source}",
         on_click=_add,
-        args=(code, key, _predict_spec),
+        args=(code, key, make),
+        disabled=disabled,
         icon=":material/add:",
     )
 
@@ -623,14 +637,7 @@ def add_question(frame: Frame, code: str, key: str) -> None:
             st.warning(
                 t("live.calculator_too_long", limit=questions.MAX_ITEMS, n=r.n), icon=":material/info:"
             )
-        st.button(
-            t("live.add"),
-            key="live.add_calculator",
-            on_click=_add,
-            args=(code, key, _calculator_spec),
-            disabled=too_long,
-            icon=":material/add:",
-        )
+        _add_button(t, "calculator", code, key, _calculator_spec, disabled=too_long)
     else:
         left, right = st.columns(2)
         left.number_input(
@@ -639,13 +646,7 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         right.number_input(
             t("live.exercise"), min_value=1, max_value=10, value=1, step=1, key="live.exercise"
         )
-        st.button(
-            t("live.add"),
-            key="live.add_practice",
-            on_click=_add,
-            args=(code, key, _practice_spec),
-            icon=":material/add:",
-        )
+        _add_button(t, "practice", code, key, _practice_spec)
 
 
 def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], *, ended: bool) -> None:
