@@ -5,6 +5,7 @@ The page (``app.py``) stays a list of calls: frame, editor, core, these helpers.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -297,6 +298,28 @@ def _on_forget_pool() -> None:
     change_ranking(replace(get_ranking(), missed=()), cause="pool")
 
 
+#: Up to this many grades of missed items are listed one by one; more are counted per grade.
+_LISTED_GRADES = 6
+
+
+def missed_grades(missed: tuple[float, ...]) -> str:
+    """The grades of the judged items not returned (largest first, as :class:`Ranking` keeps
+    them): each one when there are few, else each grade once with its count, "3 (×12), 1 (×40)"
+    — a query of a TREC collection can miss dozens.
+
+    >>> missed_grades((3.0, 2.0, 2.0))
+    '3, 2, 2'
+    >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0))
+    '3 (×3), 2, 1 (×4)'
+    """
+    if len(missed) <= _LISTED_GRADES:
+        return ", ".join(format_grade(x) for x in missed)
+    counts = Counter(missed)
+    return ", ".join(
+        format_grade(grade) if n == 1 else f"{format_grade(grade)} (×{n})" for grade, n in counts.items()
+    )
+
+
 def pool_panel(ranking: Ranking, t: Translate) -> None:
     """When the ranking has a judged pool (a query opened from the Evaluate page): say that the
     ideal comes from it, how many judged items it holds and the grades of those the system did
@@ -312,7 +335,7 @@ def pool_panel(ranking: Ranking, t: Translate) -> None:
                 n=len(pool),
                 judged=ranking.n_judged,
                 m=len(ranking.missed),
-                grades=", ".join(format_grade(x) for x in ranking.missed),
+                grades=missed_grades(ranking.missed),
             ),
             icon=":material/inventory_2:",
         )

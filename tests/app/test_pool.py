@@ -96,6 +96,13 @@ def test_calculator_pool_note_names_the_pool(app):
     assert expected in [i.value for i in at.info]
 
 
+def test_calculator_pool_note_counts_many_missed_grades(app):
+    """Eight missed items (3, 3, 3, 2, 1, 1, 1, 1): each grade once with its count."""
+    at = app(rel=LINK, missed="3,1,3,1,2,3,1,1")
+    expected = translate("en", "calculator.pool_note", n=12, judged=4, m=8, grades="3 (×3), 2, 1 (×4)")
+    assert expected in [i.value for i in at.info]
+
+
 def test_calculator_pool_ideal_shows_items_not_returned(app):
     at = app(rel=LINK, missed=MISSED)
     pair = static_table(at, "Ideal ranking")
