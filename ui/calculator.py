@@ -302,21 +302,26 @@ def _on_forget_pool() -> None:
 _LISTED_GRADES = 6
 
 
-def missed_grades(missed: tuple[float, ...]) -> str:
+def missed_grades(missed: tuple[float, ...], t: Translate) -> str:
     """The grades of the judged items not returned (largest first, as :class:`Ranking` keeps
     them): each one when there are few, else each grade once with its count, "3 (×12), 1 (×40)"
     — a query of a TREC collection can miss dozens.
 
-    >>> missed_grades((3.0, 2.0, 2.0))
+    >>> from functools import partial
+    >>> from ui.i18n import translate
+    >>> missed_grades((3.0, 2.0, 2.0), partial(translate, "en"))
     '3, 2, 2'
-    >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0))
+    >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0), partial(translate, "en"))
     '3 (×3), 2, 1 (×4)'
+    >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0), partial(translate, "zh"))
+    '3（×3）, 2, 1（×4）'
     """
     if len(missed) <= _LISTED_GRADES:
         return ", ".join(format_grade(x) for x in missed)
     counts = Counter(missed)
     return ", ".join(
-        format_grade(grade) if n == 1 else f"{format_grade(grade)} (×{n})" for grade, n in counts.items()
+        format_grade(grade) if n == 1 else t("calculator.grade_count", grade=format_grade(grade), n=n)
+        for grade, n in counts.items()
     )
 
 
@@ -335,7 +340,7 @@ def pool_panel(ranking: Ranking, t: Translate) -> None:
                 n=len(pool),
                 judged=ranking.n_judged,
                 m=len(ranking.missed),
-                grades=missed_grades(ranking.missed),
+                grades=missed_grades(ranking.missed, t),
             ),
             icon=":material/inventory_2:",
         )
