@@ -575,8 +575,11 @@ def _exact_dcg(
     such group, each group adds its mean gain x the sum of its positions' discounts (0 beyond
     k), as McSherry & Najork (2008) average them: both sums are running sums (of the grades
     over the block, of the discounts) read at the group's bounds. The grades come out of the
-    keys themselves: no gather, and no re-sort (the keys are exact).
+    keys themselves: no gather, and no re-sort (the keys are exact). For k up to
+    ``_PATTERN_K``, ``_pattern_dcg`` weighs the grades by tie pattern instead (faster).
     """
+    if k <= _PATTERN_K:
+        return _pattern_dcg(packed, bits, offset, k, discount, carry)
     rows, n = packed.shape
     grade = np.uint64((1 << bits) - 1)
     score = ~grade
@@ -593,8 +596,6 @@ def _exact_dcg(
             gains = (packed[:, n - k :] & grade).astype(np.float64)
             dcg: NDArray[np.float64] = gains @ np.diff(reach[: k + 1])[::-1]
             return (dcg + offset * reach[k] if offset else dcg), False
-    if k <= _PATTERN_K:
-        return _pattern_dcg(packed, bits, offset, k, discount, carry), True
     wide = _width(packed, threshold, k)
     block = packed[:, n - wide :]
     scores = block & score
@@ -657,8 +658,9 @@ def _pattern_dcg(
     k: int,
     discount: NDArray[np.float64],
     carry: _Carry | None = None,
-) -> NDArray[np.float64]:
-    """Tie-averaged DCG@k of every row from its sorted exact keys (``_exact_packed``), k small.
+) -> tuple[NDArray[np.float64], bool]:
+    """Tie-averaged DCG@k of every row from its sorted exact keys (``_exact_packed``), k small,
+    and whether a tie reached some row's top k.
 
     The tie pattern of a row's top k (which neighbours tie: k - 1 bits) fixes the weight of
     each position's grade, its group's discount sum over its size, for every group but the
@@ -687,9 +689,8 @@ def _pattern_dcg(
     gains = (top & grade).astype(np.float64)
     if offset:
         gains += offset
-    weights = np.take(table, pattern, axis=1)
-    inner = np.einsum("jr,jr->r", gains, weights[:k])
-    last_sum = np.einsum("jr,jr->r", gains, weights[k:])
+    # per query: the other groups' share of DCG@k, and the last group's grades in the top k
+    inner, last_sum = np.einsum("jr,cjr->cr", gains, np.take(table, pattern, axis=1).reshape(2, k, rows))
     size = last_size[pattern]
     if extends:
         # Members of the last group below position k: their keys are the threshold + their
@@ -712,7 +713,7 @@ def _pattern_dcg(
             last_sum += offset * more
         size = size + more
     dcg: NDArray[np.float64] = inner + last_sum * last_discount[pattern] / size
-    return dcg
+    return dcg, extends or bool(pattern.any())
 
 
 def _ignore_ties_dcg(
