@@ -26,13 +26,19 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
   for instance), the sort key is exact instead: (score key - lowest key) << bits | grade, as
   uint64. One sort then gives every row's scores in order with their grades, so the tie
   groups need neither the gathers of grades and exact keys nor the re-sort of merged keys;
-  group sums are running sums read at the group bounds (``_exact_dcg``). A block takes this
-  path when ties reached the top k in the block before (the first block takes it): without
-  ties the general path is two passes cheaper.
+  group sums are running sums read at the group bounds (``_exact_dcg``). For k up to 12,
+  each position's grade is weighed by the row's tie pattern instead (which of its top k
+  neighbours tie, k - 1 bits: the weights of every pattern are tabulated once per k), and the
+  tie group at the cutoff takes its members below k from one capped sum (``_pattern_dcg``),
+  over the block of columns transposed so that numpy loops across queries, not within each.
+  A block takes this path when ties reached the top k in the block before (the first block
+  takes it): without ties the general path is two passes cheaper.
 - ``ignore_ties=True`` reproduces scikit-learn's order exactly by making the same call,
   ``np.argsort(y_score)`` (numpy's default sort is not stable, so no other call would do),
   reversed, and keeps the first k columns.
-- IDCG@k: the row's grades sorted (as int16 or int32 when the grades are integers that fit), the last k.
+- IDCG@k: the row's grades sorted (as int16 or int32 when the grades are integers that fit), the last k;
+  integer grades spanning at most 4 values in rows of at most 255 items are counted instead
+  (one byte per level in an int32 row sum, ``_counted_ideal``).
 - Queries go through in blocks of about 2**17 cells, so every pass stays in the cache.
 - Validation repeats only the checks that matter, vectorised (no ``type_of_target`` on a
   valid 2-D input); integer grades need no overflow check (no float copy of them).
