@@ -373,9 +373,10 @@ def test_scores_beyond_k_12_keep_the_group_sums(pattern_calls):
     assert not pattern_calls
 
 
-@pytest.mark.parametrize(("items", "k"), [(12, 12), (12, 5), (30, 1), (30, 12), (2, 1)])
+@pytest.mark.parametrize(("items", "k"), [(12, 12), (12, 15), (12, 5), (30, 1), (30, 12), (2, 1)])
 def test_scores_whole_rows_tied_by_tie_pattern(pattern_calls, items, k):
-    """Every item of a row tied: the cutoff's group is the whole row (or k = n: no row below)."""
+    """Every item of a row tied: the cutoff's group is the whole row (or k >= n, cut to n:
+    no row below)."""
     rng = np.random.default_rng(items + k)
     y_true = rng.integers(0, 4, (50, items))
     y_score = np.repeat(rng.random((50, 1)).round(1), items, axis=1)
