@@ -324,6 +324,145 @@ def test_scores_agree_when_blocks_switch_between_paths(exact_calls, tied_first):
     assert exact_calls
 
 
+# --- the exact path for k <= 12: weights by tie pattern; IDCG counted for few grade levels --
+
+
+def _counting(monkeypatch, name):
+    """Record the first argument's shape of each call of the core's private ``name``."""
+    calls = []
+    namespace = nc.ndcg_score.__globals__  # see ``exact_calls``
+    original = namespace[name]
+
+    def counted(*args, **kwargs):
+        calls.append(args[0].shape)
+        return original(*args, **kwargs)
+
+    monkeypatch.setitem(namespace, name, counted)
+    return calls
+
+
+@pytest.fixture
+def pattern_calls(monkeypatch):
+    """How many blocks had their tie-averaged DCG@k weighed by tie pattern."""
+    return _counting(monkeypatch, "_pattern_dcg")
+
+
+@pytest.fixture
+def counted_calls(monkeypatch):
+    """How many blocks had their IDCG@k counted rather than sorted."""
+    return _counting(monkeypatch, "_counted_ideal")
+
+
+def test_scores_every_k_up_to_12_by_tie_pattern(pattern_calls):
+    rng = np.random.default_rng(21)
+    y_true = rng.integers(0, 4, (300, 20))
+    y_score = rng.random((300, 20)).round(1)
+    weights = rng.random(300) + 0.1
+    for k in range(1, 13):
+        _assert_agrees(y_true, y_score, k=k)
+        _assert_agrees(y_true, y_score, k=k, sample_weight=weights, log_base=10)
+    assert len(pattern_calls) == 2 * 12 * 2  # (ndcg, dcg) x 12 k x 2 calls each
+
+
+def test_scores_beyond_k_12_keep_the_group_sums(pattern_calls):
+    rng = np.random.default_rng(22)
+    y_true = rng.integers(0, 4, (300, 20))
+    y_score = rng.random((300, 20)).round(1)
+    for k in (13, 19, 20, None):
+        _assert_agrees(y_true, y_score, k=k)
+    assert not pattern_calls
+
+
+@pytest.mark.parametrize(("items", "k"), [(12, 12), (12, 15), (12, 5), (30, 1), (30, 12), (2, 1)])
+def test_scores_whole_rows_tied_by_tie_pattern(pattern_calls, items, k):
+    """Every item of a row tied: the cutoff's group is the whole row (or k >= n, cut to n:
+    no row below)."""
+    rng = np.random.default_rng(items + k)
+    y_true = rng.integers(0, 4, (50, items))
+    y_score = np.repeat(rng.random((50, 1)).round(1), items, axis=1)
+    _assert_agrees(y_true, y_score, k=k)
+    assert pattern_calls
+
+
+@pytest.mark.parametrize(
+    "roundings",
+    [(0.5, 0.02, 0.25, 0.05), (0.02, 0.5, 0.02, 0.5), (0.05, 0.05, 1.0, 0.05), (0.1,) * 4],
+)
+def test_scores_tie_blocks_change_width_between_blocks(pattern_calls, roundings):
+    """Each block of 1,310 queries tries the previous block's width first: wider, narrower
+    and equal blocks in turn (scores rounded to a multiple of 0.5 tie in groups of ~25,
+    to 0.02 in groups of ~2; 1.0: ties of ~50 items; 0.1 in every block: the previous
+    width is taken as it is, up to 2 columns wider than needed)."""
+    rng = np.random.default_rng(23)
+    step = (1 << 17) // 100
+    rows = step * len(roundings)
+    y_true = rng.integers(0, 4, (rows, 100))
+    raw = rng.random((rows, 100))
+    unit = np.repeat(np.array(roundings), step)[:, None]
+    y_score = np.round(raw / unit) * unit
+    for k in (3, 10):
+        _assert_agrees(y_true, y_score, k=k)
+    assert len(pattern_calls) >= 2 * len(roundings)
+
+
+def test_scores_by_tie_pattern_with_keys_spanning_64_bits(pattern_calls):
+    """Integer scores from -(2**63 - 1) to 2**63 - 1 and one grade value: the cutoff's key is
+    above 2**64 - 2**32, so the members below k are counted and summed apart."""
+    low, high = -(2**63) + 1, 2**63 - 1
+    y_true = np.full((3, 6), 2)
+    y_score = np.array([[low, high, high, low, 0, 5], [high] * 6, [low, low, 3, 3, low, high]])
+    for k in (1, 2, 3, 4, 5):
+        assert nc.dcg_score(y_true, y_score, k=k) == pytest.approx(
+            sk.dcg_score(y_true, y_score, k=k), rel=TOL, abs=TOL
+        )
+    assert pattern_calls
+
+
+@pytest.mark.parametrize(("low", "high"), [(5, 9), (1, 2), (0, 256)])
+def test_scores_by_tie_pattern_with_offset_grades(pattern_calls, low, high):
+    """Grades stored as grade - lowest in the key (5..8, 1), or 8 bits wide (0..255, with
+    scores in [1, 1.5], whose keys span less than 2**56)."""
+    rng = np.random.default_rng(low + high)
+    y_true = rng.integers(low, high, (200, 15))
+    y_score = 1.0 + rng.random((200, 15)).round(1) / 2
+    for k in (1, 4, 12):
+        _assert_agrees(y_true, y_score, k=k)
+    assert pattern_calls
+
+
+def test_scores_by_tie_pattern_with_negative_grades_for_dcg(pattern_calls):
+    rng = np.random.default_rng(24)
+    y_true = rng.integers(-3, 1, (200, 15))
+    y_score = rng.random((200, 15)).round(1)
+    for k in (1, 6, 12):
+        assert nc.dcg_score(y_true, y_score, k=k) == pytest.approx(
+            sk.dcg_score(y_true, y_score, k=k), rel=TOL, abs=TOL
+        )
+    assert pattern_calls
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "items", "counted"),
+    [
+        (0, 4, 100, True),  # 4 levels: counted
+        (0, 2, 255, True),  # the most items a byte counts
+        (3, 7, 40, True),  # 4 levels above an offset
+        (0, 4, 256, False),  # a count could reach 256: sorted
+        (0, 5, 40, False),  # 5 levels: sorted
+    ],
+)
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_ndcg_score_ideal_counted_or_sorted(counted_calls, low, high, items, counted, ignore_ties):
+    rng = np.random.default_rng(items + high)
+    y_true = rng.integers(low, high, (300, items))
+    y_score = rng.random((300, items)).round(1)
+    for k in (1, 10, items):
+        expected = sk.ndcg_score(y_true, y_score, k=k, ignore_ties=ignore_ties)
+        got = nc.ndcg_score(y_true, y_score, k=k, ignore_ties=ignore_ties)
+        assert got == pytest.approx(expected, rel=TOL, abs=TOL)
+    assert bool(counted_calls) == counted
+
+
 # --- errors: scikit-learn's messages, word for word ---------------------------------------
 
 Y = [[3, 2, 0], [1, 0, 2]]
