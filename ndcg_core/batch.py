@@ -85,7 +85,7 @@ __all__ = [
 
 Ties = BatchTies
 #: Tie treatments of a run (the vocabulary lives in :mod:`ndcg_core.options`).
-TIES: tuple[str, ...] = BATCH_TIES
+TIES: tuple[BatchTies, ...] = BATCH_TIES
 #: Columns :func:`read_run` reads as text by default (matched case-insensitively).
 ID_COLUMNS: tuple[str, ...] = ("query", "item")
 #: The per-query columns, in order.
@@ -895,7 +895,7 @@ def _query_counts(codes: NDArray[np.intp], n_queries: int) -> NDArray[np.intp]:
     return counts[:n_queries]
 
 
-def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: int | None = None) -> _Terms:
+def _terms(run: _Run, *, ties: str, gain: Gain, discount: str, depth: int, span: int | None = None) -> _Terms:
     """Each row's discounted gain in the ranking, zero from position ``depth`` on.
 
     With ``ties="average"`` a tie group (a run of equal (query, score)) gives each of its rows
@@ -943,14 +943,14 @@ def _terms(run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: 
     )
 
 
-def _gain_values(relevance: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
+def _gain_values(relevance: NDArray[np.float64], gain: Gain) -> NDArray[np.float64]:
     """Each row's gain, unchecked (the run's gains were checked by :func:`_check_gains`)."""
     with np.errstate(over="ignore"):
         values: NDArray[np.float64] = GAINS[gain](relevance)
     return values
 
 
-def _check_gains(run: _Run, gain: str) -> None:
+def _check_gains(run: _Run, gain: Gain) -> None:
     """Refuse a gain, or a query's sum of gains, that is not finite (naming the row), so no
     DCG, IDCG or nDCG can be inf or nan (:func:`ndcg_core.gains.first_overflow`).
 
@@ -1102,7 +1102,7 @@ def _idcg(
 
 
 def _block_curve(
-    run: _Run, *, ties: str, gain: str, discount: str, depth: int, span: int
+    run: _Run, *, ties: str, gain: Gain, discount: str, depth: int, span: int
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """nDCG@1..depth of every query of ``run`` (a block), one row per query (0 when nothing
     is relevant), and which queries have something relevant.
@@ -1207,7 +1207,7 @@ def evaluate(
 
 
 def _per_query(
-    run: _Run, *, k: int | None, gain: str, discount: str, ties: str, no_relevant: str
+    run: _Run, *, k: int | None, gain: Gain, discount: str, ties: str, no_relevant: str
 ) -> pd.DataFrame:
     depth = run.codes.size if k is None else int(k)
     _check_gains(run, gain)

@@ -18,7 +18,7 @@ from .validate import check_choice
 __all__ = ["DISCOUNTS", "Discount", "discounts", "log_terms"]
 
 Discount = Literal["log2", "jarvelin"]
-DISCOUNTS: tuple[str, ...] = ("log2", "jarvelin")
+DISCOUNTS: tuple[Discount, ...] = ("log2", "jarvelin")
 JARVELIN_BASE = 2
 
 

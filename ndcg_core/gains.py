@@ -28,7 +28,7 @@ def _exponential(rel: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 #: Gain name -> vectorised function of the grades.
-GAINS: dict[str, Callable[[NDArray[np.float64]], NDArray[np.float64]]] = {
+GAINS: dict[Gain, Callable[[NDArray[np.float64]], NDArray[np.float64]]] = {
     "linear": _linear,
     "exponential": _exponential,
 }

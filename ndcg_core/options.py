@@ -48,15 +48,15 @@ NoRelevant = Literal["zero", "drop"]
 
 #: Tie treatments of a run. ``"ignore"`` (scikit-learn's ``ignore_ties`` order) is defined on
 #: single lists and scikit-learn's 2-D arrays only: its order is arbitrary, see ndcg_core.ties.
-BATCH_TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval")
+BATCH_TIES: tuple[BatchTies, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval")
 #: Where IDCG's grades come from: every judged item of the query, or the returned list.
-IDEALS: tuple[str, ...] = ("pool", "list")
+IDEALS: tuple[Ideal, ...] = ("pool", "list")
 #: Retrieved items without a judgment: gain 0, or left out of the list (condensed list).
-UNJUDGED: tuple[str, ...] = ("zero", "drop")
+UNJUDGED: tuple[Unjudged, ...] = ("zero", "drop")
 #: Judged queries that a run does not answer: nDCG 0 in the mean, or left out.
-MISSING: tuple[str, ...] = ("zero", "drop")
+MISSING: tuple[Missing, ...] = ("zero", "drop")
 #: Queries with nothing relevant (IDCG = 0): nDCG 0 in the mean, or left out.
-NO_RELEVANT: tuple[str, ...] = ("zero", "drop")
+NO_RELEVANT: tuple[NoRelevant, ...] = ("zero", "drop")
 
 #: The one English description of each option and of each of its values.
 DESCRIPTIONS: dict[str, str] = {
@@ -121,7 +121,7 @@ def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
     return tuple(cutoffs)
 
 
-def check_ties(ties: Any) -> str:
+def check_ties(ties: Any) -> BatchTies:
     """A run's tie treatment: one of :data:`BATCH_TIES`; ``"ignore"`` gets its own message,
     which names the alternatives (``"input"``, ``"trec_eval"``).
 

@@ -29,7 +29,7 @@ __all__ = ["SCALES", "Scale", "check_scale", "grade_cells", "infer_scale"]
 Scale = Literal["graded", "binary", "free"]
 
 #: The relevance scales, in the order a page offers them.
-SCALES: tuple[str, ...] = ("graded", "binary", "free")
+SCALES: tuple[Scale, ...] = ("graded", "binary", "free")
 
 #: The largest grade of the graded scale.
 GRADED_MAX = 3

@@ -64,7 +64,7 @@ __all__ = [
 Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval", "ignore"]
 _ArrayT = TypeVar("_ArrayT", bound="NDArray[Any]")
 #: The tie treatments of a single list, in the order pages list them.
-TIES: tuple[str, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
+TIES: tuple[Ties, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
 _DISCOUNTS = ("log2", "jarvelin")
 _MAX_DECIMALS = 15
 

@@ -15,7 +15,7 @@ import numbers
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence, Sized
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -36,6 +36,9 @@ __all__ = [
     "parse_numbers",
     "parse_relevance",
 ]
+
+#: A value of a vocabulary: :func:`check_choice` returns the type of its ``allowed``.
+_Choice = TypeVar("_Choice", bound=str)
 
 #: English message of every error key: what was wrong, the rule, and what was received.
 MESSAGES: dict[str, str] = {
@@ -617,9 +620,15 @@ def check_k(k: Any, n: int) -> int:
     return min(int(k), n)
 
 
-def check_choice(value: Any, allowed: Iterable[str], *, option: str) -> str:
-    """Raise unless ``value`` is one of ``allowed``."""
-    allowed = tuple(allowed)
-    if value not in allowed:
-        fail("unknown_option", option=option, allowed=", ".join(allowed), got=value)
-    return cast(str, value)
+def check_choice(value: Any, allowed: Iterable[_Choice], *, option: str) -> _Choice:
+    """``value`` when it is one of ``allowed``, typed as they are (a vocabulary typed
+    ``tuple[Gain, ...]`` gives a ``Gain``); raise otherwise.
+
+    >>> check_choice("log2", ("log2", "jarvelin"), option="discount")
+    'log2'
+    """
+    choices = tuple(allowed)
+    if value not in choices:
+        fail("unknown_option", option=option, allowed=", ".join(choices), got=value)
+    # value equals one of the choices: it is that choice, whatever type the caller gave it.
+    return cast(_Choice, value)

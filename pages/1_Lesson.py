@@ -66,7 +66,7 @@ else:
         with st.container(key="lab-formula-general"):
             st.markdown(ui.breakable_math(f.general))
         q = lesson.question(name, ranking, m, t)
-        revealed = predict.ask(f"lesson.predict.{name}", q, t, show_me=True)
+        revealed = q is not None and predict.ask(f"lesson.predict.{name}", q, t, show_me=True)  # None: "play"
     with right:
         if revealed:
             if name in ("gain", "cg", "dcg"):

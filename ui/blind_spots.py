@@ -26,7 +26,7 @@ from .charts import chart_downloads, difficulty_chart, lists_by_k_chart
 from .page_frame import Frame, show_error
 from .predict import Question, ask
 from .prompts import grades_text
-from .state import format_grade
+from .state import GAIN_CHOICES, Variant, format_grade
 from .text import md_escape, md_table
 from .widgets import data_table, unjudged_notice
 
@@ -75,7 +75,7 @@ def judged_pool(grade: float, count: int) -> tuple[float, ...]:
     return (float(grade),) * count
 
 
-def _options(frame: Frame) -> dict[str, str]:
+def _options(frame: Frame) -> Variant:
     return {"gain": frame.ranking.gain, "discount": frame.ranking.discount}
 
 
@@ -141,7 +141,7 @@ def numbers(sides: Sequence[Side], frame: Frame, *, key: str, headline: str = "n
         if m.idcg == 0:
             col.caption(t("blind_spots.nothing.idcg_zero", name=side.name))
     summary = summary_frame(sides, frame)
-    fmt = {c: "{:.4f}" for c in summary.columns[-3:]}
+    fmt: dict[str, str | Callable[[float], str]] = {c: "{:.4f}" for c in summary.columns[-3:]}
     fmt[summary.columns[3]] = lambda x: format_grade(float(x))
     data_table(summary.style.format(fmt), key=f"{key}_table")
 
@@ -389,7 +389,7 @@ def gain_reorders(frame: Frame) -> None:
             nc.ndcg(list(GAIN_A), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
             nc.ndcg(list(GAIN_B), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
         )
-        for gain in ("linear", "exponential")
+        for gain in GAIN_CHOICES
     }
     if not ask("blind.gain.predict", _question("gain", frame), t):
         return

@@ -13,14 +13,14 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core.scales import SCALES, check_scale, infer_scale
+from ndcg_core.scales import SCALES, Scale, check_scale, infer_scale
 
 from . import session
 from .page_frame import get_param, get_ranking, set_param, shared_params, show_error
 from .pages import PAGE_BY_ID
 from .state import UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
 from .text import breakable_math, md_escape
-from .widgets import change_ranking, last_change, number
+from .widgets import METRIC_BOX, change_ranking, last_change, number
 
 Translate = Callable[..., str]
 
@@ -36,7 +36,7 @@ class Preset:
     relevance: tuple[float, ...]
     labels: tuple[str, ...] | None = None
     k: int | None = None
-    scale: str = "graded"
+    scale: Scale = "graded"
 
     def ranking(self, current: Ranking) -> Ranking:
         """The preset's ranking, keeping the current gain and discount."""
@@ -74,7 +74,8 @@ PRESET_BY_ID: dict[str, Preset] = {preset.id: preset for preset in PRESETS}
 
 def _on_preset() -> None:
     key = f"{PREFIX}.preset"
-    preset = PRESET_BY_ID.get(st.session_state.get(key))
+    chosen = st.session_state.get(key)
+    preset = PRESET_BY_ID.get(chosen) if isinstance(chosen, str) else None
     st.session_state[key] = None  # the picker acts like a button: the same preset can be reloaded
     if preset is None:
         return
@@ -96,7 +97,7 @@ def preset_picker(t: Translate) -> None:
     )
 
 
-def current_scale(ranking: Ranking) -> tuple[str, NDCGInputError | None]:
+def current_scale(ranking: Ranking) -> tuple[Scale, NDCGInputError | None]:
     """The relevance scale of the view, from the link; a scale the grades do not fit is replaced.
 
     Returns the scale and the problem found (to show next to the scale control), if any. A
@@ -107,10 +108,9 @@ def current_scale(ranking: Ranking) -> tuple[str, NDCGInputError | None]:
     try:
         if value is None:
             raise LookupError
-        check_scale(
-            ranking.relevance, nc.validate.check_choice(value, SCALES, option="scale"), allow_unjudged=True
-        )
-        return value, None
+        scale = nc.validate.check_choice(value, SCALES, option="scale")
+        check_scale(ranking.relevance, scale, allow_unjudged=True)
+        return scale, None
     except NDCGInputError as err:
         problem = err
     except LookupError:
@@ -122,9 +122,10 @@ def current_scale(ranking: Ranking) -> tuple[str, NDCGInputError | None]:
 
 def _on_scale() -> None:
     key = f"{PREFIX}.scale"
-    value = st.session_state.get(key)
     ranking = get_ranking()
     try:
+        # check_scale checks the name first too: the same error either way
+        value = nc.validate.check_choice(st.session_state.get(key), SCALES, option="scale")
         check_scale(ranking.relevance, value, allow_unjudged=True)
     except NDCGInputError as err:
         st.session_state[f"{PREFIX}.scale_error"] = (ranking, err)
@@ -134,7 +135,7 @@ def _on_scale() -> None:
     set_param(SCALE_PARAM, value)
 
 
-def scale_choice(scale: str, t: Translate, lang: str, *, problem: NDCGInputError | None = None) -> None:
+def scale_choice(scale: Scale, t: Translate, lang: str, *, problem: NDCGInputError | None = None) -> None:
     """The relevance scale; grades that do not fit a newly chosen scale keep the old one."""
     key = f"{PREFIX}.scale"
     st.session_state[key] = scale
@@ -260,30 +261,28 @@ def unjudged_panel(ranking: Ranking, t: Translate) -> None:
     """
     if not ranking.has_unjudged:
         return
-    options = {**ranking.options(), "pool": ranking.pool}
-    zero = nc.metrics(ranking.relevance, unjudged="zero", **options)
-    drop = nc.metrics(ranking.relevance, unjudged="drop", **options)
+    zero = nc.metrics(ranking.relevance, unjudged="zero", pool=ranking.pool, **ranking.options())
+    drop = nc.metrics(ranking.relevance, unjudged="drop", pool=ranking.pool, **ranking.options())
     judged = nc.judged_at_k(ranking.relevance, k=ranking.k)
     st.markdown(f"**{t('calculator.unjudged_title')}**")
     with st.container(key="calc_unjudged", horizontal=True, wrap=True, gap="small"):
-        box = {"border": True, "width": "stretch"}
         st.metric(
             t("calculator.unjudged_metric_zero", k=ranking.metric_k(zero.k)),
             number(zero.ndcg),
             help=t("calculator.unjudged_help_zero"),
-            **box,
+            **METRIC_BOX,
         )
         st.metric(
             t("calculator.unjudged_metric_drop", k=ranking.metric_k(drop.k)),
             number(drop.ndcg),
             help=t("calculator.unjudged_help_drop"),
-            **box,
+            **METRIC_BOX,
         )
         st.metric(
             t("calculator.unjudged_metric_judged", k=ranking.cutoff),
             number(judged),
             help=t("calculator.unjudged_help_judged"),
-            **box,
+            **METRIC_BOX,
         )
     items = ", ".join(
         label for label, x in zip(ranking.labels, ranking.relevance, strict=True) if is_unjudged(x)

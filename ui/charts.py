@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import altair as alt
@@ -70,6 +70,13 @@ NEUTRAL = "#8C8C8C"
 #: WCAG 2.x thresholds: body text 4.5:1, large text and graphical objects (marks, borders) 3:1.
 TEXT_CONTRAST = 4.5
 MARK_CONTRAST = 3.0
+
+
+def _layer(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
+    """``alt.layer(*charts)`` typed as what it is here: a LayerChart (``alt.layer`` returns a
+    FacetChart instead when every layer has the same row, column or facet encoding, which no
+    chart of the app has; its return type says both)."""
+    return alt.LayerChart(layer=charts)
 
 
 def relative_luminance(colour: str) -> float:
@@ -287,7 +294,9 @@ def _discount_layers(
             ],
         )
     )
-    return alt.layer(bar_layer, line_layer).resolve_scale(y="independent").properties(height=height)
+    # resolve_scale is typed Any in altair (a decorated method): the chart is the LayerChart it was
+    chart: alt.LayerChart = _layer(bar_layer, line_layer).resolve_scale(y="independent")
+    return chart.properties(height=height)
 
 
 def discount_chart(
@@ -369,7 +378,7 @@ def marked_line(
             size=alt.Size("mark:N", scale=alt.Scale(domain=domain, range=list(sizes)), legend=None),
         )
     )
-    return alt.layer(line, points)
+    return _layer(line, points)
 
 
 def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> alt.LayerChart:
@@ -495,7 +504,7 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
         for row in rows.itertuples()
     )
     # the title is drawn by the page above the chart (a Vega title is cut short on a phone)
-    return alt.layer(bar, mean, current).properties(
+    return _layer(bar, mean, current).properties(
         height=height, description=t("blind_spots.difficulty.chart_description", values=values)
     )
 
@@ -505,7 +514,7 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
 
 def live_choice_chart(
     counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None
-) -> alt.Chart:
+) -> alt.LayerChart:
     """Bars of how many students chose each option (options in their order, empty ones kept).
 
     ``counts`` maps an option to its count (:func:`ndcg_live.questions.tally`), ``names`` an
@@ -539,7 +548,7 @@ def live_choice_chart(
     )
     labels = base.mark_text(dy=-8, fontSize=16).encode(text="count:Q")
     values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
-    return alt.layer(bars, labels).properties(
+    return _layer(bars, labels).properties(
         height=280, description=t("charts.live_choice_description", n=sum(counts.values()), values=values)
     )
 
@@ -594,7 +603,7 @@ def live_number_chart(
     description = t("charts.live_number_description", n=len(values))
     if truth is not None:
         description += " " + t("charts.live_truth", value=f"{truth:.4f}")
-    return alt.layer(*layers).properties(height=280, description=description)
+    return _layer(*layers).properties(height=280, description=description)
 
 
 # --- the lesson's early steps ---------------------------------------------------------
@@ -681,7 +690,8 @@ def gain_chart(
             )
         )
         layers.append(line)
-    return alt.layer(*layers).resolve_scale(y="shared").properties(height=height)
+    chart: alt.LayerChart = _layer(*layers).resolve_scale(y="shared")  # Any in altair: see above
+    return chart.properties(height=height)
 
 
 # --- blind spots: one line per list ---------------------------------------------------
@@ -745,7 +755,7 @@ def lists_by_k_chart(
         )
     )
     title = t(f"blind_spots.chart_{y}_title")
-    return alt.layer(line, points).properties(height=height, title=title)
+    return _layer(line, points).properties(height=height, title=title)
 
 
 # --- Evaluate a run -------------------------------------------------------------------
@@ -778,7 +788,7 @@ def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate)
     )
     described = {"description": t("evaluate.hist_caption", k=k)}
     if pd.isna(mean):
-        return alt.layer(bars).properties(**described)
+        return _layer(bars).properties(**described)
     label = t("evaluate.hist_mean", value=f"{mean:.4f}")
     marker = pd.DataFrame({"mean": [mean], "label": [label]})
     rule = (
@@ -805,7 +815,7 @@ def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate)
             tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
         )
     )
-    return alt.layer(bars, rule, text).properties(**described)
+    return _layer(bars, rule, text).properties(**described)
 
 
 # --- comparing runs (the Evaluate page) ----------------------------------------------------
@@ -843,7 +853,7 @@ def difference_chart(
     )
     order = data["query"].tolist()
     many = len(order) > 40  # past ~40 bars the query names no longer fit under them
-    chart = (
+    chart: alt.Chart = (  # typed here: altair's encode returns Any
         alt.Chart(data)
         .mark_bar()
         .encode(
@@ -946,7 +956,7 @@ def distribution_chart(
     values = "; ".join(
         f"{name}: {value:.4f}" for name, value in zip(runs, means[column].tolist(), strict=True)
     )
-    return alt.layer(ticks, mean).properties(
+    return _layer(ticks, mean).properties(
         height=alt.Step(step),
         description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
     )
@@ -973,7 +983,7 @@ def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t:
     )
     described = {"description": t("evaluate.curve_caption")}
     if k is None or k not in ks:
-        return alt.layer(line).properties(**described)
+        return _layer(line).properties(**described)
     label = t("evaluate.curve_chosen", k=k)
     marker = pd.DataFrame({"k": [k], "label": [label]})
     # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
@@ -989,7 +999,7 @@ def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t:
             x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
         )
     )
-    return alt.layer(line, rule, text).properties(**described)
+    return _layer(line, rule, text).properties(**described)
 
 
 # --- variants and libraries -----------------------------------------------------------
@@ -1012,7 +1022,7 @@ def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) 
     """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
     gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
     discounts = [short_discount(d, t) for d in _DISCOUNT_DASH]
-    return (
+    chart: alt.Chart = (  # typed here: altair's encode returns Any
         alt.Chart(data)
         .mark_line(point=True)
         .encode(
@@ -1047,6 +1057,7 @@ def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) 
         )
         .properties(height=height, description=_variants_by_k_description(data, t))
     )
+    return chart
 
 
 def _variants_by_k_description(data: pd.DataFrame, t: Translate) -> str:
@@ -1092,7 +1103,7 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> a
         alt.Tooltip("call:N", title=t("variants.chart_call")),
         alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
     ]
-    points = (
+    points: alt.Chart = (  # typed here: altair's encode returns Any
         alt.Chart(data)
         .mark_point(filled=True, size=140, opacity=1)
         .encode(
@@ -1204,7 +1215,7 @@ def tie_band_chart(
             ],
         )
     )
-    return alt.layer(rule, marks).properties(height=height)
+    return _layer(rule, marks).properties(height=height)
 
 
 #: Cell values are written in the swap heatmap up to this many items.
@@ -1286,7 +1297,7 @@ def swap_heatmap(
         worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
         now=f"{now.iloc[0]:.4f}" if len(now) else "–",
     )
-    return alt.layer(*layers).properties(description=description)
+    return _layer(*layers).properties(description=description)
 
 
 def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.LayerChart:
@@ -1335,7 +1346,7 @@ def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.L
         current=f"{dist.current:.4f}",
         percentile=f"{dist.percentile:.1f}",
     )
-    return alt.layer(bars, rule, text).properties(
+    return _layer(bars, rule, text).properties(
         height=280, title=t("explore.dist.chart_title", k=k), description=description
     )
 
@@ -1391,7 +1402,8 @@ def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
 def _lang() -> str:
     import streamlit as st
 
-    return st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+    lang: str = st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+    return lang
 
 
 def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
@@ -1407,7 +1419,7 @@ def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
         for fmt, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
             st.download_button(
                 i18n.translate(lang, f"classroom.chart_{fmt}"),
-                data=lambda fmt=fmt: chart_image(chart, fmt),
+                data=partial(chart_image, chart, fmt),
                 file_name=f"{name}.{fmt}",
                 mime=mime,
                 key=f"lab.chart_{fmt}.{name}",

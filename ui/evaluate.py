@@ -28,8 +28,9 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
+from ndcg_core.gains import Gain
 from ndcg_core.options import BATCH_TIES as TIES
-from ndcg_core.options import NO_RELEVANT, check_ties
+from ndcg_core.options import NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from ndcg_core.ties import rank_by_score
 
 from . import charts, memory, session
@@ -86,9 +87,9 @@ class Options:
     """The evaluation options the page offers."""
 
     k: int | None = DEFAULT_K
-    gain: str = "linear"
-    ties: str = "average"
-    no_relevant: str = "zero"
+    gain: Gain = "linear"
+    ties: BatchTies = "average"
+    no_relevant: NoRelevant = "zero"
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,7 +203,7 @@ def compare(
 ) -> significance.Comparison:
     """The core's comparison of every run with the baseline over :func:`paired_queries`
     (cached like the evaluation)."""
-    return cached(
+    comparison: significance.Comparison = cached(
         ("trec_compare", collection.key, options, measure, baseline, seed),
         lambda: significance.compare_runs(
             paired_queries(result.per_query, measure),
@@ -214,6 +214,7 @@ def compare(
             seed=seed,
         ),
     )
+    return comparison
 
 
 # --------------------------------------------------------------------------- widgets
@@ -252,6 +253,16 @@ def _seed_cutoffs(raw: str) -> str:
     return "" if parsed is None else ",".join(str(k) for k in parsed)
 
 
+def _choice_parser(choices: tuple[str, ...], name: str) -> Callable[[str], str]:
+    """The link parser of one option: the core's check against its choices."""
+    return lambda raw: nc.validate.check_choice(raw, choices, option=name)
+
+
+def _choice_label(t: Translate, name: str) -> Callable[[str], str]:
+    """How one option's selectbox names each of its choices."""
+    return lambda value: t(f"evaluate.{name}_{value}")
+
+
 def option_widgets(lang: str, t: Translate) -> opt.Options:
     """The cutoffs and the seven choices (each kept in the link), and what each one means."""
     # a text box, not a multi-select: any cutoffs, and no chip drawn in the theme's light blue
@@ -276,15 +287,13 @@ def option_widgets(lang: str, t: Translate) -> opt.Options:
     for row in (names[:3], names[3:5], names[5:]):
         for box, name in zip(st.columns(len(row)), row, strict=True):
             options, default = CHOICES[name]
-            key = _seed_widget(
-                name, default, lambda raw, o=options, n=name: nc.validate.check_choice(raw, o, option=n), lang
-            )
+            key = _seed_widget(name, default, _choice_parser(options, name), lang)
             with box:
                 values[name] = st.selectbox(
                     t(f"evaluate.{name}"),
                     options,
                     key=key,
-                    format_func=lambda v, n=name: t(f"evaluate.{n}_{v}"),
+                    format_func=_choice_label(t, name),
                     on_change=_store,
                     args=(name, str),
                     placeholder=t("common.choose"),
@@ -652,7 +661,7 @@ class TrecQueryLink:
     tied: bool = False
 
 
-def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: str) -> pd.DataFrame:
+def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: opt.BatchTies) -> pd.DataFrame:
     """The run's items of one query in the order the system ranked them, with their judged
     grade (NaN when unjudged): columns ``item``, ``relevance``, ``score``.
 

@@ -21,6 +21,8 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
+from ndcg_core.discounting import Discount
+from ndcg_core.gains import Gain
 from ndcg_core.steps import (
     PermutationDistribution,
     describe_change,
@@ -46,7 +48,7 @@ TEXT_LIMIT = HEATMAP_TEXT_LIMIT
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def swaps(
-    relevance: tuple[float, ...], labels: tuple[str, ...], k: int | None, gain: str, discount: str
+    relevance: tuple[float, ...], labels: tuple[str, ...], k: int | None, gain: Gain, discount: Discount
 ) -> pd.DataFrame:
     """:func:`ndcg_core.steps.swap_matrix`, cached on the ranking."""
     return swap_matrix(list(relevance), k=k, gain=gain, discount=discount, labels=list(labels))
@@ -54,7 +56,7 @@ def swaps(
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def distribution(
-    relevance: tuple[float, ...], k: int | None, gain: str, discount: str
+    relevance: tuple[float, ...], k: int | None, gain: Gain, discount: Discount
 ) -> PermutationDistribution:
     """:func:`ndcg_core.steps.permutation_distribution`, cached on the ranking."""
     return permutation_distribution(
@@ -70,7 +72,7 @@ def distribution(
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def slides(
-    relevance: tuple[float, ...], position: int, k: int | None, gain: str, discount: str
+    relevance: tuple[float, ...], position: int, k: int | None, gain: Gain, discount: Discount
 ) -> pd.DataFrame:
     """:func:`ndcg_core.steps.slide_down`, cached on the ranking and the position."""
     return slide_down(list(relevance), position=position, k=k, gain=gain, discount=discount)

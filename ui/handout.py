@@ -7,12 +7,15 @@ sidebar's export popover (:func:`export_control`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ndcg_core as nc
 
 from . import i18n
 from .state import Ranking, format_grade
+
+if TYPE_CHECKING:  # imported when a handout is made, not with the app
+    import jinja2
 
 
 def step_table(ranking: Ranking) -> Any:
@@ -63,7 +66,7 @@ TEXT_COLUMNS = frozenset({"item", "ideal_item"})
 
 
 @lru_cache(maxsize=1)
-def _templates() -> Any:
+def _templates() -> jinja2.Environment:
     """The Jinja2 environment of ``ui/templates`` (autoescaping on: every value is escaped)."""
     import jinja2
 

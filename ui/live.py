@@ -247,9 +247,13 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
         return f"{right}{sep}{a.answer}".strip()
     e = questions.exercise(spec)
     if e.kind in nc.exercises.NUMERIC_KINDS:
-        return t("live.truth_number", value=widgets.number(float(e.answer)), tol=questions.TOLERANCE)  # type: ignore[arg-type]
+        return t(
+            "live.truth_number",
+            value=widgets.number(widgets.answer_number(e.answer)),
+            tol=questions.TOLERANCE,
+        )
     if e.kind == "ideal_order":
-        return t("live.truth_order", order=md_escape(" › ".join(e.answer)))
+        return t("live.truth_order", order=md_escape(" › ".join(widgets.answer_order(e.answer))))
     return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
 
 
@@ -322,7 +326,7 @@ def results(frame: Frame, code: str, q: QuestionInfo) -> None:
                     counts, choice_names(frame, q.spec), t, truth=str(expected) if revealed else None
                 )
             else:
-                truth = (1.0 if kind == "ranking" else float(expected)) if revealed else None  # type: ignore[arg-type]
+                truth = (1.0 if kind == "ranking" else widgets.answer_number(expected)) if revealed else None
                 chart = charts.live_number_chart(
                     [float(a.score or 0.0) for a in given],
                     t,
@@ -844,7 +848,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 key=f"live.answer.{q.number}",
                 max_chars=40,
                 placeholder="0.85",
-                value="" if own is None else f"{float(own.value):g}",  # type: ignore[arg-type]
+                value="" if own is None else f"{widgets.answer_number(own.value):g}",
             )
         else:
             names = choice_names(frame, q.spec)
@@ -886,10 +890,10 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
         box(
             t(
                 key,
-                given=f"{float(own.value):g}",
+                given=f"{widgets.answer_number(own.value):g}",
                 tol=questions.TOLERANCE,
-                expected=widgets.number(float(expected)),
-            ),  # type: ignore[arg-type]
+                expected=widgets.number(widgets.answer_number(expected)),
+            ),
             icon=icon,
         )
     elif kind == "ranking":
@@ -963,5 +967,9 @@ def student(frame: Frame, code: str, token: str) -> None:
             st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
         elif q.spec.get("kind") == "predict":  # right, and still the page's why
             st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
-    order = list(own.value) if own is not None and questions.answer_type(q.spec) == "ranking" else None  # type: ignore[arg-type]
+    order = (
+        widgets.answer_order(own.value)
+        if own is not None and questions.answer_type(q.spec) == "ranking"
+        else None
+    )
     worked_answer(frame, q.spec, key=f"live-steps-{q.number}", order=order)

@@ -367,7 +367,11 @@ def _session_closer() -> Callable[[str], None] | None:
         loop = instance._get_async_objs().eventloop
     except Exception:
         return None
-    return lambda session: loop.call_soon_threadsafe(close_session, instance, session)
+
+    def close(session: str) -> None:
+        loop.call_soon_threadsafe(close_session, instance, session)
+
+    return close
 
 
 def close_session(instance: Any, session: str) -> None:

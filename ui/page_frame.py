@@ -115,7 +115,8 @@ def _init_session() -> None:
 
 def get_ranking() -> Ranking:
     """The shared ranking (the example on a fresh session)."""
-    return st.session_state.get(_RANKING, Ranking())
+    ranking: Ranking = st.session_state.get(_RANKING, Ranking())
+    return ranking
 
 
 def set_ranking(ranking: Ranking) -> None:

@@ -15,13 +15,14 @@ import numbers
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
 from ndcg_core import NO_ITEM, NDCGInputError
+from ndcg_core.discounting import Discount
 from ndcg_core.exercises import (
     DEFAULT_TOLERANCE,
     MAX_SEED,
@@ -36,11 +37,12 @@ from ndcg_core.exercises import (
     parse_seed,
     solution_tables,
 )
+from ndcg_core.gains import Gain
 
 from .page_frame import Frame, get_param, set_param, show_error
 from .state import format_grade
 from .text import md_escape
-from .widgets import data_table
+from .widgets import answer_number, answer_order, data_table
 
 #: Exercises per set.
 SET_SIZE = 10
@@ -52,7 +54,7 @@ _SEP = " · "
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def exercise_set(seed: int, gain: str, discount: str) -> list[Exercise]:
+def exercise_set(seed: int, gain: Gain, discount: Discount) -> list[Exercise]:
     """The set of ``seed`` (cached: a class opening the same link shares the work)."""
     return make_exercises(seed, n=SET_SIZE, gain=gain, discount=discount)
 
@@ -131,11 +133,11 @@ def _on_seed() -> None:
     value = st.session_state.get("practice.seed_box")
     # the box bounds what a person types; anything else (inf, 1e400, text) keeps the seed
     if valid_seed(value):
-        set_param("seed", str(int(value)))
+        set_param("seed", str(math.trunc(value)))  # a whole number: trunc is int() (typed on Real)
         set_param("ex", "1")
 
 
-def valid_seed(value: Any) -> bool:
+def valid_seed(value: object) -> TypeGuard[numbers.Real]:
     """Whether a widget's value is a usable seed: a whole number from 0 to MAX_SEED.
 
     >>> valid_seed(42), valid_seed(42.0), valid_seed(float("inf")), valid_seed("42"), valid_seed(-1)
@@ -144,8 +146,9 @@ def valid_seed(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
     if isinstance(value, numbers.Integral):  # before float(): 10**400 has no float
-        return 0 <= value <= MAX_SEED
-    return math.isfinite(value) and float(value).is_integer() and 0 <= value <= MAX_SEED
+        return 0 <= int(value) <= MAX_SEED
+    # not value < 0: the ABC numbers.Real declares < and <=, not >= (int <= Real has no type)
+    return math.isfinite(value) and float(value).is_integer() and not value < 0 and value <= MAX_SEED
 
 
 def _new_set() -> None:
@@ -163,7 +166,8 @@ def score(place: Place) -> tuple[int, int]:
 
 
 def status(place: Place, number: int) -> str:
-    return st.session_state.get(_RESULTS, {}).get((place.seed, number), "open")
+    results: dict[tuple[int, int], str] = st.session_state.get(_RESULTS, {})
+    return results.get((place.seed, number), "open")
 
 
 def _record(place: Place, outcome: str) -> None:
@@ -366,14 +370,14 @@ def show_verdict(frame: Frame, e: Exercise, verdict: Verdict) -> None:
     t = frame.t
     tol = format_grade(verdict.tolerance)
     if e.kind in NUMERIC_KINDS:
-        given = md_escape(format_grade(float(verdict.given)))
+        given = md_escape(format_grade(answer_number(verdict.given)))
         if verdict.correct:
             st.success(
                 t(
                     "practice.right_number",
                     given=given,
                     tol=tol,
-                    expected=md_escape(_number(float(verdict.expected))),
+                    expected=md_escape(_number(answer_number(verdict.expected))),
                 ),
                 icon=":material/check_circle:",
             )
@@ -483,13 +487,13 @@ def solution(frame: Frame, e: Exercise) -> None:
             t(
                 "practice.solution_value",
                 name=f"{name}@{e.cutoff}",
-                value=md_escape(_number(float(e.answer))),
+                value=md_escape(_number(answer_number(e.answer))),
             ),
             icon=":material/key:",
         )
     elif e.kind == "ideal_order":
         grade = dict(zip(e.labels, e.relevance, strict=False))
-        order = "  ›  ".join(f"{x}{_SEP}{format_grade(grade[x])}" for x in e.answer)
+        order = "  ›  ".join(f"{x}{_SEP}{format_grade(grade[x])}" for x in answer_order(e.answer))
         st.info(t("practice.solution_order", order=md_escape(order)), icon=":material/key:")
     else:
         a, b = tables["A"]["ndcg"].iloc[-1], tables["B"]["ndcg"].iloc[-1]

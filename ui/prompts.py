@@ -10,7 +10,7 @@ projector may differ), so the page and the live class ask the same words and jud
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,7 @@ class Asked:
     answer: str
 
 
-def data_of(ranking: Ranking, *, scores: Sequence[float] | None = None) -> dict[str, Any]:
+def data_of(ranking: Ranking, *, scores: Iterable[float] | None = None) -> dict[str, Any]:
     """The data a prompt takes from a ranking (and the ties page's scores): never a text."""
     data: dict[str, Any] = {
         "relevance": [float(x) for x in ranking.relevance],

@@ -12,18 +12,21 @@ Links go through the same parsers as typed text, so a broken link gives messages
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
+from ndcg_core.discounting import Discount
+from ndcg_core.gains import Gain
+from ndcg_core.options import Unjudged
 
 MAX_ITEMS = 100
 EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
-GAIN_CHOICES: tuple[str, ...] = tuple(nc.GAINS)  # the core names the options once
-DISCOUNT_CHOICES: tuple[str, ...] = tuple(nc.DISCOUNTS)
-UNJUDGED_CHOICES: tuple[str, ...] = nc.UNJUDGED
+GAIN_CHOICES: tuple[Gain, ...] = tuple(nc.GAINS)  # the core names the options once
+DISCOUNT_CHOICES: tuple[Discount, ...] = tuple(nc.DISCOUNTS)
+UNJUDGED_CHOICES: tuple[Unjudged, ...] = nc.UNJUDGED
 SHARED_PARAMS: tuple[str, ...] = ("rel", "item", "k", "gain", "disc", "unj", "missed", "lang", "present")
 #: The one NaN object a :class:`Ranking` holds for an unjudged item: NaN is unequal to itself,
 #: but tuples compare elements by identity first, so two rankings with "?" at the same
@@ -83,6 +86,26 @@ def is_unjudged(value: float) -> bool:
     return math.isnan(value)
 
 
+class Variant(TypedDict):
+    """The gain and the discount of a ranking, as keyword arguments of the core's functions."""
+
+    gain: Gain
+    discount: Discount
+
+
+class ListOptions(Variant):
+    """Keyword arguments of the core's ranked-list functions: :meth:`Ranking.options`."""
+
+    k: int | None
+
+
+class JudgedOptions(ListOptions):
+    """:class:`ListOptions` with unjudged items and a judged pool: :meth:`Ranking.judged_options`."""
+
+    unjudged: Unjudged
+    pool: NotRequired[tuple[float, ...] | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """The ranking a learner works on: grades and item names in rank order, and the variant.
@@ -102,9 +125,9 @@ class Ranking:
     relevance: tuple[float, ...] = EXAMPLE_RELEVANCE
     labels: tuple[str, ...] = default_labels(len(EXAMPLE_RELEVANCE))
     k: int | None = None
-    gain: str = "linear"
-    discount: str = "log2"
-    unjudged: str = "zero"
+    gain: Gain = "linear"
+    discount: Discount = "log2"
+    unjudged: Unjudged = "zero"
     missed: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
@@ -158,15 +181,20 @@ class Ranking:
         """k as a number of positions (the whole list when k is None or larger)."""
         return self.n if self.k is None else min(self.k, self.n)
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> ListOptions:
         """Keyword arguments for the core's ranked-list functions (grades must all be judged)."""
         return {"k": self.k, "gain": self.gain, "discount": self.discount}
 
-    def judged_options(self) -> dict[str, Any]:
+    def judged_options(self) -> JudgedOptions:
         """:meth:`options` plus ``unjudged`` and, with a judged pool, ``pool``: for the core
         functions that take unjudged items and a pool (metrics, step_table, formulas,
         describe_change). :meth:`options` alone is the list's own ideal."""
-        out = {**self.options(), "unjudged": self.unjudged}
+        out: JudgedOptions = {
+            "k": self.k,
+            "gain": self.gain,
+            "discount": self.discount,
+            "unjudged": self.unjudged,
+        }
         if self.missed:
             out["pool"] = self.pool
         return out
@@ -189,7 +217,7 @@ class Ranking:
             labels=tuple(self.labels[i] for i in order),
         )
 
-    def with_items(self, relevance: Sequence[float], labels: Sequence[str] | None = None) -> Ranking:
+    def with_items(self, relevance: Iterable[float], labels: Sequence[str] | None = None) -> Ranking:
         """New grades (and names): validated, k kept when it still fits.
 
         NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade.
@@ -327,17 +355,29 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
             ranking = replace(ranking, k=parse_k(k_text))
         except NDCGInputError as err:
             errors.append(err)
-    for name, field, choices in (
-        ("gain", "gain", GAIN_CHOICES),
-        ("disc", "discount", DISCOUNT_CHOICES),
-        ("unj", "unjudged", UNJUDGED_CHOICES),
-    ):
-        value = _one(params, name)
-        if value is not None:
-            try:
-                ranking = replace(ranking, **{field: nc.validate.check_choice(value, choices, option=field)})
-            except NDCGInputError as err:
-                errors.append(err)
+    # One try per option, so a broken one keeps the others (each its own field and vocabulary).
+    gain = _one(params, "gain")
+    if gain is not None:
+        try:
+            ranking = replace(ranking, gain=nc.validate.check_choice(gain, GAIN_CHOICES, option="gain"))
+        except NDCGInputError as err:
+            errors.append(err)
+    disc = _one(params, "disc")
+    if disc is not None:
+        try:
+            ranking = replace(
+                ranking, discount=nc.validate.check_choice(disc, DISCOUNT_CHOICES, option="discount")
+            )
+        except NDCGInputError as err:
+            errors.append(err)
+    unj = _one(params, "unj")
+    if unj is not None:
+        try:
+            ranking = replace(
+                ranking, unjudged=nc.validate.check_choice(unj, UNJUDGED_CHOICES, option="unjudged")
+            )
+        except NDCGInputError as err:
+            errors.append(err)
     missed_text = _one(params, "missed")
     if missed_text is not None:
         try:

@@ -7,7 +7,7 @@ parsers, so a broken link shows a translated message instead of failing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ SLIP_RIGHT_SCORES = predictions.SLIP_RIGHT_SCORES
 _SHADE = css_text_on_fill("tied")  # dark text in either theme: tied rows (also said in text)
 
 
-def format_scores(values: Sequence[float]) -> str:
+def format_scores(values: Iterable[float]) -> str:
     """Scores as a link and a text box show them: "0.9,0.5" (up to 15 significant digits)."""
     return ",".join(format(float(x), ".15g") for x in values)
 
@@ -286,7 +286,7 @@ def why_code(t: Translate) -> str:
     )
 
 
-def band_question(ranking: Ranking, scores: Sequence[float], t: Translate) -> Question:
+def band_question(ranking: Ranking, scores: Iterable[float], t: Translate) -> Question:
     """Predict where scikit-learn's default lands between the worst and best order of the ties.
 
     Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``ties.guess``) on the
@@ -295,7 +295,7 @@ def band_question(ranking: Ranking, scores: Sequence[float], t: Translate) -> Qu
     return prompts.question("ties.guess", prompts.data_of(ranking, scores=scores), t)
 
 
-def predict_band(ranking: Ranking, scores: Sequence[float], t: Translate) -> bool:
+def predict_band(ranking: Ranking, scores: Iterable[float], t: Translate) -> bool:
     return ask("ties.predict.guess", band_question(ranking, scores, t), t, show_me=True)
 
 

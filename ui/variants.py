@@ -18,6 +18,8 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core import tools as core_tools
+from ndcg_core.discounting import Discount
+from ndcg_core.gains import Gain
 
 from . import prompts
 from .charts import css_text_on_fill, short_discount
@@ -29,7 +31,7 @@ from .widgets import data_table
 Translate = Callable[..., str]
 
 #: The variants compared side by side: (gain, discount).
-VARIANTS: tuple[tuple[str, str], ...] = (
+VARIANTS: tuple[tuple[Gain, Discount], ...] = (
     ("linear", "log2"),
     ("exponential", "log2"),
     ("linear", "jarvelin"),
@@ -67,7 +69,7 @@ def variants_frame(ranking: Ranking, pool: Sequence[float] | None) -> pd.DataFra
                 k=ranking.k,
                 gain=gain,
                 discount=discount,
-                pool=None if ideal == "list" else list(pool),
+                pool=None if ideal == "list" or pool is None else list(pool),
             )
             rows.append(
                 {

@@ -30,7 +30,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import pandas as pd
 import streamlit as st
@@ -39,7 +39,7 @@ from streamlit_sortables import sort_items
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core.scales import check_scale, grade_cells
+from ndcg_core.scales import Scale, check_scale, grade_cells
 
 from . import styles
 from .charts import BLUE, css_text_on_fill
@@ -71,7 +71,7 @@ def change_ranking(new: Ranking, *, cause: str = "edit") -> None:
 
 def last_change(current: Ranking) -> tuple[Ranking, Ranking, str] | None:
     """The last recorded change, if it led to the ranking shown now."""
-    change = st.session_state.get(_CHANGE)
+    change: tuple[Ranking, Ranking, str] | None = st.session_state.get(_CHANGE)
     if change is None or change[1] != current:
         return None
     return change
@@ -87,13 +87,14 @@ def _set_error(prefix: str, name: str, err: NDCGInputError | None) -> None:
 
 def _show_error(prefix: str, name: str, lang: str, ranking: Ranking) -> bool:
     """Show the input's error while the ranking it was made against is still the current one."""
-    stored = st.session_state.get(f"{prefix}.error.{name}")
-    shown = stored is not None and stored[0] == ranking
+    stored: tuple[Ranking, NDCGInputError] | None = st.session_state.get(f"{prefix}.error.{name}")
+    error = stored[1] if stored is not None and stored[0] == ranking else None
+    shown = error is not None
     # the slot is always drawn, so a message coming or going does not shift (and remount) the
     # widgets below it: a keyboard user keeps the focus on the button they pressed
     with st.container(key=f"{prefix}_error_{name}"):
-        if shown:
-            show_error(lang, stored[1])
+        if error is not None:
+            show_error(lang, error)
     return shown
 
 
@@ -149,7 +150,7 @@ def _digest(parts: Sequence[Any]) -> str:
 # --- typed grades ------------------------------------------------------------------------
 
 
-def _on_text(prefix: str, scale: str, allow_unjudged: bool = False) -> None:
+def _on_text(prefix: str, scale: Scale, allow_unjudged: bool = False) -> None:
     key = f"{prefix}.text"
     ranking = get_ranking()
     try:
@@ -171,7 +172,7 @@ def grades_input(
     lang: str,
     *,
     prefix: str,
-    scale: str = "free",
+    scale: Scale = "free",
     allow_unjudged: bool = False,
 ) -> None:
     """A text box with the grades in rank order; its message (if any) right below it.
@@ -343,7 +344,7 @@ def apply_table_edits(ranking: Ranking, edits: dict[str, Any]) -> tuple[list[Any
 
 
 def table_ranking(
-    ranking: Ranking, edits: dict[str, Any], *, scale: str = "free", allow_unjudged: bool = False
+    ranking: Ranking, edits: dict[str, Any], *, scale: Scale = "free", allow_unjudged: bool = False
 ) -> Ranking:
     """The ranking after a data editor's edits, validated (raises :class:`NDCGInputError`).
 
@@ -362,7 +363,7 @@ def table_ranking(
     return ranking.with_items(values, labels)
 
 
-def apply_table(prefix: str, *, scale: str = "free", allow_unjudged: bool = False) -> None:
+def apply_table(prefix: str, *, scale: Scale = "free", allow_unjudged: bool = False) -> None:
     """Take over the table's edits since the last run; call before drawing any editor input.
 
     Valid edits become the shared ranking (and a fresh table); invalid ones stay in the table
@@ -398,7 +399,7 @@ def items_table(
     lang: str,
     *,
     prefix: str,
-    scale: str = "free",
+    scale: Scale = "free",
     allow_unjudged: bool = False,
 ) -> None:
     """A table of item names and grades, rows can be added and deleted; its message below.
@@ -461,7 +462,7 @@ def _live_key(ranking: Ranking, prefix: str) -> str:
     (no new iframe: the drop costs one rerun, not a component reload). Any other change of
     order gets a fresh key, :func:`sortable_key`, so the sortable never shows a stale order.
     """
-    shown = st.session_state.get(f"{prefix}.drag_shown")
+    shown: tuple[str, tuple[str, ...]] | None = st.session_state.get(f"{prefix}.drag_shown")
     if shown is not None and shown[1] == tuple(cards(ranking)):
         return shown[0]
     return sortable_key(ranking, prefix)
@@ -486,9 +487,11 @@ def apply_drag(prefix: str) -> None:
     if order is None or order == current or sorted(order) != sorted(current):
         return
     index = {card: i for i, card in enumerate(current)}
-    if isinstance(value[0], dict):  # the component's own value: it shows this order now
+    # value is a list (_dragged found an order in it). The component's own value (a list of
+    # dicts) shows this order now; anything else (a test's plain list): draw a fresh one.
+    if isinstance(value, list) and isinstance(value[0], dict):
         st.session_state[f"{prefix}.drag_shown"] = (key, tuple(order))
-    else:  # anything else (a test's plain list): draw a fresh one
+    else:
         del st.session_state[key]
     change_ranking(ranking.with_order([index[card] for card in order]))
 
@@ -756,10 +759,47 @@ def variant_choice(
 # --- results ------------------------------------------------------------------------------
 
 
+#: An answer as the core and the live class type it: a number, an order (item names) or a choice.
+AnswerValue = float | tuple[str, ...] | list[str] | str
+
+
+def answer_number(value: AnswerValue) -> float:
+    """The answer of a numeric question as a float (a number, or the text of one).
+
+    >>> answer_number(0.5), answer_number("0.5")
+    (0.5, 0.5)
+    """
+    if isinstance(value, (tuple, list)):
+        raise TypeError(f"an order, not the answer of a numeric question: {value!r}")
+    return float(value)
+
+
+def answer_order(value: AnswerValue) -> list[str]:
+    """The answer of an ordering question: the item names in order.
+
+    >>> answer_order(("D2", "D1"))
+    ['D2', 'D1']
+    """
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"not the answer of an ordering question: {value!r}")
+    return list(value)
+
+
 def number(value: float) -> str:
     """A metric value as shown everywhere on the page: four decimals (4 significant digits and
     an exponent from 1e9 on: a free scale allows 1e300, which has 301 digits)."""
     return f"{value:.4f}" if abs(value) < 1e9 else f"{value:.3e}"
+
+
+class MetricBox(TypedDict):
+    """How every metric box of a page is drawn (``st.metric``'s keyword arguments)."""
+
+    border: bool
+    width: Literal["stretch", "content"] | int
+
+
+#: Every metric box: framed, the boxes of a row sharing its width.
+METRIC_BOX: MetricBox = {"border": True, "width": "stretch"}
 
 
 def metric_row(
@@ -780,15 +820,14 @@ def metric_row(
     p = "′" if condensed else ""
     kk = m.k if k is None else k
     with st.container(key=key, horizontal=True, wrap=True, gap="small"):
-        box = {"border": True, "width": "stretch"}
-        st.metric(f"CG{p}@{kk}", format_grade(m.cg), help=t("calculator.cg_help"), **box)
-        st.metric(f"DCG{p}@{kk}", number(m.dcg), help=t("calculator.dcg_help"), **box)
-        st.metric(f"IDCG{p}@{kk}", number(m.idcg), help=t("calculator.idcg_help"), **box)
+        st.metric(f"CG{p}@{kk}", format_grade(m.cg), help=t("calculator.cg_help"), **METRIC_BOX)
+        st.metric(f"DCG{p}@{kk}", number(m.dcg), help=t("calculator.dcg_help"), **METRIC_BOX)
+        st.metric(f"IDCG{p}@{kk}", number(m.idcg), help=t("calculator.idcg_help"), **METRIC_BOX)
         st.metric(
             f"nDCG{p}@{kk}",
             number(m.ndcg),
             help=t("calculator.ndcg_help"),
-            **box,
+            **METRIC_BOX,
             delta=None if delta is None or abs(delta) < 5e-5 else f"{delta:+.4f}",
         )
 
@@ -869,12 +908,12 @@ def static_table(
 ) -> None:
     """A static Markdown table (cells escaped); long ones scroll in a box unless ``scroll`` is off."""
     n = len(next(iter(columns.values()), []))
-    height: int | str = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
+    height: int | Literal["content"] = _SCROLL_HEIGHT if scroll and n > _SCROLL_ROWS else "content"
     with st.container(key=f"{TABLE_PREFIX}{key}", height=height, border=False):
         st.markdown(md_table(columns, right=right, muted=muted, shaded=shaded))
 
 
-def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | str = "auto") -> None:
+def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
     static in presenter mode (``st.table``, which the presenter style sheet enlarges; a data frame
     draws on a canvas at a fixed size)."""
