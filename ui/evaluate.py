@@ -164,7 +164,7 @@ CACHE_TTL = 30 * 60.0
 #: Budgets of the evaluations and curves, one entry per set of options, kept apart from the
 #: parsed tables: a visitor trying every k keeps the last two or so per-query tables, not all
 #: of them (a 1 M-row run's is 2.2 MiB: 20 values of k held 45 MiB beside the 39 MiB table,
-#: issue 12; a budget of 12 MiB kept five, and the server's peak was 7 MiB higher than with
+#: issue 12; a budget of 12 MiB kept five, and the server's peak was 4–7 MiB higher than with
 #: 6). Another k is computed again from the cached table (about a second for 1 M rows).
 RESULT_BYTES = 256 * memory.MiB
 RESULT_SESSION_BYTES = 6 * memory.MiB
