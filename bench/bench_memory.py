@@ -200,7 +200,8 @@ def main() -> int:
                     print(
                         f"session {number}: uploaded and evaluated in "
                         f"{time.perf_counter() - started:.1f} s: mean {mean_text(page)}; "
-                        f"RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
+                        f"RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB, "
+                        f"peak so far {mib(status_kib(proc.pid, 'VmHWM')):.0f} MiB",
                         flush=True,
                     )
                     ks = [k for k in range(1, 21) if k != 10][: args.changes]
@@ -210,7 +211,8 @@ def main() -> int:
                         choose_k(page, k)
                         if i % 5 == 0:
                             print(
-                                f"  {i} changes of k: RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB",
+                                f"  {i} changes of k: RSS {mib(status_kib(proc.pid, 'VmRSS')):.0f} MiB, "
+                                f"peak so far {mib(status_kib(proc.pid, 'VmHWM')):.0f} MiB",
                                 flush=True,
                             )
                     print(f"{len(ks)} changes of k in {time.perf_counter() - started:.1f} s", flush=True)

@@ -597,6 +597,38 @@ def _numeric(frame: pd.DataFrame, column: str, *, grade: bool) -> NDArray[np.flo
     return values
 
 
+def _arrow_text_codes(series: pd.Series) -> tuple[NDArray[np.intp], Any] | None:
+    """Codes (``int32``, -1 for a missing value) and unique values, in order of first
+    appearance, of a text column held by Arrow (what :func:`read_run` gives); ``None`` for
+    any other column.
+
+    The same partition as ``pd.factorize``, made chunk by chunk into one ``int32`` array:
+    ``pd.factorize`` of an Arrow column joins the chunks' codes, copies them to NumPy and
+    widens them to ``intp``, about 20 MiB at once for 1 M rows, which was the peak of an
+    evaluation in the server (issue 12); this holds the 4 MiB of the result.
+    """
+    make = getattr(series.array, "__arrow_array__", None)
+    if make is None:
+        return None
+    import pyarrow as pa
+
+    data = make()
+    if isinstance(data, pa.Array):
+        data = pa.chunked_array([data])
+    if data.num_chunks == 0 or not (pa.types.is_string(data.type) or pa.types.is_large_string(data.type)):
+        return None
+    encoded = data.dictionary_encode()  # one dictionary for all the chunks, in order of appearance
+    codes = np.empty(len(data), dtype=np.int32)
+    begin = 0
+    for chunk in encoded.chunks:
+        indices = chunk.indices.fill_null(-1) if chunk.null_count else chunk.indices
+        codes[begin : begin + len(chunk)] = indices.to_numpy(zero_copy_only=False)
+        begin += len(chunk)
+    dictionary = encoded.chunks[-1].dictionary
+    uniques = dictionary.to_pandas(types_mapper={dictionary.type: series.dtype}.get).array
+    return cast("NDArray[np.intp]", codes), uniques
+
+
 def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArray[np.intp], pd.Index | None]:
     """Codes and unique ids (as text) of an id column; only a missing value or an empty
     string is missing.
@@ -606,8 +638,12 @@ def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArra
     one text, hence one id. ``text=False`` skips making the texts of a numeric column.
     """
     series = frame[column]
-    codes, uniques = pd.factorize(series, sort=False)
-    codes = codes.astype(np.intp, copy=False)
+    arrow = _arrow_text_codes(series)
+    if arrow is not None:
+        codes, uniques = arrow
+    else:
+        codes, uniques = pd.factorize(series, sort=False)
+        codes = codes.astype(np.intp, copy=False)
     names: NDArray[np.object_] | None = None
     if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
         if text:
@@ -704,7 +740,7 @@ def _prepare(
     codes, queries = _ids(frame, query)
     if queries is not None and queries.size < np.iinfo(np.int32).max:
         # the whole run's codes as int32; each block's are made intp again (see _Run)
-        codes = cast("NDArray[np.intp]", codes.astype(np.int32))
+        codes = cast("NDArray[np.intp]", codes.astype(np.int32, copy=False))
     # The pairs are checked before the grades and scores are made, so that their arrays and
     # the check's are not held at once (the peak of an evaluation); the errors keep their
     # order: a bad grade or score is named before a bad item id or a repeated pair.

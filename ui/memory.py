@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import logging
 import sys
 import threading
@@ -246,14 +247,25 @@ def release_memory() -> bool:
             arrow.default_memory_pool().release_unused()
         except Exception:  # an old pyarrow without release_unused
             _LOGGER.debug("Arrow's pool could not release memory", exc_info=True)
-    name = ctypes.util.find_library("c")
-    if not name or not sys.platform.startswith("linux"):
+    libc = _libc()
+    if libc is None:
         return False
     try:
-        libc = ctypes.CDLL(name)
         return bool(libc.malloc_trim(0))
-    except (OSError, AttributeError):  # musl and others have no malloc_trim
+    except AttributeError:  # musl and others have no malloc_trim
         return False
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    """The C library on Linux (looked up once: ``find_library`` runs ``ldconfig``), else ``None``."""
+    name = ctypes.util.find_library("c")
+    if not name or not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
 
 
 _CACHES: list[BudgetCache] = []
@@ -456,13 +468,12 @@ def configure_allocator() -> bool:
     the system's allocator; nothing is slower that the benchmarks show).
     """
     use_system_arrow_pool()
-    name = ctypes.util.find_library("c")
-    if not name or not sys.platform.startswith("linux"):
+    libc = _libc()
+    if libc is None:
         return False
     try:
-        libc = ctypes.CDLL(name)
         return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
-    except (OSError, AttributeError):
+    except AttributeError:
         return False
 
 

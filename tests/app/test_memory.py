@@ -231,3 +231,22 @@ def test_close_session_empties_the_state_of_the_closed_session():
     assert closed == ["s1"]
     assert state == {}
     assert state._new_widget_state.widget_metadata == {}
+
+
+def test_cached_trims_the_heap_after_computing_a_value(monkeypatch):
+    """A parse or an evaluation leaves freed blocks in the heap that nothing else trims while
+    the session lasts; the next evaluation's peak came on top of them (issue 12)."""
+    trims = []
+    monkeypatch.setattr(memory, "release_memory", lambda: trims.append(1) or True)
+    cache = memory.BudgetCache(max_bytes=memory.MiB, session_bytes=memory.MiB, ttl=60)
+    assert ev.cached(("key",), lambda: "value", cache=cache) == "value"
+    assert len(trims) == 1
+
+
+def test_cached_does_not_trim_on_a_hit(monkeypatch):
+    trims = []
+    cache = memory.BudgetCache(max_bytes=memory.MiB, session_bytes=memory.MiB, ttl=60)
+    ev.cached(("key",), lambda: "value", cache=cache)
+    monkeypatch.setattr(memory, "release_memory", lambda: trims.append(1) or True)
+    assert ev.cached(("key",), lambda: "other", cache=cache) == "value"
+    assert trims == []
