@@ -56,12 +56,11 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
+import itertools
 import mmap
 import os
 import re
-import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -226,7 +225,8 @@ def _split(
     data: Text, label: str, *, kind: str, n_fields: int, number_field: int, keep: tuple[int, ...]
 ) -> tuple[Any, NDArray[np.float64]]:
     """A TREC file as a pyarrow table of the fields ``keep`` (text, except ``number_field``:
-    float64), and that field as one numpy array (made once: it is the size of the run). Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
+    float64), and that field as one numpy array (made once: it is the size of the run).
+    Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
     first, and a file with padded fields (several spaces, or spaces at a line's ends) is
     normalised when the quick split fails. Errors are located by a slow pass naming the line."""
     import pyarrow as pa
@@ -328,16 +328,13 @@ def _arrow_text(text: pd.Series) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class _Encoded:
-    """A qrels or run table as codes: each row's query and item code (0..n-1, in order of
-    first appearance) and the unique ids (pyarrow string arrays), its grades or scores, its
-    tags, and how to find a row's line for messages.
-
-    A run's items are not encoded: ``item_codes`` is None and ``items`` holds every row's id
-    (a pyarrow string array, or chunked array as parsed); its query codes are int32."""
+    """A qrels or run table: each row's query code (0..n-1, in order of first appearance; int32
+    for a run) and the unique query ids, each row's item id (a pyarrow string array or chunked
+    array, not encoded), its grades or scores, its tags, and how to find a row's line for
+    messages."""
 
     query_codes: NDArray[Any]
     queries: Any
-    item_codes: NDArray[np.intp] | None
     items: Any
     values: NDArray[np.float64]
     tag: Any
@@ -358,8 +355,7 @@ class _Encoded:
         return _Encoded(
             self.query_codes[keep],
             self.queries,
-            None if self.item_codes is None else self.item_codes[keep],
-            self.items.filter(pa.array(keep)) if self.item_codes is None else self.items,
+            self.items.filter(pa.array(keep)),
             self.values[keep],
             None if self.tag is None else self.tag.filter(keep),
             None,
@@ -371,7 +367,7 @@ class _Encoded:
         """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``."""
         columns: dict[str, Any] = {
             "query": _strings(self.queries, self.query_codes),
-            "item": _series(self.items) if self.item_codes is None else _strings(self.items, self.item_codes),
+            "item": _series(self.items),
             value: self.values,
         }
         if self.tag is not None:
@@ -456,16 +452,11 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
         queries, items = table.column(0), table.column(1)
         offset = 0
     query_codes, query_ids = _encode(queries, wide=kind != "run")
-    item_codes: NDArray[np.intp] | None
-    if kind == "run":
-        # A run's item ids are not encoded: hashing every line's id into one table of a
-        # million distinct ids was the slowest step. Each row is its own "code" (None); the
-        # ids, left in pyarrow's chunks, are looked up in the (much smaller) qrels, and only
-        # tied rows ever compare them.
-        item_ids, item_codes = _string_chunks(items), None
-    else:
-        item_codes, item_ids = _encode(items)
-    return _Encoded(query_codes, query_ids, item_codes, item_ids, values, tag, data, offset, label)
+    # Item ids are not encoded: hashing every line's id into one table of a million distinct
+    # ids was the slowest step. Each row is its own "code" (None); the ids, left in pyarrow's
+    # chunks, are hashed (:func:`_text_hash`), and only ids whose hashes match compared.
+    item_ids = _string_chunks(items)
+    return _Encoded(query_codes, query_ids, item_ids, values, tag, data, offset, label)
 
 
 def _string_chunks(column: Any) -> Any:
@@ -626,35 +617,60 @@ def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[
     return (codes << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
 
 
-def _pairs(table: _Encoded) -> NDArray[np.int64]:
-    """A number for each row's (query, item) pair."""
-    return table.query_codes.astype(np.int64) * (len(table.items) + 1) + table.item_codes
+#: The qrels' (query, item) keys sorted, and the row of each: see :func:`_qrels`.
+_Lookup = tuple[NDArray[np.uint64], NDArray[np.intp]]
 
 
-def _qrels(source: Any, name: str | None) -> _Encoded:
-    """Qrels read and encoded, a pair graded twice with the same grade kept once."""
+def _qrels(source: Any, name: str | None) -> tuple[_Encoded, _Lookup | None]:
+    """Qrels read and encoded, a pair graded twice with the same grade kept once; and their
+    (query, item) keys (:func:`_pair_keys`) sorted, with the row of each, for
+    :func:`_look_up` (None when two judged pairs share a key, a hash collision: the run's ids
+    are then looked up by their text).
+
+    Read like a run: the ids are hashed, not encoded (one sort of a million keys is quicker
+    than a hash table of a million ids), and only the rows of a repeated key are compared by
+    their text."""
     table = _table(source, name, kind="qrels")
-    pair = _pairs(table)
-    index = pd.Index(pair)
-    if index.is_unique:
-        return table
-    repeated = index.duplicated(keep="first")
-    first_row = pd.Series(np.arange(pair.size)).groupby(pair).transform("first").to_numpy()
+    keys = _pair_keys(table.query_codes, _text_hash(table.items))
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    same = keys[1:] == keys[:-1]
+    if not same.any():
+        return table, (keys, order)
+    # the rows of repeated keys, in file order, compared exactly
+    candidate = np.zeros(order.size, dtype=bool)
+    candidate[1:] |= same
+    candidate[:-1] |= same
+    rows = np.sort(order[candidate])
+    exact = pd.DataFrame(
+        {"query": table.query_codes[rows], "item": _take(table.items, rows).to_numpy(zero_copy_only=False)}
+    )
+    pair = exact.groupby(["query", "item"], sort=False).ngroup().to_numpy()
+    first = rows[pd.Series(np.arange(rows.size)).groupby(pair).transform("first").to_numpy()]
     grades = table.values
-    conflict = repeated & (grades != grades[first_row])
+    conflict = grades[rows] != grades[first]
     if conflict.any():
-        row = int(np.argmax(conflict))
+        at = int(np.argmax(conflict))
+        row = int(rows[at])
         fail(
             "qrels_conflict",
             name=table.label or "table",
-            item=str(table.items[table.item_codes[row]]),
+            item=str(table.items[row]),
             query=str(table.queries[table.query_codes[row]]),
-            first=float(grades[first_row[row]]),
-            line_first=table.line(first_row[row]),
+            first=float(grades[first[at]]),
+            line_first=table.line(int(first[at])),
             second=float(grades[row]),
             line=table.line(row),
         )
-    return table.take(~repeated)
+    repeated = rows[first != rows]
+    if not repeated.size:
+        return table, None  # keys that collided, pairs that differ
+    keep = np.ones(order.size, dtype=bool)
+    keep[repeated] = False
+    kept = keep[order]
+    keys, order = keys[kept], (np.cumsum(keep) - 1)[order[kept]]
+    collided = bool((keys[1:] == keys[:-1]).any())
+    return table.take(keep), None if collided else (keys, order)
 
 
 def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
@@ -708,7 +724,7 @@ def _segments(counts: NDArray[np.intp]) -> list[tuple[int, int, int, int]]:
     edges = np.unique(np.append(np.searchsorted(starts, np.arange(0, total, _SEGMENT)), counts.size))
     return [
         (int(first), int(end), int(starts[first]), int(ends[end - 1]))
-        for first, end in zip(edges[:-1], edges[1:], strict=True)
+        for first, end in itertools.pairwise(edges)
         if end > first
     ]
 
@@ -808,7 +824,7 @@ def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.
     ...     print(error.key, error.params["line_first"], error.params["line"])
     qrels_conflict 1 2
     """
-    return _qrels(source, name).frame("relevance")
+    return _qrels(source, name)[0].frame("relevance")
 
 
 def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -1123,19 +1139,8 @@ def _ranked_gains(
     return order, ranked_codes, position, ranked
 
 
-def _pool_lookup(pool: _Encoded) -> tuple[NDArray[np.uint64], NDArray[np.intp]] | None:
-    """The qrels' (query, item) keys sorted, and the row of each; None when two judged pairs
-    of one query share a key (a hash collision), which :func:`_look_up` cannot resolve."""
-    keys = _pair_keys(pool.query_codes, _text_hash(pool.items)[pool.item_codes])
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    if (keys[1:] == keys[:-1]).any():
-        return None
-    return keys, order
-
-
 def _look_up(
-    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]],
+    lookup: _Lookup,
     pool: _Encoded,
     code: NDArray[np.intp],
     run: _Encoded,
@@ -1147,7 +1152,6 @@ def _look_up(
     The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
     searches one query's small stretch of them after another, which stays in the caches); a
     key found is a candidate, and the texts of both ids are then compared exactly."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     keys, pool_rows = lookup
@@ -1158,9 +1162,8 @@ def _look_up(
     hit = np.flatnonzero(keys[where] == wanted)
     found = np.full(code.size, -1, dtype=np.intp)
     candidate = pool_rows[where[hit]]
-    assert pool.item_codes is not None
     ours = _take(ids, hit)
-    theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
+    theirs = _take(pool.items, candidate)
     same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
     found[hit[same]] = candidate[same]
     return found
@@ -1168,29 +1171,28 @@ def _look_up(
 
 def _run_ids(run: _Encoded, rows: NDArray[np.intp] | None) -> Any:
     """The item ids of the run's ``rows`` (None: every row), in that order."""
-    if run.item_codes is None:
-        return run.items if rows is None else _take(run.items, rows)
-    return _take(run.items, run.item_codes if rows is None else run.item_codes[rows])
+    return run.items if rows is None else _take(run.items, rows)
 
 
 def _look_up_by_text(
-    pool: _Encoded, pool_keys: pd.Index, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
+    pool: _Encoded, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
 ) -> NDArray[np.intp]:
-    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide)."""
+    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide):
+    the judged ids encoded, each (query, item) pair of the qrels numbered, and the run's
+    pairs found among those numbers."""
     import pyarrow.compute as pc
 
-    item = pc.fill_null(pc.index_in(_run_ids(run, rows), value_set=pool.items), -1).to_numpy()
-    found = pool_keys.get_indexer(
-        np.where(item >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item, -1)
-    )
+    pool_codes, pool_ids = _encode(pool.items)
+    pool_keys = pd.Index(pool.query_codes.astype(np.int64) * (len(pool_ids) + 1) + pool_codes)
+    item = pc.fill_null(pc.index_in(_run_ids(run, rows), value_set=pool_ids), -1).to_numpy()
+    found = pool_keys.get_indexer(np.where(item >= 0, code.astype(np.int64) * (len(pool_ids) + 1) + item, -1))
     found[item < 0] = -1
     return np.asarray(found, dtype=np.intp)
 
 
 def _judgments(
     pool: _Encoded,
-    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]] | None,
-    pool_keys: pd.Index,
+    lookup: _Lookup | None,
     pool_gains: NDArray[np.float64],
     run: _Encoded,
     code: NDArray[np.intp],
@@ -1198,11 +1200,9 @@ def _judgments(
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.float64]]:
     """The grade (NaN where the qrels have none), judged flag and gain of the run's ``rows``
     (None: every row) whose query codes in the qrels are ``code``. ``lookup``:
-    :func:`_pool_lookup` (None: a hash collision inside the qrels, ids looked up by text)."""
+    :func:`_qrels` (None: a hash collision inside the qrels, ids looked up by text)."""
     found = (
-        _look_up_by_text(pool, pool_keys, code, run, rows)
-        if lookup is None
-        else _look_up(lookup, pool, code, run, rows)
+        _look_up_by_text(pool, code, run, rows) if lookup is None else _look_up(lookup, pool, code, run, rows)
     )
     grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
     judged = found >= 0
@@ -1262,10 +1262,8 @@ def evaluate_trec(
     import pyarrow.compute as pc
 
     named = _named_runs(runs)
-    pool = _qrels(qrels, None)
+    pool, pool_lookup = _qrels(qrels, None)
     n_queries = len(pool.queries)
-    pool_keys = pd.Index(_pairs(pool))
-    pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
     encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
     run_counts = [_query_counts(run.query_codes, len(run.queries)) for _, run in encoded]
@@ -1335,8 +1333,7 @@ def evaluate_trec(
             if kept is not None:
                 code = code[kept]
         score = run.values if kept is None else run.values[kept]
-        item_codes = kept if run.item_codes is None else (run.item_codes if kept is None else run.item_codes[kept])
-        items = (item_codes, run.items)
+        items = (kept, run.items)
 
         if top_only:
             # the ids of the first k rows of each query alone are looked up in the qrels
@@ -1347,14 +1344,12 @@ def evaluate_trec(
             top = np.flatnonzero(position < sorted_cutoffs[-1])
             rows = top if order is None else order[top]
             run_rows = rows if kept is None else kept[rows]
-            grades, judged, gains = _judgments(
-                pool, pool_lookup, pool_keys, pool_gains, run, code[rows], run_rows
-            )
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code[rows], run_rows)
             codes, position = code[rows], position[top]
             judged_count = cumulative(codes, position, judged.astype(np.float64))
             ranked = gains
         else:
-            grades, judged, gains = _judgments(pool, pool_lookup, pool_keys, pool_gains, run, code, kept)
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code, kept)
             order, codes, position, ranked = _ranked_gains(
                 code, n_queries, score, gains, grades, items, options.ties
             )
