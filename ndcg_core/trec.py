@@ -196,7 +196,12 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
 
     The first field (the query) is read as a dictionary column, its chunks' dictionaries then
     unified: the parser hands over each row's query code, so the query ids of every line
-    are never hashed a second time."""
+    are never hashed a second time.
+
+    The parse's buffers come from the system allocator, not pyarrow's default (mimalloc): with
+    two parsing threads mimalloc took 1.3-2x the CPU time on a 455 MB run (most of it the
+    page faults of memory it had just obtained), and a first parse in a fresh process up to
+    5 CPU s against 1.8-3 (bench/README.md, bench_trec.py)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -217,6 +222,7 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
             quoted_strings_can_be_null=False,
             include_columns=[names[index] for index in keep],
         ),
+        memory_pool=pa.system_memory_pool(),
     )
     return table.unify_dictionaries()
 
