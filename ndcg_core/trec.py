@@ -201,7 +201,7 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
     The parse's buffers come from the system allocator, not pyarrow's default (mimalloc): with
     two parsing threads mimalloc took 1.3-2x the CPU time on a 455 MB run (most of it the
     page faults of memory it had just obtained), and a first parse in a fresh process up to
-    5 CPU s against 1.8-3 (bench/README.md, bench_trec.py)."""
+    5 CPU s against 1.8-2.2 (bench/README.md, bench_trec.py)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
