@@ -56,12 +56,11 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
+import itertools
 import mmap
 import os
 import re
-import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -197,7 +196,12 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
 
     The first field (the query) is read as a dictionary column, its chunks' dictionaries then
     unified: the parser hands over each row's query code, so the query ids of every line
-    are never hashed a second time."""
+    are never hashed a second time.
+
+    The parse's buffers come from the system allocator, not pyarrow's default (mimalloc): with
+    two parsing threads mimalloc took 1.3-2x the CPU time on a 455 MB run (most of it the
+    page faults of memory it had just obtained), and a first parse in a fresh process up to
+    5 CPU s against 1.8-2.2 (bench/README.md, bench_trec.py)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -218,15 +222,17 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
             quoted_strings_can_be_null=False,
             include_columns=[names[index] for index in keep],
         ),
+        memory_pool=pa.system_memory_pool(),
     )
     return table.unify_dictionaries()
 
 
 def _split(
     data: Text, label: str, *, kind: str, n_fields: int, number_field: int, keep: tuple[int, ...]
-) -> Any:
+) -> tuple[Any, NDArray[np.float64]]:
     """A TREC file as a pyarrow table of the fields ``keep`` (text, except ``number_field``:
-    float64). Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
+    float64), and that field as one numpy array (made once: it is the size of the run).
+    Fields are split by pyarrow's CSV reader on one space: tabs are made spaces
     first, and a file with padded fields (several spaces, or spaces at a line's ends) is
     normalised when the quick split fails. Errors are located by a slow pass naming the line."""
     import pyarrow as pa
@@ -248,7 +254,7 @@ def _split(
         line, fields = _line_of_row(data, int(np.argmin(finite)))
         shown = _text(fields[number_field]) if len(fields) > number_field else "?"
         fail("trec_value", name=label, line=line, what=_FIELD_TERM[kind], value=shown, rule="rule_finite")
-    return table
+    return table, values
 
 
 def _locate(
@@ -328,20 +334,19 @@ def _arrow_text(text: pd.Series) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class _Encoded:
-    """A qrels or run table as codes: each row's query and item code (0..n-1, in order of
-    first appearance) and the unique ids (pyarrow string arrays), its grades or scores, its
-    tags, and how to find a row's line for messages."""
+    """A qrels or run table: each row's query code (0..n-1, in order of first appearance; int32
+    for a run) and the unique query ids, each row's item id (a pyarrow string array or chunked
+    array, not encoded), its grades or scores, its tags, and how to find a row's line for
+    messages."""
 
-    query_codes: NDArray[np.intp]
+    query_codes: NDArray[Any]
     queries: Any
-    item_codes: NDArray[np.intp]
     items: Any
     values: NDArray[np.float64]
     tag: Any
     data: Text | None
     offset: int
     label: str | None
-    item_hash: NDArray[np.uint64] | None = None
 
     def line(self, row: int) -> int:
         """The line of a row in its file (or its row number in a table)."""
@@ -351,24 +356,24 @@ class _Encoded:
 
     def take(self, keep: NDArray[np.bool_]) -> _Encoded:
         """The rows where ``keep`` is true (codes and ids unchanged; lines of the kept rows)."""
+        import pyarrow as pa
+
         return _Encoded(
             self.query_codes[keep],
             self.queries,
-            self.item_codes[keep],
-            self.items,
+            self.items.filter(pa.array(keep)),
             self.values[keep],
             None if self.tag is None else self.tag.filter(keep),
             None,
             0,
             self.label,
-            None if self.item_hash is None else self.item_hash[keep],
         )
 
     def frame(self, value: str) -> pd.DataFrame:
         """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``."""
         columns: dict[str, Any] = {
             "query": _strings(self.queries, self.query_codes),
-            "item": _strings(self.items, self.item_codes),
+            "item": _series(self.items),
             value: self.values,
         }
         if self.tag is not None:
@@ -388,9 +393,10 @@ def _series(array: Any) -> pd.Series:
     return series if series.dtype == "str" else series.astype("str")
 
 
-def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
+def _encode(column: Any, *, wide: bool = True) -> tuple[NDArray[Any], Any]:
     """Codes (in order of first appearance) and unique values of a pyarrow string column,
-    hashed once in C++."""
+    hashed once in C++. The codes are ``intp``, or pyarrow's int32 when not ``wide`` (a run's
+    query codes: half the memory, and no conversion of every row)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -407,7 +413,7 @@ def _encode(column: Any) -> tuple[NDArray[np.intp], Any]:
         codes, dictionary = encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary
     if dictionary.type != pa.string():  # large_string: lookups need one type on both sides
         dictionary = dictionary.cast(pa.string())
-    return codes.astype(np.intp, copy=False), dictionary
+    return (codes.astype(np.intp, copy=False) if wide else codes), dictionary
 
 
 def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _Encoded:
@@ -443,33 +449,61 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
     else:
         assert data is not None
         if kind == "qrels":
-            table = _split(data, str(label), kind=kind, n_fields=4, number_field=3, keep=(0, 2, 3))
+            table, values = _split(data, str(label), kind=kind, n_fields=4, number_field=3, keep=(0, 2, 3))
             tag = None
         else:
             keep = (0, 2, 4, 5) if tags else (0, 2, 4)
-            table = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=keep)
+            table, values = _split(data, str(label), kind=kind, n_fields=6, number_field=4, keep=keep)
             tag = table.column(3) if tags else None
         queries, items = table.column(0), table.column(1)
-        values = table.column(2).to_numpy()
         offset = 0
-    query_codes, query_ids = _encode(queries)
-    if kind == "run":
-        # A run's item ids are not encoded: hashing every line's id into one table of a
-        # million distinct ids was the slowest step. Each row is its own "code"; the ids are
-        # looked up in the (much smaller) qrels, and only tied rows ever compare them.
-        item_ids = _one_chunk(items)
-        item_codes = np.arange(len(item_ids), dtype=np.intp)
-    else:
-        item_codes, item_ids = _encode(items)
-    return _Encoded(query_codes, query_ids, item_codes, item_ids, values, tag, data, offset, label)
+    query_codes, query_ids = _encode(queries, wide=kind != "run")
+    # Item ids are not encoded: hashing every line's id into one table of a million distinct
+    # ids was the slowest step. Each row is its own "code" (None); the ids, left in pyarrow's
+    # chunks, are hashed (:func:`_text_hash`), and only ids whose hashes match compared.
+    item_ids = _string_chunks(items)
+    return _Encoded(query_codes, query_ids, item_ids, values, tag, data, offset, label)
 
 
-def _one_chunk(column: Any) -> Any:
-    """A pyarrow text column as one ``string`` array (chunks joined)."""
+def _string_chunks(column: Any) -> Any:
+    """A pyarrow text column as ``string`` (int32 offsets), its chunks left as they are."""
     import pyarrow as pa
 
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    return array if array.type == pa.string() else array.cast(pa.string())
+    return column if column.type == pa.string() else column.cast(pa.string())
+
+
+def _take(strings: Any, rows: NDArray[Any]) -> Any:
+    """``strings.take(rows)`` as one pyarrow array. A chunked array is taken from chunk by
+    chunk (pyarrow's own take of a chunked array joins every chunk first: a copy of the
+    whole run for a few rows).
+
+    >>> import pyarrow as pa
+    >>> chunked = pa.chunked_array([["a", "b"], ["c"], ["d", "e"]])
+    >>> _take(chunked, np.array([4, 0, 2, 2, 1])).to_pylist()
+    ['e', 'a', 'c', 'c', 'b']
+    """
+    import pyarrow as pa
+
+    rows = np.asarray(rows, dtype=np.int64)
+    if not isinstance(strings, pa.ChunkedArray):
+        return strings.take(pa.array(rows))
+    if strings.num_chunks == 1:
+        return strings.chunk(0).take(pa.array(rows))
+    if strings.num_chunks == 0 or rows.size == 0:
+        return pa.array([], type=strings.type)
+    ends = np.cumsum([len(chunk) for chunk in strings.chunks])
+    which = np.searchsorted(ends, rows, side="right")
+    order = np.argsort(which, kind="stable")
+    edges = np.searchsorted(which[order], np.arange(strings.num_chunks + 1))
+    parts = []
+    for index, chunk in enumerate(strings.chunks):
+        if edges[index + 1] > edges[index]:
+            local = rows[order[edges[index] : edges[index + 1]]] - (ends[index] - len(chunk))
+            parts.append(chunk.take(pa.array(local)))
+    taken = pa.concat_arrays(parts)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(order.size)
+    return taken.take(pa.array(inverse))
 
 
 #: Odd 64-bit multipliers (splitmix64's) that spread the words of :func:`_text_hash`.
@@ -498,14 +532,19 @@ _HASH_BLOCK = 1 << 16
 
 
 def _text_hash(strings: Any) -> NDArray[np.uint64]:
-    """A 64-bit hash of every string of a pyarrow ``string`` array (no nulls), from its bytes:
-    :func:`_block_hash` of one block of rows after another.
+    """A 64-bit hash of every string of a pyarrow ``string`` array or chunked array (no
+    nulls), from its bytes: :func:`_block_hash` of one block of rows after another.
 
     >>> import pyarrow as pa
     >>> hashed = _text_hash(pa.array(["007", "7", "007"]))
     >>> bool(hashed[0] == hashed[2]), bool(hashed[0] == hashed[1])
     (True, False)
     """
+    import pyarrow as pa
+
+    if isinstance(strings, pa.ChunkedArray):
+        parts = [_text_hash(chunk) for chunk in strings.chunks]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
     n = len(strings)
     if n <= _HASH_BLOCK:
         return _block_hash(strings)
@@ -584,42 +623,66 @@ def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[
     return (codes << np.uint64(32)) | (hashed >> np.uint64(64 - _HASH_BITS))
 
 
-def _pairs(table: _Encoded) -> NDArray[np.int64]:
-    """A number for each row's (query, item) pair."""
-    return table.query_codes.astype(np.int64) * (len(table.items) + 1) + table.item_codes
+#: The qrels' (query, item) keys sorted, and the row of each: see :func:`_qrels`.
+_Lookup = tuple[NDArray[np.uint64], NDArray[np.intp]]
 
 
-def _qrels(source: Any, name: str | None) -> _Encoded:
-    """Qrels read and encoded, a pair graded twice with the same grade kept once."""
+def _qrels(source: Any, name: str | None) -> tuple[_Encoded, _Lookup | None]:
+    """Qrels read and encoded, a pair graded twice with the same grade kept once; and their
+    (query, item) keys (:func:`_pair_keys`) sorted, with the row of each, for
+    :func:`_look_up` (None when two judged pairs share a key, a hash collision: the run's ids
+    are then looked up by their text).
+
+    Read like a run: the ids are hashed, not encoded (one sort of a million keys is quicker
+    than a hash table of a million ids), and only the rows of a repeated key are compared by
+    their text."""
     table = _table(source, name, kind="qrels")
-    pair = _pairs(table)
-    index = pd.Index(pair)
-    if index.is_unique:
-        return table
-    repeated = index.duplicated(keep="first")
-    first_row = pd.Series(np.arange(pair.size)).groupby(pair).transform("first").to_numpy()
+    keys = _pair_keys(table.query_codes, _text_hash(table.items))
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    same = keys[1:] == keys[:-1]
+    if not same.any():
+        return table, (keys, order)
+    # the rows of repeated keys, in file order, compared exactly
+    candidate = np.zeros(order.size, dtype=bool)
+    candidate[1:] |= same
+    candidate[:-1] |= same
+    rows = np.sort(order[candidate])
+    exact = pd.DataFrame(
+        {"query": table.query_codes[rows], "item": _take(table.items, rows).to_numpy(zero_copy_only=False)}
+    )
+    pair = exact.groupby(["query", "item"], sort=False).ngroup().to_numpy()
+    first = rows[pd.Series(np.arange(rows.size)).groupby(pair).transform("first").to_numpy()]
     grades = table.values
-    conflict = repeated & (grades != grades[first_row])
+    conflict = grades[rows] != grades[first]
     if conflict.any():
-        row = int(np.argmax(conflict))
+        at = int(np.argmax(conflict))
+        row = int(rows[at])
         fail(
             "qrels_conflict",
             name=table.label or "table",
-            item=str(table.items[table.item_codes[row]]),
+            item=str(table.items[row]),
             query=str(table.queries[table.query_codes[row]]),
-            first=float(grades[first_row[row]]),
-            line_first=table.line(first_row[row]),
+            first=float(grades[first[at]]),
+            line_first=table.line(int(first[at])),
             second=float(grades[row]),
             line=table.line(row),
         )
-    return table.take(~repeated)
+    repeated = rows[first != rows]
+    if not repeated.size:
+        return table, None  # keys that collided, pairs that differ
+    keep = np.ones(order.size, dtype=bool)
+    keep[repeated] = False
+    kept = keep[order]
+    keys, order = keys[kept], (np.cumsum(keep) - 1)[order[kept]]
+    collided = bool((keys[1:] == keys[:-1]).any())
+    return table.take(keep), None if collided else (keys, order)
 
 
 def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
     table = _table(source, name, kind="run", tags=tags)
-    hashed = _text_hash(table.items)
-    repeated = _repeated_pair(table.query_codes, table.items, hashed)
+    repeated = _repeated_pair(table.query_codes, len(table.queries), table.items)
     if repeated is not None:
         first, row = repeated
         fail(
@@ -630,33 +693,67 @@ def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
             line_first=table.line(first),
             line=table.line(row),
         )
-    return dataclasses.replace(table, item_hash=hashed)
+    return table
 
 
-def _repeated_pair(
-    query_codes: NDArray[np.intp], items: Any, hashed: NDArray[np.uint64]
-) -> tuple[int, int] | None:
+#: Rows scanned at a time (whole queries) by the checks that look at every row of a run:
+#: their temporaries stay small. (A fresh array the size of a 10 M-line run costs more in
+#: page faults than the arithmetic done on it.)
+_SEGMENT = 1 << 18
+
+
+def _query_counts(codes: NDArray[Any], n_queries: int) -> NDArray[np.intp]:
+    """Rows of each query code, counted a segment at a time (``np.bincount`` of int32 codes
+    would first convert all of them to ``intp``)."""
+    counts = np.zeros(n_queries, dtype=np.intp)
+    for start in range(0, codes.size, _SEGMENT):
+        counts += np.bincount(codes[start : start + _SEGMENT], minlength=n_queries)
+    return counts
+
+
+def _grouped(codes: NDArray[Any]) -> bool:
+    """Whether the rows are grouped by query: codes, numbered in order of first appearance,
+    never go down."""
+    for start in range(0, codes.size, _SEGMENT):
+        block = codes[start : start + _SEGMENT + 1]
+        if not bool(np.all(block[1:] >= block[:-1])):
+            return False
+    return True
+
+
+def _segments(counts: NDArray[np.intp]) -> list[tuple[int, int, int, int]]:
+    """(first query, end query, first row, end row) of stretches of whole queries of about
+    :data:`_SEGMENT` rows, for a run grouped by query with ``counts`` rows per query."""
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    total = int(ends[-1]) if ends.size else 0
+    edges = np.unique(np.append(np.searchsorted(starts, np.arange(0, total, _SEGMENT)), counts.size))
+    return [
+        (int(first), int(end), int(starts[first]), int(ends[end - 1]))
+        for first, end in itertools.pairwise(edges)
+        if end > first
+    ]
+
+
+def _repeated_pair(query_codes: NDArray[Any], n_queries: int, items: Any) -> tuple[int, int] | None:
     """The rows (first, second) of the first repeated (query, item) pair, or None.
 
     A 64-bit key per row (query code, hash of the item's text) is sorted (for millions of
     rows quicker than a hash table); only the rows of the queries where a key repeats are then
-    looked at, and those whose key repeats compared exactly, by their text. ``hashed``:
-    :func:`_text_hash` of ``items``."""
-    import pyarrow as pa
-
-    repeated_keys = _repeated_keys(query_codes, hashed)
+    looked at, and those whose key repeats compared exactly, by their text."""
+    repeated_keys = _repeated_keys(query_codes, n_queries, items)
     if not repeated_keys.size:
         return None
-    queries = np.zeros(int(query_codes.max()) + 1, dtype=bool)
+    queries = np.zeros(n_queries, dtype=bool)
     queries[(repeated_keys >> np.uint64(32)).astype(np.intp)] = True
     near = np.flatnonzero(queries[query_codes])
-    key = _pair_keys(query_codes[near], hashed[near])
+    key = _pair_keys(query_codes[near], _text_hash(_take(items, near)))
     where = np.minimum(np.searchsorted(repeated_keys, key), repeated_keys.size - 1)
     rows = near[repeated_keys[where] == key]
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
-            "item": items.take(pa.array(rows)).to_numpy(zero_copy_only=False),
+            "item": _take(items, rows).to_numpy(zero_copy_only=False),
         }
     )
     repeated = exact.duplicated(keep="first").to_numpy()
@@ -667,41 +764,43 @@ def _repeated_pair(
     return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
 
 
-def _repeated_keys(query_codes: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """The keys (:func:`_pair_keys` of ``query_codes`` and ``hashed``) that occur more than
-    once, sorted and unique.
+def _repeated_keys(query_codes: NDArray[Any], n_queries: int, items: Any) -> NDArray[np.uint64]:
+    """The keys (:func:`_pair_keys` of ``query_codes`` and the items' :func:`_text_hash`)
+    that occur more than once, sorted and unique.
 
-    A run grouped by query with lists of similar length is laid out one query per row of a
-    grid of the hashes' top 32 bits and each row sorted on its own: many small sorts of 32-bit
-    numbers that stay in the caches, about five times quicker than one sort of every key (and
-    no 64-bit key is made for every row). Otherwise one sort of all the keys."""
-    counts = np.bincount(query_codes)
-    width = int(counts.max())
-    if counts.size * width <= 2 * hashed.size + 4096 and bool(np.all(query_codes[1:] >= query_codes[:-1])):
-        # the top 32 bits of each hash (the low half of its key) in a uint32 grid, one query a
-        # row; padding that equals a hash only makes a false candidate, which the exact check drops
-        # (little-endian: the high word of each uint64, copied out of a uint32 view)
-        little = sys.byteorder == "little" and hashed.flags.c_contiguous
-        low = (
-            hashed.view(np.uint32)[1::2].copy()
-            if little
-            else (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
-        )
-        if (counts == width).all():
-            grid = low.reshape(counts.size, width)
-        else:
-            grid = np.empty((counts.size, width), dtype=np.uint32)
-            grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
-            starts = np.cumsum(counts) - counts
-            shift = np.arange(counts.size) * width - starts
-            grid.ravel()[np.arange(hashed.size) + shift[query_codes]] = low
-        grid.sort(axis=1)
-        where = np.nonzero(grid[:, 1:] == grid[:, :-1])
-        repeated = (where[0].astype(np.uint64) << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64)
+    A run grouped by query is hashed and checked a stretch of whole queries at a time
+    (:func:`_segments`): each query's hashes (their top 32 bits) laid out one query per row
+    of a uint32 grid and each row sorted on its own, many small sorts that stay in the caches,
+    about five times quicker than one sort of every key. Otherwise one sort of all the keys."""
+    found = [np.zeros(0, dtype=np.uint64)]
+    if _grouped(query_codes):
+        counts = _query_counts(query_codes, n_queries)
+        for first, end, start, stop in _segments(counts):
+            hashed = _text_hash(items.slice(start, stop - start))
+            widths = counts[first:end]
+            width = int(widths.max())
+            if (end - first) * width > 2 * (stop - start) + 4096:  # lists of very unequal length
+                keys = np.sort(_pair_keys(query_codes[start:stop], hashed))
+                found.append(keys[1:][keys[1:] == keys[:-1]])
+                continue
+            high = (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
+            if (widths == width).all():
+                grid = high.reshape(end - first, width)
+            else:
+                # padding that equals a hash only makes a false candidate, which the exact
+                # check drops
+                grid = np.empty((end - first, width), dtype=np.uint32)
+                grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
+                shift = np.arange(end - first) * width - (np.cumsum(widths) - widths)
+                grid.ravel()[np.arange(stop - start) + np.repeat(shift, widths)] = high
+            grid.sort(axis=1)
+            where = np.nonzero(grid[:, 1:] == grid[:, :-1])
+            query = (where[0] + first).astype(np.uint64)
+            found.append((query << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64))
     else:
-        ordered = np.sort(_pair_keys(query_codes, hashed))
-        repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    return np.unique(repeated)
+        keys = np.sort(_pair_keys(query_codes, _text_hash(items)))
+        found.append(keys[1:][keys[1:] == keys[:-1]])
+    return np.unique(np.concatenate(found))
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -731,7 +830,7 @@ def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.
     ...     print(error.key, error.params["line_first"], error.params["line"])
     qrels_conflict 1 2
     """
-    return _qrels(source, name).frame("relevance")
+    return _qrels(source, name)[0].frame("relevance")
 
 
 def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -900,6 +999,47 @@ def _cumulative(
     return np.cumsum(table, axis=1)
 
 
+def _head(
+    codes: NDArray[Any], values: NDArray[np.float64], counts: NDArray[np.intp], k: int, ties: bool
+) -> NDArray[np.intp] | None:
+    """The rows that can be among the first ``k`` of their query, for a run grouped by query
+    and listed by rank (``values`` never rising inside a query); None for any other run.
+
+    Each query's first ``k`` rows, and with ``ties`` (trec_eval's order, which breaks a tie by
+    the ids) the rest of a tie at the k-th row, which may move up. Ranked on their own, these
+    rows take the first ``k`` places as in the whole run. Checked a segment at a time: no
+    array the size of the run is made.
+
+    >>> _head(np.array([0, 0, 0, 1, 1]), np.array([3.0, 2.0, 2.0, 5.0, 4.0]), np.array([3, 2]), 2, True)
+    array([0, 1, 2, 3, 4])
+    >>> _head(np.array([0, 0, 0, 1, 1]), np.array([3.0, 2.0, 2.0, 5.0, 4.0]), np.array([3, 2]), 1, True)
+    array([0, 3])
+    >>> _head(np.array([0, 0, 1]), np.array([1.0, 2.0, 1.0]), np.array([2, 1]), 1, True) is None
+    True
+    """
+    if not _grouped(codes):
+        return None
+    for start in range(0, codes.size, _SEGMENT):
+        value, code = values[start : start + _SEGMENT + 1], codes[start : start + _SEGMENT + 1]
+        ranked = value[1:] <= value[:-1]
+        ranked |= code[1:] != code[:-1]
+        if not bool(ranked.all()):
+            return None
+    starts = np.cumsum(counts) - counts
+    taken = np.minimum(counts, k)
+    if ties:
+        longer = np.flatnonzero(counts > k)
+        last = starts[longer] + (k - 1)
+        for query in longer[values[last] == values[last + 1]]:
+            first, end = int(starts[query]) + k - 1, int(starts[query] + counts[query])
+            other = np.flatnonzero(values[first + 1 : end] != values[first])
+            taken[query] = k + int(other[0]) if other.size else int(counts[query])
+    before = np.cumsum(taken) - taken
+    rows = np.arange(int(taken.sum()), dtype=np.intp)
+    rows += np.repeat(starts - before, taken)
+    return rows
+
+
 def _ranked_positions(
     codes: NDArray[np.intp], n_queries: int, values: NDArray[np.float64]
 ) -> tuple[NDArray[np.intp] | None, NDArray[np.intp]]:
@@ -939,9 +1079,8 @@ def _trec_order(
 
     Ranked by score first; only the rows of a tie are then re-sorted by their ids (ties are
     few, so no sort ever compares the ids of the whole run). ``items``: each row's item code
-    and the unique ids (a pyarrow string array). The order is None for the input order."""
-    import pyarrow as pa
-
+    (None: the row itself) and the ids (a pyarrow string array or chunked array). The order is
+    None for the input order."""
     order, position = _ranked_positions(codes, n_queries, score)
     ranked_codes, ranked_score = (codes, score) if order is None else (codes[order], score[order])
     same = ranked_score[1:] == ranked_score[:-1]
@@ -957,7 +1096,8 @@ def _trec_order(
         after[rows > 0] = same[rows[rows > 0] - 1]
         group = np.cumsum(~after)
         tied_rows = rows if order is None else order[rows]
-        names = items[1].take(pa.array(items[0][tied_rows])).to_numpy(zero_copy_only=False)
+        names = _take(items[1], tied_rows if items[0] is None else items[0][tied_rows])
+        names = names.to_numpy(zero_copy_only=False)
         item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group))
@@ -1005,19 +1145,8 @@ def _ranked_gains(
     return order, ranked_codes, position, ranked
 
 
-def _pool_lookup(pool: _Encoded) -> tuple[NDArray[np.uint64], NDArray[np.intp]] | None:
-    """The qrels' (query, item) keys sorted, and the row of each; None when two judged pairs
-    of one query share a key (a hash collision), which :func:`_look_up` cannot resolve."""
-    keys = _pair_keys(pool.query_codes, _text_hash(pool.items)[pool.item_codes])
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    if (keys[1:] == keys[:-1]).any():
-        return None
-    return keys, order
-
-
 def _look_up(
-    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]],
+    lookup: _Lookup,
     pool: _Encoded,
     code: NDArray[np.intp],
     run: _Encoded,
@@ -1029,46 +1158,47 @@ def _look_up(
     The run's pair keys are searched in the qrels' sorted keys (a run grouped by query
     searches one query's small stretch of them after another, which stays in the caches); a
     key found is a candidate, and the texts of both ids are then compared exactly."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     keys, pool_rows = lookup
-    hashed = run.item_hash if run.item_hash is not None else _text_hash(run.items)
-    item_codes = run.item_codes
-    if rows is not None:
-        hashed, item_codes = hashed[rows], item_codes[rows]
-    wanted = _pair_keys(code, hashed)
+    ids = _run_ids(run, rows)
+    wanted = _pair_keys(code, _text_hash(ids))
     where = np.searchsorted(keys, wanted)
     np.minimum(where, keys.size - 1, out=where)
     hit = np.flatnonzero(keys[where] == wanted)
     found = np.full(code.size, -1, dtype=np.intp)
     candidate = pool_rows[where[hit]]
-    ours = run.items.take(pa.array(item_codes[hit]))
-    theirs = pool.items.take(pa.array(pool.item_codes[candidate]))
+    ours = _take(ids, hit)
+    theirs = _take(pool.items, candidate)
     same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
     found[hit[same]] = candidate[same]
     return found
 
 
+def _run_ids(run: _Encoded, rows: NDArray[np.intp] | None) -> Any:
+    """The item ids of the run's ``rows`` (None: every row), in that order."""
+    return run.items if rows is None else _take(run.items, rows)
+
+
 def _look_up_by_text(
-    pool: _Encoded, pool_keys: pd.Index, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
+    pool: _Encoded, code: NDArray[np.intp], run: _Encoded, rows: NDArray[np.intp] | None
 ) -> NDArray[np.intp]:
-    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide)."""
+    """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide):
+    the judged ids encoded, each (query, item) pair of the qrels numbered, and the run's
+    pairs found among those numbers."""
     import pyarrow.compute as pc
 
-    item_map = pc.fill_null(pc.index_in(run.items, value_set=pool.items), -1).to_numpy()
-    item = item_map[run.item_codes if rows is None else run.item_codes[rows]]
-    found = pool_keys.get_indexer(
-        np.where(item >= 0, code.astype(np.int64) * (len(pool.items) + 1) + item, -1)
-    )
+    pool_codes, pool_ids = _encode(pool.items)
+    pool_keys = pd.Index(pool.query_codes.astype(np.int64) * (len(pool_ids) + 1) + pool_codes)
+    item = pc.fill_null(pc.index_in(_run_ids(run, rows), value_set=pool_ids), -1).to_numpy()
+    found = pool_keys.get_indexer(np.where(item >= 0, code.astype(np.int64) * (len(pool_ids) + 1) + item, -1))
     found[item < 0] = -1
     return np.asarray(found, dtype=np.intp)
 
 
 def _judgments(
     pool: _Encoded,
-    lookup: tuple[NDArray[np.uint64], NDArray[np.intp]] | None,
-    pool_keys: pd.Index,
+    lookup: _Lookup | None,
     pool_gains: NDArray[np.float64],
     run: _Encoded,
     code: NDArray[np.intp],
@@ -1076,11 +1206,9 @@ def _judgments(
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.float64]]:
     """The grade (NaN where the qrels have none), judged flag and gain of the run's ``rows``
     (None: every row) whose query codes in the qrels are ``code``. ``lookup``:
-    :func:`_pool_lookup` (None: a hash collision inside the qrels, ids looked up by text)."""
+    :func:`_qrels` (None: a hash collision inside the qrels, ids looked up by text)."""
     found = (
-        _look_up_by_text(pool, pool_keys, code, run, rows)
-        if lookup is None
-        else _look_up(lookup, pool, code, run, rows)
+        _look_up_by_text(pool, code, run, rows) if lookup is None else _look_up(lookup, pool, code, run, rows)
     )
     grades = np.where(found >= 0, pool.values[np.maximum(found, 0)], np.nan)
     judged = found >= 0
@@ -1140,16 +1268,12 @@ def evaluate_trec(
     import pyarrow.compute as pc
 
     named = _named_runs(runs)
-    pool = _qrels(qrels, None)
+    pool, pool_lookup = _qrels(qrels, None)
     n_queries = len(pool.queries)
-    pool_keys = pd.Index(_pairs(pool))
-    pool_lookup = _pool_lookup(pool)
     pool_gains = _gains(pool.values, options.gain)
     encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
-    longest = max(
-        [int(np.bincount(pool.query_codes).max())]
-        + [int(np.bincount(run.query_codes).max()) for _, run in encoded]
-    )
+    run_counts = [_query_counts(run.query_codes, len(run.queries)) for _, run in encoded]
+    longest = max([int(np.bincount(pool.query_codes).max())] + [int(counts.max()) for counts in run_counts])
     cutoffs = np.asarray(options.k if options.k is not None else (longest,), dtype=np.int64)
     by_size = np.argsort(cutoffs, kind="stable")
     sorted_cutoffs = cutoffs[by_size]
@@ -1179,32 +1303,46 @@ def evaluate_trec(
     missing_queries: dict[str, tuple[str, ...]] = {}
     tables: list[pd.DataFrame] = []
     mean_rows: list[dict[str, Any]] = []
-    for name, run in encoded:
+    for (name, run), counts in zip(encoded, run_counts, strict=True):
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
         query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
+        query_map = query_map.astype(np.intp)
         unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
-        code = query_map.astype(np.intp)[run.query_codes]
-        keep = code >= 0
-        kept = None  # the run's rows kept (None: every row)
-        if keep.all():
-            score, item_codes = run.values, run.item_codes
-        else:
-            kept = np.flatnonzero(keep)
-            code, score, item_codes = code[kept], run.values[kept], run.item_codes[kept]
-        code = code.astype(np.intp, copy=False)
-        items = (item_codes, run.items)
-        n_items = np.bincount(code, minlength=n_queries)
+        # rows per judged query (each of the run's queries is one of the qrels' at most)
+        n_items = np.zeros(n_queries, dtype=np.intp)
+        n_items[query_map[query_map >= 0]] = counts[query_map >= 0]
         answered = n_items > 0
         missing_queries[name] = tuple(query_ids[~answered])
-
-        if (
+        top_only = (
             options.k is not None
             and options.unjudged == "zero"
             and pool_idcg is not None
             and (options.ties in ("trec_eval", "input"))
-        ):
-            # The order needs no grades, and DCG@k and judged@k only the first k rows of each
-            # query: the ids of those rows alone are looked up in the qrels.
+        )
+        # The order needs no grades, and DCG@k and judged@k only the first k rows of each
+        # query: in a run listed by rank, the rows that can be among them are known from the
+        # counts alone, and nothing else of the run is ever gathered.
+        head = (
+            _head(run.query_codes, run.values, counts, int(sorted_cutoffs[-1]), options.ties == "trec_eval")
+            if top_only
+            else None
+        )
+        kept: NDArray[np.intp] | None  # the run's rows kept (None: every row)
+        if head is not None:
+            code = query_map[run.query_codes[head]]
+            kept = head[code >= 0]
+            code = code[code >= 0]
+        else:
+            code = query_map[run.query_codes]
+            keep = code >= 0
+            kept = None if keep.all() else np.flatnonzero(keep)
+            if kept is not None:
+                code = code[kept]
+        score = run.values if kept is None else run.values[kept]
+        items = (kept, run.items)
+
+        if top_only:
+            # the ids of the first k rows of each query alone are looked up in the qrels
             if options.ties == "trec_eval":
                 order, position = _trec_order(code, n_queries, score, items)
             else:
@@ -1212,14 +1350,12 @@ def evaluate_trec(
             top = np.flatnonzero(position < sorted_cutoffs[-1])
             rows = top if order is None else order[top]
             run_rows = rows if kept is None else kept[rows]
-            grades, judged, gains = _judgments(
-                pool, pool_lookup, pool_keys, pool_gains, run, code[rows], run_rows
-            )
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code[rows], run_rows)
             codes, position = code[rows], position[top]
             judged_count = cumulative(codes, position, judged.astype(np.float64))
             ranked = gains
         else:
-            grades, judged, gains = _judgments(pool, pool_lookup, pool_keys, pool_gains, run, code, kept)
+            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code, kept)
             order, codes, position, ranked = _ranked_gains(
                 code, n_queries, score, gains, grades, items, options.ties
             )
@@ -1232,7 +1368,7 @@ def evaluate_trec(
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)
         if options.unjudged == "drop":
             code, score, gains, grades = code[judged], score[judged], gains[judged], grades[judged]
-            items = (items[0][judged], items[1])
+            items = (np.flatnonzero(judged) if items[0] is None else items[0][judged], items[1])
             _, codes, position, ranked = _ranked_gains(
                 code, n_queries, score, gains, grades, items, options.ties
             )

@@ -689,3 +689,92 @@ def test_read_trec_run_reads_a_csv_file_path(tmp_path: object) -> None:
         "item": ["007", "7"],
         "score": [0.5, 0.25],
     }
+
+
+# --------------------------------------------------------------------------- runs scanned a stretch at a time
+
+
+def listed_by_rank(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The collection of :func:`collection` written as run files are: each query's rows by
+    descending score, tied rows in random order (ties often straddle a small cutoff)."""
+    qrels, run = collection(seed)
+    shuffled = run.sample(frac=1.0, random_state=seed)
+    return qrels, shuffled.sort_values(["query", "score"], ascending=[True, False], kind="stable")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_evaluate_trec_tie_at_the_kth_row_of_a_run_listed_by_rank_equals_pytrec_eval(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # only each query's first k rows (and the rest of a tie at the k-th) are ranked: trec_eval's
+    # order breaks that tie by id, which can pull a later row into the first k
+    from ndcg_core import trec
+
+    qrels, run = listed_by_rank(seed)
+    expected = pytrec(qrels, run, {"ndcg_cut_1", "ndcg_cut_2", "ndcg_cut_3"})
+    monkeypatch.setattr(trec, "_BLOCK_SIZE", 64)  # the run's ids in many chunks
+    monkeypatch.setattr(trec, "_SEGMENT", 7)  # checks over many stretches of whole queries
+    result = evaluate_trec(*to_trec(qrels, run), k="1,2,3", missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        for k in (1, 2, 3):
+            assert answered.loc[query, f"ndcg@{k}"] == pytest.approx(values[f"ndcg_cut_{k}"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_input_ties_take_the_first_k_lines_of_a_run_listed_by_rank(seed: int) -> None:
+    qrels, run = listed_by_rank(seed)
+    grade = {(q, i): max(float(g), 0.0) for q, i, g in qrels.itertuples(index=False)}
+    result = evaluate_trec(*to_trec(qrels, run), k=2, ties="input").per_query.set_index("query")
+    for query, rows in run.groupby("query", sort=False):
+        if query not in result.index:
+            continue  # a query without judgments
+        first = rows["item"].tolist()[:2]
+        dcg = sum(grade.get((query, item), 0.0) / math.log2(rank + 2) for rank, item in enumerate(first))
+        assert result.loc[query, "dcg"] == pytest.approx(dcg, abs=1e-12)
+
+
+@pytest.mark.parametrize("segment", [1, 3, 7, 1 << 18])
+def test_read_trec_run_finds_a_repeated_pair_in_any_stretch(
+    segment: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_SEGMENT", segment)
+    lines = [(q, f"d{i}") for q in range(1, 6) for i in range(q + 1)]  # lists of 2..6 rows
+    lines.insert(17, (4, "d2"))  # query 4 names d2 twice (lines 12 and 18)
+    data = "".join(f"{q} Q0 {i} {n + 1} 0.5 t\n" for n, (q, i) in enumerate(lines)).encode()
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data)
+    assert (error.value.params["line_first"], error.value.params["line"]) == (12, 18)
+
+
+def test_read_trec_run_finds_a_repeated_pair_among_lists_of_very_unequal_length() -> None:
+    # 100 queries of one row and one of 100 rows: too sparse for a grid, the keys are sorted
+    lines = [(f"q{n}", "d0") for n in range(100)] + [("long", f"d{n}") for n in range(100)]
+    data = "".join(f"{q} Q0 {i} 1 0.5 t\n" for q, i in lines).encode()
+    assert len(read_trec_run(data)) == 200
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(data + b"long Q0 d42 2 0.4 t\n")
+    assert (error.value.params["line_first"], error.value.params["line"]) == (143, 201)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evaluate_trec_qrels_with_pairs_graded_twice_equal_pytrec_eval(seed: int) -> None:
+    qrels, run = collection(seed)
+    twice = pd.concat([qrels, qrels.iloc[::3]]).sample(frac=1.0, random_state=seed)
+    expected = pytrec(qrels, run, {"ndcg_cut_5"})
+    result = evaluate_trec(*to_trec(twice, run), k=5, missing="drop")
+    answered = result.per_query[~result.per_query["missing"]].set_index("query")
+    for query, values in expected.items():
+        assert answered.loc[query, "ndcg"] == pytest.approx(values["ndcg_cut_5"], abs=1e-12)
+
+
+@pytest.mark.usefixtures("weak_hash")
+def test_evaluate_trec_qrels_with_a_pair_graded_twice_and_colliding_ids() -> None:
+    # "a" graded twice (kept once); "a" and "b" collide under the weak hash: ids looked up by text
+    qrels = b"q 0 a 3\nq 0 b 2\nq 0 a 3\nq 0 cc 1\n"
+    run = b"q Q0 b 1 3.0 t\nq Q0 x 2 2.0 t\nq Q0 a 3 1.0 t\n"
+    row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
+    assert row["dcg"] == pytest.approx(2 + 3 / math.log2(4), abs=1e-12)
+    assert row["idcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
