@@ -313,12 +313,12 @@ def missed_grades(missed: tuple[float, ...], t: Translate) -> str:
     >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0), partial(translate, "en"))
     '3 (×3), 2, 1 (×4)'
     >>> missed_grades((3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0), partial(translate, "zh"))
-    '3（×3）, 2, 1（×4）'
+    '3（×3）、2、1（×4）'
     """
     if len(missed) <= _LISTED_GRADES:
-        return ", ".join(format_grade(x) for x in missed)
+        return t("common.list_separator").join(format_grade(x) for x in missed)
     counts = Counter(missed)
-    return ", ".join(
+    return t("common.list_separator").join(
         format_grade(grade) if n == 1 else t("calculator.grade_count", grade=format_grade(grade), n=n)
         for grade, n in counts.items()
     )

@@ -159,7 +159,7 @@ def uploaded_collection(
             digests.append(f"{file.digest}:{name}")
     if qrels is None or qrels_file is None or not runs:
         return None, errors
-    label = t("evaluate.trec_files_name", qrels=qrels_file.name, runs=t("evaluate.list_separator").join(runs))
+    label = t("evaluate.trec_files_name", qrels=qrels_file.name, runs=t("common.list_separator").join(runs))
     return Collection(qrels=qrels, runs=runs, key=(qrels_file.digest, *digests), label=label), errors
 
 
@@ -341,7 +341,7 @@ def data_widgets(lang: str, t: Translate) -> Collection | None:
                 seed=SAMPLE_SEED,
                 n_queries=qrels["query"].nunique(),
                 n_judged=f"{len(qrels):,}",
-                runs=md_escape(t("evaluate.list_separator").join(runs)),
+                runs=md_escape(t("common.list_separator").join(runs)),
             )
         )
         return collection
@@ -386,7 +386,7 @@ def kept_note(
     kept = [f.name for f in qrels if upload is None] + [f.name for f in runs if not uploads]
     if not kept:
         return
-    st.caption(t("evaluate.kept_files", names=md_escape(t("evaluate.list_separator").join(kept))))
+    st.caption(t("evaluate.kept_files", names=md_escape(t("common.list_separator").join(kept))))
     if st.button(t("evaluate.forget_files"), key="evaluate.trec_forget", icon=":material/delete:"):
         session.forget_files(QRELS_KEY)
         session.forget_files(RUNS_KEY)
