@@ -14,13 +14,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.discounting import Discount
 from ndcg_core.gains import Gain
 from ndcg_core.options import Unjudged
+
+_Choice = TypeVar("_Choice", bound=str)
 
 MAX_ITEMS = 100
 EXAMPLE_RELEVANCE: tuple[float, ...] = (3.0, 2.0, 0.0, 0.0, 1.0)
@@ -251,6 +253,25 @@ def ranking_to_params(ranking: Ranking) -> dict[str, str | list[str]]:
     return params
 
 
+def _choice(
+    params: Mapping[str, Any],
+    name: str,
+    choices: tuple[_Choice, ...],
+    option: str,
+    errors: list[NDCGInputError],
+) -> _Choice | None:
+    """The link parameter ``name`` checked against ``choices`` (typed as they are), or None
+    when it is absent or refused (the refusal appended to ``errors``)."""
+    text = _one(params, name)
+    if text is None:
+        return None
+    try:
+        return nc.validate.check_choice(text, choices, option=option)
+    except NDCGInputError as err:
+        errors.append(err)
+        return None
+
+
 def _one(params: Mapping[str, Any], name: str) -> str | None:
     value = params.get(name)
     if isinstance(value, (list, tuple)):
@@ -356,28 +377,15 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
         except NDCGInputError as err:
             errors.append(err)
     # One try per option, so a broken one keeps the others (each its own field and vocabulary).
-    gain = _one(params, "gain")
+    gain = _choice(params, "gain", GAIN_CHOICES, "gain", errors)
     if gain is not None:
-        try:
-            ranking = replace(ranking, gain=nc.validate.check_choice(gain, GAIN_CHOICES, option="gain"))
-        except NDCGInputError as err:
-            errors.append(err)
-    disc = _one(params, "disc")
-    if disc is not None:
-        try:
-            ranking = replace(
-                ranking, discount=nc.validate.check_choice(disc, DISCOUNT_CHOICES, option="discount")
-            )
-        except NDCGInputError as err:
-            errors.append(err)
-    unj = _one(params, "unj")
-    if unj is not None:
-        try:
-            ranking = replace(
-                ranking, unjudged=nc.validate.check_choice(unj, UNJUDGED_CHOICES, option="unjudged")
-            )
-        except NDCGInputError as err:
-            errors.append(err)
+        ranking = replace(ranking, gain=gain)
+    discount = _choice(params, "disc", DISCOUNT_CHOICES, "discount", errors)
+    if discount is not None:
+        ranking = replace(ranking, discount=discount)
+    unjudged = _choice(params, "unj", UNJUDGED_CHOICES, "unjudged", errors)
+    if unjudged is not None:
+        ranking = replace(ranking, unjudged=unjudged)
     missed_text = _one(params, "missed")
     if missed_text is not None:
         try:
