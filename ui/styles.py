@@ -175,10 +175,29 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 #:   grades), so the next Tab reaches the drag cards. The link's plain ``#anchor`` works without
 #:   it, but Chromium's next Tab from a ``tabindex=-1`` anchor sometimes skipped the whole
 #:   ranking (measured: 1 run in 2), which a direct focus cannot.
+#: - a new page opens at its top. Streamlit (1.67) keeps the scroll position of its main
+#:   container when the page changes (the Calculator opened from a button far down Evaluate);
+#:   it only looks reset when the old page's elements are cleared and drawn empty before the
+#:   new ones come, which a busy machine skips (seen in CI: the Calculator shown 3,042 px
+#:   down). Streamlit changes the page's path with ``history.pushState`` or ``replaceState``
+#:   (or the browser's back and forward buttons do): a change of path, not of the query, scrolls to the top.
 PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
 (() => {{
   if (window.__labPageScript) return;
   window.__labPageScript = true;
+  let path = location.pathname;
+  const toTop = () => {{
+    if (location.pathname === path) return;
+    path = location.pathname;
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main) main.scrollTop = 0;
+    requestAnimationFrame(() => {{ if (main && main.isConnected) main.scrollTop = 0; }});
+  }};
+  for (const name of ["pushState", "replaceState"]) {{
+    const change = history[name];
+    history[name] = function (...args) {{ const result = change.apply(this, args); toTop(); return result; }};
+  }}
+  window.addEventListener("popstate", toTop);
   document.addEventListener("click", (event) => {{
     const skip = event.target.closest("a.{SKIP_LINK_CLASS}");
     if (skip) {{
