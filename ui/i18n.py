@@ -21,6 +21,10 @@ from ndcg_core.validate import MESSAGES, TERMS, render
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
+#: The BCP 47 tag of each language, for the document's ``<html lang>``: Simplified Chinese as
+#: written in mainland China (TEACHING.md §6), so a browser picks Simplified glyphs and a screen
+#: reader a Mandarin voice.
+HTML_LANG: dict[str, str] = {"en": "en", "zh": "zh-CN"}
 
 
 def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None:

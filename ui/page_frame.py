@@ -271,6 +271,8 @@ def _sidebar(current: str, lang: str, names: tuple[str, ...]) -> None:
             help=i18n.translate(lang, "common.presenter_help"),
         )
         st.html(styles.PAGE_SCRIPT, unsafe_allow_javascript=True)
+        skip = i18n.translate(lang, "common.skip_to_content")
+        st.html(styles.page_language_script(i18n.HTML_LANG[lang], skip), unsafe_allow_javascript=True)
 
 
 _FROZEN_MODULES = 0

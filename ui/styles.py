@@ -218,6 +218,30 @@ PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
 </script>"""
 
 
+def page_language_script(html_lang: str, skip_text: str) -> str:
+    """A script that puts the page's language on the document: ``<html lang>`` (which a screen
+    reader's voice and the browser's choice of Chinese glyphs follow; Streamlit's page says
+    "en" whatever the app shows) and the text of Streamlit's own "Skip to main content" link
+    (1.67 has no option for it; the link is constant, so React never writes it again).
+
+    Drawn with :data:`PAGE_SCRIPT` by the frame: Streamlit runs the script again whenever its
+    text changes (a change of language) and when the page is drawn anew (a change of page).
+    Both arguments are the app's own texts (``i18n.HTML_LANG``, a catalog string), never user
+    input, and are written as JSON strings.
+
+    >>> 'documentElement.lang = "zh-CN"' in page_language_script("zh-CN", "跳到主要内容")
+    True
+    """
+    lang, skip = json.dumps(html_lang), json.dumps(skip_text, ensure_ascii=False)
+    return (
+        f'<div class="{NO_ROOM_CLASS}"></div><script>'
+        f"document.documentElement.lang = {lang};"
+        "for (const link of document.querySelectorAll('[data-testid=\"stSkipToContent\"]')) "
+        f"{{ if (link.textContent !== {skip}) link.textContent = {skip}; }}"
+        "</script>"
+    )
+
+
 def widget_text_css(upload_label: str) -> str:
     """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
     1.67 does not let a script set (``st.file_uploader`` has no parameter for them).

@@ -10,17 +10,16 @@ expander is opened and every tab shown first, and input placeholders count as sh
 from __future__ import annotations
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, wait_idle
+from browser_helpers import assert_no_exception, choose_option, open_page, wait_idle
 from chinese_text import english_words
 
 from ui.i18n import translate
 
-#: The page's shown text, one text node per line. Left out: code, formulas, icons, SVG, and
-#: Streamlit's "Skip to main content" link: a keyboard-only accessibility link that Streamlit
-#: 1.67 writes as a fixed English string (no option; frontend component ``stSkipToContent``).
+#: The page's shown text, one text node per line. Left out: code, formulas, icons and SVG.
+#: Streamlit's own "Skip to main content" link (``stSkipToContent``, shown on keyboard focus)
+#: is read: the app's page script writes it in the page's language.
 PAGE_TEXT_JS = """() => {
-  const skip = "style,script,noscript,code,pre,.katex,svg,[data-testid=stIconMaterial],"
-             + "[data-testid=stSkipToContent]";
+  const skip = "style,script,noscript,code,pre,.katex,svg,[data-testid=stIconMaterial]";
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -76,10 +75,16 @@ def zh_page(browser):
     context.close()
 
 
+#: True once the page script has put the page's language on the document.
+LANG_SET = "(tag) => document.documentElement.lang === tag"
+SKIP_TEXT = "() => [...document.querySelectorAll('[data-testid=stSkipToContent]')].map((a) => a.textContent)"
+
+
 @pytest.mark.parametrize("name", sorted(PAGES_ZH))
 def test_chinese_page_in_chromium_shows_no_english(server, zh_page, name):
     open_page(zh_page, server + PAGES_ZH[name])
     assert_no_exception(zh_page)
+    zh_page.wait_for_function(LANG_SET, arg="zh-CN")
     if name in CLICKS:
         zh_page.get_by_text(CLICKS[name], exact=True).click()
         wait_idle(zh_page)
@@ -94,3 +99,25 @@ def test_chinese_page_text_scan_sees_streamlit_widget_text(server, zh_page):
     texts = zh_page.evaluate(PAGE_TEXT_JS)
     assert "选择一个示例…" in texts
     assert "nDCG 计算器" in texts
+
+
+def test_chinese_page_declares_its_language_to_the_browser(server, zh_page):
+    """``<html lang>`` follows the page's language (Streamlit's page says "en" whatever the app
+    shows), and so does Streamlit's skip link: on the first page, on the next, and after the
+    sidebar's switch to English."""
+    open_page(zh_page, server + PAGES_ZH["calculator"])
+    zh_page.wait_for_function(LANG_SET, arg="zh-CN")
+    assert zh_page.evaluate(SKIP_TEXT) == [translate("zh", "common.skip_to_content")] == ["跳到主要内容"]
+    zh_page.get_by_role("link", name=translate("zh", "nav.lesson")).click()
+    wait_idle(zh_page)
+    assert "/Lesson" in zh_page.url
+    zh_page.wait_for_function(LANG_SET, arg="zh-CN")
+    box = (
+        zh_page.locator("[data-testid='stSelectbox']")
+        .filter(has_text=translate("zh", "common.language"))
+        .first
+    )
+    choose_option(zh_page, box, translate("en", "common.language_name"))
+    wait_idle(zh_page)
+    zh_page.wait_for_function(LANG_SET, arg="en")
+    assert zh_page.evaluate(SKIP_TEXT) == ["Skip to main content"]
