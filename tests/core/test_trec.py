@@ -778,3 +778,66 @@ def test_evaluate_trec_qrels_with_a_pair_graded_twice_and_colliding_ids() -> Non
     row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
     assert row["dcg"] == pytest.approx(2 + 3 / math.log2(4), abs=1e-12)
     assert row["idcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+
+
+# --------------------------------------------------------------------------- the ideal from the k best gains
+
+
+def ideal_dcg(grades: list[float], k: int | None, *, exponential: bool = False) -> float:
+    """IDCG@k by its definition: the gains (a negative grade counts 0) sorted, largest first."""
+    gains = sorted(((2.0**g - 1) if exponential else g) if g > 0 else 0.0 for g in grades)[::-1]
+    return sum(gain / math.log2(rank + 2) for rank, gain in enumerate(gains[:k]))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, None])
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_evaluate_trec_pool_idcg_takes_the_k_best_gains_with_ties_and_negative_grades(
+    k: int | None, gain: str
+) -> None:
+    # queries interleaved in the qrels; q1 has tied best grades and negative grades, q2 fewer
+    # judged items than the largest k, q3 only negative grades and zeros (IDCG 0)
+    rows = [
+        ("q1", "a", 1), ("q2", "a", 2), ("q1", "b", 3), ("q3", "a", -1), ("q1", "c", -1),
+        ("q1", "d", 3), ("q2", "b", -2), ("q1", "e", 2), ("q1", "f", 0), ("q3", "b", 0),
+        ("q1", "g", -2), ("q1", "h", 2),
+    ]  # fmt: skip
+    qrels = pd.DataFrame(rows, columns=["query", "item", "relevance"])
+    run = pd.DataFrame({"query": ["q1", "q2", "q3"], "item": ["a", "a", "a"], "score": [1.0, 1.0, 1.0]})
+    result = evaluate_trec(qrels, {"r": run}, k=k, gain=gain).per_query.set_index("query")
+    for query, group in qrels.groupby("query"):
+        expected = ideal_dcg(group["relevance"].tolist(), k, exponential=gain == "exponential")
+        assert result.loc[query, "idcg"] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_gains_are_each_querys_largest_gains_in_descending_order(seed: int) -> None:
+    from ndcg_core import trec
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 6, size=80)
+    gains = rng.choice([0.0, 0.0, 1.0, 3.0, 7.0], size=80)
+    best = trec._best_gains(codes, 6, gains, 4)
+    assert best is not None
+    expected_codes, expected_position, expected_gains = [], [], []
+    for query in range(6):
+        top = sorted(gains[codes == query].tolist(), reverse=True)[:4]
+        expected_codes += [query] * len(top)
+        expected_position += list(range(len(top)))
+        expected_gains += top
+    assert [part.tolist() for part in best] == [expected_codes, expected_position, expected_gains]
+
+
+def test_evaluate_trec_pool_idcg_with_many_distinct_grades_takes_the_sorting_path() -> None:
+    # 3,000 distinct grades over 60 queries: too many (query, grade) cells to count, so the
+    # judged rows are ranked whole; the ideal must be the same definition
+    from ndcg_core import trec
+
+    rng = np.random.default_rng(7)
+    query = np.repeat([f"q{n}" for n in range(60)], 50)
+    grades = rng.permutation(3000) / 7.0
+    qrels = pd.DataFrame({"query": query, "item": [f"d{n}" for n in range(3000)], "relevance": grades})
+    assert trec._best_gains(np.repeat(np.arange(60), 50), 60, grades, 10) is None
+    run = pd.DataFrame({"query": ["q0"], "item": ["d0"], "score": [1.0]})
+    result = evaluate_trec(qrels, {"r": run}, k=10).per_query.set_index("query")
+    for name, group in qrels.groupby("query"):
+        assert result.loc[name, "idcg"] == pytest.approx(ideal_dcg(group["relevance"].tolist(), 10), abs=1e-9)
