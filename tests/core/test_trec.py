@@ -841,3 +841,69 @@ def test_evaluate_trec_pool_idcg_with_many_distinct_grades_takes_the_sorting_pat
     result = evaluate_trec(qrels, {"r": run}, k=10).per_query.set_index("query")
     for name, group in qrels.groupby("query"):
         assert result.loc[name, "idcg"] == pytest.approx(ideal_dcg(group["relevance"].tolist(), 10), abs=1e-9)
+
+
+# --------------------------------------------------------------------------- keys of ids of up to 8 bytes
+
+
+def run_text(pairs: list[tuple[str, str]]) -> bytes:
+    return "".join(f"{q} Q0 {i} {n + 1} 0.5 t\n" for n, (q, i) in enumerate(pairs)).encode()
+
+
+@pytest.mark.parametrize(
+    ("items", "lines"),
+    [
+        (["a", "ab", "a", "ac"], (1, 3)),  # the bytes after an id differ: only its own count
+        (["abcdefgh", "abcdefgi", "abcdefgh"], (1, 3)),  # exactly 8 bytes
+        (["abcdefghi", "abcdefgh", "abcdefghj", "abcdefghi"], (1, 4)),  # 9 bytes, shared 8-byte prefix
+        (["x", "yy", "zzz", "yy"], (2, 4)),  # the last id at the very end of the text
+    ],
+)
+def test_read_trec_run_finds_a_repeated_id_of_up_to_9_bytes(items: list[str], lines: tuple[int, int]) -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(run_text([("1", item) for item in items]))
+    assert (error.value.params["line_first"], error.value.params["line"]) == lines
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ["abcdefgh", "abcdefgi", "bbcdefgh", "abcdefg", "abcdefgha"],  # 8 bytes, and 7 and 9 around them
+        ["abcdefghi", "abcdefghj", "abcdefgh"],  # a shared 8-byte prefix
+        ["\u6587\u6863", "\u6587\u6864", "\u6587"],  # UTF-8: 6 and 3 bytes
+    ],
+)
+def test_read_trec_run_keeps_ids_of_up_to_9_bytes_that_differ(items: list[str]) -> None:
+    assert read_trec_run(run_text([("1", item) for item in items]))["item"].tolist() == items
+
+
+def _length_keys(strings: object) -> np.ndarray | None:
+    """A deliberately weak key of short ids for the tests: the length only."""
+    import pyarrow.compute as pc
+
+    lengths = pc.binary_length(strings).to_numpy(zero_copy_only=False)
+    return None if lengths.max() > 8 else lengths.astype(np.uint32)
+
+
+@pytest.mark.parametrize("segment", [2, 1 << 18])
+def test_read_trec_run_short_ids_whose_keys_collide(segment: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every id of one length shares a key: the repeated pair is found by text, and different
+    # ids whose keys collide are kept (queries 1 and 3 collide, query 2 repeats "cd")
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_short_keys", _length_keys)
+    monkeypatch.setattr(trec, "_SEGMENT", segment)
+    pairs = [
+        ("1", "ab"),
+        ("1", "cd"),
+        ("2", "ab"),
+        ("2", "cd"),
+        ("2", "x"),
+        ("2", "cd"),
+        ("3", "ef"),
+        ("3", "gh"),
+    ]
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(run_text(pairs))
+    assert (error.value.params["line_first"], error.value.params["line"]) == (4, 6)
+    assert len(read_trec_run(run_text(pairs[:5] + pairs[6:]))) == 7
