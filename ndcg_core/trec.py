@@ -274,8 +274,8 @@ def _contiguous(column: Any) -> NDArray[Any]:
 
     Not ``ChunkedArray.to_numpy()``: numpy asks the kernel for transparent huge pages for every
     array of 4 MB or more (``madvise``), and on a machine whose memory is fragmented the kernel
-    then compacts memory on the first touch. A fresh 80 MB numpy array measured 0.16-0.7 CPU s
-    that way against a steady 0.05 s without the request (bench/README.md, bench_trec.py).
+    then compacts memory on the first touch. A fresh 80 MB numpy array measured 0.17-0.7 CPU s
+    that way against a steady 0.04-0.06 s without the request (bench/README.md, bench_trec.py).
 
     >>> import pyarrow as pa
     >>> _contiguous(pa.chunked_array([[1.5, 2.0], [3.0]])).tolist()
