@@ -191,12 +191,16 @@ _BLOCK_SIZE = 1 << 24
 _FIELD_TERM = {"qrels": "field_grade", "run": "field_score"}
 
 
-def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...]) -> Any:
+def _parse(
+    data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...], dictionary: bool = True
+) -> Any:
     """pyarrow's multithreaded CSV reader on one space (no quoting, ids as text).
 
-    The first field (the query) is read as a dictionary column, its chunks' dictionaries then
-    unified: the parser hands over each row's query code, so the query ids of every line
-    are never hashed a second time.
+    With ``dictionary`` the first field (the query) is read as a dictionary column, its
+    chunks' dictionaries then unified: the parser hands over each row's query code. A run's
+    query field is read as plain text instead (:func:`_encode` codes it a stretch of equal
+    ids at a time): the parser's dictionary hashed every line's id, 0.1-0.25 CPU s of a
+    10 M-line run.
 
     The parse's buffers come from the system allocator, not pyarrow's default (mimalloc): with
     two parsing threads mimalloc took 1.3-2x the CPU time on a 455 MB run (most of it the
@@ -208,7 +212,8 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
     names = [f"f{index}" for index in range(n_fields)]
     types = {name: pa.string() for name in names}
     types[names[number_field]] = pa.float64()
-    types[names[0]] = pa.dictionary(pa.int32(), pa.string())
+    if dictionary:
+        types[names[0]] = pa.dictionary(pa.int32(), pa.string())
     table = pacsv.read_csv(
         pa.py_buffer(data),
         read_options=pacsv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
@@ -224,7 +229,7 @@ def _parse(data: Text, *, n_fields: int, number_field: int, keep: tuple[int, ...
         ),
         memory_pool=pa.system_memory_pool(),
     )
-    return table.unify_dictionaries()
+    return table.unify_dictionaries() if dictionary else table
 
 
 def _split(
@@ -237,24 +242,54 @@ def _split(
     normalised when the quick split fails. Errors are located by a slow pass naming the line."""
     import pyarrow as pa
 
+    layout: dict[str, Any] = {
+        "n_fields": n_fields,
+        "number_field": number_field,
+        "keep": keep,
+        "dictionary": kind != "run",
+    }
     if data.find(b"\t") >= 0:
         data = _bytes(data).translate(bytes.maketrans(b"\t", b" "))
     try:
-        table = _parse(data, n_fields=n_fields, number_field=number_field, keep=keep)
+        table = _parse(data, **layout)
     except pa.ArrowInvalid:
         try:
-            table = _parse(_normalized(data), n_fields=n_fields, number_field=number_field, keep=keep)
+            table = _parse(_normalized(data), **layout)
         except pa.ArrowInvalid as error:
             _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
     if table.num_rows == 0:
         fail("empty_table", what="file", name=label)
-    values = table.column(keep.index(number_field)).to_numpy()
-    finite = np.isfinite(values)
-    if not finite.all():
-        line, fields = _line_of_row(data, int(np.argmin(finite)))
+    values = _contiguous(table.column(keep.index(number_field)))
+    # min and max carry any NaN or infinity, with no temporary the size of the run
+    if not (np.isfinite(values.min()) and np.isfinite(values.max())):
+        line, fields = _line_of_row(data, int(np.argmin(np.isfinite(values))))
         shown = _text(fields[number_field]) if len(fields) > number_field else "?"
         fail("trec_value", name=label, line=line, what=_FIELD_TERM[kind], value=shown, rule="rule_finite")
     return table, values
+
+
+def _contiguous(column: Any) -> NDArray[Any]:
+    """A pyarrow column without nulls as one numpy array, joined by pyarrow in memory from the
+    system allocator (read-only: a view of pyarrow's buffer).
+
+    Not ``ChunkedArray.to_numpy()``: numpy asks the kernel for transparent huge pages for every
+    array of 4 MB or more (``madvise``), and on a machine whose memory is fragmented the kernel
+    then compacts memory on the first touch. A fresh 80 MB numpy array measured 0.17-0.7 CPU s
+    that way against a steady 0.04-0.06 s without the request (bench/README.md, bench_trec.py).
+
+    >>> import pyarrow as pa
+    >>> _contiguous(pa.chunked_array([[1.5, 2.0], [3.0]])).tolist()
+    [1.5, 2.0, 3.0]
+    """
+    import pyarrow as pa
+
+    if isinstance(column, pa.ChunkedArray):
+        pool = pa.system_memory_pool()
+        column = (
+            column.chunk(0) if column.num_chunks == 1 else pa.concat_arrays(column.chunks, memory_pool=pool)
+        )
+    values: NDArray[Any] = column.to_numpy(zero_copy_only=False)
+    return values
 
 
 def _locate(
@@ -393,6 +428,39 @@ def _series(array: Any) -> pd.Series:
     return series if series.dtype == "str" else series.astype("str")
 
 
+def _stretch_codes(column: Any) -> tuple[NDArray[np.int32], Any] | None:
+    """Codes (int32, in order of first appearance) and unique values of a pyarrow string column
+    whose equal values mostly come in stretches (a run's query field: a run file lists one
+    query's lines together), or None when they do not.
+
+    Each chunk is run-length encoded (neighbours compared in C++, nothing hashed), only the
+    first id of each stretch is hashed, and the codes are written out in memory from the
+    system allocator.
+
+    >>> import pyarrow as pa
+    >>> codes, uniques = _stretch_codes(pa.chunked_array([["b", "b", "a"], ["a", "c", "b"]]))
+    >>> codes.tolist(), uniques.to_pylist()
+    ([0, 0, 1, 1, 2, 0], ['b', 'a', 'c'])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    pool = pa.system_memory_pool()
+    ends, values, offset = [], [], 0
+    for chunk in chunks:
+        stretches = pc.run_end_encode(chunk, run_end_type=pa.int32(), memory_pool=pool)
+        ends.append(stretches.run_ends.to_numpy().astype(np.int64) + offset)
+        values.append(stretches.values)
+        offset += len(chunk)
+        if 4 * sum(len(part) for part in values) > offset + 4096:  # not in stretches
+            return None
+    encoded = pc.dictionary_encode(pa.concat_arrays(values))
+    stretched = pa.RunEndEncodedArray.from_arrays(pa.array(np.concatenate(ends)), encoded.indices)
+    codes: NDArray[np.int32] = pc.run_end_decode(stretched, memory_pool=pool).to_numpy(zero_copy_only=False)
+    return codes, encoded.dictionary
+
+
 def _encode(column: Any, *, wide: bool = True) -> tuple[NDArray[Any], Any]:
     """Codes (in order of first appearance) and unique values of a pyarrow string column,
     hashed once in C++. The codes are ``intp``, or pyarrow's int32 when not ``wide`` (a run's
@@ -400,14 +468,18 @@ def _encode(column: Any, *, wide: bool = True) -> tuple[NDArray[Any], Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    # a dictionary column (the query field of a TREC file) is encoded already, its chunks
+    if not wide and not pa.types.is_dictionary(column.type) and len(column):
+        stretched = _stretch_codes(column)
+        if stretched is not None:
+            return stretched
+    # a dictionary column (the query field of a TREC qrels file) is encoded already, its chunks
     # sharing one dictionary (Table.unify_dictionaries), in order of first appearance
     encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     if isinstance(encoded, pa.ChunkedArray):
         if encoded.num_chunks == 0:
             return np.zeros(0, dtype=np.intp), pa.array([], type=pa.string())
         # one hash table over the chunks: every chunk shares the last chunk's dictionary
-        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks])
+        codes = _contiguous(pa.chunked_array([chunk.indices for chunk in encoded.chunks]))
         dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
     else:
         codes, dictionary = encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary
@@ -738,18 +810,13 @@ def _segments(counts: NDArray[np.intp]) -> list[tuple[int, int, int, int]]:
 def _repeated_pair(query_codes: NDArray[Any], n_queries: int, items: Any) -> tuple[int, int] | None:
     """The rows (first, second) of the first repeated (query, item) pair, or None.
 
-    A 64-bit key per row (query code, hash of the item's text) is sorted (for millions of
-    rows quicker than a hash table); only the rows of the queries where a key repeats are then
-    looked at, and those whose key repeats compared exactly, by their text."""
-    repeated_keys = _repeated_keys(query_codes, n_queries, items)
-    if not repeated_keys.size:
+    Each row gets a 32-bit key of its item (:func:`_segment_keys`), and the keys of each query
+    are sorted (for millions of rows quicker than a hash table); only the rows of the queries
+    where a key repeats are then compared exactly, by their text."""
+    suspect = _repeated_queries(query_codes, n_queries, items)
+    if not suspect.any():
         return None
-    queries = np.zeros(n_queries, dtype=bool)
-    queries[(repeated_keys >> np.uint64(32)).astype(np.intp)] = True
-    near = np.flatnonzero(queries[query_codes])
-    key = _pair_keys(query_codes[near], _text_hash(_take(items, near)))
-    where = np.minimum(np.searchsorted(repeated_keys, key), repeated_keys.size - 1)
-    rows = near[repeated_keys[where] == key]
+    rows = np.flatnonzero(suspect[query_codes])
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
@@ -764,43 +831,99 @@ def _repeated_pair(query_codes: NDArray[Any], n_queries: int, items: Any) -> tup
     return int(rows[int(np.argmax(match.to_numpy()))]), int(rows[second])
 
 
-def _repeated_keys(query_codes: NDArray[Any], n_queries: int, items: Any) -> NDArray[np.uint64]:
-    """The keys (:func:`_pair_keys` of ``query_codes`` and the items' :func:`_text_hash`)
-    that occur more than once, sorted and unique.
+def _short_keys(strings: Any) -> NDArray[np.uint32] | None:
+    """A 32-bit key of every string of a pyarrow ``string`` array whose strings are all of 1 to
+    8 bytes, or None when one is longer: the string's own bytes read as one little-endian
+    word (shifted up, so the bytes after it fall off), times an odd constant (a bijection of
+    64-bit words), its top 32 bits. Equal strings, equal keys; different strings can share a
+    key (rarely), so a repeated key only makes a candidate that is compared by text.
 
-    A run grouped by query is hashed and checked a stretch of whole queries at a time
-    (:func:`_segments`): each query's hashes (their top 32 bits) laid out one query per row
-    of a uint32 grid and each row sorted on its own, many small sorts that stay in the caches,
-    about five times quicker than one sort of every key. Otherwise one sort of all the keys."""
-    found = [np.zeros(0, dtype=np.uint64)]
+    The usual document ids (``D1234567``, ``clueweb``'s are longer) fit in 8 bytes; for them
+    this is about half the work of :func:`_text_hash`.
+
+    >>> import pyarrow as pa
+    >>> keys = _short_keys(pa.array(["abcdefgh", "a", "abcdefgh", "ab", "a"]))
+    >>> [int(keys[i] == keys[j]) for i, j in [(0, 2), (1, 4), (0, 3), (1, 3)]]
+    [1, 1, 0, 0]
+    >>> _short_keys(pa.array(["abcdefghi"])) is None
+    True
+    """
+    n = len(strings)
+    buffers = strings.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int32, count=n + 1, offset=4 * strings.offset)
+    start = offsets[:-1]
+    length = np.subtract(offsets[1:], start)
+    if n == 0 or int(length.max()) > 8 or int(length.min()) < 1:
+        return None
+    raw = np.frombuffer(buffers[2], dtype=np.uint8)[: int(offsets[-1])]
+    inner = max(raw.size - 7, 0)
+    late = int(np.searchsorted(start, start.dtype.type(inner)))  # ids in the last 7 bytes
+    word = np.empty(n, dtype=np.uint64)
+    word[:late] = np.ndarray((inner,), dtype="<u8", buffer=raw, strides=(1,))[start[:late]]
+    if late < n:
+        tail = np.concatenate([raw[inner:], np.zeros(8, dtype=np.uint8)])
+        word[late:] = np.ndarray((tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))[
+            start[late:] - inner
+        ]
+    word <<= (np.subtract(8, length, dtype=np.int32) * 8).astype(np.uint64)
+    word *= _MIX[0]
+    word >>= np.uint64(32)
+    return word.astype(np.uint32)
+
+
+def _segment_keys(strings: Any) -> NDArray[np.uint32]:
+    """A 32-bit key of every string of a pyarrow string array or chunked array: its
+    :func:`_short_keys` when every string of it has 1 to 8 bytes, else the top 32 bits of its
+    :func:`_text_hash` (one kind of key for all the strings given: a query's rows must
+    compare alike)."""
+    import pyarrow as pa
+
+    chunks = strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]
+    parts = []
+    for chunk in chunks:
+        keys = _short_keys(chunk)
+        if keys is None:
+            return (_text_hash(strings) >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
+        parts.append(keys)
+    return np.concatenate(parts) if len(parts) != 1 else parts[0]
+
+
+def _repeated_queries(query_codes: NDArray[Any], n_queries: int, items: Any) -> NDArray[np.bool_]:
+    """Which queries have two rows whose items share a 32-bit key (:func:`_segment_keys`):
+    every query with a repeated pair, and the rare one whose keys merely collide.
+
+    A run grouped by query is checked a stretch of whole queries at a time
+    (:func:`_segments`): each query's keys laid out one query per row of a uint32 grid and
+    each row sorted on its own, many small sorts that stay in the caches, about five times
+    quicker than one sort of every key. Otherwise one sort of all the (query, key) pairs."""
+    suspect = np.zeros(n_queries, dtype=bool)
     if _grouped(query_codes):
         counts = _query_counts(query_codes, n_queries)
         for first, end, start, stop in _segments(counts):
-            hashed = _text_hash(items.slice(start, stop - start))
+            high = _segment_keys(items.slice(start, stop - start))
             widths = counts[first:end]
             width = int(widths.max())
             if (end - first) * width > 2 * (stop - start) + 4096:  # lists of very unequal length
-                keys = np.sort(_pair_keys(query_codes[start:stop], hashed))
-                found.append(keys[1:][keys[1:] == keys[:-1]])
+                codes = np.asarray(query_codes[start:stop], dtype=np.int64).view(np.uint64)
+                keys = np.sort((codes << np.uint64(32)) | high)
+                repeated = keys[1:][keys[1:] == keys[:-1]] >> np.uint64(32)
+                suspect[repeated.astype(np.intp)] = True
                 continue
-            high = (hashed >> np.uint64(64 - _HASH_BITS)).astype(np.uint32)
             if (widths == width).all():
                 grid = high.reshape(end - first, width)
             else:
-                # padding that equals a hash only makes a false candidate, which the exact
+                # padding that equals a key only makes a false candidate, which the exact
                 # check drops
                 grid = np.empty((end - first, width), dtype=np.uint32)
                 grid[:] = np.uint32(0xFFFFFFFF) - np.arange(width, dtype=np.uint32)
                 shift = np.arange(end - first) * width - (np.cumsum(widths) - widths)
                 grid.ravel()[np.arange(stop - start) + np.repeat(shift, widths)] = high
             grid.sort(axis=1)
-            where = np.nonzero(grid[:, 1:] == grid[:, :-1])
-            query = (where[0] + first).astype(np.uint64)
-            found.append((query << np.uint64(32)) | grid[:, 1:][where].astype(np.uint64))
+            suspect[first + np.flatnonzero((grid[:, 1:] == grid[:, :-1]).any(axis=1))] = True
     else:
         keys = np.sort(_pair_keys(query_codes, _text_hash(items)))
-        found.append(keys[1:][keys[1:] == keys[:-1]])
-    return np.unique(np.concatenate(found))
+        suspect[(keys[1:][keys[1:] == keys[:-1]] >> np.uint64(32)).astype(np.intp)] = True
+    return suspect
 
 
 def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
@@ -1038,6 +1161,41 @@ def _head(
     rows = np.arange(int(taken.sum()), dtype=np.intp)
     rows += np.repeat(starts - before, taken)
     return rows
+
+
+def _best_gains(
+    codes: NDArray[np.intp], n_queries: int, gains: NDArray[np.float64], depth: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]] | None:
+    """Each query's ``depth`` largest gains, largest first: the rows of the ideal ranking
+    (:func:`_ranked_gains` of the gains themselves) whose position is below ``depth``, in the
+    same order, as (query code, 0-based position, gain); None when the gains take too many
+    distinct values (then rank them all).
+
+    Gains are few distinct values (grades 0-3): the rows of each (query, value) are counted,
+    and the k best read off the counts, with no sort of the judged rows. Equal gains are the
+    same number, so this ideal list is the sorted one, value for value.
+
+    >>> codes, position, best = _best_gains(np.array([0, 0, 0, 1, 0]), 2, np.array([1.0, 3.0, 0.0, 2.0, 3.0]), 2)
+    >>> codes.tolist(), position.tolist(), best.tolist()
+    ([0, 0, 1], [0, 1, 0], [3.0, 3.0, 2.0])
+    """
+    level, values = pd.factorize(gains)
+    n_levels = values.size
+    if n_queries * n_levels > 2 * codes.size + 4096:
+        return None
+    descending = np.argsort(-values, kind="stable")
+    rank = np.empty(n_levels, dtype=np.intp)
+    rank[descending] = np.arange(n_levels)
+    cells = np.bincount(codes * n_levels + rank[level], minlength=n_queries * n_levels)
+    totals = cells.reshape(n_queries, n_levels).sum(axis=1)
+    taken = np.minimum(totals, depth)
+    before = np.cumsum(taken) - taken
+    position = np.arange(int(taken.sum()), dtype=np.intp) - np.repeat(before, taken)
+    best_codes = np.repeat(np.arange(n_queries, dtype=np.intp), taken)
+    # a row's place among all rows ranked by (query, gain descending) falls in one cell
+    place = position + np.repeat(np.cumsum(totals) - totals, taken)
+    cell = np.searchsorted(np.cumsum(cells), place, side="right")
+    return best_codes, position, values[descending][cell - best_codes * n_levels]
 
 
 def _ranked_positions(
@@ -1291,9 +1449,14 @@ def evaluate_trec(
 
     pool_idcg = None
     if options.ideal == "pool":
-        _, codes, position, ranked = _ranked_gains(
-            pool.query_codes, n_queries, pool_gains, pool_gains, pool.values, None, "input"
-        )
+        # only each query's k best gains can be in IDCG@k (the deepest cutoff's)
+        best = _best_gains(pool.query_codes, n_queries, pool_gains, int(sorted_cutoffs[-1]))
+        if best is None:
+            _, codes, position, ranked = _ranked_gains(
+                pool.query_codes, n_queries, pool_gains, pool_gains, pool.values, None, "input"
+            )
+        else:
+            codes, position, ranked = best
         pool_idcg = cumulative(codes, position, discounted(position, ranked))
 
     query_ids = pd.Index(pool.queries.to_numpy(zero_copy_only=False), dtype="str")

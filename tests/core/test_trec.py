@@ -778,3 +778,132 @@ def test_evaluate_trec_qrels_with_a_pair_graded_twice_and_colliding_ids() -> Non
     row = evaluate_trec(qrels, {"r": run}, k=3).per_query.loc[0]
     assert row["dcg"] == pytest.approx(2 + 3 / math.log2(4), abs=1e-12)
     assert row["idcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(4), abs=1e-12)
+
+
+# --------------------------------------------------------------------------- the ideal from the k best gains
+
+
+def ideal_dcg(grades: list[float], k: int | None, *, exponential: bool = False) -> float:
+    """IDCG@k by its definition: the gains (a negative grade counts 0) sorted, largest first."""
+    gains = sorted(((2.0**g - 1) if exponential else g) if g > 0 else 0.0 for g in grades)[::-1]
+    return sum(gain / math.log2(rank + 2) for rank, gain in enumerate(gains[:k]))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, None])
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_evaluate_trec_pool_idcg_takes_the_k_best_gains_with_ties_and_negative_grades(
+    k: int | None, gain: str
+) -> None:
+    # queries interleaved in the qrels; q1 has tied best grades and negative grades, q2 fewer
+    # judged items than the largest k, q3 only negative grades and zeros (IDCG 0)
+    rows = [
+        ("q1", "a", 1), ("q2", "a", 2), ("q1", "b", 3), ("q3", "a", -1), ("q1", "c", -1),
+        ("q1", "d", 3), ("q2", "b", -2), ("q1", "e", 2), ("q1", "f", 0), ("q3", "b", 0),
+        ("q1", "g", -2), ("q1", "h", 2),
+    ]  # fmt: skip
+    qrels = pd.DataFrame(rows, columns=["query", "item", "relevance"])
+    run = pd.DataFrame({"query": ["q1", "q2", "q3"], "item": ["a", "a", "a"], "score": [1.0, 1.0, 1.0]})
+    result = evaluate_trec(qrels, {"r": run}, k=k, gain=gain).per_query.set_index("query")
+    for query, group in qrels.groupby("query"):
+        expected = ideal_dcg(group["relevance"].tolist(), k, exponential=gain == "exponential")
+        assert result.loc[query, "idcg"] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_gains_are_each_querys_largest_gains_in_descending_order(seed: int) -> None:
+    from ndcg_core import trec
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 6, size=80)
+    gains = rng.choice([0.0, 0.0, 1.0, 3.0, 7.0], size=80)
+    best = trec._best_gains(codes, 6, gains, 4)
+    assert best is not None
+    expected_codes, expected_position, expected_gains = [], [], []
+    for query in range(6):
+        top = sorted(gains[codes == query].tolist(), reverse=True)[:4]
+        expected_codes += [query] * len(top)
+        expected_position += list(range(len(top)))
+        expected_gains += top
+    assert [part.tolist() for part in best] == [expected_codes, expected_position, expected_gains]
+
+
+def test_evaluate_trec_pool_idcg_with_many_distinct_grades_takes_the_sorting_path() -> None:
+    # 3,000 distinct grades over 60 queries: too many (query, grade) cells to count, so the
+    # judged rows are ranked whole; the ideal must be the same definition
+    from ndcg_core import trec
+
+    rng = np.random.default_rng(7)
+    query = np.repeat([f"q{n}" for n in range(60)], 50)
+    grades = rng.permutation(3000) / 7.0
+    qrels = pd.DataFrame({"query": query, "item": [f"d{n}" for n in range(3000)], "relevance": grades})
+    assert trec._best_gains(np.repeat(np.arange(60), 50), 60, grades, 10) is None
+    run = pd.DataFrame({"query": ["q0"], "item": ["d0"], "score": [1.0]})
+    result = evaluate_trec(qrels, {"r": run}, k=10).per_query.set_index("query")
+    for name, group in qrels.groupby("query"):
+        assert result.loc[name, "idcg"] == pytest.approx(ideal_dcg(group["relevance"].tolist(), 10), abs=1e-9)
+
+
+# --------------------------------------------------------------------------- keys of ids of up to 8 bytes
+
+
+def run_text(pairs: list[tuple[str, str]]) -> bytes:
+    return "".join(f"{q} Q0 {i} {n + 1} 0.5 t\n" for n, (q, i) in enumerate(pairs)).encode()
+
+
+@pytest.mark.parametrize(
+    ("items", "lines"),
+    [
+        (["a", "ab", "a", "ac"], (1, 3)),  # the bytes after an id differ: only its own count
+        (["abcdefgh", "abcdefgi", "abcdefgh"], (1, 3)),  # exactly 8 bytes
+        (["abcdefghi", "abcdefgh", "abcdefghj", "abcdefghi"], (1, 4)),  # 9 bytes, shared 8-byte prefix
+        (["x", "yy", "zzz", "yy"], (2, 4)),  # the last id at the very end of the text
+    ],
+)
+def test_read_trec_run_finds_a_repeated_id_of_up_to_9_bytes(items: list[str], lines: tuple[int, int]) -> None:
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(run_text([("1", item) for item in items]))
+    assert (error.value.params["line_first"], error.value.params["line"]) == lines
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ["abcdefgh", "abcdefgi", "bbcdefgh", "abcdefg", "abcdefgha"],  # 8 bytes, and 7 and 9 around them
+        ["abcdefghi", "abcdefghj", "abcdefgh"],  # a shared 8-byte prefix
+        ["\u6587\u6863", "\u6587\u6864", "\u6587"],  # UTF-8: 6 and 3 bytes
+    ],
+)
+def test_read_trec_run_keeps_ids_of_up_to_9_bytes_that_differ(items: list[str]) -> None:
+    assert read_trec_run(run_text([("1", item) for item in items]))["item"].tolist() == items
+
+
+def _length_keys(strings: object) -> np.ndarray | None:
+    """A deliberately weak key of short ids for the tests: the length only."""
+    import pyarrow.compute as pc
+
+    lengths = pc.binary_length(strings).to_numpy(zero_copy_only=False)
+    return None if lengths.max() > 8 else lengths.astype(np.uint32)
+
+
+@pytest.mark.parametrize("segment", [2, 1 << 18])
+def test_read_trec_run_short_ids_whose_keys_collide(segment: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every id of one length shares a key: the repeated pair is found by text, and different
+    # ids whose keys collide are kept (queries 1 and 3 collide, query 2 repeats "cd")
+    from ndcg_core import trec
+
+    monkeypatch.setattr(trec, "_short_keys", _length_keys)
+    monkeypatch.setattr(trec, "_SEGMENT", segment)
+    pairs = [
+        ("1", "ab"),
+        ("1", "cd"),
+        ("2", "ab"),
+        ("2", "cd"),
+        ("2", "x"),
+        ("2", "cd"),
+        ("3", "ef"),
+        ("3", "gh"),
+    ]
+    with pytest.raises(NDCGInputError) as error:
+        read_trec_run(run_text(pairs))
+    assert (error.value.params["line_first"], error.value.params["line"]) == (4, 6)
+    assert len(read_trec_run(run_text(pairs[:5] + pairs[6:]))) == 7
