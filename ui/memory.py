@@ -435,8 +435,11 @@ def _prune_forever() -> None:
 
 
 #: glibc ``mallopt`` parameters (malloc.h).
-_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 MMAP_THRESHOLD = 256 * 1024
+#: glibc's own default, which its dynamic rule had raised before the app's first call (see
+#: :func:`configure_allocator`).
+TRIM_THRESHOLD = 128 * 1024
 ARENA_MAX = 2
 
 
@@ -462,6 +465,17 @@ def configure_allocator() -> bool:
     Measured with bench/bench_memory.py (300,000 rows): peak 16 MiB lower, 12 MiB less
     left after the session.
 
+    The trim threshold is set back to glibc's default (128 KiB) at the same time. This runs
+    on the first Evaluate page, after Streamlit's start has freed large blocks, and each such
+    free had raised the threshold too (to twice the block: 7.2 MiB in the server, read
+    with gdb from glibc's ``mp_``). A thread arena gives its free top back only when the
+    top exceeds that threshold, and ``malloc_trim`` never trims a thread arena's top; with
+    the server's 16 arenas (``M_ARENA_MAX`` comes too late there: gdb showed 16, glibc's
+    limit for 2 cores, made before this ran) each could keep up to 7 MiB of freed pages, and
+    the script threads, a new one for each run, landed on different arenas: the RSS grew
+    ~1.5 MiB a change of k and 33-43 MiB stayed after the session in 2 of 9 runs of
+    bench/bench_memory.py (issue 12).
+
     Arrow (pandas' text columns, the CSV reader) is also made to allocate from this heap
     instead of its own mimalloc pool, which kept about as much again as it handed out while
     a file was read (1 M rows: the server's RSS +96 MiB for a 39 MiB table, +48 MiB with
@@ -472,7 +486,11 @@ def configure_allocator() -> bool:
     if libc is None:
         return False
     try:
-        return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
+        return bool(
+            libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+            and libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+            and libc.mallopt(_M_ARENA_MAX, ARENA_MAX)
+        )
     except AttributeError:
         return False
 

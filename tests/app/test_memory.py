@@ -186,6 +186,22 @@ def test_use_system_arrow_pool_makes_arrow_allocate_from_the_c_heap():
     assert pa.default_memory_pool().backend_name == "system"
 
 
+def test_configure_allocator_sets_glibc_trim_threshold_back_to_its_default(monkeypatch):
+    """Large frees before the first Evaluate page had raised glibc's trim threshold to 7.2 MiB
+    in the server, and a thread arena keeps a free top below it resident (issue 12)."""
+    calls: list[tuple[int, int]] = []
+
+    class FakeLibc:
+        def mallopt(self, param: int, value: int) -> int:
+            calls.append((param, value))
+            return 1
+
+    monkeypatch.setattr(memory, "_libc", FakeLibc)
+    assert memory.configure_allocator()
+    m_trim_threshold = -1  # malloc.h
+    assert (m_trim_threshold, 128 * 1024) in calls
+
+
 def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
     """page_frame freezes the objects alive when a page imports new modules; a session's
     objects in cycles frozen that way were never freed (issue 12: ~80 MiB after a session)."""
