@@ -461,20 +461,23 @@ def configure_allocator() -> bool:
     arrays of a few MiB come from the heap, where freed memory stays mapped; and each
     thread that allocates can get an arena of its own (Streamlit runs each script in a
     thread). A fixed 256 KiB threshold gives every large array its own mapping, returned to
-    the system on free, and two arenas keep the heap from splitting.
+    the system on free, and two arenas keep the heap from splitting (in a process that
+    has not yet made more: not the server, see below).
     Measured with bench/bench_memory.py (300,000 rows): peak 16 MiB lower, 12 MiB less
     left after the session.
 
     The trim threshold is set back to glibc's default (128 KiB) at the same time. This runs
-    on the first Evaluate page, after Streamlit's start has freed large blocks, and each such
-    free had raised the threshold too (to twice the block: 7.2 MiB in the server, read
+    on the first Evaluate page, after the server has freed large blocks since its start, and
+    each such free had raised the threshold too (to twice the block: 7.2 MiB in the server, read
     with gdb from glibc's ``mp_``). A thread arena gives its free top back only when the
     top exceeds that threshold, and ``malloc_trim`` never trims a thread arena's top; with
     the server's 16 arenas (``M_ARENA_MAX`` comes too late there: gdb showed 16, glibc's
     limit for 2 cores, made before this ran) each could keep up to 7 MiB of freed pages, and
     the script threads, a new one for each run, landed on different arenas: the RSS grew
     ~1.5 MiB a change of k and 33-43 MiB stayed after the session in 2 of 9 runs of
-    bench/bench_memory.py (issue 12).
+    bench/bench_memory.py (issue 12; in one such run 15 arenas' tops held 48 MiB after the
+    session). With 128 KiB: the tops 1 MiB together, and 9 of 9 runs within both goals
+    (peak 2.58-2.65 x the table above idle, +0.9 to +1.5 % of idle after).
 
     Arrow (pandas' text columns, the CSV reader) is also made to allocate from this heap
     instead of its own mimalloc pool, which kept about as much again as it handed out while
