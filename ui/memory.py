@@ -435,11 +435,13 @@ def _prune_forever() -> None:
 
 
 #: glibc ``mallopt`` parameters (malloc.h).
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -2, -3, -8
 MMAP_THRESHOLD = 256 * 1024
 #: glibc's own default, which its dynamic rule had raised before the app's first call (see
 #: :func:`configure_allocator`).
 TRIM_THRESHOLD = 128 * 1024
+#: Free space an arena keeps at its top when it trims (glibc's default is 128 KiB).
+TOP_PAD = 1024 * 1024
 ARENA_MAX = 2
 
 
@@ -476,8 +478,13 @@ def configure_allocator() -> bool:
     the script threads, a new one for each run, landed on different arenas: the RSS grew
     ~1.5 MiB a change of k and 33-43 MiB stayed after the session in 2 of 9 runs of
     bench/bench_memory.py (issue 12; in one such run 15 arenas' tops held 48 MiB after the
-    session). With 128 KiB: the tops 1 MiB together, and 9 of 9 runs within both goals
-    (peak 2.58-2.65 x the table above idle, +0.9 to +1.5 % of idle after).
+    session). With 128 KiB: the tops 1 MiB together, and 12 of 12 runs within both goals
+    (peak 2.57-2.65 x the table above idle, +0.9 to +1.7 % of idle after). But an arena
+    then trimmed its top to glibc's 128 KiB pad after each evaluation and the next one
+    faulted the pages in again: ``evaluate_run`` of 1 M rows in a thread, median 0.22 ->
+    0.26 s. So the pad is 1 MiB (0.21-0.24 s, as before; 512 KiB was still slow), which
+    bounds what an arena keeps at ~1 MiB: 5 of 5 runs within both goals (2.63-2.68 x,
+    +1.4 to +2.6 %).
 
     Arrow (pandas' text columns, the CSV reader) is also made to allocate from this heap
     instead of its own mimalloc pool, which kept about as much again as it handed out while
@@ -492,6 +499,7 @@ def configure_allocator() -> bool:
         return bool(
             libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
             and libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+            and libc.mallopt(_M_TOP_PAD, TOP_PAD)
             and libc.mallopt(_M_ARENA_MAX, ARENA_MAX)
         )
     except AttributeError:
