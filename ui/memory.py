@@ -483,7 +483,7 @@ def configure_allocator() -> bool:
     then trimmed its top to glibc's 128 KiB pad after each evaluation and the next one
     faulted the pages in again: ``evaluate_run`` of 1 M rows in a thread, median 0.22 ->
     0.26 s. So the pad is 1 MiB (0.21-0.24 s, as before; 512 KiB was still slow), which
-    bounds what an arena keeps at ~1 MiB: 5 of 5 runs within both goals (2.63-2.68 x,
+    bounds what an arena keeps at ~1 MiB: 8 of 8 runs within both goals (2.63-2.71 x,
     +1.4 to +2.6 %).
 
     Arrow (pandas' text columns, the CSV reader) is also made to allocate from this heap
