@@ -435,8 +435,13 @@ def _prune_forever() -> None:
 
 
 #: glibc ``mallopt`` parameters (malloc.h).
-_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -2, -3, -8
 MMAP_THRESHOLD = 256 * 1024
+#: glibc's own default, which its dynamic rule had raised before the app's first call (see
+#: :func:`configure_allocator`).
+TRIM_THRESHOLD = 128 * 1024
+#: Free space an arena keeps at its top when it trims (glibc's default is 128 KiB).
+TOP_PAD = 1024 * 1024
 ARENA_MAX = 2
 
 
@@ -458,9 +463,28 @@ def configure_allocator() -> bool:
     arrays of a few MiB come from the heap, where freed memory stays mapped; and each
     thread that allocates can get an arena of its own (Streamlit runs each script in a
     thread). A fixed 256 KiB threshold gives every large array its own mapping, returned to
-    the system on free, and two arenas keep the heap from splitting.
+    the system on free, and two arenas keep the heap from splitting (in a process that
+    has not yet made more: not the server, see below).
     Measured with bench/bench_memory.py (300,000 rows): peak 16 MiB lower, 12 MiB less
     left after the session.
+
+    The trim threshold is set back to glibc's default (128 KiB) at the same time. This runs
+    on the first Evaluate page, after the server has freed large blocks since its start, and
+    each such free had raised the threshold too (to twice the block: 7.2 MiB in the server, read
+    with gdb from glibc's ``mp_``). A thread arena gives its free top back only when the
+    top exceeds that threshold, and ``malloc_trim`` never trims a thread arena's top; with
+    the server's 16 arenas (``M_ARENA_MAX`` comes too late there: gdb showed 16, glibc's
+    limit for 2 cores, made before this ran) each could keep up to 7 MiB of freed pages, and
+    the script threads, a new one for each run, landed on different arenas: the RSS grew
+    ~1.5 MiB a change of k and 33-43 MiB stayed after the session in 2 of 9 runs of
+    bench/bench_memory.py (issue 12; in one such run 15 arenas' tops held 48 MiB after the
+    session). With 128 KiB: the tops 1 MiB together, and 12 of 12 runs within both goals
+    (peak 2.57-2.65 x the table above idle, +0.9 to +1.7 % of idle after). But an arena
+    then trimmed its top to glibc's 128 KiB pad after each evaluation and the next one
+    faulted the pages in again: ``evaluate_run`` of 1 M rows in a thread, median 0.22 ->
+    0.26 s. So the pad is 1 MiB (0.21-0.24 s, as before; 512 KiB was still slow), which
+    bounds what an arena keeps at ~1 MiB: 8 of 8 runs within both goals (2.63-2.71 x,
+    +1.4 to +2.6 %).
 
     Arrow (pandas' text columns, the CSV reader) is also made to allocate from this heap
     instead of its own mimalloc pool, which kept about as much again as it handed out while
@@ -472,7 +496,12 @@ def configure_allocator() -> bool:
     if libc is None:
         return False
     try:
-        return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and libc.mallopt(_M_ARENA_MAX, ARENA_MAX))
+        return bool(
+            libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+            and libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+            and libc.mallopt(_M_TOP_PAD, TOP_PAD)
+            and libc.mallopt(_M_ARENA_MAX, ARENA_MAX)
+        )
     except AttributeError:
         return False
 

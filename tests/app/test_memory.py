@@ -186,6 +186,36 @@ def test_use_system_arrow_pool_makes_arrow_allocate_from_the_c_heap():
     assert pa.default_memory_pool().backend_name == "system"
 
 
+class FakeLibc:
+    """Records ``mallopt`` calls instead of changing the process's allocator."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append((param, value))
+        return 1
+
+
+def test_configure_allocator_sets_glibc_trim_threshold_back_to_its_default(monkeypatch):
+    """Large frees before the first Evaluate page had raised glibc's trim threshold to 7.2 MiB
+    in the server, and a thread arena keeps a free top below it resident (issue 12)."""
+    libc = FakeLibc()
+    monkeypatch.setattr(memory, "_libc", lambda: libc)
+    assert memory.configure_allocator()
+    m_trim_threshold = -1  # malloc.h
+    assert (m_trim_threshold, 128 * 1024) in libc.calls
+
+
+def test_configure_allocator_keeps_one_mib_at_an_arena_top(monkeypatch):
+    """With glibc's 128 KiB pad every evaluation faulted its pages in again (~20 % slower)."""
+    libc = FakeLibc()
+    monkeypatch.setattr(memory, "_libc", lambda: libc)
+    assert memory.configure_allocator()
+    m_top_pad = -2  # malloc.h
+    assert (m_top_pad, 1024 * 1024) in libc.calls
+
+
 def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
     """page_frame freezes the objects alive when a page imports new modules; a session's
     objects in cycles frozen that way were never freed (issue 12: ~80 MiB after a session)."""
