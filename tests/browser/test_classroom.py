@@ -44,7 +44,11 @@ def test_share_link_reproduces_the_view_in_a_new_browser(server, page, browser):
     open_page(page, f"{server}/?rel=3,1,2,0&k=2&gain=exponential")
     page.get_by_role("button", name="Share this view").click()
     wait_idle(page)
-    link = page.locator("[data-testid='stPopoverBody'] code").first.inner_text().strip()
+    # the link's own code block (drawn by a component Streamlit loads on first use, so it can
+    # come after the note below it, whose Markdown has code of its own: `--server.address ...`)
+    link = (
+        page.locator("[data-testid='stPopoverBody'] [data-testid='stCode'] code").first.inner_text().strip()
+    )
     assert link.startswith(server + "/?")
     qr = page.get_by_role("img", name="QR code of the link to this view").first
     qr.wait_for()
