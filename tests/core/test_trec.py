@@ -797,10 +797,19 @@ def test_evaluate_trec_pool_idcg_takes_the_k_best_gains_with_ties_and_negative_g
     # queries interleaved in the qrels; q1 has tied best grades and negative grades, q2 fewer
     # judged items than the largest k, q3 only negative grades and zeros (IDCG 0)
     rows = [
-        ("q1", "a", 1), ("q2", "a", 2), ("q1", "b", 3), ("q3", "a", -1), ("q1", "c", -1),
-        ("q1", "d", 3), ("q2", "b", -2), ("q1", "e", 2), ("q1", "f", 0), ("q3", "b", 0),
-        ("q1", "g", -2), ("q1", "h", 2),
-    ]  # fmt: skip
+        ("q1", "a", 1),
+        ("q2", "a", 2),
+        ("q1", "b", 3),
+        ("q3", "a", -1),
+        ("q1", "c", -1),
+        ("q1", "d", 3),
+        ("q2", "b", -2),
+        ("q1", "e", 2),
+        ("q1", "f", 0),
+        ("q3", "b", 0),
+        ("q1", "g", -2),
+        ("q1", "h", 2),
+    ]
     qrels = pd.DataFrame(rows, columns=["query", "item", "relevance"])
     run = pd.DataFrame({"query": ["q1", "q2", "q3"], "item": ["a", "a", "a"], "score": [1.0, 1.0, 1.0]})
     result = evaluate_trec(qrels, {"r": run}, k=k, gain=gain).per_query.set_index("query")
