@@ -39,13 +39,15 @@ How it is fast (no per-query Python loop; scikit-learn loops over queries for ti
 - IDCG@k: the row's grades sorted (as int16 or int32 when the grades are integers that fit), the last k;
   integer grades spanning at most 4 values in rows of at most 255 items are counted instead
   (one byte per level in an int32 row sum, ``_counted_ideal``).
-- Queries go through in blocks of about 2**17 cells, so every pass stays in the cache.
+- Queries go through in blocks of about 2**17 cells, so every pass stays in the cache; the
+  grades are compacted a block at a time (no copy of the whole input).
 - Validation repeats only the checks that matter, vectorised (no ``type_of_target`` on a
   valid 2-D input); integer grades need no overflow check (no float copy of them).
 - Tried and not kept: sorting the high 32 bits of the keys (an int32 sort is twice as fast,
   but with the column index in the low bits only 13 bits of mantissa remain, and the rows
-  merged by that truncation cost more than the sort saved). A compiled kernel (Numba) was
-  not tried: see CONTRIBUTING.md.
+  merged by that truncation cost more than the sort saved); a compiled kernel (Numba, a
+  top-k insertion per row and a pass for the group at the cutoff) took twice as long as
+  these numpy passes (bench/README.md, bench_sklearn's fourth round).
 
 Known differences: scikit-learn fails inside numpy when ``y_score`` has another shape than
 ``y_true`` or ``sample_weight`` is 2-D; here the message says so (key ``shape``). It raises
@@ -834,10 +836,8 @@ def _per_query(
     rows, n = y_true.shape
     out = np.empty(rows)
     span = _integer_span(y_true, lowest)
-    compact = _compact(y_true, span)
     packing = None if ignore_ties else _grade_packing(span)
     step = max(1, _BLOCK_ITEMS // n)
-    packed_grades = compact if packing is None else _packing_grades(y_true, compact, packing[1])
     # The exact path (grades in the sort key) pays off when ties reach the top k (no gathers
     # over the tie groups); without ties the general path costs two passes fewer (no range of
     # the keys, no grades read: only the k top grades are gathered). Each block takes the path
@@ -845,7 +845,9 @@ def _per_query(
     carry = _Carry()
     for start in range(0, rows, step):
         part = slice(start, start + step)
-        grades = compact[part]
+        # compacted a block at a time: a copy of the whole would be fresh memory on every
+        # call (pages the machine must fault in when the allocator has returned them)
+        grades = _compact(y_true[part], span)
         gain, carry.tied = _dcg_rows(
             grades,
             y_score[part],
@@ -853,7 +855,7 @@ def _per_query(
             discount,
             ignore_ties,
             packing if carry.tied else None,
-            packed_grades[part],
+            grades if packing is None else _packing_grades(y_true[part], grades, packing[1]),
             carry,
         )
         if ideal:
