@@ -945,7 +945,15 @@ def distribution_chart(
                 "kind:N",
                 scale=alt.Scale(domain=[mean_label], range=[VERMILLION]),
                 title=None,
-                legend=alt.Legend(orient="top"),
+                # the legend's symbol drawn as the mark is (its defaults: a thicker stroke on a
+                # smaller symbol, which read as a black diamond with a vermillion dot)
+                legend=alt.Legend(
+                    orient="top",
+                    symbolType="diamond",
+                    symbolSize=170,
+                    symbolStrokeWidth=0.5,
+                    symbolStrokeColor=BLACK,
+                ),
             ),
             tooltip=[
                 alt.Tooltip("run:N", title=t("charts.dist_run")),

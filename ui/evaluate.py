@@ -420,6 +420,14 @@ def _parse_form(raw: str) -> str:
     return nc.validate.check_choice(raw, FORMS, option=PARAMS["form"])
 
 
+def _link_ties(raw: str) -> BatchTies:
+    """The link's tie treatment: the core's check (``ignore`` has its own message), a refusal
+    naming the link's parameter."""
+    if raw == "ignore":
+        return check_ties(raw)
+    return nc.validate.check_choice(raw, TIES, option=PARAMS["ties"])
+
+
 def form_widget(t: Translate, lang: str) -> str:
     """Which form of data the page evaluates: qrels and runs (``"trec"``), or one table with
     its own grades (``"table"``); kept in the link (``eval_form``) and for the session. A value
@@ -455,15 +463,15 @@ def option_widgets(lang: str, t: Translate) -> Options:
             "gain",
             GAIN_CHOICES,
             "linear",
-            lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option="gain"),
+            lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option=PARAMS["gain"]),
             lambda v: t(f"evaluate.gain_{v}"),
         ),
-        ("ties", TIES, "average", check_ties, lambda v: t(f"evaluate.ties_{v}")),
+        ("ties", TIES, "average", _link_ties, lambda v: t(f"evaluate.ties_{v}")),
         (
             "no_relevant",
             NO_RELEVANT,
             "zero",
-            lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option="no_relevant"),
+            lambda raw: nc.validate.check_choice(raw, NO_RELEVANT, option=PARAMS["no_relevant"]),
             lambda v: t(f"evaluate.no_relevant_{v}"),
         ),
     )

@@ -254,8 +254,9 @@ def _seed_cutoffs(raw: str) -> str:
 
 
 def _choice_parser(choices: tuple[str, ...], name: str) -> Callable[[str], str]:
-    """The link parser of one option: the core's check against its choices."""
-    return lambda raw: nc.validate.check_choice(raw, choices, option=name)
+    """The link parser of one option: the core's check against its choices (a refusal names
+    the link's parameter, ``trec_gain``, which is what the person typed wrong)."""
+    return lambda raw: nc.validate.check_choice(raw, choices, option=PARAMS[name])
 
 
 def _choice_label(t: Translate, name: str) -> Callable[[str], str]:
@@ -638,7 +639,9 @@ def reading(comparison: Any, *, baseline: str, measure: str, t: Translate) -> No
         else:
             st.info(t("evaluate.trec_reading_chance", **params), icon=":material/casino:")
     with st.expander(t("evaluate.trec_noise_header"), icon=":material/school:"):
-        st.markdown(t("evaluate.trec_noise_text", n=f"{N_RESAMPLES:,}"))
+        # the core enumerates every sign flip when 2**queries <= N_RESAMPLES (13 queries here)
+        exact = N_RESAMPLES.bit_length() - 1
+        st.markdown(t("evaluate.trec_noise_text", n=f"{N_RESAMPLES:,}", exact=exact))
 
 
 # --------------------------------------------------------------------------- the Calculator

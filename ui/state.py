@@ -257,16 +257,16 @@ def _choice(
     params: Mapping[str, Any],
     name: str,
     choices: tuple[_Choice, ...],
-    option: str,
     errors: list[NDCGInputError],
 ) -> _Choice | None:
     """The link parameter ``name`` checked against ``choices`` (typed as they are), or None
-    when it is absent or refused (the refusal appended to ``errors``)."""
+    when it is absent or refused (the refusal, which names the parameter as the link spells
+    it, appended to ``errors``)."""
     text = _one(params, name)
     if text is None:
         return None
     try:
-        return nc.validate.check_choice(text, choices, option=option)
+        return nc.validate.check_choice(text, choices, option=name)
     except NDCGInputError as err:
         errors.append(err)
         return None
@@ -377,13 +377,13 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
         except NDCGInputError as err:
             errors.append(err)
     # One try per option, so a broken one keeps the others (each its own field and vocabulary).
-    gain = _choice(params, "gain", GAIN_CHOICES, "gain", errors)
+    gain = _choice(params, "gain", GAIN_CHOICES, errors)
     if gain is not None:
         ranking = replace(ranking, gain=gain)
-    discount = _choice(params, "disc", DISCOUNT_CHOICES, "discount", errors)
+    discount = _choice(params, "disc", DISCOUNT_CHOICES, errors)
     if discount is not None:
         ranking = replace(ranking, discount=discount)
-    unjudged = _choice(params, "unj", UNJUDGED_CHOICES, "unjudged", errors)
+    unjudged = _choice(params, "unj", UNJUDGED_CHOICES, errors)
     if unjudged is not None:
         ranking = replace(ranking, unjudged=unjudged)
     missed_text = _one(params, "missed")
