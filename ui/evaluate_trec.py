@@ -40,6 +40,8 @@ MAX_CUTOFF_CHARS = 60
 CONFIDENCE = 0.95
 N_RESAMPLES = 10_000
 TABLE_ROWS = 10_000
+#: Most unanswered queries a run's note names.
+MISSING_SHOWN = 10
 QRELS_KEY = "evaluate.trec_qrels"
 RUNS_KEY = "evaluate.trec_runs"
 #: The link parameters of the options (the same names as the core's options, shortened).
@@ -438,12 +440,27 @@ def means_table(result: Any, options: opt.Options, t: Translate) -> None:
     st.caption(t("evaluate.trec_judged_note"))
 
 
+def _signed(value: float) -> str:
+    """A difference with its sign, the minus a true minus sign (as the charts write it)."""
+    return f"{value:+.4f}".replace("-", "\u2212")
+
+
 def _queries_note(result: Any, t: Translate) -> None:
     """How many judged queries a run does not answer, and run queries without judgments."""
-    n_missing = sum(len(queries) for queries in result.missing_queries.values())
     n_unjudged = sum(len(queries) for queries in result.unjudged_queries.values())
-    if n_missing:
-        st.caption(t(f"evaluate.trec_missing_{result.options.missing}", n=n_missing))
+    for run, queries in result.missing_queries.items():
+        if queries:
+            shown = t("common.list_separator").join(queries[:MISSING_SHOWN])
+            if len(queries) > MISSING_SHOWN:
+                shown += t("common.list_separator") + "…"
+            st.caption(
+                t(
+                    f"evaluate.trec_missing_{result.options.missing}",
+                    run=md_escape(run),
+                    n=len(queries),
+                    queries=md_escape(shown),
+                )
+            )
     if n_unjudged:
         st.caption(t("evaluate.trec_unjudged_queries", n=n_unjudged))
 
@@ -624,12 +641,12 @@ def reading(comparison: Any, *, baseline: str, measure: str, t: Translate) -> No
             "run": md_escape(str(row.run)),
             "baseline": md_escape(baseline),
             "measure": measure,
-            "difference": f"{row.mean_difference:+.4f}",
+            "difference": _signed(row.mean_difference),
             "n": int(row.n_queries),
             "p": ("p < 0.0001" if p < 0.0001 else f"p = {p:.4f}"),
             "alpha": f"{alpha:g}",
-            "low": f"{row.ci_low:+.4f}",
-            "high": f"{row.ci_high:+.4f}",
+            "low": _signed(row.ci_low),
+            "high": _signed(row.ci_high),
             "wins": int(row.wins),
             "losses": int(row.losses),
         }
@@ -778,7 +795,7 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
             t(
                 "evaluate.trec_open_unjudged_shown",
                 n=link.n_unjudged,
-                names=md_escape(", ".join(link.unjudged_names[:20])),
+                names=md_escape(t("common.list_separator").join(link.unjudged_names[:20])),
             )
         )
     if link.pooled:

@@ -322,3 +322,15 @@ def test_trec_query_link_says_when_averaged_ties_are_shown_in_one_order(ties, ti
     collection = et.Collection(qrels=qrels, runs={"r": run}, key=("test", ties), label="test")
     link = et.trec_query_link(collection, "r", "q", opt.Options(k=(10,), ties=ties))
     assert link.tied is tied
+
+
+@pytest.mark.parametrize(("lang", "missing"), [("en", "zero"), ("zh", "zero"), ("en", "drop")])
+def test_evaluate_trec_missing_note_names_the_run_and_its_unanswered_queries(app, lang, missing):
+    """A run that answers q1 only: the note names that run and q2 (judged in QRELS), once.
+    (With missing=drop one query is left to pair, too few to compare: that has its message.)"""
+    at = app(page=PAGE, lang=lang, trec_miss=missing)
+    at = _upload(at, QRELS, {"A.run": RUN_A, "C.run": b"q1 Q0 a 1 3.0 C\n"})
+    assert not at.exception
+    note = translate(lang, f"evaluate.trec_missing_{missing}", run="C", n=1, queries="q2")
+    assert [c.value for c in at.caption].count(note) == 1
+    assert not any("**A**" in c.value for c in at.caption)
