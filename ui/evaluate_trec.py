@@ -329,7 +329,7 @@ def data_widgets(lang: str, t: Translate) -> Collection | None:
     key = "evaluate.trec_source"
     session.keep_widget(key, "sample")
     kind = st.radio(
-        t("evaluate.source"),
+        t("evaluate.trec_source"),
         ("sample", "upload"),
         key=key,
         horizontal=True,
