@@ -736,6 +736,9 @@ def cutoff_slider(ranking: Ranking, t: Translate, *, prefix: str) -> None:
         args=(prefix, "k"),
         help=t("calculator.k_help"),
     )
+    if ranking.k is not None and ranking.k > ranking.n and ranking.pool is None:
+        # only a link can ask for it (the slider stops at n): say why the metrics read @n
+        st.caption(t("calculator.k_past_list", k=ranking.k, n=ranking.n))
 
 
 def variant_choice(

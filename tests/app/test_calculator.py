@@ -8,6 +8,7 @@ import re
 
 import pytest
 from app_helpers import box_height, static_table, static_tables
+from sklearn.metrics import ndcg_score
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
@@ -348,6 +349,21 @@ def test_link_reproduces_the_view(app):
     assert not at.exception and not at.error
     assert ranking(at).labels == ("a", "b", "c")
     assert shown(at) == (2, expected([3, 1, 2], k=2, gain="exponential", discount="jarvelin"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_link_k_past_the_list_says_the_page_shows_the_whole_list(app, lang):
+    """k = 99 on 5 items: nDCG@5, scikit-learn's ndcg_score(k=99) (0.97624), and a note."""
+    at = app(rel="3,2,0,0,1", k="99", lang=lang)
+    assert not at.exception and not at.error
+    assert shown(at) == (5, f"{ndcg_score([EXAMPLE], [[5, 4, 3, 2, 1]], k=99):.4f}") == (5, "0.9762")
+    note = i18n.translate(lang, "calculator.k_past_list", k=99, n=5)
+    assert note in [c.value for c in at.caption]
+
+
+def test_link_k_within_the_list_has_no_such_note(app):
+    at = app(rel="3,2,0,0,1", k="5")
+    assert i18n.translate("en", "calculator.k_past_list", k=5, n=5) not in [c.value for c in at.caption]
 
 
 def test_nothing_relevant_explains_the_zero(app):
