@@ -131,13 +131,16 @@ def test_evaluate_trec_t_test_p_equals_scipy(app, source):
 
 
 def _reading_pattern(lang: str, key: str, **known: object) -> re.Pattern[str]:
-    """The reading ``key`` in ``lang`` as a pattern: the ``known`` placeholders filled in, the
-    others (the measure's label, p, the interval) captured by name."""
+    """The reading ``key`` in ``lang`` as a pattern: the ``known`` placeholders filled in (a
+    minus sign in them written as a hyphen or as a true minus, U+2212), the others (the
+    measure's label, p, the interval) captured by name."""
     parts = []
     for literal, field, _, _ in string.Formatter().parse(translate(lang, key)):
         parts.append(re.escape(literal))
-        if field is not None:
-            parts.append(re.escape(str(known[field])) if field in known else f"(?P<{field}>.+?)")
+        if field in known:
+            parts.append(re.escape(str(known[field])).replace(re.escape("-"), "[-\u2212]"))
+        elif field is not None:
+            parts.append(f"(?P<{field}>.+?)")
     return re.compile("".join(parts))
 
 
