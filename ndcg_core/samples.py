@@ -123,19 +123,35 @@ def sample_run(
 #: grades (the noise has standard deviation 1) and the decimals their scores keep.
 TREC_RUNS: tuple[tuple[str, float, int], ...] = (("good", 1.6, 2), ("fair", 0.8, 1), ("poor", 0.25, 2))
 
+#: The sample's fourth run: its name, the run it tweaks, and the standard deviation of the
+#: extra noise it adds to that run's scores. Its strength is scaled by sqrt(1 + 0.75**2) =
+#: 1.25 (1.6 becomes 2.0), so its scores follow the grades exactly as closely as the tweaked
+#: run's do: any difference between the two is chance.
+TREC_TWEAK: tuple[str, str, float] = ("tweaked", "good", 0.75)
+
 
 #: Documents each run of the sample TREC collection retrieves per query.
 TREC_DEPTH = 20
 
 
 def sample_trec(seed: int = 0, *, n_queries: int = 40) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    """A small TREC collection for teaching: qrels and three runs of clearly different quality.
+    """A small TREC collection for teaching: qrels, three runs of clearly different quality
+    and a small change of the best one.
 
     Each query (``"301"``, ``"302"``, ...) has a judged pool of 15 to 40 documents, graded
     0-3 (most 0). Each run retrieves 20 documents per query from the pool and from
     documents nobody judged, scored by a hidden relevance plus noise: ``"good"`` follows the
     grades closely, ``"fair"`` less (its scores keep one decimal, so it has ties), ``"poor"``
     hardly (and it does not answer two queries). The same seed gives the same collection.
+
+    ``"tweaked"`` (second in the run order; the first, ``"good"``, stays the baseline) is
+    ``"good"`` with a little noise of its own: good's hidden relevance and good's noise,
+    plus normal noise of standard deviation 0.75 (:data:`TREC_TWEAK`), its strength scaled so
+    that its scores follow the grades as closely as good's. It is there to show a difference
+    that is only chance: with the default seed its mean nDCG@10 is a little above good's
+    (by less than 0.01), and the paired t-test and randomization test find nothing (p above
+    0.4). Its extra noise comes from a generator of its own (``default_rng([seed, 1])``), so
+    the other three runs are the same as without it.
 
     Returns
     -------
@@ -145,18 +161,27 @@ def sample_trec(seed: int = 0, *, n_queries: int = 40) -> tuple[pd.DataFrame, di
 
     >>> qrels, runs = sample_trec()
     >>> list(runs), qrels["query"].nunique(), len(runs["good"]) == 40 * 20
-    (['good', 'fair', 'poor'], 40, True)
+    (['good', 'tweaked', 'fair', 'poor'], 40, True)
     >>> from ndcg_core.trec import evaluate_trec
     >>> means = evaluate_trec(qrels, runs).means.set_index("run")["ndcg"]
     >>> bool(means["good"] > means["fair"] > means["poor"])
+    True
+    >>> bool(0 < means["tweaked"] - means["good"] < 0.01)
     True
     """
     if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)) or n_queries < 1:
         fail("shape", what="n_queries", rule="rule_positive_integer", got=repr(n_queries))
     depth = TREC_DEPTH
     rng = np.random.default_rng(seed)
+    # the tweaked run's own noise: a separate generator, so the other runs' draws are unchanged
+    tweak_rng = np.random.default_rng([seed, 1])
+    tweaked, tweak_of, extra = TREC_TWEAK
     qrels_rows: list[tuple[str, str, int]] = []
-    runs: dict[str, list[tuple[str, str, float]]] = {name: [] for name, _, _ in TREC_RUNS}
+    runs: dict[str, list[tuple[str, str, float]]] = {}
+    for name, _, _ in TREC_RUNS:
+        runs[name] = []
+        if name == tweak_of:
+            runs[tweaked] = []
     missed = set(rng.choice(n_queries, size=min(2, n_queries), replace=False).tolist())
     for index in range(n_queries):
         query = str(301 + index)
@@ -174,9 +199,17 @@ def sample_trec(seed: int = 0, *, n_queries: int = 40) -> tuple[pd.DataFrame, di
         for name, strength, decimals in TREC_RUNS:
             if name == "poor" and index in missed:
                 continue
-            score = np.round(strength * hidden + rng.normal(size=names.size), decimals) + 0.0
-            top = np.argsort(-score, kind="stable")[:depth]
-            runs[name] += [(query, str(names[i]), float(score[i])) for i in top]
+            noise = rng.normal(size=names.size)
+            scores = {name: np.round(strength * hidden + noise, decimals) + 0.0}
+            if name == tweak_of:
+                # the same hidden relevance and noise, plus its own; the strength grows with the
+                # noise's standard deviation, so the tweak follows the grades as closely
+                tweak_strength = strength * np.hypot(1.0, extra)
+                tweak_noise = noise + extra * tweak_rng.normal(size=names.size)
+                scores[tweaked] = np.round(tweak_strength * hidden + tweak_noise, decimals) + 0.0
+            for run, score in scores.items():
+                top = np.argsort(-score, kind="stable")[:depth]
+                runs[run] += [(query, str(names[i]), float(score[i])) for i in top]
     qrels = pd.DataFrame(qrels_rows, columns=["query", "item", "relevance"])
     frames = {name: pd.DataFrame(rows, columns=["query", "item", "score"]) for name, rows in runs.items()}
     return qrels, frames

@@ -1035,7 +1035,7 @@ class TrecResult:
         >>> qrels, runs = sample_trec()
         >>> comparison = evaluate_trec(qrels, runs, k=10).compare(baseline="poor")
         >>> comparison.tests["run"].tolist(), comparison.n_queries
-        (['good', 'fair'], 40)
+        (['good', 'tweaked', 'fair'], 40)
         """
         column = measure if measure is not None else measure_columns(self.options.k, "ndcg")[0]
         batch._check_columns(self.per_query, (column,))

@@ -29,7 +29,8 @@ from .charts import chart_downloads
 from .evaluate import cached, fmt
 from .page_frame import seed_from_link, set_param, set_ranking, show_error
 from .state import MAX_ITEMS, Ranking
-from .text import md_escape, md_table
+from .text import md_escape
+from .widgets import static_table
 
 Translate = Callable[..., str]
 
@@ -575,7 +576,9 @@ def comparison_table(comparison: significance.Comparison, t: Translate) -> None:
     }
     for index, run in enumerate(table["run"]):
         columns[str(run)] = [cells[index] for cells in rows.values()]
-    st.markdown(md_table(columns, right=set(list(columns)[1:])))
+    # a static table's box: compact cells on a phone, and it scrolls in its box rather than the
+    # page when many runs are compared (the sample's four runs are three compared columns)
+    static_table(columns, right=list(columns)[1:], key="trec-comparison", scroll=False)
     st.caption(
         t(
             f"evaluate.trec_comparison_caption_{comparison.permutation}",

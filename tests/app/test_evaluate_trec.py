@@ -5,6 +5,9 @@ upload kept between pages, and a query opened in the Calculator."""
 
 from __future__ import annotations
 
+import re
+import string
+
 import pandas as pd
 import pytest
 import pytrec_eval
@@ -125,6 +128,60 @@ def test_evaluate_trec_t_test_p_equals_scipy(app, source):
     for row in table.itertuples():
         expected = stats.ttest_rel(wide[row.run], wide[baseline]).pvalue
         assert row.t_p == _shown_p(expected)
+
+
+def _reading_pattern(lang: str, key: str, **known: object) -> re.Pattern[str]:
+    """The reading ``key`` in ``lang`` as a pattern: the ``known`` placeholders filled in (a
+    minus sign in them written as a hyphen or as a true minus, U+2212), the others (the
+    measure's label, p, the interval) captured by name."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(translate(lang, key)):
+        parts.append(re.escape(literal))
+        if field in known:
+            parts.append(re.escape(str(known[field])).replace(re.escape("-"), "[-\u2212]"))
+        elif field is not None:
+            parts.append(f"(?P<{field}>.+?)")
+    return re.compile("".join(parts))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_trec_sample_reading_tweaked_is_chance_and_poor_is_worse(app, lang):
+    """Against the default baseline (good), the sample's tweaked run, good with a little noise
+    of its own, is read as within chance (its Holm-corrected p above 0.05), and the poor run as
+    worse. The mean difference and the record are worked out here from the per-query nDCG@10
+    the page shows."""
+    at = app(page=PAGE, lang=lang)
+    assert not at.exception and not at.error
+    good, tweaked, poor = (
+        translate(lang, f"evaluate.sample_run_{name}") for name in ("good", "tweaked", "poor")
+    )
+    assert at.selectbox(key="evaluate.trec_baseline").value == good
+    wide = _frame(at, "missing").pivot(index="query", columns="run", values="ndcg")
+    shown = [i.value for i in at.info] + [s.value for s in at.success]
+    for run, key in ((tweaked, "evaluate.trec_reading_chance"), (poor, "evaluate.trec_reading_worse")):
+        difference = wide[run] - wide[good]
+        pattern = _reading_pattern(
+            lang,
+            key,
+            run=md_escape(run),
+            baseline=md_escape(good),
+            difference=f"{difference.mean():+.4f}",
+            n=len(wide),
+            wins=int((difference > 1e-12).sum()),
+            losses=int((difference < -1e-12).sum()),
+            alpha="0.05",
+        )
+        found = [m for m in map(pattern.fullmatch, shown) if m is not None]
+        assert len(found) == 1, (run, key)
+        p = found[0]["p"]
+        if key.endswith("chance"):
+            assert float(p.removeprefix("p = ")) > 0.05
+        else:
+            # no random sign flip of poor's differences comes near its mean, so its Monte Carlo p
+            # is the smallest possible, (1 + 0) / (1 + 10,000), and Holm's correction multiplies
+            # it by the 3 compared runs (fair's p is as small: tied, both get 3 p)
+            assert p == f"p = {3 * (1 + 0) / (1 + et.N_RESAMPLES):.4f}"
+    assert 0.005 <= abs((wide[tweaked] - wide[good]).mean()) <= 0.02
 
 
 def test_evaluate_trec_one_run_shows_no_comparison(app):
@@ -292,7 +349,7 @@ def test_evaluate_trec_missing_drop_pairs_the_queries_every_run_answers(app):
     per_query = _frame(at, "missing")
     answered = per_query.dropna(subset=["ndcg"])
     counts = answered.groupby("query")["run"].size()
-    paired = counts.index[counts == 3]
+    paired = counts.index[counts == len(sample_trec(seed=et.SAMPLE_SEED)[1])]  # answered by every run
     assert len(paired) == 38
     note = translate("en", "evaluate.trec_paired_note", n=38, left_out=2)
     assert note in [c.value for c in at.caption]

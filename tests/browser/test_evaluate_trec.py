@@ -4,6 +4,8 @@ and screenshots at the projector, laptop and phone sizes in English and Chinese.
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
@@ -46,13 +48,24 @@ def test_evaluate_trec_sample_compares_runs_and_opens_a_query_in_the_calculator(
     assert_no_exception(page)
     assert _heading(page, "en", "evaluate.trec_compare_header").is_visible()
     charts = page.locator(CHARTS)
-    assert charts.count() == 3  # two topic-by-topic charts (fair and poor vs good), one distribution
-    for index in range(3):
+    # three topic-by-topic charts (tweaked, fair and poor vs good), one distribution
+    assert charts.count() == 4
+    for index in range(4):
         chart = charts.nth(index)
         chart.scroll_into_view_if_needed()
         box = chart.bounding_box()
         assert box is not None and box["width"] > 300 and box["height"] > 100
         assert chart.locator("canvas, svg").count() > 0
+    # the tweaked run's reading says its difference from good is within chance: the box holds
+    # the chance reading's own words (its longest text that the "better" reading lacks)
+    better = translate("en", "evaluate.trec_reading_better")
+    chance = max(
+        (text for text, *_ in string.Formatter().parse(translate("en", "evaluate.trec_reading_chance"))),
+        key=lambda text: (text not in better, len(text)),
+    )
+    tweaked, good = (translate("en", f"evaluate.sample_run_{name}") for name in ("tweaked", "good"))
+    readings = page.locator("[data-testid=stAlert]").filter(has_text=chance.strip())
+    assert readings.count() == 1 and f"{tweaked} vs {good}:" in readings.first.inner_text()
     query = _chosen_query(page, "en")
     run = translate("en", "evaluate.sample_run_good")
     button = page.get_by_role("button", name=translate("en", "evaluate.open_button"))
