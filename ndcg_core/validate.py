@@ -98,6 +98,10 @@ MESSAGES: dict[str, str] = {
     ),
     "table_edit_invalid": "This change to the table could not be applied, so the table was reset.",
     "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
+    "swap_invalid": (
+        "The swap must be two positions from 1 to {n}, written like 1,4. Got {got} instead, "
+        "so the swap of positions 1 and 2 is shown."
+    ),
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
     "duplicate_pairs": (
         "The item {item!r} appears {count} times for the query {query!r}. "
