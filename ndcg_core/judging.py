@@ -27,7 +27,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .validate import fail, parse_numbers
+from .validate import fail, parse_answer
 
 __all__ = [
     "ANSWER_TOLERANCE",
@@ -211,10 +211,10 @@ def judge_number(
     tolerance = answer_tolerance(tol=tol, decimals=decimals)
     exact = _finite(expected, "expected_answer")
     if isinstance(given, str):
-        value = float(parse_numbers(given, what="text", limit=1)[0])
+        value = parse_answer(given)
     elif isinstance(given, numbers.Real) and not isinstance(given, bool) and math.isfinite(given):
         value = float(given)
     else:
-        fail("shape", what="text", rule="rule_one_number", got=repr(given)[:40])
+        fail("shape", what="answer", rule="rule_one_number", got=repr(given)[:40])
     error = abs(value - exact)
     return Verdict(error <= tolerance + _SLACK, value, exact, error, tolerance)

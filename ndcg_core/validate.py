@@ -32,6 +32,7 @@ __all__ = [
     "check_labels",
     "check_same_length",
     "fail",
+    "parse_answer",
     "parse_labels",
     "parse_numbers",
     "parse_relevance",
@@ -55,6 +56,11 @@ MESSAGES: dict[str, str] = {
     ),
     "negative": ("Item {position} of the {what} is {value:g}. nDCG needs relevance grades of 0 or more."),
     "too_many": "The {what} has {got} items, more than the {limit} allowed here.",
+    # a typed answer: one number (ndcg_core.validate.parse_answer)
+    "answer_empty": "Your answer is empty. Enter one number, e.g. 0.85.",
+    "answer_not_a_number": "Your answer is {token!r}, which is not a number. Enter one number, e.g. 0.85.",
+    "answer_not_finite": "Your answer is {token}. Enter one finite number (no NaN or infinity), e.g. 0.85.",
+    "answer_too_many": "Your answer has {got} parts. Enter one number only, e.g. 0.85.",
     "length_mismatch": ("The {what} must have the same length. Got {left} and {right} items instead."),
     "k_invalid": "k must be a whole number of at least 1, or none for the whole list. Got {got} instead.",
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
@@ -98,6 +104,10 @@ MESSAGES: dict[str, str] = {
     ),
     "table_edit_invalid": "This change to the table could not be applied, so the table was reset.",
     "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
+    "swap_invalid": (
+        "The swap must be two positions from 1 to {n}, written like 1,4. Got {got} instead, "
+        "so the swap of positions 1 and 2 is shown."
+    ),
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
     "duplicate_pairs": (
         "The item {item!r} appears {count} times for the query {query!r}. "
@@ -296,6 +306,7 @@ TERMS: dict[str, str] = {
     "grades_and_scores": "grades and scores",
     "relevance_and_scores": "relevance list and the score list",
     "text": "text",
+    "answer": "answer",
     "run": "run",
     "qrels": "qrels (relevance judgments)",
     "table": "table {name!r}",
@@ -440,6 +451,34 @@ def parse_numbers(
             fail("negative", what=what, position=index + 1, value=value)
         values[index] = value
     return values
+
+
+def parse_answer(text: str) -> float:
+    """Parse the one number a person typed as an answer.
+
+    The text is read as :func:`parse_numbers` reads a list (full-width digits, brackets), but
+    its messages speak of the answer: ``answer_empty``, ``answer_too_many``,
+    ``answer_not_a_number`` and ``answer_not_finite``.
+
+    >>> parse_answer(" 0.98 "), parse_answer("０.５")
+    (0.98, 0.5)
+    """
+    if not isinstance(text, str):
+        fail("shape", what="answer", rule="rule_one_number", got=type(text).__name__)
+    folded = unicodedata.normalize("NFKC", text).strip().strip("[]()").strip()
+    tokens = [token for token in _SEPARATORS.split(folded) if token]
+    if not tokens:
+        fail("answer_empty")
+    if len(tokens) > 1:
+        fail("answer_too_many", got=len(tokens))
+    (token,) = tokens
+    try:
+        value = float(token)
+    except ValueError:
+        fail("answer_not_a_number", token=token[:40])
+    if not math.isfinite(value):
+        fail("answer_not_finite", token=token[:40])
+    return value
 
 
 def parse_relevance(

@@ -30,7 +30,7 @@ table = nc.step_table(list(ranking.relevance), labels=list(ranking.labels), **op
 m = nc.metrics(list(ranking.relevance), **options)
 
 st.header(t(f"lesson.names.{name}"))
-st.markdown(t(f"lesson.{name}.explain"))
+st.markdown(lesson.explain(name, ranking, t))
 
 if name == "play":
     widgets.drag_cards(ranking, prefix="lesson")

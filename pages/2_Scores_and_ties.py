@@ -36,8 +36,9 @@ try:
     scores = ties_view.parse_scores(ui.get_param("scores", ""))
     if decimals is not None:
         scores = ties.round_scores(scores, decimals)
-    # ties are broken between graded items: an unjudged one ("?") gets a notice, not a guess
-    if not widgets.unjudged_notice(ranking, t, prefix="ties"):
+    # ties are broken between graded items: an unjudged one ("?") gets a notice, not a guess;
+    # a box with refused input shows its own message, and nothing from the stale link values
+    if not ties_view.typed_error() and not widgets.unjudged_notice(ranking, t, prefix="ties"):
         view = ties.tie_view(
             list(ranking.relevance), scores, labels=list(ranking.labels), **ranking.options()
         )

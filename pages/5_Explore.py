@@ -5,7 +5,7 @@ import streamlit as st
 import ui
 from ui import explore, widgets
 
-frame = ui.frame("explore")
+frame = ui.frame("explore", params=(explore.SWAP_PARAM,))
 st.title(frame.t("nav.explore"))
 st.markdown(frame.t("explore.intro"))
 if widgets.unjudged_notice(frame.ranking, frame.t, prefix="explore"):  # every view reorders graded items

@@ -15,6 +15,7 @@ sorting and formatting the core's frames only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -31,8 +32,9 @@ from ndcg_core.steps import (
     swap_matrix,
 )
 
+from . import session
 from .charts import HEATMAP_TEXT_LIMIT, chart_downloads, orderings_histogram, slide_chart, swap_heatmap
-from .page_frame import Frame, get_ranking, set_ranking
+from .page_frame import Frame, get_param, get_ranking, set_param, set_ranking, show_error
 from .predict import Question, ask
 from .state import Ranking, format_grade
 from .text import md_escape
@@ -124,6 +126,65 @@ def header(frame: Frame, views: Views) -> None:
 # --- swaps --------------------------------------------------------------------------------
 
 
+#: The link parameter of the chosen swap ("1,4": positions 1 and 4), and its widgets' keys.
+SWAP_PARAM = "swap"
+SWAP_KEYS = ("explore.swap_i", "explore.swap_j")
+_SWAP_READ = "explore.swap_from_link"
+_SWAP_TEXT = re.compile(r"\s*(\d{1,9})\s*,\s*(\d{1,9})\s*", re.ASCII)
+
+
+def parse_swap(text: str, n: int) -> tuple[int, int]:
+    """The swap of a link: two positions from 1 to ``n`` ("1,4"; the same twice shows no swap).
+
+    Raises ``NDCGInputError("swap_invalid")`` on anything else.
+
+    >>> parse_swap("1,4", 5), parse_swap(" 2 , 2 ", 3)
+    ((1, 4), (2, 2))
+    """
+    raw = str(text)
+    match = _SWAP_TEXT.fullmatch(raw)
+    if match is None:
+        nc.validate.fail("swap_invalid", n=n, got=repr(raw[:20]))
+    i, j = int(match[1]), int(match[2])
+    if not (1 <= i <= n and 1 <= j <= n):
+        nc.validate.fail("swap_invalid", n=n, got=repr(raw[:20]))
+    return i, j
+
+
+def _default_swap(n: int) -> tuple[int, int]:
+    return 1, min(2, n)
+
+
+def _seed_swap(n: int) -> nc.NDCGInputError | None:
+    """Once a session: the chosen swap from the link; a refused value is dropped from the link
+    and its error returned (the default swap is shown)."""
+    if st.session_state.get(_SWAP_READ):
+        return None
+    st.session_state[_SWAP_READ] = True
+    raw = get_param(SWAP_PARAM)
+    if isinstance(raw, list):
+        raw = raw[-1] if raw else None
+    if raw is None:
+        return None
+    try:
+        chosen = parse_swap(str(raw), n)
+    except nc.NDCGInputError as err:
+        set_param(SWAP_PARAM, None)
+        return err
+    for key, value in zip(SWAP_KEYS, chosen, strict=True):
+        st.session_state[key] = value
+        session.remember(key)
+    return None
+
+
+def _store_swap() -> None:
+    """The chosen swap into the link (and kept for the session)."""
+    for key in SWAP_KEYS:
+        session.remember(key)
+    i, j = (st.session_state.get(key) for key in SWAP_KEYS)
+    set_param(SWAP_PARAM, f"{i},{j}")
+
+
 def _swap_order(n: int, i: int, j: int) -> list[int]:
     order = list(range(n))
     order[i - 1], order[j - 1] = order[j - 1], order[i - 1]
@@ -164,9 +225,15 @@ def swap_section(frame: Frame, views: Views) -> None:
     st.markdown(t("explore.swap.how", k=k))
     positions = list(range(1, r.n + 1))
     fmt = {p: f"{p} · {card(r.labels[p - 1], r.relevance[p - 1])}" for p in positions}
-    for key, default in (("explore.swap_i", 1), ("explore.swap_j", min(2, r.n))):
-        if st.session_state.get(key) not in positions:
+    error = _seed_swap(r.n)
+    if error is not None:
+        show_error(frame.lang, error)
+    for key, default in zip(SWAP_KEYS, _default_swap(r.n), strict=True):
+        session.keep_widget(key, default)
+        if st.session_state.get(key) not in positions:  # the ranking got shorter
             st.session_state[key] = default
+            session.remember(key)
+            set_param(SWAP_PARAM, None)
     c1, c2, c3 = st.columns([1, 1, 1])
     i = c1.selectbox(
         t("explore.swap.first"),
@@ -175,6 +242,7 @@ def swap_section(frame: Frame, views: Views) -> None:
         key="explore.swap_i",
         placeholder=t("common.choose"),
         filter_mode=None,
+        on_change=_store_swap,
     )
     j = c2.selectbox(
         t("explore.swap.second"),
@@ -183,6 +251,7 @@ def swap_section(frame: Frame, views: Views) -> None:
         key="explore.swap_j",
         placeholder=t("common.choose"),
         filter_mode=None,
+        on_change=_store_swap,
     )
     data = views.swaps
     if i == j:

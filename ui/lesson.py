@@ -16,6 +16,7 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import predictions
+from ndcg_core.discounting import discounts
 
 from . import prompts
 from .page_frame import get_param, set_param
@@ -120,6 +121,35 @@ def nav_buttons(step: int, t: Translate) -> None:
         disabled=step >= len(STEPS),
         width="stretch",
     )
+
+
+# --- explanations ------------------------------------------------------------------------
+
+#: How many discount factors the DCG step's explanation lists before its ellipsis.
+SHOWN_FACTORS = 5
+
+
+def _factor(value: float) -> str:
+    """A discount factor as the explanation lists it: three decimals, trailing zeros dropped.
+
+    >>> [_factor(x) for x in (1.0, 0.5, 0.6309297535714575)]
+    ['1', '0.5', '0.631']
+    """
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def explain(name: str, ranking: Ranking, t: Translate) -> str:
+    """The explanation of a step; the DCG step's follows the ranking's discount.
+
+    The DCG step names the chosen discount (1/log2(i + 1), or Järvelin's 1/max(1, log2 i)) and
+    lists its first factors, computed by :func:`ndcg_core.discounting.discounts`.
+    """
+    if name != "dcg":
+        return t(f"lesson.{name}.explain")
+    factors = discounts(SHOWN_FACTORS, ranking.discount)
+    listed = t("common.list_separator").join(_factor(float(x)) for x in factors)
+    key = "lesson.dcg.explain_jarvelin" if ranking.discount == "jarvelin" else "lesson.dcg.explain"
+    return t(key, factors=listed)
 
 
 # --- predictions -------------------------------------------------------------------------

@@ -59,6 +59,7 @@ SHORT_PARAMS: frozenset[str] = frozenset(
         "seed",
         "ex",
         "step",
+        "swap",
         "dec",
         "by_score",
         "eval_k",

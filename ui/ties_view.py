@@ -140,6 +140,15 @@ def _sync(key: str, value: str) -> None:
         st.session_state[f"{key}_for"] = value
 
 
+def typed_error() -> bool:
+    """Whether a text box holds input it refused (its message shows under it).
+
+    The page then draws no ranking: the link still holds the last accepted values, and a
+    ranking (or a length message) from them would not be about what the boxes show.
+    """
+    return any(key in st.session_state for key in ("ties.error.grades", "ties.error.scores"))
+
+
 def grades_and_scores(ranking: Ranking, t: Translate, lang: str) -> None:
     """The two text boxes (grades write the shared ranking, scores the link); messages below."""
     _sync("ties.grades", ", ".join(format_grade(x) for x in ranking.relevance))

@@ -70,6 +70,10 @@ def _k(got: str) -> Err:
     return Err("k_invalid", {"got": got})
 
 
+def _swap(got: str, n: int = len(EXAMPLE_RELEVANCE)) -> Err:
+    return Err("swap_invalid", {"n": n, "got": got})
+
+
 def _option(option: str, allowed: str, got: str) -> Err:
     return Err("unknown_option", {"option": option, "allowed": allowed, "got": got})
 
@@ -244,6 +248,15 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("missed_empty", "calculator", {"missed": ""}, Err("empty", {"what": "missed_grades"})),
     ("missed_zeros_only", "calculator", {"missed": "0,0"}, DEFAULT),
     ("missed_on_explore", "explore", {"rel": "3,?,1", "missed": "3,2"}, QUIET),
+    # --- Explore's chosen swap (swap=i,j): two positions of the ranking, or a message
+    ("swap_ok", "explore", {"rel": "3,2,0,0,1", "swap": "1,4"}, QUIET),
+    ("swap_past_the_end", "explore", {"rel": "3,2,0,0,1", "swap": "1,6"}, _swap("'1,6'")),
+    ("swap_zero", "explore", {"swap": "0,2"}, _swap("'0,2'")),
+    ("swap_one_position", "explore", {"swap": "3"}, _swap("'3'")),
+    ("swap_three_positions", "explore", {"swap": "1,2,3"}, _swap("'1,2,3'")),
+    ("swap_markup", "explore", {"swap": "<b>1</b>,2"}, _swap("'<b>1</b>,2'")),
+    ("swap_negative", "explore", {"swap": "-1,2"}, _swap("'-1,2'")),
+    ("swap_5000_digits", "explore", {"swap": DIGITS}, _too_long("swap", 5000)),
     ("missed_on_blind_spots", "blind_spots", {"rel": "3,3,3", "missed": "3"}, QUIET),
 ]
 

@@ -149,3 +149,31 @@ def test_distribution_shows_worst_and_best_order(app):
     worst = (1 / L2(4) + 2 / L2(5) + 3 / L2(6)) / (3 + 2 / L2(3) + 1 / L2(4))
     assert shown["Worst order (grades ascending)"] == f"{worst:.4f}"
     assert shown["Best order"] == "1.0000"
+
+
+def _swap_metric(at):
+    return next(m for m in at.metric if m.label.endswith("after the swap"))
+
+
+def test_explore_chosen_swap_goes_to_the_link(app):
+    at = app(page=PAGE, rel="3,2,0,0,1")
+    at.selectbox(key="explore.swap_j").set_value(4).run()
+    assert at.query_params["swap"] in ("1,4", ["1,4"])
+
+
+def test_explore_link_with_a_swap_opens_that_swap(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", swap="1,4")
+    assert not at.exception
+    assert at.selectbox(key="explore.swap_i").value == 1
+    assert at.selectbox(key="explore.swap_j").value == 4
+    # swapping positions 1 and 4 of [3, 2, 0, 0, 1] gives [0, 2, 0, 3, 1]
+    assert _swap_metric(at).value == f"{nc.dcg([0, 2, 0, 3, 1]) / nc.dcg([3, 2, 1, 0, 0]):.4f}"
+
+
+def test_explore_bad_swap_in_the_link_says_so_and_shows_the_default_swap(app):
+    at = app(page=PAGE, rel="3,2,0,0,1", swap="1,9", lang="zh")
+    assert not at.exception
+    assert "交换必须是 1 到 5 之间的两个位置" in at.error[0].value
+    assert (at.selectbox(key="explore.swap_i").value, at.selectbox(key="explore.swap_j").value) == (1, 2)
+    assert "swap" not in at.query_params
+    assert _metrics(at)["当前 nDCG@5"] == f"{nc.ndcg([3, 2, 0, 0, 1]):.4f}"

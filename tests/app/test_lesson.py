@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from app_helpers import box_height, static_table, static_tables
 
 import ndcg_core as nc
@@ -200,3 +202,43 @@ def test_lesson_same_k_trap_reveals_0_7487(app):
     at = app(page=PAGE, step="4")
     at.radio(key="lesson.predict.same_k").set_value("less").run()
     assert "= 0.7487" in at.success[-1].value
+
+
+def _dcg_explanation(at) -> str:
+    """The DCG step's explanation: the markdown right under the step's header."""
+    return next(md.value for md in at.markdown if "DCG" in md.value and "log₂" in md.value)
+
+
+def test_lesson_dcg_explanation_with_the_jarvelin_discount_names_it_and_its_factors(app):
+    at = app(page=PAGE, step="3", rel="3,2,0,0,1", disc="jarvelin")
+    text = _dcg_explanation(at)
+    assert "log₂(i + 1)" not in text
+    assert "max(1, log₂ i)" in text
+    # 1/max(1, log2 i) at i = 1..5: 1, 1, 1/log2 3, 1/2, 1/log2 5
+    factors = ["1", "1", f"{1 / math.log2(3):.3f}", "0.5", f"{1 / math.log2(5):.3f}"]
+    assert f"({', '.join(factors)}, …)" in text
+
+
+def test_lesson_dcg_explanation_with_the_jarvelin_discount_in_chinese(app):
+    at = app(page=PAGE, step="3", rel="3,2,0,0,1", disc="jarvelin", lang="zh")
+    text = _dcg_explanation(at)
+    assert "log₂(i + 1)" not in text
+    assert "Järvelin" in text
+    factors = ["1", "1", f"{1 / math.log2(3):.3f}", "0.5", f"{1 / math.log2(5):.3f}"]
+    assert f"（{'、'.join(factors)}……）" in text
+
+
+def test_lesson_dcg_explanation_with_the_log2_discount_lists_its_factors(app):
+    for lang, opening, sep, close in (("en", "(", ", ", ", …)"), ("zh", "（", "、", "……）")):
+        at = app(page=PAGE, step="3", rel="3,2,0,0,1", lang=lang)
+        text = _dcg_explanation(at)
+        assert "log₂(i + 1)" in text
+        # 1/log2(i + 1) at i = 1..5: 1, 1/log2 3, 1/2, 1/log2 5, 1/log2 6
+        factors = [
+            "1",
+            f"{1 / math.log2(3):.3f}",
+            "0.5",
+            f"{1 / math.log2(5):.3f}",
+            f"{1 / math.log2(6):.3f}",
+        ]
+        assert opening + sep.join(factors) + close in text

@@ -227,3 +227,18 @@ def test_unexpected_error_shows_no_traceback_or_path(app):
     shown = at.exception[0]
     assert not shown.stack_trace
     assert "OverflowError" not in shown.message and "/" not in shown.message.replace("'", "")
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "start"),
+    [
+        ("en", "abc", "Your answer is 'abc', which is not a number"),
+        ("en", "0.9 0.8", "Your answer has 2 parts"),
+        ("zh", "abc", "你的答案是 'abc'，不是数字"),
+        ("zh", "0.9 0.8", "你的答案有 2 个部分"),
+    ],
+)
+def test_practice_malformed_answer_message_names_the_answer(app, lang, typed, start):
+    at = _type_and_check(_open(app, 3, lang=lang), 3, typed)
+    assert not at.exception
+    assert _errors(at)[0].startswith(start)

@@ -176,3 +176,33 @@ def test_ties_page_phone_table_shades_the_tied_rows(app):
 def test_presenter_mode_draws_no_phone_copy_of_the_ranking(app):
     at = app(page=PAGE, present="1")
     assert not any(m.value.startswith("| ") and "Score group" in m.value for m in at.markdown)
+
+
+def test_ties_page_typed_error_shows_only_the_current_inputs_message(app):
+    at = app(page=PAGE)
+    at.text_input(key="ties.scores").set_value("0.9, 0.5, 0.6, 0.9").run()
+    assert "same length" in " ".join(e.value for e in at.error)  # 5 grades, 4 scores
+    at.text_input(key="ties.scores").set_value("nan, 0.5, 0.6, 0.9, 0.9").run()
+    assert not at.exception
+    messages = [e.value for e in at.error]
+    assert len(messages) == 1
+    assert "nan" in messages[0]
+    assert "same length" not in messages[0]
+
+
+def test_ties_page_typed_error_in_chinese_drops_the_stale_length_message(app):
+    at = app(page=PAGE, lang="zh")
+    at.text_input(key="ties.scores").set_value("0.9, 0.5, 0.6, 0.9").run()
+    at.text_input(key="ties.scores").set_value("nan, 0.5, 0.6, 0.9, 0.9").run()
+    messages = " ".join(e.value for e in at.error)
+    assert len(at.error) == 1
+    assert "长度必须相同" not in messages
+
+
+def test_ties_page_fixed_input_brings_the_ranking_back(app):
+    at = app(page=PAGE)
+    at.text_input(key="ties.scores").set_value("nan, 0.5, 0.6, 0.9, 0.9").run()
+    at.text_input(key="ties.scores").set_value("0.9, 0.5, 0.6, 0.9, 0.8").run()
+    assert not at.error
+    assert _param(at, "scores") == "0.9,0.5,0.6,0.9,0.8"
+    assert _reveal(at).metric

@@ -132,7 +132,9 @@ def test_check_answer_parses_typed_text():
     assert verdict.correct and verdict.given == 4.649
 
 
-@pytest.mark.parametrize(("text", "key"), [("abc", "not_a_number"), ("", "empty"), ("4 6", "too_many")])
+@pytest.mark.parametrize(
+    ("text", "key"), [("abc", "answer_not_a_number"), ("", "answer_empty"), ("4 6", "answer_too_many")]
+)
 def test_check_answer_rejects_text_that_is_not_one_number(text, key):
     with pytest.raises(nc.NDCGInputError) as info:
         check_answer(_dcg_exercise(), text)

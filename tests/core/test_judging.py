@@ -94,7 +94,22 @@ def test_judge_number_reads_full_width_digits():
 def test_judge_number_refuses_two_numbers():
     with pytest.raises(nc.NDCGInputError) as err:
         judge_number("0.9 0.8", WORKED_NDCG)
-    assert err.value.key == "too_many"
+    assert (err.value.key, err.value.params) == ("answer_too_many", {"got": 2})
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("abc", "Your answer is 'abc', which is not a number. Enter one number, e.g. 0.85."),
+        ("  ", "Your answer is empty. Enter one number, e.g. 0.85."),
+        ("0.9 0.8", "Your answer has 2 parts. Enter one number only, e.g. 0.85."),
+        ("nan", "Your answer is nan. Enter one finite number (no NaN or infinity), e.g. 0.85."),
+    ],
+)
+def test_judge_number_messages_name_the_answer_and_ask_for_one_number(typed, message):
+    with pytest.raises(nc.NDCGInputError) as err:
+        judge_number(typed, WORKED_NDCG)
+    assert str(err.value) == message
 
 
 def test_judge_number_refuses_tol_and_decimals_together():

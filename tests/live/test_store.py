@@ -200,7 +200,12 @@ def test_answer_after_close_is_refused_and_earlier_kept(store):
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [("inf", "not_finite"), ("nan", "not_finite"), ("abc", "not_a_number"), ("1 2", "too_many")],
+    [
+        ("inf", "answer_not_finite"),
+        ("nan", "answer_not_finite"),
+        ("abc", "answer_not_a_number"),
+        ("1 2", "answer_too_many"),
+    ],
 )
 def test_invalid_number_is_refused_and_not_stored(store, text, key):
     code, teacher, number = _class_with_question(store)
