@@ -45,7 +45,7 @@ from . import styles
 from .charts import BLUE, css_text_on_fill
 from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
-from .styles import TABLE_PREFIX, step_parts, step_table_key
+from .styles import TABLE_PREFIX, column_ems, step_parts, step_table_key, table_parts
 from .text import md_escape, md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
@@ -916,7 +916,20 @@ def static_table(
 def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
     static in presenter mode (``st.table``, which the presenter style sheet enlarges; a data frame
-    draws on a canvas at a fixed size)."""
+    draws on a canvas at a fixed size). In presenter mode a plain frame too wide for a projector is
+    also shown in parts (``styles.table_parts``), each repeating its first column; the style sheet
+    shows the whole table where it fits, else the parts, as for the step table."""
+    if presenting() and isinstance(data, pd.DataFrame):
+        cells = {str(c): ["" if pd.isna(x) else str(x) for x in data[c].tolist()] for c in data.columns}
+        parts = table_parts(cells)
+        # the room the whole table needs, in the step table's column widths
+        need = sum(column_ems([h, *col]) for h, col in cells.items())
+        width = math.ceil(need / styles.STEP_COLUMN_EMS) if len(parts) > 1 else 0
+        with st.container(key=step_table_key(key, width)):
+            static_table(cells, key=f"{key}-whole", scroll=False)
+            for n, part in enumerate(parts if len(parts) > 1 else ()):
+                static_table(part, key=f"{key}-part{n}", scroll=False)
+        return
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
         return
