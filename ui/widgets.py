@@ -921,14 +921,15 @@ def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["
     shows the whole table where it fits, else the parts, as for the step table."""
     if presenting() and isinstance(data, pd.DataFrame):
         cells = {str(c): ["" if pd.isna(x) else str(x) for x in data[c].tolist()] for c in data.columns}
+        right = [str(c) for c in data.columns if pd.api.types.is_numeric_dtype(data[c])]
         parts = table_parts(cells)
         # the room the whole table needs, in the step table's column widths
         need = sum(column_ems([h, *col]) for h, col in cells.items())
         width = math.ceil(need / styles.STEP_COLUMN_EMS) if len(parts) > 1 else 0
         with st.container(key=step_table_key(key, width)):
-            static_table(cells, key=f"{key}-whole", scroll=False)
+            static_table(cells, right=right, key=f"{key}-whole", scroll=False)
             for n, part in enumerate(parts if len(parts) > 1 else ()):
-                static_table(part, key=f"{key}-part{n}", scroll=False)
+                static_table(part, right=right, key=f"{key}-part{n}", scroll=False)
         return
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
