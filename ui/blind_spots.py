@@ -191,7 +191,7 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
             title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}  # headers in the page's language
             shown = table[list(_STEP_COLUMNS)].rename(columns=title)
             st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
-            st.dataframe(
+            data_table(
                 shown.style.format(
                     {title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
                     | {
@@ -199,8 +199,6 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
                         for c in ("relevance", "ideal_relevance")
                     }
                 ),
-                hide_index=True,
-                width="stretch",
                 key=f"{key}_steps_{side.name}",
             )
 

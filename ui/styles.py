@@ -356,6 +356,8 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.6rem; }}
 [data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
+[data-testid="stMain"] button div, [data-testid="stMain"] button p {{
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],

@@ -24,6 +24,7 @@ Widget keys start with the page's ``prefix`` (the Calculator uses ``"calc"``).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import html
 import math
@@ -913,15 +914,33 @@ def static_table(
         st.markdown(md_table(columns, right=right, muted=muted, shaded=shaded))
 
 
+def _shown_cells(data: pd.DataFrame | Styler) -> dict[str, list[str]] | None:
+    """A frame's cells as shown (a Styler's formats applied), by header; None for a Styler that
+    colours its cells (``st.table`` draws those colours) or whose text does not split cleanly."""
+    if isinstance(data, pd.DataFrame):
+        return {str(c): ["" if pd.isna(x) else str(x) for x in data[c].tolist()] for c in data.columns}
+    if getattr(data, "_todo", None):  # .apply / .map styles queued: keep st.table's colours
+        return None
+    sep = "\x1f"  # the ASCII unit separator: in no header or cell of the app's tables
+    text = copy.deepcopy(data).hide(axis="index").to_string(delimiter=sep)
+    rows = [line.split(sep) for line in text.splitlines()]
+    frame = data.data
+    if len(rows) != len(frame) + 1 or any(len(row) != len(frame.columns) for row in rows):
+        return None
+    return {header: [row[n] for row in rows[1:]] for n, header in enumerate(rows[0])}
+
+
 def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
-    static in presenter mode (``st.table``, which the presenter style sheet enlarges; a data frame
-    draws on a canvas at a fixed size). In presenter mode a plain frame too wide for a projector is
-    also shown in parts (``styles.table_parts``), each repeating its first column; the style sheet
-    shows the whole table where it fits, else the parts, as for the step table."""
-    if presenting() and isinstance(data, pd.DataFrame):
-        cells = {str(c): ["" if pd.isna(x) else str(x) for x in data[c].tolist()] for c in data.columns}
-        right = [str(c) for c in data.columns if pd.api.types.is_numeric_dtype(data[c])]
+    static and large in presenter mode (a data frame draws on a canvas at a fixed size). There a
+    table too wide for a projector is also shown in parts (``styles.table_parts``), each
+    repeating its first column; the style sheet shows the whole table where it fits, else the
+    parts, as for the step table. A Styler that colours cells is shown whole by ``st.table``,
+    which the presenter style sheet enlarges."""
+    cells = _shown_cells(data) if presenting() else None
+    if cells is not None:
+        frame = data if isinstance(data, pd.DataFrame) else data.data
+        right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
         parts = table_parts(cells)
         # the room the whole table needs, in the step table's column widths
         need = sum(column_ems([h, *col]) for h, col in cells.items())
