@@ -191,7 +191,7 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
             title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}  # headers in the page's language
             shown = table[list(_STEP_COLUMNS)].rename(columns=title)
             st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
-            st.dataframe(
+            data_table(
                 shown.style.format(
                     {title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
                     | {
@@ -199,8 +199,6 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
                         for c in ("relevance", "ideal_relevance")
                     }
                 ),
-                hide_index=True,
-                width="stretch",
                 key=f"{key}_steps_{side.name}",
             )
 
@@ -359,8 +357,14 @@ def difficulty(frame: Frame) -> None:
     st.caption(t("blind_spots.difficulty.yours_grades", grades=md_escape(grades_text(ranking.relevance))))
     st.caption(t("blind_spots.difficulty.closed_forms"))
     st.markdown(f"**{t('blind_spots.difficulty.chart_title')}**")
-    chart = difficulty_chart(rows, t)
-    st.altair_chart(chart, width="stretch", height=300)
+    chart = difficulty_chart(rows, t, height=360 if frame.present else 220)
+    if frame.present:
+        # under the presenter zoom (styles.PRESENTER_CSS) a fixed element height of 300 px let
+        # the legend, one entry a line, run into the caption below: the chart's own height
+        # (plot, axis and legend together) keeps it inside
+        st.altair_chart(chart, width="stretch")
+    else:
+        st.altair_chart(chart, width="stretch", height=300)
     chart_downloads(chart, "blind_difficulty", lang=frame.lang)
     dist = nc.permutation_distribution(list(ranking.relevance), **opts)
     key = "blind_spots.difficulty.percentile" if dist.exact else "blind_spots.difficulty.percentile_sampled"

@@ -412,9 +412,5 @@ def slide_section(frame: Frame) -> None:
         }
     )
     cols = list(table.columns)
-    c2.dataframe(
-        table.style.format({cols[2]: "{:.4f}", cols[3]: "{:.4f}"}),
-        hide_index=True,
-        width="stretch",
-        key="explore.slide_table",
-    )
+    with c2:
+        data_table(table.style.format({cols[2]: "{:.4f}", cols[3]: "{:.4f}"}), key="explore.slide_table")

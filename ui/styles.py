@@ -12,6 +12,8 @@ SECONDARY_PREFIX, TABLE_PREFIX, STEP_TABLE_PREFIX
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -72,6 +74,59 @@ def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) 
 #: with its header wrapped (a number like 0.6309 and its padding; checked in Chromium by
 #: tests/browser/test_projector.py). The whole table is shown from columns × this width on.
 STEP_COLUMN_EMS = 4.0
+
+
+#: The room, in ems of a presenter table's type (1.6rem), of a 1024 px projector's page
+#: (1024 px less the presenter padding, 2 × 3rem), less a margin for the estimate's error.
+PRESENT_TABLE_EMS = 32.0
+
+
+def text_ems(text: str) -> float:
+    """A rough width of ``text`` in ems: wide (CJK) characters 1 em, others 0.55 em.
+
+    >>> text_ems("ab"), text_ems("等级")
+    (1.1, 2.0)
+    """
+    return round(sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.55 for c in text), 2)
+
+
+def column_ems(cells: Sequence[str], wrap: float = 9.0) -> float:
+    """The room, in ems, one column needs to read well: its longest word (which does not break),
+    its longest cell up to ``wrap`` ems (longer ones wrap), and 1 em of padding.
+
+    >>> column_ems(["Tool", "scikit-learn"])
+    7.6
+    >>> column_ems(["相关性等级（等级）不是整数"])
+    10.0
+    >>> column_ems(["RankingMetrics(predictionAndLabels)"])
+    20.25
+    """
+    need = 0.0
+    for cell in cells:
+        # a line breaks at a space and next to a wide (CJK) character
+        words = re.split(r"\s+|(?<=[\u2e80-\uffef])|(?=[\u2e80-\uffef])", cell)
+        need = max(need, *(text_ems(w) for w in words), min(text_ems(cell), wrap))
+    return round(need + 1.0, 2)
+
+
+def table_parts(cells: Mapping[str, Sequence[str]], room: float = PRESENT_TABLE_EMS) -> list[dict[str, Any]]:
+    """A wide table's columns split into parts of at most ``room`` ems; every part repeats the
+    first column (the row's name), so each reads on its own. A table that fits is one part.
+
+    >>> parts = table_parts({"Tool": ["a"], "Call": ["x" * 30], "Gain": ["linear"]}, room=20)
+    >>> [list(p) for p in parts]
+    [['Tool', 'Call'], ['Tool', 'Gain']]
+    """
+    headers = list(cells)
+    if not headers:
+        return []
+    need = {h: column_ems([h, *cells[h]]) for h in headers}
+    lead, groups = headers[0], [[headers[0]]]
+    for header in headers[1:]:
+        if len(groups[-1]) > 1 and sum(need[h] for h in groups[-1]) + need[header] > room:
+            groups.append([lead])
+        groups[-1].append(header)
+    return [{h: cells[h] for h in group} for group in groups]
 
 
 def step_table_key(key: str, columns: int) -> str:
@@ -301,6 +356,8 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.6rem; }}
 [data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
+[data-testid="stMain"] button div, [data-testid="stMain"] button p {{
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],

@@ -24,6 +24,7 @@ Widget keys start with the page's ``prefix`` (the Calculator uses ``"calc"``).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import html
 import math
@@ -45,7 +46,7 @@ from . import styles
 from .charts import BLUE, css_text_on_fill
 from .page_frame import get_ranking, presenting, set_ranking, show_error
 from .state import MAX_ITEMS, UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
-from .styles import TABLE_PREFIX, step_parts, step_table_key
+from .styles import TABLE_PREFIX, column_ems, step_parts, step_table_key, table_parts
 from .text import md_escape, md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
@@ -916,10 +917,42 @@ def static_table(
         st.markdown(md_table(columns, right=right, muted=muted, shaded=shaded))
 
 
+def _shown_cells(data: pd.DataFrame | Styler) -> dict[str, list[str]] | None:
+    """A frame's cells as shown (a Styler's formats applied), by header; None for a Styler that
+    colours its cells (``st.table`` draws those colours) or whose text does not split cleanly."""
+    if isinstance(data, pd.DataFrame):
+        return {str(c): ["" if pd.isna(x) else str(x) for x in data[c].tolist()] for c in data.columns}
+    if getattr(data, "_todo", None):  # .apply / .map styles queued: keep st.table's colours
+        return None
+    sep = "\x1f"  # the ASCII unit separator: in no header or cell of the app's tables
+    text = copy.deepcopy(data).hide(axis="index").to_string(delimiter=sep)
+    rows = [line.split(sep) for line in text.splitlines()]
+    frame = data.data
+    if len(rows) != len(frame) + 1 or any(len(row) != len(frame.columns) for row in rows):
+        return None
+    return {header: [row[n] for row in rows[1:]] for n, header in enumerate(rows[0])}
+
+
 def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
-    static in presenter mode (``st.table``, which the presenter style sheet enlarges; a data frame
-    draws on a canvas at a fixed size)."""
+    static and large in presenter mode (a data frame draws on a canvas at a fixed size). There a
+    table too wide for a projector is also shown in parts (``styles.table_parts``), each
+    repeating its first column; the style sheet shows the whole table where it fits, else the
+    parts, as for the step table. A Styler that colours cells is shown whole by ``st.table``,
+    which the presenter style sheet enlarges."""
+    cells = _shown_cells(data) if presenting() else None
+    if cells is not None:
+        frame = data if isinstance(data, pd.DataFrame) else data.data
+        right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+        parts = table_parts(cells)
+        # the room the whole table needs, in the step table's column widths
+        need = sum(column_ems([h, *col]) for h, col in cells.items())
+        width = math.ceil(need / styles.STEP_COLUMN_EMS) if len(parts) > 1 else 0
+        with st.container(key=step_table_key(key, width)):
+            static_table(cells, right=right, key=f"{key}-whole", scroll=False)
+            for n, part in enumerate(parts if len(parts) > 1 else ()):
+                static_table(part, right=right, key=f"{key}-part{n}", scroll=False)
+        return
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
         return

@@ -97,3 +97,26 @@ def test_page_fits_the_screen_without_sideways_scroll(server, browser, page_id, 
         assert not overflows, "\n".join(overflows)
     finally:
         context.close()
+
+
+#: The Variants page's tools table: nine columns, wider than a 1024 px projector at large type.
+VARIANTS = "/Variants_and_libraries?rel=3,2,3,0,1&k=5&present=1"
+
+#: Every cell of the main area's tables that ends past the view's right edge.
+_CUT_CELLS = r"""() => [...document.querySelectorAll("[data-testid='stMain'] td, [data-testid='stMain'] th")]
+  .filter((c) => { const b = c.getBoundingClientRect(); return b.width > 0 && b.right > window.innerWidth + 1; })
+  .map((c) => c.textContent.slice(0, 40))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_data_table_presenter_fits_1024_in_parts(server, browser, lang):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    page = context.new_page()
+    try:
+        open_page(page, f"{server}{VARIANTS}&lang={lang}")
+        assert_no_exception(page)
+        cut = page.evaluate(_CUT_CELLS)
+        screenshot(page, f"projector-variants-1024-present-{lang}", full_page=False)
+        assert not cut, cut
+    finally:
+        context.close()
