@@ -1,25 +1,32 @@
 # nDCG Lab: `make app` sets up and starts the app; `make test` sets up and runs every test.
-# Dependencies live in pyproject.toml only (runtime; extras spark, dev, bench).
+# Dependencies are declared in pyproject.toml only (runtime; extras spark, postgres, dev, bench);
+# requirements.txt and requirements-dev.txt pin the exact versions the suite passed with,
+# compiled from it by pip-tools (`make requirements`), and are what `make app` / `make test` install.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+# pytest-xdist: one worker per core (this machine has 2); tests that share a server or a Spark
+# session stay on one worker (xdist groups, tests/conftest.py).
+WORKERS ?= 2
+XDIST := -n $(WORKERS) --dist loadgroup
+COMPILE := $(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --allow-unsafe
 
-.PHONY: app test test-fast test-core lint system-deps bench clean
+.PHONY: app test test-fast test-core lint system-deps bench clean requirements
 
 app: $(VENV)/.app-installed
 	$(BIN)/ndcg-lab app --server.port $(PORT)
 
 test: $(VENV)/.dev-installed system-deps lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 # The core alone (unit, properties, doctests, the layer rule): seconds.
 test-core: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -q ndcg_core tests/core tests/architecture
+	$(BIN)/python -m pytest -q $(XDIST) ndcg_core tests/core tests/architecture
 
 # The quick inner loop: everything but the real browser and Spark.
 test-fast: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -m "not browser and not spark"
+	$(BIN)/python -m pytest -q $(XDIST) -m "not browser and not spark"
 
 # Lint, format and types; part of `make test`.
 lint: $(VENV)/.dev-installed
@@ -31,7 +38,7 @@ system-deps:
 	bash scripts/system-deps
 
 bench: $(VENV)/.dev-installed
-	$(BIN)/pip install -q -e ".[dev,bench]"
+	$(BIN)/pip install -q -e ".[dev,spark,postgres,bench]"
 	$(BIN)/python bench/bench_sklearn.py
 	$(BIN)/python bench/bench_batch.py
 	$(BIN)/python bench/bench_spark.py
@@ -47,13 +54,21 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.app-installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install -q -e .
+$(VENV)/.app-installed: requirements.txt pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install -q -e ".[dev]"
+$(VENV)/.dev-installed: requirements-dev.txt pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@ $(VENV)/.app-installed
+
+# Re-pin after a change of pyproject.toml's dependencies (tests/architecture/test_requirements.py
+# fails while a pin no longer satisfies pyproject.toml).
+requirements: $(VENV)/.dev-installed
+	$(COMPILE) -o requirements.txt pyproject.toml
+	$(COMPILE) --extra dev --extra spark --extra postgres -o requirements-dev.txt pyproject.toml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

@@ -50,70 +50,285 @@ Every function validates its input and raises :class:`NDCGInputError` (a ``Value
 with a message that says what was wrong, the rule, and what was received.
 """
 
-from .batch import (
-    ID_COLUMNS,
-    RunResult,
-    RunSummary,
-    evaluate,
-    evaluate_run,
-    id_text,
-    mean_ndcg_at_ks,
-    ndcg_bands,
-    read_run,
-    summarize,
-)
-from .discounting import DISCOUNTS, discounts, log_terms
-from .export import csv_safe, to_csv_bytes, write_table
-from .gains import GAINS, apply_gain
-from .judging import ANSWER_TOLERANCE, SAME_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
-from .latex import STEPS, Formula, formula, formulas, general_formula
-from .options import (
-    BATCH_TIES,
-    DESCRIPTIONS,
-    IDEALS,
-    MISSING,
-    NO_RELEVANT,
-    UNJUDGED,
-    Options,
-    measure_columns,
-    parse_cutoffs,
-)
-from .ranked import Metrics, cg, dcg, idcg, ideal_relevance, judged_at_k, metrics, ndcg
-from .samples import sample_run, sample_trec
-from .significance import Comparison, compare_runs, holm
-from .sklearn_compat import dcg_score, ndcg_score
-from .steps import (
-    NO_ITEM,
-    STEP_COLUMNS,
-    Change,
-    CutoffMismatch,
-    OrderBounds,
-    PermutationDistribution,
-    base_comparison,
-    default_labels,
-    describe_change,
-    mismatched_cutoffs,
-    ndcg_at_each_k,
-    order_bounds,
-    permutation_distribution,
-    slide_down,
-    step_table,
-    swap_matrix,
-)
-from .ties import (
-    TIES,
-    Ranking,
-    TieView,
-    dcg_from_scores,
-    ndcg_from_scores,
-    rank_by_score,
-    round_scores,
-    tie_groups,
-    tie_view,
-)
-from .tools import TOOLS, tool_scores
-from .trec import TrecResult, evaluate_trec, read_qrels, read_trec_run, run_name
-from .validate import MESSAGES, NDCGInputError, parse_labels, parse_numbers, parse_relevance
+# Importing the package loads none of its modules: each public name is imported from its
+# module on first use (PEP 562), so `nc.ndcg([3, 2, 1])` loads NumPy only and a command that
+# never builds a DataFrame never pays for pandas or pyarrow. Type checkers read the imports
+# below; `_MODULES` is the same table for the interpreter (tests/core/test_imports.py keeps
+# the two in step and checks that every name resolves).
+from __future__ import annotations
+
+import importlib
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .batch import (
+        ID_COLUMNS,
+        RunResult,
+        RunSummary,
+        evaluate,
+        evaluate_run,
+        id_text,
+        mean_ndcg_at_ks,
+        ndcg_bands,
+        read_run,
+        summarize,
+    )
+    from .discounting import (
+        DISCOUNTS,
+        discounts,
+        log_terms,
+    )
+    from .export import (
+        csv_safe,
+        to_csv_bytes,
+        write_table,
+    )
+    from .gains import (
+        GAINS,
+        apply_gain,
+    )
+    from .judging import (
+        ANSWER_TOLERANCE,
+        SAME_TOLERANCE,
+        Verdict,
+        answer_tolerance,
+        compare_values,
+        judge_number,
+    )
+    from .latex import (
+        STEPS,
+        Formula,
+        formula,
+        formulas,
+        general_formula,
+    )
+    from .options import (
+        BATCH_TIES,
+        DESCRIPTIONS,
+        IDEALS,
+        MISSING,
+        NO_RELEVANT,
+        UNJUDGED,
+        Options,
+        measure_columns,
+        parse_cutoffs,
+    )
+    from .ranked import (
+        Metrics,
+        cg,
+        dcg,
+        idcg,
+        ideal_relevance,
+        judged_at_k,
+        metrics,
+        ndcg,
+    )
+    from .samples import (
+        sample_run,
+        sample_trec,
+    )
+    from .significance import (
+        Comparison,
+        compare_runs,
+        holm,
+    )
+    from .sklearn_compat import (
+        dcg_score,
+        ndcg_score,
+    )
+    from .steps import (
+        NO_ITEM,
+        STEP_COLUMNS,
+        Change,
+        CutoffMismatch,
+        OrderBounds,
+        PermutationDistribution,
+        base_comparison,
+        default_labels,
+        describe_change,
+        mismatched_cutoffs,
+        ndcg_at_each_k,
+        order_bounds,
+        permutation_distribution,
+        slide_down,
+        step_table,
+        swap_matrix,
+    )
+    from .ties import (
+        TIES,
+        Ranking,
+        TieView,
+        dcg_from_scores,
+        ndcg_from_scores,
+        rank_by_score,
+        round_scores,
+        tie_groups,
+        tie_view,
+    )
+    from .tools import (
+        TOOLS,
+        tool_scores,
+    )
+    from .trec import (
+        TrecResult,
+        evaluate_trec,
+        read_qrels,
+        read_trec_run,
+        run_name,
+    )
+    from .validate import (
+        MESSAGES,
+        NDCGInputError,
+        parse_labels,
+        parse_numbers,
+        parse_relevance,
+    )
+
+_MODULES: dict[str, tuple[str, ...]] = {
+    "batch": (
+        "ID_COLUMNS",
+        "RunResult",
+        "RunSummary",
+        "evaluate",
+        "evaluate_run",
+        "id_text",
+        "mean_ndcg_at_ks",
+        "ndcg_bands",
+        "read_run",
+        "summarize",
+    ),
+    "discounting": (
+        "DISCOUNTS",
+        "discounts",
+        "log_terms",
+    ),
+    "export": (
+        "csv_safe",
+        "to_csv_bytes",
+        "write_table",
+    ),
+    "gains": (
+        "GAINS",
+        "apply_gain",
+    ),
+    "judging": (
+        "ANSWER_TOLERANCE",
+        "SAME_TOLERANCE",
+        "Verdict",
+        "answer_tolerance",
+        "compare_values",
+        "judge_number",
+    ),
+    "latex": (
+        "STEPS",
+        "Formula",
+        "formula",
+        "formulas",
+        "general_formula",
+    ),
+    "options": (
+        "BATCH_TIES",
+        "DESCRIPTIONS",
+        "IDEALS",
+        "MISSING",
+        "NO_RELEVANT",
+        "UNJUDGED",
+        "Options",
+        "measure_columns",
+        "parse_cutoffs",
+    ),
+    "ranked": (
+        "Metrics",
+        "cg",
+        "dcg",
+        "idcg",
+        "ideal_relevance",
+        "judged_at_k",
+        "metrics",
+        "ndcg",
+    ),
+    "samples": (
+        "sample_run",
+        "sample_trec",
+    ),
+    "significance": (
+        "Comparison",
+        "compare_runs",
+        "holm",
+    ),
+    "sklearn_compat": (
+        "dcg_score",
+        "ndcg_score",
+    ),
+    "steps": (
+        "NO_ITEM",
+        "STEP_COLUMNS",
+        "Change",
+        "CutoffMismatch",
+        "OrderBounds",
+        "PermutationDistribution",
+        "base_comparison",
+        "default_labels",
+        "describe_change",
+        "mismatched_cutoffs",
+        "ndcg_at_each_k",
+        "order_bounds",
+        "permutation_distribution",
+        "slide_down",
+        "step_table",
+        "swap_matrix",
+    ),
+    "ties": (
+        "TIES",
+        "Ranking",
+        "TieView",
+        "dcg_from_scores",
+        "ndcg_from_scores",
+        "rank_by_score",
+        "round_scores",
+        "tie_groups",
+        "tie_view",
+    ),
+    "tools": (
+        "TOOLS",
+        "tool_scores",
+    ),
+    "trec": (
+        "TrecResult",
+        "evaluate_trec",
+        "read_qrels",
+        "read_trec_run",
+        "run_name",
+    ),
+    "validate": (
+        "MESSAGES",
+        "NDCGInputError",
+        "parse_labels",
+        "parse_numbers",
+        "parse_relevance",
+    ),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """The public name ``name``, imported from its module the first time it is asked for; a
+    module of the package (``nc.validate``) is imported when it is asked for by name."""
+    module = _WHERE.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif not name.startswith("_") and os.path.isfile(os.path.join(os.path.dirname(__file__), f"{name}.py")):
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "ANSWER_TOLERANCE",

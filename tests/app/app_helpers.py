@@ -50,7 +50,9 @@ def box_height(at: AppTest, key: str) -> str:
                 return found
         return None
 
-    found = walk(at._tree)
+    found = walk(at.main)
+    if found is None:
+        found = walk(at.sidebar)
     if found is None:
         raise LookupError(key)
     return found

@@ -246,7 +246,8 @@ def visible_texts(at: Any) -> list[tuple[str, str]]:
         for child in children.values() if isinstance(children, dict) else ():
             walk(child)
 
-    walk(at._tree)
+    for root in (at.main, at.sidebar):  # the page's public roots
+        walk(root)
     return out
 
 

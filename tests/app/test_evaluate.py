@@ -326,7 +326,8 @@ def _chart_tables(at) -> list[pd.DataFrame]:
         for child in children.values() if isinstance(children, dict) else ():
             walk(child)
 
-    walk(at._tree)
+    for root in (at.main, at.sidebar):  # the page's public roots
+        walk(root)
     return found
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from ndcg_live import questions
@@ -12,15 +11,16 @@ from ndcg_live.store import LiveStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: One "server": joins ``n`` students and has each answer, as fast as it can, at ``start``.
+#: One "server": joins ``n`` students, says "ready", and when told "go" on its standard input
+#: has each answer as fast as it can (both processes answer at once: a signal, not a clock).
 WORKER = """
-import sys, time
+import sys
 from ndcg_live.store import LiveStore
-url, code, number, n, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+url, code, number, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 store = LiveStore(url)
 students = [store.join(code) for _ in range(n)]
-while time.time() < start:
-    time.sleep(0.01)
+print("ready", flush=True)
+sys.stdin.readline()
 for i, s in enumerate(students):
     store.submit(code, s.token, number, ["D1", "D2", "D3", "D4", "D5"] if i % 2 else ["D2", "D1", "D3", "D4", "D5"])
     store.submit(code, s.token, number, ["D1", "D2", "D5", "D3", "D4"])  # replaces the first
@@ -36,21 +36,23 @@ def test_two_processes_on_one_database_lose_no_answer(database_url):
         code, key, questions.spec_from_ranking("ideal_order", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
     )
     store.open_question(code, key, number)
-    start = time.time() + 4  # both processes are up and joined by then
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, database_url, code, str(number), "25", str(start)],
+            [sys.executable, "-c", WORKER, database_url, code, str(number), "25"],
             cwd=ROOT,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for _ in range(2)
     ]
-    outputs = [p.communicate(timeout=120) for p in procs]
+    ready = [p.stdout.readline().strip() for p in procs if p.stdout is not None]  # both joined
+    outputs = [p.communicate("go\n", timeout=120) for p in procs]
     given = store.answers(code, number)
     info = store.class_info(code)
     store.dispose()
+    assert ready == ["ready", "ready"], outputs
     assert [p.returncode for p in procs] == [0, 0], outputs
     assert (len(given), info.n_students) == (50, 50)
     assert all(a.value == ["D1", "D2", "D5", "D3", "D4"] and a.correct for a in given)
