@@ -9,7 +9,7 @@ wait for the results, then choose ``--changes`` different values of k, each time
 the mean to be drawn. Then it closes the browser, waits until the server reports no active
 session (``/_stcore/metrics``; the app's cache drops the session's tables within 2 s), then
 ``--settle`` seconds more, in which the app closes the disconnected session (Streamlit would
-keep its uploaded bytes for good, see ``ui.memory.close_gone_sessions``), and reads the
+keep its uploaded bytes for good, see ``ui.framework.memory.close_gone_sessions``), and reads the
 resident memory again.
 
 Printed (from /proc/PID/status): the server's RSS when idle (after a warm-up visit that

@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "file_missing": "The file {name!r} does not exist.",
     "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
-    # limits of a link and of the editable table (ui.state.check_link, ui.widgets)
+    # limits of a link and of the editable table (ui.framework.state.check_link, ui.widgets)
     "link_too_many": (
         "The link has {got} different parameters. At most {limit} are accepted, so the link was not used."
     ),

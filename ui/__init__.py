@@ -1,27 +1,10 @@
-"""The app's shared user-interface code: the page frame, state, translations, widgets, charts.
+"""The app's user interface, in three floors (each imports only the floors below it):
 
-Pages call :func:`frame` first, then the core, then render with helpers from here.
+- ``ui.framework``: the frame the router runs, the session's shared state, navigation, i18n,
+  styles, the palette, share links and addresses, memory;
+- ``ui.components``: widgets and their pure editing logic, charts, predict-first questions and
+  their prompts, the handout;
+- ``ui.views``: one module per page, which the page script in ``pages/`` calls.
+
+Importing ``ui`` (or a pure module such as ``ui.framework.text``) imports nothing else.
 """
-
-from .i18n import LANGUAGES, error_text, translate
-from .page_frame import Frame, frame, get_param, get_ranking, page_params, set_param, set_ranking, show_error
-from .state import MAX_ITEMS, Ranking
-from .text import breakable_math, md_escape
-
-__all__ = [
-    "LANGUAGES",
-    "MAX_ITEMS",
-    "Frame",
-    "Ranking",
-    "breakable_math",
-    "error_text",
-    "frame",
-    "get_param",
-    "get_ranking",
-    "md_escape",
-    "page_params",
-    "set_param",
-    "set_ranking",
-    "show_error",
-    "translate",
-]

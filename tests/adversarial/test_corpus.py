@@ -179,7 +179,7 @@ def _page(lang: str):
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = lang
     at.query_params["eval_form"] = "table"  # the form of one table with its own grades
-    at.switch_page("pages/7_Evaluate_a_run.py")
+    at.switch_page("app_pages/7_Evaluate_a_run.py")
     at.run()
     at.radio(key="evaluate.source").set_value("upload").run()
     return at
@@ -225,8 +225,8 @@ PAGE_ERRORS = [case for case in PAGE_CASES if "error" in case and case.get("page
 
 @pytest.mark.parametrize("case", PAGE_CASES, ids=[case["name"] for case in PAGE_CASES])
 def test_corpus_page_en(page_en, case):
-    from ui.i18n import error_text, translate
-    from ui.text import md_escape
+    from ui.framework.i18n import error_text, translate
+    from ui.framework.text import md_escape
 
     at = _upload(page_en, case)
     assert not at.exception
@@ -271,8 +271,8 @@ _ALLOWED = {
 @pytest.mark.parametrize("case", PAGE_ERRORS, ids=[case["name"] for case in PAGE_ERRORS])
 def test_corpus_page_zh(page_zh, case):
     """The message is the Chinese one, with no English sentence in it."""
-    from ui.i18n import error_text
-    from ui.text import md_escape
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
 
     at = _upload(page_zh, case)
     assert not at.exception

@@ -4,7 +4,7 @@ Each case is ``(page, link parameters, outcome)``; every case runs in English an
 Outcomes:
 
 - ``Err(key, params)``: the page shows exactly that error, in the page's language (rendered by
-  ``ui.i18n.error_text``), and the Chinese text has no Latin word outside quoted parameter
+  ``ui.framework.i18n.error_text``), and the Chinese text has no Latin word outside quoted parameter
   names, values and code;
 - ``Warn()``: the page shows a warning (pages that explain a bad value in their own words);
 - ``DEFAULT``: no error and no warning, the shared ranking is the example;
@@ -12,7 +12,7 @@ Outcomes:
 - ``NO_EXCEPTION``: only that nothing is raised (control characters in names: the core
   refuses them, ``ndcg_core.validate.check_labels``, after the other half of issue 12).
 
-The limits come from ``ui.state`` (checked once in ``ui.frame`` for every page).
+The limits come from ``ui.framework.state`` (checked once per session by the frame, for every page).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import NDCGInputError
-from ui.i18n import error_text
-from ui.pages import PAGE_BY_ID
-from ui.state import (
+from ui.framework.i18n import error_text
+from ui.framework.navigation import PAGE_BY_ID
+from ui.framework.state import (
     EXAMPLE_RELEVANCE,
     MAX_ITEMS,
     MAX_LABEL_CHARS,

@@ -54,8 +54,8 @@ def test_link_item_with_newline_gets_the_label_message(lang):
     """?rel=1,0&item=a%0Ab&item=c: the translated message, and the table keeps its rows."""
     from streamlit.testing.v1 import AppTest
 
-    from ui.i18n import error_text
-    from ui.text import md_escape
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update({"rel": "1,0", "item": ["a\nb", "c"], "lang": lang})
@@ -170,8 +170,8 @@ def test_write_table_parquet_and_json_are_exact(tmp_path):
 
 
 def test_step_table_download_escapes_formula_item_names():
-    from ui.handout import step_table_csv
-    from ui.state import Ranking
+    from ui.components.handout import step_table_csv
+    from ui.framework.state import Ranking
 
     ranking = Ranking().with_items([3.0, 2.0], ['=HYPERLINK("x")', "@a"])
     data = step_table_csv(ranking)
@@ -181,7 +181,7 @@ def test_step_table_download_escapes_formula_item_names():
 
 
 def test_evaluate_page_download_escapes_formula_queries():
-    from ui.evaluate import per_query_csv
+    from ui.views.evaluate import per_query_csv
 
     table = nc.evaluate(pd.DataFrame({"query": ["=1+1", "-1"], "relevance": [1, 1], "score": [1, 1]}))
     rows = list(csv.DictReader(io.StringIO(per_query_csv(table)().decode())))

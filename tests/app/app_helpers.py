@@ -1,4 +1,4 @@
-"""Reading what AppTest cannot read for us: the static Markdown tables of ``ui.text.md_table``."""
+"""Reading what AppTest cannot read for us: the static Markdown tables of ``ui.framework.text.md_table``."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ APP = str(ROOT / "app.py")
 
 @pytest.fixture
 def app() -> Callable[..., AppTest]:
-    """Build an AppTest of the app; ``app(page="pages/2_Scores_and_ties.py", rel="3,2")``.
+    """Build an AppTest of the app; ``app(page="app_pages/2_Scores_and_ties.py", rel="3,2")``.
 
     Keyword arguments become link parameters (set before the first run, as a link would).
     The returned AppTest has already run once, on the requested page.

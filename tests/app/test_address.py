@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ui import address, i18n
+from ui.framework import address, i18n
 
 LAN = "192.168.1.20"  # what the detector would find on a classroom network (never contacted)
 

@@ -8,7 +8,7 @@ from app_helpers import static_table
 
 import ndcg_core as nc
 
-PAGE = "pages/4_Blind_spots.py"
+PAGE = "app_pages/4_Blind_spots.py"
 PREDICTS = (
     "blind.padding.predict",
     "blind.unretrieved.predict",

@@ -12,10 +12,10 @@ from sklearn.metrics import ndcg_score
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ui import i18n
-from ui import widgets as w
-from ui.calculator import PRESETS
-from ui.state import Ranking
+from ui.components import widgets as w
+from ui.framework import i18n
+from ui.framework.state import Ranking
+from ui.views.calculator import PRESETS
 
 EXAMPLE = [3, 2, 0, 0, 1]
 
@@ -387,7 +387,7 @@ def test_one_item_list_has_no_slider(app):
 
 
 def test_both_charts_have_a_tooltip_on_every_mark_and_the_core_data():
-    from ui import charts
+    from ui.components import charts
 
     def t(key, **params):
         return i18n.translate("en", key, **params)

@@ -16,8 +16,9 @@ import pytest
 import segno
 
 import ndcg_core as nc
-from ui import charts, handout, i18n, share, styles
-from ui.state import Ranking, ranking_from_params, ranking_to_params
+from ui.components import charts, handout
+from ui.framework import i18n, palette, share, styles
+from ui.framework.state import Ranking, ranking_from_params, ranking_to_params
 
 BASE = "http://192.168.1.20:8501/Lesson"
 
@@ -172,39 +173,39 @@ def test_presenter_css_is_static_and_hides_secondary_containers():
     ],
 )
 def test_contrast_ratio_matches_wcag_arithmetic(first, second, expected):
-    assert charts.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
+    assert palette.contrast_ratio(first, second) == pytest.approx(expected, rel=1e-3)
 
 
-@pytest.mark.parametrize("theme", sorted(charts.THEMES))
+@pytest.mark.parametrize("theme", sorted(palette.THEMES))
 def test_theme_text_meets_wcag_aa(theme):
-    colours = charts.THEMES[theme]
-    assert charts.contrast_ratio(colours["text"], colours["background"]) >= charts.TEXT_CONTRAST
+    colours = palette.THEMES[theme]
+    assert palette.contrast_ratio(colours["text"], colours["background"]) >= palette.TEXT_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(charts.THEMES))
+@pytest.mark.parametrize("theme", sorted(palette.THEMES))
 def test_primary_colour_stands_out_in_both_themes(theme):
-    colours = charts.THEMES[theme]
-    assert charts.contrast_ratio(colours["primary"], colours["background"]) >= charts.MARK_CONTRAST
+    colours = palette.THEMES[theme]
+    assert palette.contrast_ratio(colours["primary"], colours["background"]) >= palette.MARK_CONTRAST
 
 
-@pytest.mark.parametrize("theme", sorted(charts.THEMES))
+@pytest.mark.parametrize("theme", sorted(palette.THEMES))
 def test_series_colours_stand_out_on_both_themes(theme):
-    background = charts.THEMES[theme]["background"]
-    assert len(charts.SERIES_COLOURS) >= 3
-    assert all(charts.contrast_ratio(c, background) >= charts.MARK_CONTRAST for c in charts.SERIES_COLOURS)
+    background = palette.THEMES[theme]["background"]
+    assert len(palette.SERIES_COLOURS) >= 3
+    assert all(palette.contrast_ratio(c, background) >= palette.MARK_CONTRAST for c in palette.SERIES_COLOURS)
 
 
 def test_mark_colours_leave_out_yellow_on_white_and_black_on_dark():
-    assert charts.OKABE_ITO["yellow"] not in charts.mark_colours("light")
-    assert charts.OKABE_ITO["black"] not in charts.mark_colours("dark")
+    assert palette.OKABE_ITO["yellow"] not in palette.mark_colours("light")
+    assert palette.OKABE_ITO["black"] not in palette.mark_colours("dark")
 
 
 def test_css_text_colours_in_ui_meet_wcag_aa():
     """Text drawn on a fixed background (cards, greyed rows) is readable in both themes: 4.5:1."""
     low = [
-        (use, fg, bg, round(charts.contrast_ratio(fg, bg), 2))
-        for use, (fg, bg) in charts.TEXT_ON_FILL.items()
-        if charts.contrast_ratio(fg, bg) < charts.TEXT_CONTRAST
+        (use, fg, bg, round(palette.contrast_ratio(fg, bg), 2))
+        for use, (fg, bg) in palette.TEXT_ON_FILL.items()
+        if palette.contrast_ratio(fg, bg) < palette.TEXT_CONTRAST
     ]
     assert low == []
 
@@ -221,7 +222,9 @@ def _bar_chart(values):
     return alt.Chart(data).mark_bar().encode(x="position:O", y="ndcg:Q", tooltip=["position", "ndcg"])
 
 
-@pytest.mark.parametrize("page", __import__("ui.pages", fromlist=["PAGES"]).PAGES, ids=lambda p: p.id)
+@pytest.mark.parametrize(
+    "page", __import__("ui.framework.navigation", fromlist=["PAGES"]).PAGES, ids=lambda p: p.id
+)
 def test_every_chart_on_a_page_has_a_text_alternative(app, page):
     """Each Vega-Lite chart carries a ``description`` (vega-embed makes it the chart's aria-label)."""
     import json
@@ -236,7 +239,7 @@ def _chart_page():
     import pandas as pd
     import streamlit as st
 
-    from ui import charts
+    from ui.components import charts
 
     st.session_state["lab.lang"] = "zh"
     chart = alt.Chart(pd.DataFrame({"k": [1, 2], "ndcg": [0.5, 1.0]})).mark_line().encode(x="k:Q", y="ndcg:Q")
@@ -273,8 +276,8 @@ def test_chart_image_renders_a_spec_dict_with_dataframes_and_missing_values():
     ("page", "name"),
     [
         ("app.py", "ndcg_at_each_k"),
-        ("pages/1_Lesson.py", "lesson_discounted_gain"),
-        ("pages/3_Variants_and_libraries.py", "variants_tools"),
+        ("app_pages/1_Lesson.py", "lesson_discounted_gain"),
+        ("app_pages/3_Variants_and_libraries.py", "variants_tools"),
     ],
 )
 def test_page_offers_chart_downloads(app, page, name):
@@ -286,14 +289,14 @@ def test_page_offers_chart_downloads(app, page, name):
 
 
 def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
-    at = app(page="pages/4_Blind_spots.py", timeout=60)
+    at = app(page="app_pages/4_Blind_spots.py", timeout=60)
     for name, value in {"padding": "same", "unretrieved": "same", "nothing": "zero", "lengths": "B"}.items():
         at.radio(key=f"blind.{name}.predict").set_value(value)
     at.run()
-    explore = app(page="pages/5_Explore.py", timeout=60)
+    explore = app(page="app_pages/5_Explore.py", timeout=60)
     explore.radio(key="explore.guess").set_value("high").run()
-    evaluate = app(page="pages/7_Evaluate_a_run.py", timeout=60, eval_form="table")
-    evaluate_trec = app(page="pages/7_Evaluate_a_run.py", timeout=60)
+    evaluate = app(page="app_pages/7_Evaluate_a_run.py", timeout=60, eval_form="table")
+    evaluate_trec = app(page="app_pages/7_Evaluate_a_run.py", timeout=60)
     pages = {
         "blind spots": (
             at,
@@ -323,8 +326,8 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
 
 def test_neutral_line_colour_stands_out_on_both_themes():
     assert all(
-        charts.contrast_ratio(charts.NEUTRAL, colours["background"]) >= charts.MARK_CONTRAST
-        for colours in charts.THEMES.values()
+        palette.contrast_ratio(palette.NEUTRAL, colours["background"]) >= palette.MARK_CONTRAST
+        for colours in palette.THEMES.values()
     )
 
 
@@ -332,19 +335,19 @@ def test_theme_primaries_are_the_configured_ones():
     """The arithmetic above is done on the colours the app is really configured with."""
     import tomllib
 
-    config = tomllib.loads((Path(styles.__file__).parents[1] / ".streamlit" / "config.toml").read_text())
+    config = tomllib.loads((Path(styles.__file__).parents[2] / ".streamlit" / "config.toml").read_text())
     assert {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")} == {
-        theme: colours["primary"] for theme, colours in charts.THEMES.items()
+        theme: colours["primary"] for theme, colours in palette.THEMES.items()
     }
 
 
 def test_every_fixed_background_in_ui_sets_its_text_colour():
     """A fixed light background under the theme's text colour is unreadable on the dark theme, so
-    every fixed background comes from charts.TEXT_ON_FILL, which pairs it with its text colour."""
+    every fixed background comes from palette.TEXT_ON_FILL, which pairs it with its text colour."""
     backgrounds = [
         (path.name, m.group(0))
-        for path in sorted(Path(styles.__file__).parent.glob("*.py"))
-        if path.name != "charts.py"  # where TEXT_ON_FILL pairs each fill with its text colour
+        for path in sorted(Path(styles.__file__).parents[1].rglob("*.py"))
+        if path.name != "palette.py"  # where TEXT_ON_FILL pairs each fill with its text colour
         for m in re.finditer(r"background-color:\s*#[0-9A-Fa-f]{6}", path.read_text(encoding="utf-8"))
     ]
     assert backgrounds == []

@@ -13,12 +13,12 @@ import streamlit as st
 from sklearn.metrics import ndcg_score
 
 import ndcg_core as nc
-from ui import evaluate as ev
-from ui.i18n import error_text, translate
-from ui.state import MAX_ITEMS
-from ui.text import md_escape
+from ui.framework.i18n import error_text, translate
+from ui.framework.state import MAX_ITEMS
+from ui.framework.text import md_escape
+from ui.views import evaluate as ev
 
-PAGE = "pages/7_Evaluate_a_run.py"
+PAGE = "app_pages/7_Evaluate_a_run.py"
 SMALL_CSV = (
     b"query,item,relevance,score\n"
     b"a,x,3,0.1\na,y,0,0.9\na,z,1,0.5\n"
@@ -369,7 +369,7 @@ def test_evaluate_names_the_sample_it_shows(app):
 
 def test_evaluate_forget_drops_the_kept_upload(app):
     at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV)
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     at.switch_page(PAGE).run()
     at.button(key="evaluate.forget").click().run()
     assert not at.exception
@@ -380,7 +380,7 @@ def test_evaluate_forget_drops_the_kept_upload(app):
 def test_calculator_opened_from_evaluate_names_query_and_links_back(app):
     at = _upload(app(page=PAGE, eval_form="table"), SMALL_CSV, name="mine.csv")
     at.button(key="evaluate.open").click().run()
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     assert not at.exception
     expected = translate("en", "evaluate.origin_query_table", query="a", source=md_escape("mine.csv"))
     assert [i.value for i in at.info if i.value == expected] == [expected]

@@ -11,10 +11,10 @@ import streamlit as st
 from test_evaluate_trec import QRELS, RUN_A, RUN_B, _upload
 
 from ndcg_core import NDCGInputError
-from ui.i18n import error_text, translate
-from ui.text import md_escape
+from ui.framework.i18n import error_text, translate
+from ui.framework.text import md_escape
 
-PAGE = "pages/7_Evaluate_a_run.py"
+PAGE = "app_pages/7_Evaluate_a_run.py"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

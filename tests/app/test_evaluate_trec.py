@@ -17,11 +17,11 @@ from scipy import stats
 
 from ndcg_core import NDCGInputError, significance, trec
 from ndcg_core.samples import sample_trec
-from ui import evaluate_trec as et
-from ui.i18n import error_text, translate
-from ui.text import md_escape
+from ui.framework.i18n import error_text, translate
+from ui.framework.text import md_escape
+from ui.views import evaluate_trec as et
 
-PAGE = "pages/7_Evaluate_a_run.py"
+PAGE = "app_pages/7_Evaluate_a_run.py"
 QRELS = b"q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq1 0 d 1\nq2 0 e 1\nq2 0 f 0\n"
 #: Run A ranks b, x (unjudged), a on q1 and e on q2; run B ranks a, b, d on q1 and f, e on q2.
 RUN_A = b"q1 Q0 b 1 0.9 A\nq1 Q0 x 2 0.8 A\nq1 Q0 a 3 0.7 A\nq2 Q0 e 1 0.5 A\n"
@@ -270,7 +270,7 @@ def test_evaluate_trec_seed_is_shown_and_settable(app):
 def test_evaluate_trec_uploads_kept_after_the_calculator(app):
     at = _upload(app(page=PAGE), QRELS, {"a.run": RUN_A, "b.run": RUN_B})
     before = _frame(at, "n_queries")
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
     pd.testing.assert_frame_equal(_frame(at, "n_queries"), before)
@@ -288,7 +288,7 @@ def test_evaluate_trec_open_query_in_calculator_in_run_order(app):
     assert ranking.relevance[0] == 2.0 and ranking.relevance[2] == 3.0
     assert ranking.relevance[1] != ranking.relevance[1]  # x is unjudged: NaN, "?" in the Calculator
     assert ranking.unjudged == "zero"  # the page's treatment (trec_eval's)
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     assert not at.exception
     source = translate("en", "evaluate.trec_files_name", qrels="qrels.txt", runs="a")
     expected = translate("en", "evaluate.origin_query", query="q1", run="a", source=md_escape(source))

@@ -7,7 +7,7 @@ import pytest
 import ndcg_core as nc
 from ndcg_core.steps import permutation_distribution, slide_down, swap_matrix
 
-PAGE = "pages/5_Explore.py"
+PAGE = "app_pages/5_Explore.py"
 
 
 def _metrics(at) -> dict[str, str]:

@@ -6,8 +6,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from ui import i18n, styles
-from ui.pages import PAGES
+from ui.framework import i18n, styles
+from ui.framework.navigation import PAGES
 
 PRESENTER_MARK = "nDCG Lab presenter mode"
 
@@ -58,7 +58,7 @@ def test_frame_language_switch_keeps_the_ranking(app):
 
 
 def test_frame_share_link_reproduces_the_view(app):
-    at = app(page="pages/1_Lesson.py", rel="3,1,2", k="2", gain="exponential", lang="zh")
+    at = app(page="app_pages/1_Lesson.py", rel="3,1,2", k="2", gain="exponential", lang="zh")
     query = parse_qs(urlsplit(_share_link(at)).query)
     assert query["rel"] == ["3,1,2"]
     assert query["k"] == ["2"]
@@ -112,7 +112,7 @@ def test_frame_presenter_toggle_turns_it_on_and_into_the_link(app):
     assert "present=1" in _share_link(at)
 
 
-@pytest.mark.parametrize("page", ["app.py", "pages/1_Lesson.py", "pages/5_Explore.py"])
+@pytest.mark.parametrize("page", ["app.py", "app_pages/1_Lesson.py", "app_pages/5_Explore.py"])
 def test_every_page_carries_the_static_page_css(app, page):
     at = app(page=page)
     assert not at.exception
@@ -121,7 +121,7 @@ def test_every_page_carries_the_static_page_css(app, page):
 
 
 def test_secondary_container_key_matches_presenter_css():
-    from ui.page_frame import Frame
+    from ui.framework.shared import Frame
 
     assert hasattr(Frame, "secondary")
     assert f"st-key-{styles.SECONDARY_PREFIX}" in styles.PRESENTER_CSS
@@ -139,7 +139,9 @@ def test_frame_freezes_imported_objects_for_cheap_post_run_gc(app, monkeypatch):
     import pandas as pd
 
     gc.unfreeze()
-    monkeypatch.setattr(sys.modules["ui.page_frame"], "_FROZEN_MODULES", 0)  # as in a fresh server process
+    monkeypatch.setattr(
+        sys.modules["ui.framework.frame"], "_FROZEN_MODULES", 0
+    )  # as in a fresh server process
     probe = pd.DataFrame.__dict__["__init__"]  # a function object, tracked by the collector
     assert gc.is_tracked(probe)
     assert any(obj is probe for obj in gc.get_objects())
@@ -164,7 +166,7 @@ def _expected(lang: str, key: str, **params) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_frame_link_with_too_many_parameters_is_refused_whole(app, lang):
-    from ui.state import MAX_LINK_PARAMS
+    from ui.framework.state import MAX_LINK_PARAMS
 
     extra = {f"p{i}": "1" for i in range(MAX_LINK_PARAMS)}
     at = app(rel="1,2,3", lang=lang, **extra)
@@ -177,7 +179,7 @@ def test_frame_link_with_too_many_parameters_is_refused_whole(app, lang):
 
 
 def test_frame_link_with_a_long_value_refuses_that_parameter_only(app):
-    from ui.state import MAX_NUMBER_CHARS
+    from ui.framework.state import MAX_NUMBER_CHARS
 
     at = app(rel="1,2,3", k="7" * 50)
     assert _link_errors(at) == [
@@ -194,7 +196,7 @@ def test_frame_link_with_a_repeated_parameter_refuses_it(app):
 
 
 def test_frame_link_with_a_long_parameter_name_refuses_it(app):
-    from ui.state import MAX_NAME_CHARS
+    from ui.framework.state import MAX_NAME_CHARS
 
     at = app(**{"x" * 100: "1"})
     assert _link_errors(at) == [_expected("en", "link_name_too_long", got=100, limit=MAX_NAME_CHARS)]
@@ -222,12 +224,12 @@ def _frame_ranking_after_an_edit() -> None:
     """A page's frame, then an edit applied in the same run (as a drag is)."""
     import streamlit as st
 
-    import ui
-    from ui.state import Ranking
+    from ui.framework.shared import Frame, set_ranking
+    from ui.framework.state import Ranking
 
-    page = ui.Frame(page="lesson", lang="en", present=False)  # what ui.frame("lesson") returns
+    page = Frame(page="lesson", lang="en", present=False)  # what the router's frame("lesson") makes
     before = page.ranking.relevance
-    ui.set_ranking(Ranking(relevance=(1.0, 0.0, 3.0), labels=("A", "B", "C")))
+    set_ranking(Ranking(relevance=(1.0, 0.0, 3.0), labels=("A", "B", "C")))
     st.text(f"{before}|{page.ranking.relevance}")
 
 

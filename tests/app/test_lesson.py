@@ -9,7 +9,7 @@ from app_helpers import box_height, static_table, static_tables
 import ndcg_core as nc
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
 
-PAGE = "pages/1_Lesson.py"
+PAGE = "app_pages/1_Lesson.py"
 
 
 def _progress(at) -> str:
@@ -82,8 +82,8 @@ def test_lesson_play_step_shows_all_metrics_of_the_core(app):
 
 def test_lesson_drag_at_the_last_step_reorders_the_shared_ranking(app):
     at = app(page=PAGE, step="6", rel="3,2,0,0,1")
-    from ui import widgets
-    from ui.state import Ranking
+    from ui.components import widgets
+    from ui.framework.state import Ranking
 
     key = widgets.sortable_key(Ranking(), "lesson")
     at.session_state[key] = ["D5 · 1", "D1 · 3", "D2 · 2", "D3 · 0", "D4 · 0"]

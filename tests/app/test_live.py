@@ -12,7 +12,7 @@ from chinese_text import english_leftovers
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
 
-LIVE = "pages/8_Live_class.py"
+LIVE = "app_pages/8_Live_class.py"
 LANGS = ["en", "zh"]
 RANKING = ([3.0, 2.0, 0.0, 0.0, 1.0], ["D1", "D2", "D3", "D4", "D5"])
 
@@ -330,7 +330,7 @@ def test_live_room_view_of_each_state(app, db, lang, state):
 
 
 def test_live_session_may_start_only_a_few_classes(app, db):
-    from ui.live import START_LIMIT
+    from ui.views.live import START_LIMIT
 
     at = app(page=LIVE)
     for _ in range(START_LIMIT + 1):
@@ -380,8 +380,8 @@ def test_live_student_sees_order_and_choice_verdicts_after_reveal(app, db, lang,
 
 # ----------------------------------------------------------------------------- page predictions
 
-BLIND = "pages/4_Blind_spots.py"
-LESSON = "pages/1_Lesson.py"
+BLIND = "app_pages/4_Blind_spots.py"
+LESSON = "app_pages/1_Lesson.py"
 
 
 def _predict(db: LiveStore, prompt: str = "lesson.dcg", state: str = "open"):

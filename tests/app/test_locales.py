@@ -14,12 +14,13 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1.element_tree import Radio
 
 import ndcg_core as nc
-from ui import handout, i18n
-from ui.pages import PAGES
-from ui.state import DISCOUNT_CHOICES, GAIN_CHOICES
+from ui.components import handout
+from ui.framework import i18n
+from ui.framework.navigation import PAGES
+from ui.framework.state import DISCOUNT_CHOICES, GAIN_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")])
+SOURCES = sorted([ROOT / "app.py", *(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")])
 NAMESPACES = sorted(p.stem for p in (i18n.LOCALES_DIR / "en").glob("*.toml"))
 TRANSLATE_CALLS = {"t", "translate", "_t", "tr"}
 _KEY = re.compile(rf"^(?:{'|'.join(map(re.escape, NAMESPACES))})\.[A-Za-z0-9_.]+$")
@@ -186,11 +187,11 @@ def test_english_words_keeps_prose_around_code():
 #: Link parameters and inputs that put a page into an error state (bad grades, a bad seed, …).
 ERROR_STATES = {
     "calculator_bad_grades": ("app.py", {}, [("calc.text", "3, x, -1")]),
-    "ties_bad_scores": ("pages/2_Scores_and_ties.py", {}, [("ties.scores", "0.9, high")]),
-    "ties_bad_grades": ("pages/2_Scores_and_ties.py", {}, [("ties.grades", "3, 2, nope")]),
-    "variants_bad_judged": ("pages/3_Variants_and_libraries.py", {}, [("variants.judged", "3, x")]),
-    "practice_bad_seed": ("pages/6_Practice.py", {"seed": "x", "ex": "99"}, []),
-    "lesson_bad_step": ("pages/1_Lesson.py", {"step": "x"}, []),
+    "ties_bad_scores": ("app_pages/2_Scores_and_ties.py", {}, [("ties.scores", "0.9, high")]),
+    "ties_bad_grades": ("app_pages/2_Scores_and_ties.py", {}, [("ties.grades", "3, 2, nope")]),
+    "variants_bad_judged": ("app_pages/3_Variants_and_libraries.py", {}, [("variants.judged", "3, x")]),
+    "practice_bad_seed": ("app_pages/6_Practice.py", {"seed": "x", "ex": "99"}, []),
+    "lesson_bad_step": ("app_pages/1_Lesson.py", {"step": "x"}, []),
     "calculator_bad_link": ("app.py", {"rel": "3,x", "k": "0", "gain": "cubic"}, []),
 }
 EVALUATE_UPLOADS = {
@@ -248,7 +249,7 @@ def test_page_in_chinese_showing_an_error_has_no_english(app, state):
 
 @pytest.mark.parametrize("case", sorted(EVALUATE_UPLOADS))
 def test_evaluate_in_chinese_after_an_upload_has_no_english(app, case):
-    at = app(page="pages/7_Evaluate_a_run.py", lang="zh", timeout=90, eval_form="table")
+    at = app(page="app_pages/7_Evaluate_a_run.py", lang="zh", timeout=90, eval_form="table")
     at.radio(key="evaluate.source").set_value("upload").run()
     at.file_uploader(key="evaluate.file").set_value(("运行结果.csv", EVALUATE_UPLOADS[case], "text/csv"))
     _assert_chinese(at.run())

@@ -1,6 +1,6 @@
 """Memory bounds of the app's caches (issue 12, defect 4): bytes, time, sessions.
 
-``ui.memory.BudgetCache`` alone, then the Evaluate page's use of it through AppTest: before
+``ui.framework.memory.BudgetCache`` alone, then the Evaluate page's use of it through AppTest: before
 the fix, per-query tables of every k stayed in ``st.cache_data`` for every session for the
 life of the server.
 """
@@ -10,10 +10,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ui import evaluate as ev
-from ui import memory
+from ui.framework import memory
 
-PAGE = "pages/7_Evaluate_a_run.py"
+PAGE = "app_pages/7_Evaluate_a_run.py"
 
 
 class Clock:
@@ -130,8 +129,8 @@ def test_release_memory_runs_without_error():
 def small_budget(monkeypatch):
     """The Evaluate cache with a budget of 5 sample evaluations per session."""
     cache = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=60_000, ttl=3600)
-    monkeypatch.setitem(ev._CACHES, "runs", cache)
-    monkeypatch.setitem(ev._CACHES, "results", cache)
+    monkeypatch.setitem(memory._UPLOAD_CACHES, "runs", cache)
+    monkeypatch.setitem(memory._UPLOAD_CACHES, "results", cache)
     return cache
 
 
@@ -167,8 +166,8 @@ def test_evaluate_keeps_few_evaluations_beside_the_table(app, monkeypatch):
     visitor trying every k, not all 20 (issue 12)."""
     tables = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=10 * memory.MiB, ttl=3600)
     results = memory.BudgetCache(max_bytes=10 * memory.MiB, session_bytes=40_000, ttl=3600)
-    monkeypatch.setitem(ev._CACHES, "runs", tables)
-    monkeypatch.setitem(ev._CACHES, "results", results)
+    monkeypatch.setitem(memory._UPLOAD_CACHES, "runs", tables)
+    monkeypatch.setitem(memory._UPLOAD_CACHES, "results", results)
     at = app(page=PAGE, eval_form="table")
     for k in range(1, 21):
         at.selectbox(key="evaluate.k").set_value(k).run()
@@ -269,14 +268,14 @@ def test_cached_trims_the_heap_after_computing_a_value(monkeypatch):
     trims = []
     monkeypatch.setattr(memory, "release_memory", lambda: trims.append(1) or True)
     cache = memory.BudgetCache(max_bytes=memory.MiB, session_bytes=memory.MiB, ttl=60)
-    assert ev.cached(("key",), lambda: "value", cache=cache) == "value"
+    assert memory.cached(("key",), lambda: "value", cache=cache) == "value"
     assert len(trims) == 1
 
 
 def test_cached_does_not_trim_on_a_hit(monkeypatch):
     trims = []
     cache = memory.BudgetCache(max_bytes=memory.MiB, session_bytes=memory.MiB, ttl=60)
-    ev.cached(("key",), lambda: "value", cache=cache)
+    memory.cached(("key",), lambda: "value", cache=cache)
     monkeypatch.setattr(memory, "release_memory", lambda: trims.append(1) or True)
-    assert ev.cached(("key",), lambda: "other", cache=cache) == "value"
+    assert memory.cached(("key",), lambda: "other", cache=cache) == "value"
     assert trims == []

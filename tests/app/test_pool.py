@@ -18,8 +18,8 @@ import pytrec_eval
 from app_helpers import static_table
 from test_unjudged import PAGES, rendered_text
 
-from ui.i18n import translate
-from ui.state import Ranking, ranking_from_params, ranking_to_params
+from ui.framework.i18n import translate
+from ui.framework.state import Ranking, ranking_from_params, ranking_to_params
 
 NAN = float("nan")
 LINK = "3,?,2,0,1"  # D2 was never judged
@@ -170,7 +170,7 @@ def test_calculator_pool_in_chinese_has_no_english(app):
 
 
 def test_handout_computes_with_the_pool_and_says_so():
-    from ui.handout import handout_html
+    from ui.components.handout import handout_html
 
     ranking = ranking_from_params({"rel": LINK, "missed": MISSED})[0]
     html = handout_html(ranking, "en")
@@ -193,11 +193,11 @@ def test_page_with_pool_runs_without_nan(app, page, lang):
 @pytest.mark.parametrize(
     "page",
     [
-        "pages/1_Lesson.py",
-        "pages/2_Scores_and_ties.py",
-        "pages/3_Variants_and_libraries.py",
-        "pages/4_Blind_spots.py",
-        "pages/5_Explore.py",
+        "app_pages/1_Lesson.py",
+        "app_pages/2_Scores_and_ties.py",
+        "app_pages/3_Variants_and_libraries.py",
+        "app_pages/4_Blind_spots.py",
+        "app_pages/5_Explore.py",
     ],
 )
 def test_page_with_list_ideal_says_it_does_not_use_the_pool(app, page, lang):
@@ -216,14 +216,14 @@ def test_page_with_pool_in_chinese_has_no_english(app, page):
 
 # --- opened from the Evaluate page ----------------------------------------------------------
 
-EVALUATE = "pages/7_Evaluate_a_run.py"
+EVALUATE = "app_pages/7_Evaluate_a_run.py"
 
 
 def _open_from_evaluate(at, run: str, query: str):
     at.selectbox(key="evaluate.trec_open_run").set_value(run).run()
     at.selectbox(key="evaluate.trec_open_query").set_value(query).run()
     at.button(key="evaluate.trec_open").click().run()
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     return at
 
 
@@ -237,7 +237,7 @@ def test_evaluate_sample_query_opens_with_its_pool_and_the_same_ndcg(app, lang):
     item: the Calculator's nDCG@10 equals the Evaluate page's per-query value and pytrec_eval's
     ndcg_cut_10, under the page's default options (trec_eval's)."""
     from ndcg_core.samples import sample_trec
-    from ui import evaluate_trec as et
+    from ui.views import evaluate_trec as et
 
     qrels, runs = sample_trec(seed=et.SAMPLE_SEED)
     judged = {
@@ -273,7 +273,7 @@ def test_evaluate_upload_query_opens_with_the_missed_grade(app):
     at.selectbox(key="evaluate.trec_open_query").set_value("q1").run()
     at.button(key="evaluate.trec_open").click().run()
     assert at.session_state["lab.ranking"].missed == (1.0,)
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     assert not at.exception
     expected = (2 + 0 + 3 / L2(4)) / (3 + 2 / L2(3) + 1 / 2)
     assert metrics_shown(at)["nDCG@10"] == f"{expected:.4f}"
@@ -286,7 +286,7 @@ def test_evaluate_query_forgetting_the_pool_says_the_numbers_are_no_longer_the_p
     at = _upload(app(page=EVALUATE), QRELS, {"a.run": RUN_A})
     at.selectbox(key="evaluate.trec_open_query").set_value("q1").run()
     at.button(key="evaluate.trec_open").click().run()
-    at.switch_page("app.py").run()
+    at.switch_page("app_pages/0_Calculator.py").run()
     changed = translate("en", "evaluate.origin_changed", query="q1", run="a")
     assert at.session_state["lab.ranking"].missed and changed not in [i.value for i in at.info]
     at.button(key="calc.forget_pool").click().run()
@@ -296,7 +296,7 @@ def test_evaluate_query_forgetting_the_pool_says_the_numbers_are_no_longer_the_p
 def _collection(n_missed: int):
     import pandas as pd
 
-    from ui import evaluate_trec as et
+    from ui.views import evaluate_trec as et
 
     judged = [("a", 2.0), ("b", 0.0), *((f"m{i:03d}", 1.0 + (i % 3)) for i in range(n_missed))]
     qrels = pd.DataFrame({"query": "q", "item": [i for i, _ in judged], "relevance": [g for _, g in judged]})
@@ -306,7 +306,7 @@ def _collection(n_missed: int):
 
 def test_trec_query_link_keeps_missed_grades_above_zero_and_k():
     from ndcg_core import options as opt
-    from ui import evaluate_trec as et
+    from ui.views import evaluate_trec as et
 
     link = et.trec_query_link(_collection(3), "r", "q", opt.Options(k=10, ideal="pool"))
     assert link.pooled
@@ -316,7 +316,7 @@ def test_trec_query_link_keeps_missed_grades_above_zero_and_k():
 
 def test_trec_query_link_with_the_lists_own_ideal_has_no_pool():
     from ndcg_core import options as opt
-    from ui import evaluate_trec as et
+    from ui.views import evaluate_trec as et
 
     link = et.trec_query_link(_collection(3), "r", "q", opt.Options(k=10, ideal="list"))
     assert link.ranking.missed == () and not link.pooled
@@ -327,8 +327,8 @@ def test_trec_query_link_more_missed_than_kept_is_pooled_only_up_to_the_limit(k,
     """120 relevant items not returned: the 100 largest grades keep IDCG@k exact for k <= 100,
     not for the whole pool."""
     from ndcg_core import options as opt
-    from ui import evaluate_trec as et
-    from ui.state import MAX_ITEMS
+    from ui.framework.state import MAX_ITEMS
+    from ui.views import evaluate_trec as et
 
     link = et.trec_query_link(_collection(120), "r", "q", opt.Options(k=k, ideal="pool"))
     assert len(link.ranking.missed) == MAX_ITEMS

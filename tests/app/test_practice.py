@@ -9,11 +9,11 @@ import pytest
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.exercises import MAX_SEED, hints, make_exercises
-from ui import practice
-from ui.i18n import error_text
-from ui.state import MAX_NUMBER_CHARS
+from ui.framework.i18n import error_text
+from ui.framework.state import MAX_NUMBER_CHARS
+from ui.views import practice
 
-PAGE = "pages/6_Practice.py"
+PAGE = "app_pages/6_Practice.py"
 SEED = 42
 SET = make_exercises(SEED, n=10)
 
@@ -142,7 +142,7 @@ def test_compare_without_a_choice_asks_for_one(app):
 
 
 def test_ideal_order_exercise_checks_the_dragged_order(app):
-    from ui.practice import cards, sort_key
+    from ui.views.practice import cards, sort_key
 
     e = SET[4]
     at = _open(app, 5)

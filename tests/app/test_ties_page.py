@@ -7,7 +7,7 @@ from sklearn.metrics import ndcg_score as sk_ndcg
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.ties import round_scores, tie_view
 
-PAGE = "pages/2_Scores_and_ties.py"
+PAGE = "app_pages/2_Scores_and_ties.py"
 GRADES, SCORES = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
 
 

@@ -16,8 +16,8 @@ import pytrec_eval
 from app_helpers import static_table
 
 import ndcg_core as nc
-from ui import widgets as w
-from ui.state import Ranking, ranking_from_params, ranking_to_params
+from ui.components import widgets as w
+from ui.framework.state import Ranking, ranking_from_params, ranking_to_params
 
 NAN = float("nan")
 GRADES = [3, NAN, 2, 0, 1]  # D2 was never judged
@@ -34,13 +34,13 @@ JUDGED = 4 / 5  # four of the top five carry a grade
 
 PAGES = (
     "app.py",
-    "pages/1_Lesson.py",
-    "pages/2_Scores_and_ties.py",
-    "pages/3_Variants_and_libraries.py",
-    "pages/4_Blind_spots.py",
-    "pages/5_Explore.py",
-    "pages/6_Practice.py",
-    "pages/7_Evaluate_a_run.py",
+    "app_pages/1_Lesson.py",
+    "app_pages/2_Scores_and_ties.py",
+    "app_pages/3_Variants_and_libraries.py",
+    "app_pages/4_Blind_spots.py",
+    "app_pages/5_Explore.py",
+    "app_pages/6_Practice.py",
+    "app_pages/7_Evaluate_a_run.py",
 )
 
 
@@ -262,10 +262,10 @@ def test_page_with_unjudged_ranking_runs_without_nan(app, page, lang):
 @pytest.mark.parametrize(
     ("page", "prefix"),
     [
-        ("pages/1_Lesson.py", "lesson"),
-        ("pages/2_Scores_and_ties.py", "ties"),
-        ("pages/3_Variants_and_libraries.py", "variants"),
-        ("pages/5_Explore.py", "explore"),
+        ("app_pages/1_Lesson.py", "lesson"),
+        ("app_pages/2_Scores_and_ties.py", "ties"),
+        ("app_pages/3_Variants_and_libraries.py", "variants"),
+        ("app_pages/5_Explore.py", "explore"),
     ],
 )
 def test_page_needing_grades_says_so_and_can_grade_unjudged_zero(app, page, prefix):
@@ -278,12 +278,12 @@ def test_page_needing_grades_says_so_and_can_grade_unjudged_zero(app, page, pref
 
 
 def test_page_needing_grades_says_so_in_chinese(app):
-    at = app(page="pages/5_Explore.py", rel=LINK, lang="zh")
+    at = app(page="app_pages/5_Explore.py", rel=LINK, lang="zh")
     assert any("未标注的项（?）：D2" in i.value for i in at.info)
 
 
 def test_handout_shows_question_mark_and_the_convention():
-    from ui.handout import handout_html, step_table_csv
+    from ui.components.handout import handout_html, step_table_csv
 
     ranking = ranking_from_params({"rel": LINK})[0]
     html = handout_html(ranking, "en")
@@ -309,7 +309,7 @@ def test_calculator_drop_in_chinese_has_no_english(app):
 
 
 def test_blind_spots_padding_with_my_unjudged_ranking_says_it_needs_grades(app):
-    at = app(page="pages/4_Blind_spots.py", rel=LINK)
+    at = app(page="app_pages/4_Blind_spots.py", rel=LINK)
     at.radio(key="blind.padding.predict").set_value("same").run()
     at.radio(key="blind.padding.base").set_value("mine").run()
     assert not at.exception
@@ -318,7 +318,7 @@ def test_blind_spots_padding_with_my_unjudged_ranking_says_it_needs_grades(app):
 
 
 def test_blind_spots_difficulty_with_unjudged_ranking_says_it_needs_grades(app):
-    at = app(page="pages/4_Blind_spots.py", rel=LINK)
+    at = app(page="app_pages/4_Blind_spots.py", rel=LINK)
     at.radio(key="blind.difficulty.predict").set_value("A").run()
     assert not at.exception
     assert any("unjudged items (?): D2" in i.value for i in at.info)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ndcg_core as nc
 from ndcg_core.tools import tool_scores
 
-PAGE = "pages/3_Variants_and_libraries.py"
+PAGE = "app_pages/3_Variants_and_libraries.py"
 
 
 def _reveal(at, answer="higher"):
@@ -100,8 +100,8 @@ def test_variants_call_column_without_k_drops_the_cutoff(app):
 
 def test_variants_tools_chart_labels_each_row_with_its_call(app):
     at = app(page=PAGE, rel="3,2,0,0,1", k="3")
-    from ui import charts
-    from ui.i18n import translate
+    from ui.components import charts
+    from ui.framework.i18n import translate
 
     chart = charts.tools_chart(tool_scores([3, 2, 0, 0, 1], k=3), lambda key, **p: translate("en", key, **p))
     rows = chart.data["row"].tolist()
@@ -155,7 +155,7 @@ def test_blind_spots_nothing_relevant_names_the_tools_from_the_core(app):
     """The Blind spots feedback and why texts read IDCG = 0 reports from ndcg_core.tools."""
     from ndcg_core.tools import nothing_relevant_reports
 
-    at = app(page="pages/4_Blind_spots.py")
+    at = app(page="app_pages/4_Blind_spots.py")
     at.radio(key="blind.nothing.predict").set_value("one").run()
     assert not at.exception
     text = " ".join(x.value for x in [*at.info, *at.error, *at.warning, *at.success])

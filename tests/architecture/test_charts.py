@@ -1,9 +1,11 @@
-"""Charts and colours live in one place: ``ui/charts.py`` builds every chart and holds the palette.
+"""Charts and colours each live in one place: ``ui/components/charts.py`` builds every chart,
+``ui/framework/palette.py`` writes every colour.
 
-Read as text (no import runs). Outside ``ui/charts.py`` no Python file of the app builds an
-Altair chart or imports altair, and none writes a colour as hex: pages and ui modules take chart
-builders and colours (``charts.BLUE``, ``charts.css_text_on_fill``) from there. The printable
-handout's style sheet (``ui/templates``) is print-only and may use greys, nothing else.
+Read as text (no import runs). Outside the charts module no Python file of the app builds an
+Altair chart or imports altair, and outside the palette none writes a colour as hex: pages and
+ui modules take chart builders from the one and colours (``palette.BLUE``,
+``palette.css_text_on_fill``) from the other. The printable handout's style sheet
+(``ui/templates``) is print-only and may use greys, nothing else.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHARTS = ROOT / "ui" / "charts.py"
+CHARTS = ROOT / "ui" / "components" / "charts.py"
+PALETTE = ROOT / "ui" / "framework" / "palette.py"
 APP_FILES = [
-    path
-    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
-    if path != CHARTS
+    ROOT / "app.py",
+    *sorted((ROOT / "app_pages").glob("*.py")),
+    *sorted((ROOT / "ui").rglob("*.py")),
 ]
 TEMPLATES = sorted((ROOT / "ui" / "templates").glob("*"))
 
@@ -34,14 +37,14 @@ def _hex_colours(text: str) -> list[str]:
     return HEX.findall(text)
 
 
-@pytest.mark.parametrize("path", APP_FILES, ids=_rel)
+@pytest.mark.parametrize("path", [p for p in APP_FILES if p != CHARTS], ids=_rel)
 def test_no_chart_built_outside_charts_module(path):
     found = [m.group(0).strip() for m in ALTAIR.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
 
 
-@pytest.mark.parametrize("path", APP_FILES, ids=_rel)
-def test_no_hex_colour_outside_charts_module(path):
+@pytest.mark.parametrize("path", [p for p in APP_FILES if p != PALETTE], ids=_rel)
+def test_no_hex_colour_outside_the_palette(path):
     assert _hex_colours(path.read_text(encoding="utf-8")) == []
 
 
@@ -63,5 +66,6 @@ def test_rules_find_what_they_ban():
     assert _hex_colours(sample) == ["#0072B2", "#fff"]
 
 
-def test_charts_module_holds_the_palette():
-    assert "OKABE_ITO" in CHARTS.read_text(encoding="utf-8")
+def test_palette_module_holds_the_palette_and_charts_module_no_colour():
+    assert "OKABE_ITO" in PALETTE.read_text(encoding="utf-8")
+    assert _hex_colours(CHARTS.read_text(encoding="utf-8")) == []

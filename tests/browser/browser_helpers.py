@@ -198,7 +198,7 @@ def screenshot(page, name: str, *, full_page: bool = True) -> Path:
 
 def wait_page_ready(page, timeout: float = 20_000) -> None:
     """Wait until the page is complete for a person: the app's own style sheet
-    (``ui.styles.PAGE_CSS``) and script (``ui.styles.PAGE_SCRIPT``) are applied, and no
+    (``ui.framework.styles.PAGE_CSS``) and script (``ui.framework.styles.PAGE_SCRIPT``) are applied, and no
     Streamlit skeleton is left. On a fresh server Streamlit loads each widget's code on first
     use and shows a grey skeleton meanwhile (about 2 s, measured), after the run has settled:
     a test that tabs or audits then finds no inputs, and a page measured before the style sheet

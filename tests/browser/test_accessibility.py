@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import assert_no_exception, axe_violations, open_page, screenshot, wait_page_ready
 
-from ui.pages import PAGES
+from ui.framework.navigation import PAGES
 
 #: Moderate rules that are the app's own doing and fail the test like serious ones.
 STRICT_RULES = frozenset({"heading-order"})

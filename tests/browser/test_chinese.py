@@ -13,7 +13,7 @@ import pytest
 from browser_helpers import assert_no_exception, choose_option, open_page, wait_idle
 from chinese_text import english_words
 
-from ui.i18n import translate
+from ui.framework.i18n import translate
 
 #: The page's shown text, one text node per line. Left out: code, formulas, icons and SVG.
 #: Streamlit's own "Skip to main content" link (``stSkipToContent``, shown on keyboard focus)

@@ -4,7 +4,7 @@ Both themes are on offer (``.streamlit/config.toml``); Streamlit follows the sys
 the page is opened with ``color_scheme`` emulated. Every visible piece of text on the page and in
 the drag cards' iframe is measured: its colour (with opacity) composed over the first opaque
 background behind it, against 4.5:1 (3:1 for large text). Disabled controls are exempt, as in
-WCAG. The rendered backgrounds must be the ones ``ui.charts.THEMES`` does its arithmetic on.
+WCAG. The rendered backgrounds must be the ones ``ui.components.palette.THEMES`` does its arithmetic on.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
-from ui import charts
+from ui.framework import palette
 
 #: For each element with its own text: its colour, the backgrounds behind it (innermost first,
 #: up to the first opaque one), its size and weight, and whether it is disabled.
@@ -65,7 +65,7 @@ def _contrast(item: dict, page_background: tuple[float, float, float]) -> float:
         background = _over(layer, background)
     colour = list(item["color"])
     colour[3] *= item["opacity"]
-    return charts.contrast_ratio(_hex(_over(colour, background)), _hex(background))
+    return palette.contrast_ratio(_hex(_over(colour, background)), _hex(background))
 
 
 def _large(item: dict) -> bool:
@@ -104,13 +104,13 @@ def _measure(page, server: str, theme: str, name: str) -> list[tuple[str, str, f
         "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
     )
     page_rgb = tuple(float(x) for x in background[background.index("(") + 1 : -1].split(",")[:3])
-    assert _hex(page_rgb) == charts.THEMES[theme]["background"]
+    assert _hex(page_rgb) == palette.THEMES[theme]["background"]
     items = [i for frame in page.frames for i in frame.evaluate(_TEXTS) if not i["disabled"]]
     assert expected <= {i["text"] for i in items}
     return [
         (i["text"], i["tag"], round(_contrast(i, page_rgb), 2))
         for i in items
-        if _contrast(i, page_rgb) < (charts.MARK_CONTRAST if _large(i) else charts.TEXT_CONTRAST)
+        if _contrast(i, page_rgb) < (palette.MARK_CONTRAST if _large(i) else palette.TEXT_CONTRAST)
     ]
 
 

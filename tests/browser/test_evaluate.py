@@ -10,8 +10,8 @@ import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
-from ui import evaluate as ev
-from ui.i18n import error_text, translate
+from ui.framework.i18n import error_text, translate
+from ui.views import evaluate as ev
 
 RUN_CSV = b"query,item,relevance,score\na,x,3,0.1\na,y,0,0.9\na,z,1,0.5\nb,u,2,0.7\nb,v,0,0.7\nb,w,1,0.2\n"
 NEGATIVE_CSV = b"query,item,relevance,score\na,x,3,0.1\na,y,-1,0.9\n"

@@ -9,7 +9,7 @@ import string
 import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
-from ui.i18n import translate
+from ui.framework.i18n import translate
 
 QRELS = b"q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq1 0 d 1\nq2 0 e 1\nq2 0 f 0\n"
 RUN_A = b"q1 Q0 b 1 0.9 A\nq1 Q0 x 2 0.8 A\nq1 Q0 a 3 0.7 A\nq2 Q0 e 1 0.5 A\n"

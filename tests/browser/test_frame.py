@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import assert_no_exception, choose_option, open_page, screenshot, wait_idle
+
+from ui.framework.i18n import translate
+from ui.framework.navigation import DEFAULT_PAGE, PAGE_BY_URL, PAGES
 
 
 def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page):
@@ -47,3 +51,25 @@ def test_language_switch_keeps_the_ranking(server, page):
     assert "k=2" in page.url
     assert page.get_by_text("语言").first.is_visible()
     assert_no_exception(page)
+
+
+def _opens(page, base: str, url_path: str, lang: str, page_id: str) -> None:
+    open_page(page, f"{base}/{url_path}?rel=2,0,1&lang={lang}")
+    assert_no_exception(page)
+    assert page.title().startswith(translate(lang, f"nav.{page_id}"))
+    assert "rel=2%2C0%2C1" in page.url or "rel=2,0,1" in page.url
+
+
+@pytest.mark.parametrize("target", ["Lesson", "Live_class", ""], ids=["Lesson", "Live_class", "root"])
+def test_router_runs_a_deep_link_as_a_fresh_servers_first_request(fresh_server, page, target):
+    """The first request of a fresh server goes through the router too (Streamlit's pages/
+    compatibility mode, which would run the page file alone, is never entered)."""
+    page_id = PAGE_BY_URL[target].id if target else "calculator"
+    _opens(page, fresh_server, target, "zh", page_id)
+
+
+def test_every_address_the_app_ever_had_opens_its_page(server, page):
+    """The url_path of every page is the address Streamlit gave its file in pages/ before the
+    router, so links and QR codes handed out then still open the same page."""
+    for entry in PAGES:
+        _opens(page, server, "" if entry is DEFAULT_PAGE else entry.url_path, "en", entry.id)

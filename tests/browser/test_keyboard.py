@@ -9,7 +9,7 @@ import re
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle, wait_page_ready
 from playwright.sync_api import expect
 
-from ui import styles
+from ui.framework import styles
 
 SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 

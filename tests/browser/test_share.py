@@ -17,7 +17,7 @@ from browser_helpers import (
 )
 
 import ndcg_core as nc
-from ui.pages import PAGES
+from ui.framework.navigation import PAGES
 
 VIEW = "rel=3,1,2,0&k=2&gain=exponential"
 
@@ -109,7 +109,7 @@ def _share_popover(page) -> tuple[str, str]:
 
 def test_network_server_share_link_names_the_network_address(network_server, page):
     """On a loopback address the link uses the machine's network address, and says so."""
-    from ui.address import network_address
+    from ui.framework.address import network_address
 
     host = network_address()
     if host is None:

@@ -1,0 +1,1338 @@
+"""Every chart of the app: plain functions from the core's DataFrames to charts.
+
+The only module that builds an Altair chart (``tests/architecture/test_charts.py`` keeps it
+so); its colours come from :mod:`ui.framework.palette`, the one module that writes a colour. Charts,
+by page: Calculator and lesson (discounts, nDCG@k, the early steps' gains), blind spots (one line
+per list, difficulty), Evaluate (histogram, mean nDCG@k), variants and libraries, ties (the
+band), Explore (swap heatmap, orderings histogram, slide-down).
+
+Every builder takes a core DataFrame and a translate function ``t`` (axis titles, legends and
+tooltips come from ``locales/*/charts.toml`` or the page's own texts), reshapes columns for plotting only (no metric
+arithmetic), and returns an ``altair`` chart. Conventions: the Okabe-Ito palette (colour-blind
+safe), a tooltip on every mark, colour never the only carrier of meaning (legends, shapes and
+fills repeat it), and a ``description`` in words with the chart's numbers (vega-embed makes it
+the chart's aria-label, the text alternative a screen reader reads).
+
+Speed: building and validating an Altair chart costs tens of milliseconds, too much for a page
+that redraws after every drag. So each chart is built once per language and shape as a
+Vega-Lite *template* over named datasets (:func:`functools.lru_cache`), and the ``*_spec``
+functions only attach the current data: pass their result to ``st.vega_lite_chart``. The
+``*_chart`` functions return the same chart as an Altair object with its data, for pages and
+tests that want Altair.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+import ndcg_core as nc
+from ui.framework import i18n
+from ui.framework.palette import (
+    BLACK,
+    BLUE,
+    CELL_OUTLINE,
+    GREEN,
+    NEUTRAL,
+    ORANGE,
+    PINK,
+    SKY,
+    VERMILLION,
+    WHITE,
+)
+from ui.framework.state import format_grade
+
+Translate = Callable[..., str]
+
+
+def _layer(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
+    """``alt.layer(*charts)`` typed as what it is here: a LayerChart (``alt.layer`` returns a
+    FacetChart instead when every layer has the same row, column or facet encoding, which no
+    chart of the app has; its return type says both)."""
+    return alt.LayerChart(layer=charts)
+
+
+_DISCOUNT_TEXTS = (
+    "actual",
+    "ideal",
+    "within_k",
+    "beyond_k",
+    "position",
+    "ranking",
+    "item",
+    "grade",
+    "gain",
+    "discount",
+    "discounted_gain",
+    "cutoff",
+    "discount_log2",
+    "discount_jarvelin",
+)
+_BY_K_TEXTS = ("chosen_k", "other_k", "k", "dcg", "idcg", "ndcg")
+
+
+def _texts(t: Translate, names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(t(f"charts.{name}") for name in names)
+
+
+def _numbers(values: Any) -> str:
+    return ", ".join(f"{float(x):.4f}" for x in values)
+
+
+# --- discounts and discounted gains ---------------------------------------------------------
+
+
+def discount_description(table: pd.DataFrame, t: Translate) -> str:
+    """The discount chart in words (its text alternative: vega-embed makes it the aria-label)."""
+    within = table[table["in_cutoff"]]
+    return t(
+        "charts.discount_description",
+        n=len(table),
+        k=len(within),
+        actual=_numbers(within["discounted_gain"]),
+        ideal=_numbers(within["ideal_discounted_gain"]),
+        discounts=_numbers(table["discount"]),
+    )
+
+
+def _grade_text(item: Any, grade: float) -> str:
+    """A grade in a tooltip: as typed, "?" for a returned item that nobody judged, "" for none."""
+    if grade == grade:
+        return format_grade(grade)
+    return "" if item == nc.NO_ITEM else "?"
+
+
+def _discount_data(table: pd.DataFrame, texts: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(bars: one row per position and ranking; line: one row per position)."""
+    within, beyond = texts["within_k"], texts["beyond_k"]
+    position = table["position"].tolist()
+    discount = table["discount"].tolist()
+    cutoff = [within if x else beyond for x in table["in_cutoff"].tolist()]
+    n = len(position)
+    base = pd.DataFrame({"position": position, "discount": discount, "cutoff": cutoff})
+    bars = pd.DataFrame(
+        {
+            "position": position * 2,
+            "discount": discount * 2,
+            "cutoff": cutoff * 2,
+            "series": [texts["actual"]] * n + [texts["ideal"]] * n,
+            "item": table["item"].tolist() + table["ideal_item"].tolist(),
+            # text, not a number: an unjudged item's grade is "?" (a NaN would read "NaN")
+            "grade": [
+                _grade_text(item, grade)
+                for item, grade in zip(
+                    table["item"].tolist() + table["ideal_item"].tolist(),
+                    table["relevance"].tolist() + table["ideal_relevance"].tolist(),
+                    strict=True,
+                )
+            ],
+            "gain": table["gain"].tolist() + table["ideal_gain"].tolist(),
+            "value": table["discounted_gain"].tolist() + table["ideal_discounted_gain"].tolist(),
+        }
+    )
+    return bars, base
+
+
+def _discount_layers(
+    bars: Any, base: Any, texts: dict[str, str], discount: str, height: int
+) -> alt.LayerChart:
+    actual, ideal, within = texts["actual"], texts["ideal"], texts["within_k"]
+    x = alt.X("position:O", title=texts["position"], axis=alt.Axis(labelAngle=0))
+    series_scale = alt.Scale(domain=[actual, ideal], range=[BLUE, ORANGE])
+    line_title = texts[f"discount_{discount}"]
+    tooltip = [
+        alt.Tooltip("position:O", title=texts["position"]),
+        alt.Tooltip("series:N", title=texts["ranking"]),
+        alt.Tooltip("item:N", title=texts["item"]),
+        alt.Tooltip("grade:N", title=texts["grade"]),
+        alt.Tooltip("gain:Q", title=texts["gain"], format="~g"),
+        alt.Tooltip("discount:Q", title=line_title, format=".4f"),
+        alt.Tooltip("value:Q", title=texts["discounted_gain"], format=".4f"),
+        alt.Tooltip("cutoff:N", title=texts["cutoff"]),
+    ]
+    bar_layer = (
+        alt.Chart(bars)
+        .mark_bar(strokeWidth=1.5)
+        .encode(
+            x=x,
+            xOffset=alt.XOffset("series:N", sort=[actual, ideal]),
+            y=alt.Y("value:Q", title=texts["discounted_gain"]),
+            color=alt.Color(
+                "series:N", scale=series_scale, title=texts["ranking"], legend=alt.Legend(orient="top")
+            ),
+            stroke=alt.Stroke("series:N", scale=series_scale, legend=None),
+            fillOpacity=alt.FillOpacity(
+                "series:N", scale=alt.Scale(domain=[actual, ideal], range=[0.9, 0.35]), legend=None
+            ),
+            opacity=alt.condition(alt.datum.cutoff == within, alt.value(1.0), alt.value(0.35)),
+            tooltip=tooltip,
+        )
+    )
+    line_layer = (
+        alt.Chart(base)
+        .mark_line(
+            color=NEUTRAL,
+            strokeDash=[4, 3],
+            point=alt.OverlayMarkDef(color=NEUTRAL, shape="diamond", size=60),
+        )
+        .encode(
+            x=x,
+            y=alt.Y(
+                "discount:Q",
+                title=texts["discount"],
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(orient="right"),
+            ),
+            tooltip=[
+                alt.Tooltip("position:O", title=texts["position"]),
+                alt.Tooltip("discount:Q", title=line_title, format=".4f"),
+                alt.Tooltip("cutoff:N", title=texts["cutoff"]),
+            ],
+        )
+    )
+    # resolve_scale is typed Any in altair (a decorated method): the chart is the LayerChart it was
+    chart: alt.LayerChart = _layer(bar_layer, line_layer).resolve_scale(y="independent")
+    return chart.properties(height=height)
+
+
+def discount_chart(
+    table: pd.DataFrame, t: Translate, *, discount: str = "log2", height: int = 280
+) -> alt.LayerChart:
+    """Per position: the discount (dashed line) and the discounted gain, actual vs ideal (bars).
+
+    ``table`` is :func:`ndcg_core.step_table`'s output. Actual bars are solid blue, ideal bars
+    light orange with an orange outline; positions beyond k are faded (and say so in the tooltip).
+    """
+    texts = dict(zip(_DISCOUNT_TEXTS, _texts(t, _DISCOUNT_TEXTS), strict=False))
+    bars, base = _discount_data(table, texts)
+    return _discount_layers(bars, base, texts, discount, height).properties(
+        description=discount_description(table, t)
+    )
+
+
+@lru_cache(maxsize=64)
+def _discount_template(texts: tuple[str, ...], discount: str, height: int) -> dict[str, Any]:
+    named = dict(zip(_DISCOUNT_TEXTS, texts, strict=False))
+    chart = _discount_layers(alt.NamedData(name="bars"), alt.NamedData(name="base"), named, discount, height)
+    return chart.to_dict()  # validated once, here
+
+
+def discount_spec(
+    table: pd.DataFrame, t: Translate, *, discount: str = "log2", height: int = 280
+) -> dict[str, Any]:
+    """:func:`discount_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    texts = _texts(t, _DISCOUNT_TEXTS)
+    bars, base = _discount_data(table, dict(zip(_DISCOUNT_TEXTS, texts, strict=False)))
+    spec = copy.deepcopy(_discount_template(texts, discount, height))
+    spec["datasets"] = {"bars": bars, "base": base}
+    spec["description"] = discount_description(table, t)
+    return spec
+
+
+# --- nDCG@k for every k -------------------------------------------------------------------
+
+
+def ndcg_by_k_description(by_k: pd.DataFrame, t: Translate, *, current_k: int) -> str:
+    """The nDCG@k chart in words (its text alternative)."""
+    return t("charts.ndcg_description", n=len(by_k), values=_numbers(by_k["ndcg"]), k=current_k)
+
+
+def _by_k_data(by_k: pd.DataFrame, texts: dict[str, str], current_k: int) -> pd.DataFrame:
+    return by_k.assign(mark=[texts["chosen_k"] if k == current_k else texts["other_k"] for k in by_k["k"]])
+
+
+def marked_line(
+    data: Any,
+    x: alt.X,
+    y: alt.Y,
+    tooltip: list[alt.Tooltip],
+    *,
+    chosen: str,
+    other: str,
+    sizes: tuple[int, int] = (180, 50),
+) -> alt.LayerChart:
+    """A line through points, the point whose ``mark`` column is ``chosen`` a large vermillion
+    diamond (colour and shape, so it reads without colour), the others small blue circles."""
+    line = alt.Chart(data).mark_line(color=BLUE).encode(x=x, y=y, tooltip=tooltip)
+    domain = [chosen, other]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "mark:N",
+                scale=alt.Scale(domain=domain, range=[VERMILLION, BLUE]),
+                title=None,
+                legend=alt.Legend(orient="top"),
+            ),
+            shape=alt.Shape(
+                "mark:N", scale=alt.Scale(domain=domain, range=["diamond", "circle"]), legend=None
+            ),
+            size=alt.Size("mark:N", scale=alt.Scale(domain=domain, range=list(sizes)), legend=None),
+        )
+    )
+    return _layer(line, points)
+
+
+def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> alt.LayerChart:
+    chosen, other = texts["chosen_k"], texts["other_k"]
+    x = alt.X(
+        "k:Q",
+        title=texts["k"],
+        scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+    )
+    y = alt.Y("ndcg:Q", title=texts["ndcg"], scale=alt.Scale(domain=[0, 1]))
+    tooltip = [
+        alt.Tooltip("k:Q", title=texts["k"]),
+        alt.Tooltip("dcg:Q", title=texts["dcg"], format=".4f"),
+        alt.Tooltip("idcg:Q", title=texts["idcg"], format=".4f"),
+        alt.Tooltip("ndcg:Q", title=texts["ndcg"], format=".4f"),
+    ]
+    return marked_line(data, x, y, tooltip, chosen=chosen, other=other, sizes=(180, 50)).properties(
+        height=height
+    )
+
+
+def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> alt.LayerChart:
+    """nDCG@k for every k (line and points), the chosen k marked by a larger vermillion diamond.
+
+    ``by_k`` is :func:`ndcg_core.ndcg_at_each_k`'s output (columns k, dcg, idcg, ndcg).
+    """
+    texts = dict(zip(_BY_K_TEXTS, _texts(t, _BY_K_TEXTS), strict=False))
+    return _by_k_layers(
+        _by_k_data(by_k, texts, current_k), texts, int(by_k["k"].iloc[-1]), height
+    ).properties(description=ndcg_by_k_description(by_k, t, current_k=current_k))
+
+
+@lru_cache(maxsize=256)
+def _by_k_template(texts: tuple[str, ...], last: int, height: int) -> dict[str, Any]:
+    return _by_k_layers(
+        alt.NamedData(name="by_k"), dict(zip(_BY_K_TEXTS, texts, strict=False)), last, height
+    ).to_dict()
+
+
+def ndcg_by_k_spec(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> dict[str, Any]:
+    """:func:`ndcg_by_k_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    texts = _texts(t, _BY_K_TEXTS)
+    spec = copy.deepcopy(_by_k_template(texts, int(by_k["k"].iloc[-1]), height))
+    spec["datasets"] = {"by_k": _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts, strict=False)), current_k)}
+    spec["description"] = ndcg_by_k_description(by_k, t, current_k=current_k)
+    return spec
+
+
+# --- worst, mean and best order (Blind spots: same nDCG, different difficulty) -------------
+
+
+def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> alt.LayerChart:
+    """One row per list: a bar from its worst to its best order, the mean as a tick, the
+    ranking as given as a vermillion diamond (nDCG on a fixed 0–1 axis).
+
+    ``rows`` has the columns ``list``, ``worst``, ``mean``, ``best``, ``current`` (from
+    :func:`ndcg_core.steps.order_bounds`); texts come from ``blind_spots.difficulty.chart_*``.
+    """
+    names = list(rows["list"])
+    texts = {
+        key: t(f"blind_spots.difficulty.{key}")
+        for key in (
+            "chart_range",
+            "chart_mean",
+            "chart_current",
+            "chart_axis",
+            "chart_list",
+            "col_worst",
+            "col_mean",
+            "col_best",
+            "col_current",
+        )
+    }
+    y = alt.Y("list:N", sort=names, title=None, axis=alt.Axis(labelLimit=220))
+    scale = alt.Scale(domain=[0, 1])
+    tip = [
+        alt.Tooltip("list:N", title=texts["chart_list"]),
+        alt.Tooltip("worst:Q", title=texts["col_worst"], format=".4f"),
+        alt.Tooltip("mean:Q", title=texts["col_mean"], format=".4f"),
+        alt.Tooltip("best:Q", title=texts["col_best"], format=".4f"),
+        alt.Tooltip("current:Q", title=texts["col_current"], format=".4f"),
+    ]
+    legend_domain = [texts["chart_range"], texts["chart_mean"], texts["chart_current"]]
+    colour = alt.Scale(domain=legend_domain, range=[SKY, BLUE, VERMILLION])
+    # the legend's label is a column (not a Vega expression), so any translated text is safe
+    bar = (
+        alt.Chart(rows.assign(kind=texts["chart_range"]))
+        .mark_bar(height=18, opacity=0.7)
+        .encode(
+            x=alt.X("worst:Q", title=texts["chart_axis"], scale=scale),
+            x2="best:Q",
+            y=y,
+            tooltip=tip,
+            # one legend entry per line: three entries side by side do not fit a phone
+            color=alt.Color(
+                "kind:N", scale=colour, title=None, legend=alt.Legend(orient="bottom", direction="vertical")
+            ),
+        )
+    )
+    mean = (
+        alt.Chart(rows.assign(kind=texts["chart_mean"]))
+        .mark_tick(thickness=3, size=26)
+        .encode(
+            x=alt.X("mean:Q", scale=scale),
+            y=y,
+            tooltip=tip,
+            color=alt.Color("kind:N", scale=colour, title=None),
+        )
+    )
+    current = (
+        alt.Chart(rows.assign(kind=texts["chart_current"]))
+        .mark_point(filled=True, size=160, shape="diamond")
+        .encode(
+            x=alt.X("current:Q", scale=scale),
+            y=y,
+            tooltip=tip,
+            color=alt.Color("kind:N", scale=colour, title=None),
+        )
+    )
+    values = "; ".join(
+        f"{row.list}: {row.worst:.4f}, {row.mean:.4f}, {row.best:.4f}, {row.current:.4f}"
+        for row in rows.itertuples()
+    )
+    # the title is drawn by the page above the chart (a Vega title is cut short on a phone)
+    return _layer(bar, mean, current).properties(
+        height=height, description=t("blind_spots.difficulty.chart_description", values=values)
+    )
+
+
+# --- the live class: the room's answers -------------------------------------------------------
+
+
+def live_choice_chart(
+    counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None
+) -> alt.LayerChart:
+    """Bars of how many students chose each option (options in their order, empty ones kept).
+
+    ``counts`` maps an option to its count (:func:`ndcg_live.questions.tally`), ``names`` an
+    option to its shown text. After the reveal (``truth`` set) the right option's bar is green
+    and labelled, the others grey: colour and a text label carry it together.
+    """
+    right, other = t("charts.live_right"), t("charts.live_other")
+    data = pd.DataFrame(
+        {
+            "option": [names[o] for o in counts],
+            "count": list(counts.values()),
+            "mark": [right if truth is not None and o == truth else other for o in counts],
+        }
+    )
+    title_count, title_answer = t("charts.live_count"), t("charts.live_answer")
+    colour = alt.Scale(domain=[right, other], range=[GREEN, BLUE if truth is None else NEUTRAL])
+    base = alt.Chart(data).encode(
+        x=alt.X(
+            "option:N",
+            sort=list(data["option"]),
+            title=title_answer,
+            axis=alt.Axis(labelAngle=0, labelLimit=260),
+        ),
+        y=alt.Y("count:Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
+        tooltip=[alt.Tooltip("option:N", title=title_answer), alt.Tooltip("count:Q", title=title_count)],
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color(
+            "mark:N", scale=colour, title=None, legend=None if truth is None else alt.Legend(orient="bottom")
+        )
+    )
+    labels = base.mark_text(dy=-8, fontSize=16).encode(text="count:Q")
+    values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
+    return _layer(bars, labels).properties(
+        height=280, description=t("charts.live_choice_description", n=sum(counts.values()), values=values)
+    )
+
+
+def live_number_chart(
+    values: list[float], t: Translate, *, truth: float | None, ndcg: bool = False, unit: bool = False
+) -> alt.LayerChart:
+    """A histogram of the numbers given (or of the nDCG of the orders given, ``ndcg=True``);
+    after the reveal the exact value is a dashed vermillion rule with its value written on it.
+    ``unit`` fixes the axis to 0–1 in bins of 0.05 (an nDCG); ``ndcg`` implies it."""
+    unit = unit or ndcg
+    axis = t("charts.live_ndcg") if ndcg else t("charts.live_answer")
+    title_count = t("charts.live_count")
+    data = pd.DataFrame({"value": values})
+    scale = alt.Scale(domain=[0, 1]) if unit else alt.Scale(zero=False)
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE)
+        .encode(
+            x=alt.X(
+                "value:Q",
+                bin=alt.Bin(maxbins=20, extent=[0, 1]) if unit else alt.Bin(maxbins=20),
+                title=axis,
+                scale=scale,
+            ),
+            y=alt.Y("count():Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
+            tooltip=[
+                alt.Tooltip("value:Q", bin=True, title=axis),
+                alt.Tooltip("count():Q", title=title_count),
+            ],
+        )
+    )
+    layers: list[Any] = [bars]
+    if truth is not None:
+        mark = pd.DataFrame({"truth": [truth], "label": [t("charts.live_truth", value=f"{truth:.4f}")]})
+        rule = alt.Chart(mark).mark_rule(color=VERMILLION, size=3, strokeDash=[6, 3]).encode(x="truth:Q")
+        # the value written at the top of the rule, inside the plot (never cut off)
+        text = (
+            alt.Chart(mark)
+            # written on the side with room: left of a rule in the right half of a 0-1 axis
+            .mark_text(
+                color=VERMILLION,
+                align="right" if unit and truth > 0.5 else "left",
+                baseline="top",
+                dx=-6 if unit and truth > 0.5 else 6,
+                fontSize=14,
+                fontWeight="bold",
+            )
+            .encode(x="truth:Q", y=alt.value(2), text="label:N")
+        )
+        layers += [rule, text]
+    description = t("charts.live_number_description", n=len(values))
+    if truth is not None:
+        description += " " + t("charts.live_truth", value=f"{truth:.4f}")
+    return _layer(*layers).properties(height=280, description=description)
+
+
+# --- the lesson's early steps ---------------------------------------------------------
+
+
+def gain_chart(
+    table: pd.DataFrame, t: Translate, *, with_cg: bool = False, with_dcg: bool = False, height: int = 260
+) -> alt.LayerChart:
+    """The early steps' chart: gain per position (bars); at the CG step the running CG (line);
+    at the DCG step the discounted gain next to each gain (bars) and the running DCG (line)."""
+    base = pd.DataFrame(
+        {
+            "position": table["position"].to_numpy(),
+            "item": table["item"].to_numpy(),
+            "gain": table["gain"].to_numpy(),
+            "cg": table["cg"].to_numpy(),
+            "discount": table["discount"].to_numpy(),
+            "discounted_gain": table["discounted_gain"].to_numpy(),
+            "dcg": table["dcg"].to_numpy(),
+        }
+    )
+    x = alt.X("position:O", title=t("table.position"), axis=alt.Axis(labelAngle=0))
+    tooltip = [
+        alt.Tooltip("position:O", title=t("table.position")),
+        alt.Tooltip("item:N", title=t("table.item")),
+        alt.Tooltip("gain:Q", title=t("table.gain"), format=".4~f"),
+    ]
+    running = "dcg" if with_dcg else "cg"
+    if with_cg or with_dcg:
+        tooltip.append(alt.Tooltip(f"{running}:Q", title=t(f"table.{running}"), format=".4~f"))
+    if with_dcg:
+        tooltip[3:3] = [
+            alt.Tooltip("discount:Q", title=t("table.discount"), format=".4f"),
+            alt.Tooltip("discounted_gain:Q", title=t("table.discounted_gain"), format=".4f"),
+        ]
+        names = [t("table.gain"), t("table.discounted_gain")]
+        long = pd.concat(
+            [
+                base.assign(series=names[0], value=base["gain"]),
+                base.assign(series=names[1], value=base["discounted_gain"]),
+            ],
+            ignore_index=True,
+        )
+        bars = (
+            alt.Chart(long)
+            .mark_bar(stroke=BLUE, strokeWidth=1.5)
+            .encode(
+                x=x,
+                xOffset=alt.XOffset("series:N", sort=names),
+                y=alt.Y("value:Q", title=f"{names[0]} / {names[1]}"),
+                color=alt.Color(
+                    "series:N",
+                    sort=names,
+                    title=None,
+                    legend=alt.Legend(orient="top"),
+                    scale=alt.Scale(domain=names, range=[SKY, BLUE]),
+                ),
+                tooltip=tooltip,
+            )
+        )
+    else:
+        bars = (
+            alt.Chart(base)
+            .mark_bar(color=BLUE, opacity=0.85)
+            .encode(
+                x=x,
+                y=alt.Y("gain:Q", title=t("table.gain")),
+                tooltip=tooltip,
+            )
+        )
+    layers = [bars]
+    if with_cg or with_dcg:
+        line = (
+            alt.Chart(base)
+            .mark_line(
+                color=ORANGE,
+                strokeDash=[6, 3],
+                point=alt.OverlayMarkDef(shape="diamond", size=70, color=ORANGE),
+            )
+            .encode(
+                x=x,
+                y=alt.Y(f"{running}:Q", title=t(f"table.{running}")),
+                tooltip=tooltip,
+            )
+        )
+        layers.append(line)
+    chart: alt.LayerChart = _layer(*layers).resolve_scale(y="shared")  # Any in altair: see above
+    return chart.properties(height=height)
+
+
+# --- blind spots: one line per list ---------------------------------------------------
+
+
+def lists_by_k_chart(
+    data: pd.DataFrame, t: Translate, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
+) -> alt.LayerChart:
+    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
+    names = list(names) or list(dict.fromkeys(data["list"]))
+    palette = [BLUE, ORANGE][: len(names)]
+    y_title = t(f"blind_spots.chart_{y}")
+    scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
+    x = alt.X(
+        "k:Q",
+        title=t("blind_spots.chart_k"),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+        scale=alt.Scale(domainMin=1),
+    )
+    enc = dict(
+        x=x,
+        y=alt.Y(f"{y}:Q", title=y_title, scale=scale),
+        color=alt.Color(
+            "list:N",
+            scale=alt.Scale(domain=names, range=palette),
+            title=t("blind_spots.chart_list"),
+            legend=alt.Legend(orient="top"),
+        ),
+        tooltip=[
+            alt.Tooltip("list:N", title=t("blind_spots.chart_list")),
+            alt.Tooltip("k:Q", title=t("blind_spots.chart_k")),
+            alt.Tooltip("dcg:Q", title=t("blind_spots.chart_dcg"), format=".4f"),
+            alt.Tooltip("idcg:Q", title=t("blind_spots.chart_idcg"), format=".4f"),
+            alt.Tooltip("ndcg:Q", title=t("blind_spots.chart_ndcg"), format=".4f"),
+        ],
+    )
+    line = (
+        alt.Chart(data)
+        .mark_line()
+        .encode(
+            strokeWidth=alt.StrokeWidth(
+                "list:N", scale=alt.Scale(domain=names, range=[5, 2.5][: len(names)]), legend=None
+            ),
+            strokeDash=alt.StrokeDash(
+                "list:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]][: len(names)]), legend=None
+            ),
+            **enc,
+        )
+    )
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True)
+        .encode(
+            size=alt.Size(
+                "list:N", scale=alt.Scale(domain=names, range=[150, 60][: len(names)]), legend=None
+            ),
+            shape=alt.Shape(
+                "list:N", scale=alt.Scale(domain=names, range=["circle", "square"][: len(names)]), legend=None
+            ),
+            **enc,
+        )
+    )
+    title = t(f"blind_spots.chart_{y}_title")
+    return _layer(line, points).properties(height=height, title=title)
+
+
+# --- Evaluate a run -------------------------------------------------------------------
+
+
+def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
+    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line.
+
+    The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
+    """
+    data = nc.ndcg_bands(per_query, width=0.05)
+
+    bars = (
+        alt.Chart(data)
+        .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                title=t("evaluate.hist_x", k=k),
+                scale=alt.Scale(domain=[0, 1]),
+                bin=alt.Bin(binned=True, step=0.05),
+            ),
+            x2="end:Q",
+            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
+            tooltip=[
+                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
+                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.hist_caption", k=k)}
+    if pd.isna(mean):
+        return _layer(bars).properties(**described)
+    label = t("evaluate.hist_mean", value=f"{mean:.4f}")
+    marker = pd.DataFrame({"mean": [mean], "label": [label]})
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+    )
+    # The label sits on the side of the line with more room, so it is never cut off.
+    right_half = mean > 0.5
+    text = (
+        alt.Chart(marker)
+        .mark_text(
+            color=VERMILLION,
+            align="right" if right_half else "left",
+            dx=-5 if right_half else 5,
+            dy=-4,
+            baseline="bottom",
+            fontWeight="bold",
+        )
+        .encode(
+            x="mean:Q",
+            y=alt.value(0),
+            text="label:N",
+            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
+        )
+    )
+    return _layer(bars, rule, text).properties(**described)
+
+
+# --- comparing runs (the Evaluate page) ----------------------------------------------------
+
+
+def difference_chart(
+    differences: pd.DataFrame,
+    t: Translate,
+    *,
+    run: str,
+    baseline: str,
+    measure: str,
+    counts: tuple[int, int, int],
+    mean: float,
+    height: int = 260,
+) -> alt.Chart:
+    """The classic topic-by-topic chart: one bar per query, the run's nDCG minus the baseline's,
+    queries sorted by that difference (the order the core gives), bars above zero green and
+    below vermillion (the legend and the bar's side say the same without colour).
+
+    ``differences`` has the columns ``query`` and ``difference`` in the order to draw;
+    ``counts`` is (better, equal, worse) and ``mean`` the mean difference, both from the core
+    (they go into the chart's description, its text alternative).
+    """
+    better, equal, worse = (
+        t(f"charts.diff_{name}", baseline=baseline) for name in ("better", "equal", "worse")
+    )
+    sign = [better if d > 0 else worse if d < 0 else equal for d in differences["difference"].tolist()]
+    data = pd.DataFrame(
+        {
+            "query": differences["query"].astype(str).tolist(),
+            "difference": differences["difference"].tolist(),
+            "side": sign,
+        }
+    )
+    order = data["query"].tolist()
+    many = len(order) > 40  # past ~40 bars the query names no longer fit under them
+    chart: alt.Chart = (  # typed here: altair's encode returns Any
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "query:N",
+                sort=order,
+                title=t("charts.diff_x"),
+                axis=alt.Axis(labels=not many, ticks=not many, labelAngle=-90, labelLimit=80),
+            ),
+            y=alt.Y("difference:Q", title=t("charts.diff_y", run=run, baseline=baseline, measure=measure)),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=[better, equal, worse], range=[GREEN, NEUTRAL, VERMILLION]),
+                title=None,
+                legend=alt.Legend(orient="top", direction="vertical"),
+            ),
+            tooltip=[
+                alt.Tooltip("query:N", title=t("charts.diff_query")),
+                alt.Tooltip("difference:Q", title=t("charts.diff_value"), format="+.4f"),
+                alt.Tooltip("side:N", title=t("charts.diff_side")),
+            ],
+        )
+    )
+    return chart.properties(
+        height=height,
+        description=t(
+            "charts.diff_description",
+            run=run,
+            baseline=baseline,
+            measure=measure,
+            n=len(data),
+            better=counts[0],
+            equal=counts[1],
+            worse=counts[2],
+            mean=f"{mean:+.4f}",
+        ),
+    )
+
+
+def distribution_chart(
+    per_query: pd.DataFrame,
+    means: pd.DataFrame,
+    t: Translate,
+    *,
+    measure: str,
+    column: str,
+    step: int = 44,
+) -> alt.LayerChart:
+    """The distribution of per-query nDCG of each run: one thin tick per query on a 0–1 axis, a
+    row per run, and the run's mean as a vermillion diamond (shape and colour).
+
+    ``per_query`` has the columns ``run``, ``query`` and ``column`` (one row per run and
+    query); ``means`` has ``run`` and ``column`` (the core's mean of each run).
+    """
+    runs = means["run"].astype(str).tolist()
+    ticks_data = pd.DataFrame(
+        {
+            "run": per_query["run"].astype(str).tolist(),
+            "query": per_query["query"].astype(str).tolist(),
+            "value": per_query[column].tolist(),
+        }
+    )
+    mean_label = t("charts.dist_mean")
+    marks = pd.DataFrame({"run": runs, "value": means[column].tolist(), "kind": [mean_label] * len(runs)})
+    y = alt.Y(
+        "run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=180), scale=alt.Scale(paddingInner=0.25)
+    )
+    x = alt.X("value:Q", title=t("charts.dist_x", measure=measure), scale=alt.Scale(domain=[0, 1]))
+    ticks = (
+        alt.Chart(ticks_data)
+        .mark_tick(color=BLUE, opacity=0.55, thickness=2, size=32)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("run:N", title=t("charts.dist_run")),
+                alt.Tooltip("query:N", title=t("charts.diff_query")),
+                alt.Tooltip("value:Q", title=measure, format=".4f"),
+            ],
+        )
+    )
+    mean = (
+        alt.Chart(marks)
+        .mark_point(filled=True, shape="diamond", size=170, color=VERMILLION, stroke=BLACK, strokeWidth=0.5)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                "kind:N",
+                scale=alt.Scale(domain=[mean_label], range=[VERMILLION]),
+                title=None,
+                # the legend's symbol drawn as the mark is (its defaults: a thicker stroke on a
+                # smaller symbol, which read as a black diamond with a vermillion dot)
+                legend=alt.Legend(
+                    orient="top",
+                    symbolType="diamond",
+                    symbolSize=170,
+                    symbolStrokeWidth=0.5,
+                    symbolStrokeColor=BLACK,
+                ),
+            ),
+            tooltip=[
+                alt.Tooltip("run:N", title=t("charts.dist_run")),
+                alt.Tooltip("value:Q", title=mean_label, format=".4f"),
+            ],
+        )
+    )
+    values = "; ".join(
+        f"{name}: {value:.4f}" for name, value in zip(runs, means[column].tolist(), strict=True)
+    )
+    return _layer(ticks, mean).properties(
+        height=alt.Step(step),
+        description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
+    )
+
+
+def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> alt.LayerChart:
+    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
+    line = (
+        alt.Chart(table)
+        .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("evaluate.curve_x"),
+                scale=alt.Scale(domain=[1, max(ks)]),
+                axis=alt.Axis(tickMinStep=1, format=",d"),
+            ),
+            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[
+                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
+                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
+            ],
+        )
+    )
+    described = {"description": t("evaluate.curve_caption")}
+    if k is None or k not in ks:
+        return _layer(line).properties(**described)
+    label = t("evaluate.curve_chosen", k=k)
+    marker = pd.DataFrame({"k": [k], "label": [label]})
+    # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
+    rule = (
+        alt.Chart(marker)
+        .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
+        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+    )
+    text = (
+        alt.Chart(marker)
+        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
+        .encode(
+            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
+        )
+    )
+    return _layer(line, rule, text).properties(**described)
+
+
+# --- variants and libraries -----------------------------------------------------------
+
+_GAIN_COLOURS = {"linear": BLUE, "exponential": VERMILLION}
+
+_DISCOUNT_DASH = {"log2": [1, 0], "jarvelin": [6, 4]}
+
+
+def short_discount(discount: str, t: Translate) -> str:
+    """The discount's name in the chart legend (short enough for a phone)."""
+    return (
+        t("variants.discount_jarvelin_short")
+        if discount == "jarvelin"
+        else t(f"variants.discount_{discount}")
+    )
+
+
+def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) -> alt.Chart:
+    """Lines of nDCG@k: colour = gain, dash = discount (so colour is never alone), points."""
+    gains = [t(f"variants.gain_{g}") for g in _GAIN_COLOURS]
+    discounts = [short_discount(d, t) for d in _DISCOUNT_DASH]
+    chart: alt.Chart = (  # typed here: altair's encode returns Any
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X(
+                "k:Q",
+                title=t("variants.chart_k"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=1),
+            ),
+            y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "gain:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=list(_GAIN_COLOURS.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical"),
+            ),
+            strokeDash=alt.StrokeDash(
+                "discount:N",
+                title=t("variants.chart_discount"),
+                scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]), legend=None
+            ),
+            detail="variant:N",
+            tooltip=[
+                alt.Tooltip("variant:N", title=t("variants.chart_variant")),
+                alt.Tooltip("k:Q", title=t("variants.chart_k")),
+                alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+            ],
+        )
+        .properties(height=height, description=_variants_by_k_description(data, t))
+    )
+    return chart
+
+
+def _variants_by_k_description(data: pd.DataFrame, t: Translate) -> str:
+    """The chart in words (its text alternative): each variant's nDCG at the last k."""
+    last = data[data["k"] == data["k"].max()]
+    values = "; ".join(f"{row.variant} {row.ndcg:.4f}" for row in last.itertuples())
+    return t("variants.by_k_description", n=int(data["k"].max()), values=values)
+
+
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+
+    Above each row's point, two lines name the tool and its whole call with the current k, from
+    the left edge of the plot: the chart says which call gives which number without a tooltip,
+    and on a phone the labels take no width from the plot. They are the y axis's own labels,
+    moved inside the plot, so they take the theme's text colour (light and dark).
+    """
+    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
+        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
+    )
+    gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
+    y = alt.Y(
+        "row:N",
+        title=None,
+        sort=None,
+        scale=alt.Scale(paddingOuter=0.8, paddingInner=0),
+        axis=alt.Axis(
+            labelExpr="split(datum.label, '\\n')",
+            labelAlign="left",
+            labelBaseline="bottom",
+            labelOffset=-17,
+            labelPadding=0,
+            ticks=False,
+            domain=False,
+            labelLimit=600,
+            labelFontSize=11,
+            labelLineHeight=13,
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("tool:N", title=t("variants.chart_tool")),
+        alt.Tooltip("call:N", title=t("variants.chart_call")),
+        alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+    ]
+    points: alt.Chart = (  # typed here: altair's encode returns Any
+        alt.Chart(data)
+        .mark_point(filled=True, size=140, opacity=1)
+        .encode(
+            x=alt.X(
+                "ndcg:Q",
+                title=t("variants.chart_ndcg"),
+                scale=alt.Scale(domain=[0, 1.05], nice=False),
+                axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
+            ),
+            y=y,
+            color=alt.Color(
+                "gain_name:N",
+                title=t("variants.chart_gain"),
+                scale=alt.Scale(domain=gains, range=[BLUE, VERMILLION, GREEN]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+            ),
+            shape=alt.Shape(
+                "gain_name:N",
+                scale=alt.Scale(domain=gains, range=["circle", "square", "triangle-up"]),
+                legend=None,
+            ),
+            tooltip=tooltip,
+        )
+    )
+    return points.properties(
+        height=alt.Step(row_height),
+        description=t(
+            "variants.tools_description",
+            values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples()),
+        ),
+    )
+
+
+# --- scores and ties ------------------------------------------------------------------
+
+TIE_SHAPES: dict[str, str] = {
+    "pessimistic": "triangle-down",
+    "average": "circle",
+    "optimistic": "triangle-up",
+    "input": "diamond",
+    "trec_eval": "cross",
+    "ignore": "square",
+}
+
+# Okabe-Ito colours; the band's own light blue is kept for the band.
+TIE_COLOURS: dict[str, str] = {
+    "pessimistic": VERMILLION,
+    "average": BLUE,
+    "optimistic": GREEN,
+    "input": ORANGE,
+    "trec_eval": NEUTRAL,
+    "ignore": PINK,
+}
+
+_TIE_AXIS_SCALE = alt.Scale(domain=[0, 1.03], nice=False)
+
+_TIE_AXIS = alt.Axis(values=[x / 10 for x in range(11)], format=".1f")
+
+
+def tie_band_chart(
+    points: pd.DataFrame, *, low: float, high: float, t: Translate, height: int = 340
+) -> alt.LayerChart:
+    """The band pessimistic..optimistic on a 0..1 axis; each treatment a marked point on its own row.
+
+    Row labels wrap at " · " (Vega's ``labelExpr`` split), so long names stay whole on a phone.
+    """
+    band = pd.DataFrame({"low": [low], "high": [high], "label": [t("ties.chart_band")]})
+    x_title = t("ties.chart_value")
+    names = points["name"].tolist()
+    rule = (
+        alt.Chart(band)
+        .mark_rect(color=SKY, opacity=0.35)
+        .encode(
+            x=alt.X("low:Q", title=x_title, scale=_TIE_AXIS_SCALE, axis=_TIE_AXIS),
+            x2="high:Q",
+            tooltip=[
+                alt.Tooltip("label:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("low:Q", title=t("ties.chart_low"), format=".4f"),
+                alt.Tooltip("high:Q", title=t("ties.chart_high"), format=".4f"),
+            ],
+        )
+    )
+    marks = (
+        alt.Chart(points)
+        .mark_point(filled=True, size=200, opacity=1)
+        .encode(
+            x=alt.X("ndcg:Q", title=x_title, scale=_TIE_AXIS_SCALE, axis=_TIE_AXIS),
+            y=alt.Y(
+                "name:N",
+                title=None,
+                sort=names,
+                axis=alt.Axis(labelLimit=170, labelExpr="split(datum.label, ' · ')"),
+            ),
+            color=alt.Color(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[TIE_COLOURS[x] for x in points["treatment"]]),
+            ),
+            shape=alt.Shape(
+                "name:N",
+                sort=names,
+                legend=None,
+                scale=alt.Scale(domain=names, range=[TIE_SHAPES[x] for x in points["treatment"]]),
+            ),
+            tooltip=[
+                alt.Tooltip("name:N", title=t("ties.chart_treatment")),
+                alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+            ],
+        )
+    )
+    return _layer(rule, marks).properties(height=height)
+
+
+#: Cell values are written in the swap heatmap up to this many items.
+HEATMAP_TEXT_LIMIT = 10
+
+
+# --- Explore --------------------------------------------------------------------------
+
+
+def swap_heatmap(
+    data: pd.DataFrame, t: Translate, *, k: int, chosen: tuple[int, int] | None, n: int
+) -> alt.LayerChart:
+    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
+    written in the cells for small lists, the chosen swap outlined."""
+    # one symmetric colour scale, so a small loss does not look as strong as a large gain
+    reach = max(float(data["delta"].abs().max()), 1e-6)
+    x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
+    y = alt.Y("i:O", title=t("explore.swap.axis_i"))
+    tooltip = [
+        alt.Tooltip("i:O", title=t("explore.swap.row_i")),
+        alt.Tooltip("item_i:N", title=t("explore.swap.row_item_i")),
+        alt.Tooltip("j:O", title=t("explore.swap.row_j")),
+        alt.Tooltip("item_j:N", title=t("explore.swap.row_item_j")),
+        alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
+        alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
+    ]
+    cells = (
+        alt.Chart(data)
+        .mark_rect(stroke=CELL_OUTLINE, strokeWidth=0.5)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "delta:Q",
+                title=t("explore.swap.legend"),
+                scale=alt.Scale(
+                    domain=[-reach, 0, reach], range=[VERMILLION, WHITE, BLUE], interpolate="rgb"
+                ),
+                legend=alt.Legend(orient="bottom", format="+.2f"),
+            ),
+        )
+    )
+    layers: list[alt.Chart] = [cells]
+    if n <= HEATMAP_TEXT_LIMIT:
+        # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
+        layers.append(
+            alt.Chart(data)
+            .mark_text(fontSize=11 if n > 6 else 13)
+            .encode(
+                x=x,
+                y=y,
+                color=alt.condition(f"datum.delta > {0.55 * reach!r}", alt.value(WHITE), alt.value(BLACK)),
+                text=alt.Text("ndcg:Q", format=".2f"),
+                tooltip=tooltip,
+            )
+        )
+    if chosen is not None:
+        i, j = chosen
+        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
+        layers.append(
+            alt.Chart(picked)
+            .mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3)
+            .encode(x=x, y=y, tooltip=tooltip)
+        )
+    off_diagonal = data[data["i"] != data["j"]]
+    best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
+    worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
+    now = data.loc[data["i"] == data["j"], "ndcg"]
+    description = t(
+        "explore.swap.description",
+        k=k,
+        count=len(off_diagonal) // 2,
+        best_i=int(best["i"]) if best is not None else "–",
+        best_j=int(best["j"]) if best is not None else "–",
+        best=f"{best['ndcg']:.4f}" if best is not None else "–",
+        worst_i=int(worst["i"]) if worst is not None else "–",
+        worst_j=int(worst["j"]) if worst is not None else "–",
+        worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
+        now=f"{now.iloc[0]:.4f}" if len(now) else "–",
+    )
+    return _layer(*layers).properties(description=description)
+
+
+def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.LayerChart:
+    """Histogram of nDCG@k over orderings, the current ranking as a labelled vermillion rule."""
+    k = dist.k
+    data = pd.DataFrame({"ndcg": dist.values})
+    x_title = t("explore.dist.axis_ndcg", k=k)
+    bars = (
+        alt.Chart(data)
+        .transform_bin(["lo", "hi"], field="ndcg", bin=alt.Bin(maxbins=40))
+        .transform_aggregate(count="count()", groupby=["lo", "hi"])
+        .mark_bar(color=SKY, stroke=BLUE, strokeWidth=0.5)
+        .encode(
+            x=alt.X("lo:Q", bin="binned", title=x_title, scale=alt.Scale(domain=[0, 1])),
+            x2="hi:Q",
+            y=alt.Y("count:Q", title=t("explore.dist.axis_count")),
+            tooltip=[
+                alt.Tooltip("lo:Q", title="≥", format=".4f"),
+                alt.Tooltip("hi:Q", title="<", format=".4f"),
+                alt.Tooltip("count:Q", title=t("explore.dist.axis_count")),
+            ],
+        )
+    )
+    mark = pd.DataFrame(
+        {"ndcg": [dist.current], "label": [t("explore.dist.marker")], "percentile": [dist.percentile]}
+    )
+    tip = [
+        alt.Tooltip("label:N", title=" "),
+        alt.Tooltip("ndcg:Q", title=x_title, format=".4f"),
+        alt.Tooltip("percentile:Q", title=t("explore.dist.percentile"), format=".1f"),
+    ]
+    rule = (
+        alt.Chart(mark)
+        .mark_rule(color=VERMILLION, strokeWidth=3, strokeDash=[6, 3])
+        .encode(x="ndcg:Q", tooltip=tip)
+    )
+    text = (
+        alt.Chart(mark)
+        .mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION, fontWeight="bold", y=0)
+        .encode(x="ndcg:Q", text="label:N", tooltip=tip)
+    )
+    description = t(
+        "explore.dist.description",
+        k=k,
+        count=len(dist.values),
+        current=f"{dist.current:.4f}",
+        percentile=f"{dist.percentile:.1f}",
+    )
+    return _layer(bars, rule, text).properties(
+        height=280, title=t("explore.dist.chart_title", k=k), description=description
+    )
+
+
+def slide_chart(data: pd.DataFrame, t: Translate, *, item: str, k: int, chosen: int) -> alt.LayerChart:
+    """nDCG@k against d, the chosen d as a large vermillion diamond."""
+    c, o = t("explore.slide.chosen"), t("explore.slide.other")
+    data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
+    x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
+    tip = [
+        alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
+        alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
+        alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
+        alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
+    ]
+    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
+    return marked_line(data, x, y, tip, chosen=c, other=o, sizes=(220, 60)).properties(
+        height=260,
+        title=t("explore.slide.chart_title", item=item, k=k),
+        description=t("explore.slide.description", item=item, k=k, values=values),
+    )
+
+
+# --- files: a chart as PNG or SVG, and the download buttons under charts ----------------
+
+
+def _plain(value: Any) -> Any:
+    """A spec with its DataFrames (inline datasets) as JSON records, missing values as null."""
+    import pandas as pd
+
+    if isinstance(value, pd.DataFrame):
+        return value.astype(object).where(value.notna(), None).to_dict(orient="records")
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
+    """An Altair chart (or a Vega-Lite spec dict) as ``"png"`` or ``"svg"`` bytes, offline (vl-convert)."""
+    import vl_convert as vlc
+
+    spec = _plain(chart.to_dict() if hasattr(chart, "to_dict") else chart)
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, scale=scale)
+    if fmt == "svg":
+        return vlc.vegalite_to_svg(spec).encode("utf-8")
+    raise ValueError(f"fmt must be 'png' or 'svg', got {fmt!r}")
+
+
+def _lang() -> str:
+    import streamlit as st
+
+    lang: str = st.session_state.get("lab.lang", i18n.DEFAULT_LANGUAGE)
+    return lang
+
+
+def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
+    """PNG and SVG download buttons for ``chart``; call right under ``st.altair_chart``.
+
+    The images are made only when a button is clicked (deferred), so a rerun costs nothing.
+    ``name`` is the file name stem and the widget key suffix, so it must be unique on the page.
+    """
+    import streamlit as st
+
+    lang = lang or _lang()
+    with st.container(key=f"lab-secondary-chart-{name}", horizontal=True):
+        for fmt, mime in (("png", "image/png"), ("svg", "image/svg+xml")):
+            st.download_button(
+                i18n.translate(lang, f"classroom.chart_{fmt}"),
+                data=partial(chart_image, chart, fmt),
+                file_name=f"{name}.{fmt}",
+                mime=mime,
+                key=f"lab.chart_{fmt}.{name}",
+                on_click="ignore",
+                icon=":material/download:",
+                type="tertiary",
+            )

@@ -1,0 +1,184 @@
+"""The session's shared state: the ranking, the language, presenter mode and each page's link
+parameters, kept in ``st.session_state`` under ``lab.*`` keys (never bound to a widget, so they
+survive page switches) and mirrored into the URL on every run, so the address bar always holds
+a link that reproduces the view. On the first run of a session the state is read from the URL
+through the core's parsers; a broken link's messages are kept for the frame to show, and the
+example stands in for what was broken.
+
+Components and views read and change the shared state here; only the router runs the frame
+(:mod:`ui.framework.frame`), and a page gets it with :func:`current_frame`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from ndcg_core import NDCGInputError
+from ui.framework import i18n, styles
+from ui.framework.state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
+from ui.framework.text import md_escape
+
+_RANKING = "lab.ranking"
+LANG = "lab.lang"
+PRESENT = "lab.present"
+_EXTRA = "lab.extra"  # page-specific link parameters: name -> str or list of str
+LINK_ERRORS = "lab.link_errors"
+PAGE_PARAMS = "lab.page_params"
+_FRAME = "lab.frame"
+#: The page a "start a live class" click came from, for the live page to take up.
+LIVE_START = "lab.live_start_from"
+_INIT = "lab.init"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What a page gets from :func:`frame`: its id, language and presenter mode, and the ranking.
+
+    ``ranking`` is read from the shared state at every access, not captured when the frame was
+    made: a drag or a table edit that a page applies after :func:`frame` is seen by everything
+    that reads ``frame.ranking`` later in the run (a stale copy once made pages read it again).
+    """
+
+    page: str
+    lang: str
+    present: bool
+
+    @property
+    def ranking(self) -> Ranking:
+        """The shared ranking as it is now."""
+        return get_ranking()
+
+    def t(self, key: str, **params: Any) -> str:
+        """The text of ``key`` in the page's language."""
+        return i18n.translate(self.lang, key, **params)
+
+    def secondary(self, name: str) -> Any:
+        """A container hidden in presenter mode (key ``lab-secondary-<name>``), for ``with``."""
+        return st.container(key=f"{styles.SECONDARY_PREFIX}{name}")
+
+
+def current_frame() -> Frame:
+    """The frame the router made for this run (:func:`ui.framework.frame.frame`)."""
+    made: Frame | None = st.session_state.get(_FRAME)
+    if made is None:
+        raise RuntimeError("no frame: the page runs through the router, app.py")
+    return made
+
+
+def keep_frame(made: Frame) -> None:
+    """Keep this run's frame for :func:`current_frame` (the router calls it)."""
+    st.session_state[_FRAME] = made
+
+
+def _query_dict() -> dict[str, str | list[str]]:
+    out: dict[str, str | list[str]] = {}
+    for name in st.query_params:
+        values = st.query_params.get_all(name)
+        out[name] = values if len(values) > 1 or name == "item" else values[0]
+    return out
+
+
+def init_session() -> None:
+    """Read the link once per session."""
+    if st.session_state.get(_INIT):
+        return
+    params, refused = check_link(_query_dict())
+    ranking, errors = ranking_from_params(params)
+    errors = refused + errors
+    st.session_state[_RANKING] = ranking
+    st.session_state[LINK_ERRORS] = errors
+    st.session_state[_EXTRA] = {k: v for k, v in params.items() if k not in SHARED_PARAMS}
+    lang = i18n.normalize_language(params.get("lang") if isinstance(params.get("lang"), str) else None)
+    if lang is None:
+        try:
+            lang = i18n.normalize_language(st.context.locale)
+        except Exception:
+            lang = None
+    st.session_state[LANG] = lang or i18n.DEFAULT_LANGUAGE
+    st.session_state[PRESENT] = params.get("present") in ("1", "true", "yes")
+    st.session_state[_INIT] = True
+
+
+def get_ranking() -> Ranking:
+    """The shared ranking (the example on a fresh session)."""
+    ranking: Ranking = st.session_state.get(_RANKING, Ranking())
+    return ranking
+
+
+def set_ranking(ranking: Ranking) -> None:
+    """Replace the shared ranking; callers are widget callbacks or run before rendering."""
+    st.session_state[_RANKING] = ranking
+    write_url(st.session_state.get(PAGE_PARAMS, ()))
+
+
+def get_param(name: str, default: Any = None) -> Any:
+    """A page-specific link parameter (a string, or a list for repeated ones)."""
+    return st.session_state.get(_EXTRA, {}).get(name, default)
+
+
+def set_param(name: str, value: str | list[str] | None) -> None:
+    """Set (or with ``None`` remove) a page-specific link parameter, in state and URL."""
+    extra = dict(st.session_state.get(_EXTRA, {}))
+    if value is None:
+        extra.pop(name, None)
+    else:
+        extra[name] = value
+    st.session_state[_EXTRA] = extra
+    write_url(st.session_state.get(PAGE_PARAMS, ()))
+
+
+def seed_from_link(key: str, param: str, default: Any, parse: Callable[[str], Any]) -> NDCGInputError | None:
+    """Seed the widget state ``key`` from the link parameter ``param`` once (the last value of
+    a repeated one), through ``parse``; a value ``parse`` refuses leaves ``default``, is dropped
+    from the link, and its error is returned for the page to show in its place."""
+    if key in st.session_state:
+        return None
+    value, error = default, None
+    raw = get_param(param)
+    if isinstance(raw, list):
+        raw = raw[-1] if raw else None
+    if raw is not None:
+        try:
+            value = parse(str(raw))
+        except NDCGInputError as err:
+            error = err
+            set_param(param, None)
+    st.session_state[key] = value
+    return error
+
+
+def shared_params(*, lang: str | None = None) -> dict[str, str | list[str]]:
+    """The link parameters every page carries: the ranking, the language, presenter mode."""
+    params = ranking_to_params(get_ranking())
+    params["lang"] = lang or st.session_state.get(LANG, i18n.DEFAULT_LANGUAGE)
+    if st.session_state.get(PRESENT):
+        params["present"] = "1"
+    return params
+
+
+def page_params(names: Iterable[str]) -> dict[str, str | list[str]]:
+    """The shared parameters plus this page's own ones: the link of the current view."""
+    params = shared_params()
+    extra = st.session_state.get(_EXTRA, {})
+    params.update({name: extra[name] for name in names if name in extra})
+    return params
+
+
+def write_url(names: Iterable[str]) -> None:
+    wanted = page_params(names)
+    if _query_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def show_error(lang: str, err: NDCGInputError, *, where: Any = st) -> None:
+    """An input error in the page's language; the user's text inside it stays plain text."""
+    where.error(md_escape(i18n.error_text(lang, err)), icon=":material/error:")
+
+
+def presenting() -> bool:
+    """Whether the page is in presenter mode (``present=1`` in the link, or the sidebar toggle)."""
+    return bool(st.session_state.get(PRESENT))

@@ -1,0 +1,371 @@
+"""The static style sheets of the pages: every page's, upright (Chinese) text, presenter mode.
+
+Contents
+--------
+PAGE_CSS, UPRIGHT_CSS, PRESENTER_CSS, widget_text_css
+    The style sheets (static, no user text) the frame puts on every page.
+SECONDARY_PREFIX, TABLE_PREFIX, STEP_TABLE_PREFIX
+    Key prefixes of the containers they style: hidden in presenter mode, static tables, step
+    tables shown whole or in parts (:func:`step_parts`, :func:`step_table_key`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ui.framework.palette import OKABE_ITO, css_text_on_fill
+
+#: Containers whose key starts with this are hidden in presenter mode: a page wraps controls a
+#: teacher does not need in front of a class in ``st.container(key="lab-secondary-<name>")``.
+SECONDARY_PREFIX = "lab-secondary-"
+
+#: Containers whose key starts with this hold a static table (``ui.components.widgets.static_table``).
+TABLE_PREFIX = "lab-table-"
+
+#: Containers whose key starts with this hold a step table twice: whole (``-whole``) and in
+#: parts (``-part0``...); the style sheet shows the whole table only where it fits.
+STEP_TABLE_PREFIX = "lab-steps-"
+#: Containers shown only on a wide screen / only on a phone (the screen's width, 640 px:
+#: where Streamlit stacks columns), for a view that needs another form on a phone.
+WIDE_PREFIX = "lab-wide-"
+NARROW_PREFIX = "lab-narrow-"
+
+#: The step table's parts on a narrow screen, by the core's column names: what is summed
+#: (gains, CG), how it is discounted (DCG), and the ideal ranking with nDCG. Columns not named
+#: here go with the first part.
+STEP_PARTS: tuple[frozenset[str], ...] = (
+    frozenset({"log_term", "discount", "discounted_gain", "dcg"}),
+    frozenset({"ideal_item", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg", "ndcg"}),
+)
+
+
+def step_parts(cells: Mapping[str, Any], columns: Sequence[str], lead: int = 0) -> list[dict[str, Any]]:
+    """The step table's columns split into parts that fit a phone or a projector at large type.
+
+    ``cells`` maps shown headers to cells: ``lead`` leading columns (the "In top k" mark), then
+    one per core column of ``columns``, in order. Every part repeats the position column (and the
+    lead columns go with the first part), so each part reads on its own. Parts left empty are
+    dropped; a table of a single part gives one part.
+
+    >>> parts = step_parts({"i": [1], "Gain": [3], "DCG": [3.0], "nDCG": [1.0]},
+    ...                    ["position", "gain", "dcg", "ndcg"])
+    >>> [list(p) for p in parts]
+    [['i', 'Gain'], ['i', 'DCG'], ['i', 'nDCG']]
+    """
+    headers = list(cells)
+    named = dict(zip(columns, headers[lead:], strict=False))
+    groups: list[list[str]] = [[], [], []]
+    for column, header in named.items():
+        if column != "position":
+            groups[next((n + 1 for n, part in enumerate(STEP_PARTS) if column in part), 0)].append(header)
+    position = [named["position"]] if "position" in named else []
+    groups = [group for group in groups if group]
+    return [
+        {h: cells[h] for h in [*(headers[:lead] if n == 0 else []), *position, *group]}
+        for n, group in enumerate(groups)
+    ]
+
+
+#: The width, in ems of the step table's type, that one column of the whole step table needs
+#: with its header wrapped (a number like 0.6309 and its padding; checked in Chromium by
+#: tests/browser/test_projector.py). The whole table is shown from columns × this width on.
+STEP_COLUMN_EMS = 4.0
+
+
+#: The room, in ems of a presenter table's type (1.6rem), of a 1024 px projector's page
+#: (1024 px less the presenter padding, 2 × 3rem), less a margin for the estimate's error.
+PRESENT_TABLE_EMS = 32.0
+
+
+def text_ems(text: str) -> float:
+    """A rough width of ``text`` in ems: wide (CJK) characters 1 em, others 0.55 em.
+
+    >>> text_ems("ab"), text_ems("等级")
+    (1.1, 2.0)
+    """
+    return round(sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.55 for c in text), 2)
+
+
+def column_ems(cells: Sequence[str], wrap: float = 9.0) -> float:
+    """The room, in ems, one column needs to read well: its longest word (which does not break),
+    its longest cell up to ``wrap`` ems (longer ones wrap), and 1 em of padding.
+
+    >>> column_ems(["Tool", "scikit-learn"])
+    7.6
+    >>> column_ems(["相关性等级（等级）不是整数"])
+    10.0
+    >>> column_ems(["RankingMetrics(predictionAndLabels)"])
+    20.25
+    """
+    need = 0.0
+    for cell in cells:
+        # a line breaks at a space and next to a wide (CJK) character
+        words = re.split(r"\s+|(?<=[\u2e80-\uffef])|(?=[\u2e80-\uffef])", cell)
+        need = max(need, *(text_ems(w) for w in words), min(text_ems(cell), wrap))
+    return round(need + 1.0, 2)
+
+
+def table_parts(cells: Mapping[str, Sequence[str]], room: float = PRESENT_TABLE_EMS) -> list[dict[str, Any]]:
+    """A wide table's columns split into parts of at most ``room`` ems; every part repeats the
+    first column (the row's name), so each reads on its own. A table that fits is one part.
+
+    >>> parts = table_parts({"Tool": ["a"], "Call": ["x" * 30], "Gain": ["linear"]}, room=20)
+    >>> [list(p) for p in parts]
+    [['Tool', 'Call'], ['Tool', 'Gain']]
+    """
+    headers = list(cells)
+    if not headers:
+        return []
+    need = {h: column_ems([h, *cells[h]]) for h in headers}
+    lead, groups = headers[0], [[headers[0]]]
+    for header in headers[1:]:
+        if len(groups[-1]) > 1 and sum(need[h] for h in groups[-1]) + need[header] > room:
+            groups.append([lead])
+        groups[-1].append(header)
+    return [{h: cells[h] for h in group} for group in groups]
+
+
+def step_table_key(key: str, columns: int) -> str:
+    """The key of a step table's container: the prefix, its number of columns, the page's key.
+
+    A table shown whole at every width (one part) has 0 columns here: no query hides it.
+
+    >>> step_table_key("calc_steps", 13)
+    'lab-steps-c13-calc_steps'
+    """
+    return f"{STEP_TABLE_PREFIX}c{columns}-{key}"
+
+
+def _step_table_queries(most: int = 40) -> str:
+    """Container queries that show a step table of n columns whole where it fits, else in parts."""
+    rules = []
+    for n in range(2, most + 1):
+        box, width = f'[class*="st-key-{STEP_TABLE_PREFIX}c{n}-"]', round(n * STEP_COLUMN_EMS, 2)
+        rules.append(f'@container (min-width: {width}em) {{ {box} [class*="-part"] {{ display: none; }} }}')
+        rules.append(
+            f'@container (max-width: {width - 0.01}em) {{ {box} [class*="-whole"] {{ display: none; }} }}'
+        )
+    return "\n".join(rules)
+
+
+#: The focus ring of the app's own controls (the skip link, the drag cards, buttons and links in
+#: the page): Okabe-Ito vermillion, which stands out 3:1 from every background of both themes
+#: (3.9:1 on white, 4.7:1 on the dark theme, 3.6:1 on the light sidebar) and differs from the
+#: blue cards it circles. WCAG 2.2's focus appearance asks 3:1 against what is next to it.
+FOCUS_RING = OKABE_ITO["vermillion"]
+
+#: The class of a skip link (:func:`ui.components.widgets.skip_link`): off screen until focused, then shown
+#: where it stands; and of an element that takes no room (the anchor a skip link jumps to, the
+#: holder of PAGE_SCRIPT).
+SKIP_LINK_CLASS = "lab-skip"
+NO_ROOM_CLASS = "lab-no-room"
+
+#: Static CSS of every page (no user text): a shaded row of a static table (``md_table``'s
+#: ``shaded``, e.g. tied rows) fills its cells with the tied rows' pair of palette.TEXT_ON_FILL;
+#: a view with a ``lab-wide-`` and a ``lab-narrow-`` form shows one by the screen's width; a
+#: static table wider than the page scrolls sideways
+#: (the projector test fails on it), its headers wrap, its cells come closer in a narrow column
+#: and its digits line up; the step table is shown whole or in parts by the room it has; captions are faded less than Streamlit's 0.6
+#: opacity, which left them at 3.9:1 on the light theme (WCAG AA asks 4.5:1; now ~6:1 light,
+#: ~9:1 dark), and code is set in the code colour without the syntax colours, whose comments,
+#: brackets and keywords fell to 2.3-4.3:1 (both measured by tests/browser/test_contrast.py);
+#: inline code takes the text colour (Streamlit's green was 4.3:1 light, 4.2:1 dark at its small
+#: size: axe-core); the current page's link in the sidebar, which Streamlit draws disabled at 40 %
+#: (2.3:1), is shown in the text colour on a grey band instead; a focus ring (FOCUS_RING) on the
+#: page's own controls; skip links (``--lab-page-css`` tells a test that this sheet is applied).
+PAGE_CSS = f"""<style>
+[class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
+[class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0 0 1rem; font-variant-numeric: tabular-nums; }}
+[class*="st-key-{TABLE_PREFIX}"] {{ container-type: inline-size; }}
+[class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+@container (max-width: 25em) {{ [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
+  padding: 0.2rem 0.25rem; }} }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] {{ container-type: inline-size; font-size: 0.9rem; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ font-size: inherit; }}
+[class*="st-key-{STEP_TABLE_PREFIX}"] th, [class*="st-key-{STEP_TABLE_PREFIX}"] td {{ font-size: 1em !important; }}
+{_step_table_queries()}
+[class*="st-key-{TABLE_PREFIX}"] td:has(> .stMarkdownColoredBackground) {{ {css_text_on_fill("tied")} }}
+[class*="st-key-{TABLE_PREFIX}"] td > .stMarkdownColoredBackground {{ background-color: transparent !important; }}
+@media (min-width: 641px) {{ [class*="st-key-{NARROW_PREFIX}"] {{ display: none !important; }} }}
+@media (max-width: 640px) {{ [class*="st-key-{WIDE_PREFIX}"] {{ display: none !important; }} }}
+/* sections are h2 and their parts h3 (a heading order screen readers can follow), drawn at the
+   sizes Streamlit gives h3 and h4, so a page keeps its look */
+[data-testid="stMain"] h2 {{ font-size: 1.75rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 1.5rem !important; }}
+[data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
+[class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
+[class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
+[data-testid="stCode"] code span {{ color: inherit !important; }}
+[data-testid="stCode"] code .token.comment {{ font-style: italic; }}
+[data-testid="stApp"] :not(pre) > code, [data-testid="stTooltipContent"] :not(pre) > code {{ color: inherit; }}
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled],
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] * {{ color: inherit !important; }}
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] {{
+  background-color: rgba(128, 128, 128, 0.16); font-weight: 600; }}
+[data-testid="stMain"] :is(a, button, summary, input, [tabindex]:not([tabindex="-1"])):focus-visible {{
+  outline: 3px solid {FOCUS_RING} !important; outline-offset: 2px; }}
+a.{SKIP_LINK_CLASS} {{ position: absolute; left: -10000px; top: 0; z-index: 1000; }}
+a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0.25rem 0.75rem;
+  border-radius: 0.5rem; outline: 3px solid {FOCUS_RING}; outline-offset: 2px; }}
+[data-testid="stElementContainer"]:has(a.{SKIP_LINK_CLASS}):not(:focus-within) {{ margin-bottom: -1rem; }}
+[data-testid="stElementContainer"]:has(.{NO_ROOM_CLASS}) {{ margin-bottom: -1rem; }}
+:root {{ --lab-page-css: 1; }}
+</style>"""
+
+#: The app's one script (static text, no user input; drawn by the frame in the sidebar with
+#: ``st.html(..., unsafe_allow_javascript=True)``), listeners added once per browser tab
+#: (Streamlit switches pages without loading a new document):
+#:
+#: - after a page is chosen in the sidebar on a narrow screen (a phone), where the open sidebar
+#:   covers the page, it closes the sidebar: Streamlit's own navigation does so, its
+#:   ``st.page_link`` does not (1.67). It clicks Streamlit's own collapse button, so the state
+#:   stays Streamlit's; 767.98 px is below Streamlit's "md" break point, where the sidebar
+#:   overlays the page.
+#: - a skip link (SKIP_LINK_CLASS) puts the focus on the first text field after its anchor (the
+#:   grades), so the next Tab reaches the drag cards. The link's plain ``#anchor`` works without
+#:   it, but Chromium's next Tab from a ``tabindex=-1`` anchor sometimes skipped the whole
+#:   ranking (measured: 1 run in 2), which a direct focus cannot.
+#: - a new page opens at its top. Streamlit (1.67) keeps the scroll position of its main
+#:   container when the page changes (the Calculator opened from a button far down Evaluate);
+#:   it only looks reset when the old page's elements are cleared and drawn empty before the
+#:   new ones come, which a busy machine skips (seen in CI: the Calculator shown 3,042 px
+#:   down). Streamlit changes the page's path with ``history.pushState`` or ``replaceState``
+#:   (or the browser's back and forward buttons do): a change of path, not of the query, scrolls to the top.
+PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
+(() => {{
+  if (window.__labPageScript) return;
+  window.__labPageScript = true;
+  let path = location.pathname;
+  const toTop = () => {{
+    if (location.pathname === path) return;
+    path = location.pathname;
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main) main.scrollTop = 0;
+    requestAnimationFrame(() => {{ if (main && main.isConnected) main.scrollTop = 0; }});
+  }};
+  for (const name of ["pushState", "replaceState"]) {{
+    const change = history[name];
+    history[name] = function (...args) {{ const result = change.apply(this, args); toTop(); return result; }};
+  }}
+  window.addEventListener("popstate", toTop);
+  document.addEventListener("click", (event) => {{
+    const skip = event.target.closest("a.{SKIP_LINK_CLASS}");
+    if (skip) {{
+      const anchor = document.getElementById(skip.hash.slice(1));
+      const field = anchor && [...document.querySelectorAll("[data-testid='stMain'] input")].find(
+        (el) => anchor.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      if (field) {{ event.preventDefault(); field.focus(); field.scrollIntoView({{block: "center"}}); }}
+      return;
+    }}
+    const link = event.target.closest('[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]');
+    if (!link || link.hasAttribute("disabled") || !window.matchMedia("(max-width: 767.98px)").matches) return;
+    setTimeout(() => {{
+      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      if (close) close.click();
+    }}, 0);
+  }}, true);
+}})();
+</script>"""
+
+
+def page_language_script(html_lang: str, skip_text: str) -> str:
+    """A script that puts the page's language on the document: ``<html lang>`` (which a screen
+    reader's voice and the browser's choice of Chinese glyphs follow; Streamlit's page says
+    "en" whatever the app shows) and the text of Streamlit's own "Skip to main content" link
+    (1.67 has no option for it; the link is constant, so React never writes it again).
+
+    Drawn with :data:`PAGE_SCRIPT` by the frame: Streamlit runs the script again whenever its
+    text changes (a change of language) and when the page is drawn anew (a change of page).
+    Both arguments are the app's own texts (``i18n.HTML_LANG``, a catalog string), never user
+    input, and are written as JSON strings.
+
+    >>> 'documentElement.lang = "zh-CN"' in page_language_script("zh-CN", "跳到主要内容")
+    True
+    """
+    lang, skip = json.dumps(html_lang), json.dumps(skip_text, ensure_ascii=False)
+    return (
+        f'<div class="{NO_ROOM_CLASS}"></div><script>'
+        f"document.documentElement.lang = {lang};"
+        "for (const link of document.querySelectorAll('[data-testid=\"stSkipToContent\"]')) "
+        f"{{ if (link.textContent !== {skip}) link.textContent = {skip}; }}"
+        "</script>"
+    )
+
+
+def widget_text_css(upload_label: str) -> str:
+    """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
+    1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
+
+    The button's own text ("Upload") is hidden, which also takes it out of the accessibility
+    tree, and ``upload_label`` is drawn in its place (CSS generated content is read by screen
+    readers). The "200MB per file" line is left out: the page states the limit in its own
+    caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
+    """
+    label = json.dumps(upload_label, ensure_ascii=False)
+    return (
+        "<style>"
+        '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
+        "{ visibility: hidden; position: relative; }"
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p::after '
+        f"{{ content: {label}; visibility: visible; position: absolute; left: 0; right: 0; "
+        "text-align: center; white-space: nowrap; }"
+        "</style>"
+    )
+
+
+#: Languages set upright: Chinese has no italics (TEACHING.md §6), so code comments and
+#: Markdown emphasis, italic in English, stay upright in them (``UPRIGHT_CSS``).
+UPRIGHT_LANGUAGES: tuple[str, ...] = ("zh",)
+UPRIGHT_CSS = """<style>
+[data-testid="stCode"] code .token.comment, [data-testid="stMarkdownContainer"] em { font-style: normal; }
+</style>"""
+
+#: Static CSS (no user text). Sizes were checked on 1920×1080 screenshots for reading at 8 m:
+#: key numbers ~67 px, body text and widget labels ~24-26 px, formulas twice their size. Glide
+#: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
+#: zoomed, so they keep their size: a page shows a table large with ``st.table`` when
+#: ``frame.present`` is true (this CSS enlarges ``st.table``).
+PRESENTER_CSS = f"""<style>
+/* nDCG Lab presenter mode */
+[class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 2.5rem 3rem 3rem !important; }}
+[data-testid="stMain"] h1 {{ font-size: 3.4rem !important; }}
+[data-testid="stMain"] h2 {{ font-size: 2.3rem !important; }}
+[data-testid="stMain"] h3 {{ font-size: 1.9rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li {{ font-size: 1.6rem !important; line-height: 1.45; }}
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {{
+  font-size: 4.2rem !important; line-height: 1.15 !important; font-weight: 600 !important; }}
+[data-testid="stMain"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {{ font-size: 1.7rem !important; }}
+[data-testid="stMain"] [data-testid="stMetricDelta"],
+[data-testid="stMain"] [data-testid="stMetricDelta"] * {{ font-size: 1.5rem !important; }}
+[data-testid="stMain"] .katex {{ font-size: 2em !important; }}
+[data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.4em 0; }}
+[data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.6rem !important; }}
+[data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.6rem; }}
+[data-testid="stMain"] [data-testid="stVegaLiteChart"] {{ zoom: 1.3; width: calc(100% / 1.3) !important; }}
+[data-testid="stMain"] button div, [data-testid="stMain"] button p {{
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
+[data-testid="stMain"] button p, [data-testid="stMain"] input,
+[data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
+</style>"""
+
+
+#: Wide LaTeX scrolls sideways (a DCG sum of five terms is wider than a phone).
+FORMULA_CSS = """<style>
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
+</style>"""

@@ -1,0 +1,984 @@
+"""The live class page: the teacher's controls, a student's phone, the room's projector.
+
+Which view a visitor sees comes from the link (:func:`view_of`):
+
+- ``?class=CODE&key=SECRET``: the teacher (the key is checked by the store on every action);
+- ``?class=CODE&view=room``: the room (a projector), read-only;
+- ``?class=CODE`` (``&student=TOKEN`` once joined): a student;
+- no class: start a class or type a join code.
+
+``key`` and ``student`` are private link parameters (:func:`ui.frame` keeps them in this
+browser's address bar but never in a share link or QR code); the students' link and its QR code
+are built here from ``class`` and ``lang`` only. Everything stored and every rule lives in
+:mod:`ndcg_live` (one :class:`ndcg_live.store.LiveStore` per process and database); every number
+shown comes from the core through :mod:`ndcg_live.questions`. Student and teacher text (item
+names) is escaped with :func:`ui.md_escape`; nothing typed is rendered as HTML.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+from streamlit_sortables import sort_items
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError, predictions
+from ndcg_live import questions
+from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
+from ui.components import charts, prompts, widgets
+from ui.framework import address, share
+from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
+from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
+from ui.framework.state import format_grade, parse_decimals, parse_scores
+from ui.framework.text import md_escape
+
+#: Public link parameters (the students' link) and private ones (never in a share link).
+PARAMS = LIVE_PARAMS
+PRIVATE = LIVE_PRIVATE
+#: How often the room's answers and a student's "is there a new question?" are read (seconds).
+REFRESH = 2.0
+#: Classes one browser session may start within :data:`START_WINDOW` seconds.
+START_LIMIT = 3
+START_WINDOW = 600.0
+
+Translate = Callable[..., str]
+
+
+@st.cache_resource(show_spinner=False)
+def _store(url: str) -> LiveStore:
+    return LiveStore(url)
+
+
+def store() -> LiveStore:
+    """The process's store of the configured database (``NDCG_LAB_DATABASE_URL`` or SQLite)."""
+    return _store(default_url())
+
+
+def _one(value: Any) -> str:
+    if isinstance(value, list):
+        value = value[-1] if value else ""
+    return "" if value is None else str(value).strip()
+
+
+def view_of(params: dict[str, str]) -> str:
+    """``"landing"``, ``"teacher"``, ``"room"`` or ``"student"`` from the link's parameters.
+
+    >>> view_of({"class": "K7P2QX", "key": "s3cret"}), view_of({"class": "K7P2QX", "view": "room"})
+    ('teacher', 'room')
+    >>> view_of({}), view_of({"class": "K7P2QX"})
+    ('landing', 'student')
+    """
+    if not params.get("class"):
+        return "landing"
+    if params.get("key"):
+        return "teacher"
+    return "room" if params.get("view") == "room" else "student"
+
+
+def link_params() -> dict[str, str]:
+    """The live class's parameters of this session's link."""
+    return {name: _one(get_param(name)) for name in (*PARAMS, *PRIVATE)}
+
+
+def _base(page_url: str | None) -> address.ShareAddress:
+    return address.share_address(
+        page_url,
+        public_url=os.environ.get(address.PUBLIC_URL_ENV),
+        server_address=st.get_option("server.address"),
+    )
+
+
+def _page_url() -> str | None:
+    try:
+        return st.context.url
+    except Exception:
+        return None
+
+
+def student_link(base: str, code: str, lang: str) -> str:
+    """The link students open: the class's code and the language, never a key or token.
+
+    >>> student_link("http://192.168.1.20:8501/Live_class", "K7P2QX", "zh")
+    'http://192.168.1.20:8501/Live_class?class=K7P2QX&lang=zh'
+    """
+    return share.share_link(base, {"class": code, "lang": lang})
+
+
+def room_link(base: str, code: str, lang: str) -> str:
+    """The room's (projector's) link: read-only, no key."""
+    return share.share_link(base, {"class": code, "view": "room", "lang": lang, "present": "1"})
+
+
+def teacher_link(base: str, code: str, key: str, lang: str) -> str:
+    """The teacher's secret link: whoever has it controls the class."""
+    return share.share_link(base, {"class": code, "key": key, "lang": lang})
+
+
+# ----------------------------------------------------------------------------- texts
+
+
+def count_text(t: Translate, n: int) -> str:
+    """ "no answers", "1 answer", "5 answers" (and the Chinese forms)."""
+    return t("live.count_zero") if n == 0 else t("live.count_one") if n == 1 else t("live.count_many", n=n)
+
+
+def kind_text(t: Translate, spec: dict[str, Any]) -> str:
+    """The question's kind as the Practice page names it (e.g. "nDCG@3"), or for a page's
+    prediction "Prediction · <its title>"."""
+    if spec.get("kind") == "predict":
+        name = str(spec.get("prompt"))
+        if name not in nc.predictions.PROMPTS:  # a stored prompt this version does not know
+            return t("live.kind_predict")
+        return f"{t('live.kind_predict')} · {prompts.title(name, t)}"
+    return t(f"practice.kind.{spec['kind']}")
+
+
+def asked(frame: Frame, spec: dict[str, Any]) -> prompts.Asked:
+    """A ``"predict"`` question in the viewer's language (the page's own words)."""
+    return prompts.asked(str(spec["prompt"]), spec, frame.t, frame.lang)
+
+
+def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
+    """Option key -> the text shown: a prediction's options, else A / B / the same."""
+    if spec.get("kind") == "predict":
+        return dict(asked(frame, spec).question.options)
+    return {c: frame.t(f"practice.choice_{c}") for c in nc.exercises.CHOICES}
+
+
+def answer_text(frame: Frame, spec: dict[str, Any], value: Any) -> str:
+    """A stored answer as Markdown (item names escaped)."""
+    kind = questions.answer_type(spec)
+    if kind == "number":
+        return f"{float(value):g}"
+    if kind == "ranking":
+        return md_escape(" › ".join(str(x) for x in value))
+    return md_escape(choice_names(frame, spec).get(str(value), str(value)))
+
+
+def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
+    """A page's prediction: its title, the page's context, the list it is about, the question."""
+    t = frame.t
+    a = asked(frame, spec)
+    st.header(t("live.current_title", number=number, kind=a.title))
+    if a.context:
+        st.markdown(a.context)
+    if "relevance" in spec:
+        cells = _list_cells(frame, spec["relevance"], spec["labels"], None)
+        if "scores" in spec:
+            head = next(iter(cells))
+            cells[head].append(t("ties.score"))
+            for i, score in enumerate(spec["scores"], 1):
+                cells[str(i)].append(format(float(score), ".15g"))
+        widgets.static_table(cells, key=f"live-list-{number}")
+        k = spec.get("k")
+        st.caption(
+            t(
+                "live.predict_list",
+                k=t("live.whole") if k is None else k,
+                gain=t(f"blind_spots.variant_names.{spec['gain']}"),
+                discount=t(f"blind_spots.variant_names.{spec['discount']}"),
+            )
+        )
+    else:  # the page's own example, under the Calculator's variant: the answer may depend on it
+        st.caption(
+            t(
+                "live.predict_variant",
+                gain=t(f"blind_spots.variant_names.{spec['gain']}"),
+                discount=t(f"blind_spots.variant_names.{spec['discount']}"),
+            )
+        )
+    st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
+
+
+def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
+    """The question: its title, task and list(s), in the viewer's language."""
+    t = frame.t
+    if spec.get("kind") == "predict":
+        predict_prompt(frame, spec, number=number)
+        return
+    e = questions.exercise(spec)
+    st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
+    text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
+    if e.kind in nc.exercises.NUMERIC_KINDS and e.k is None:
+        sep = "" if text.endswith(("。", "？", "！")) else " "
+        text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
+    st.markdown(text)
+    st.caption(
+        t(
+            "practice.variant",
+            gain=t(f"blind_spots.variant_names.{e.gain}"),
+            discount=t(f"blind_spots.variant_names.{e.discount}"),
+        )
+    )
+    if e.kind == "compare":
+        widgets.static_table(
+            _list_cells(frame, e.relevance, e.labels, t("practice.list_a")), key=f"live-a-{number}"
+        )
+        widgets.static_table(
+            _list_cells(frame, e.other or (), e.other_labels or (), t("practice.list_b")),
+            key=f"live-b-{number}",
+        )
+    elif e.kind != "ideal_order":
+        widgets.static_table(_list_cells(frame, e.relevance, e.labels, None), key=f"live-list-{number}")
+
+
+def _list_cells(frame: Frame, relevance: Any, labels: Any, title: str | None) -> dict[str, list[str]]:
+    t = frame.t
+    head = title or t("practice.position")
+    return {
+        head: [t("practice.row_item"), t("practice.row_grade")],
+        **{
+            str(i): [str(x), format_grade(float(g))]
+            for i, (x, g) in enumerate(zip(labels, relevance, strict=True), 1)
+        },
+    }
+
+
+def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
+    """The exact answer as a sentence (Markdown, names escaped); a prediction's adds the page's reveal."""
+    t = frame.t
+    if spec.get("kind") == "predict":
+        a = asked(frame, spec)
+        right = t("live.truth_choice", choice=md_escape(a.question.options[a.question.correct]))
+        sep = "" if right.endswith(("。", "？", "！")) else " "  # no space between Chinese sentences
+        return f"{right}{sep}{a.answer}".strip()
+    e = questions.exercise(spec)
+    if e.kind in nc.exercises.NUMERIC_KINDS:
+        return t(
+            "live.truth_number",
+            value=widgets.number(widgets.answer_number(e.answer)),
+            tol=questions.TOLERANCE,
+        )
+    if e.kind == "ideal_order":
+        return t("live.truth_order", order=md_escape(" › ".join(widgets.answer_order(e.answer))))
+    return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
+
+
+def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None) -> None:
+    """The step table(s) behind the answer: the list's (A's and B's), or the student's order's.
+
+    A page's prediction about a list shows that list's step table; one about the page's fixed
+    examples has its reveal in :func:`truth_text` only.
+    """
+    t = frame.t
+    if spec.get("kind") == "predict":
+        if "relevance" in spec:
+            st.markdown(f"**{t('live.steps_title')}**")
+            table = nc.step_table(
+                list(spec["relevance"]),
+                labels=list(spec["labels"]),
+                k=spec.get("k"),
+                gain=spec["gain"],
+                discount=spec["discount"],
+                # the ideal the question is about (the lesson's "which ideal?": the judged pool)
+                pool=predictions.judged_pool(str(spec["prompt"]), spec["relevance"]),
+            )
+            widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
+        return
+    e = questions.exercise(spec)
+    st.markdown(f"**{t('live.steps_title')}**")
+    lists: list[tuple[str | None, Any, Any]]
+    if e.kind == "compare":
+        lists = [("A", e.relevance, e.labels), ("B", e.other, e.other_labels)]
+    elif e.kind == "ideal_order" and order is not None:
+        grade = dict(zip(e.labels, e.relevance, strict=True))
+        lists = [(None, [grade[x] for x in order], order)]
+        st.caption(t("live.steps_yours"))
+    else:
+        lists = [(None, e.relevance, e.labels)]
+    for n, (name, rel, labels) in enumerate(lists):
+        if name:
+            st.caption(t("live.steps_list", name=name))
+        table = nc.step_table(list(rel), labels=list(labels), k=e.k, gain=e.gain, discount=e.discount)
+        widgets.step_table(table, t, discount=e.discount, present=frame.present, key=f"{key}-{n}")
+
+
+def shown_valid(frame: Frame, q: QuestionInfo) -> bool:
+    """Whether a stored question can be shown; if not (a spec this version cannot ask, e.g. a
+    prompt that no longer exists), its message in the viewer's language instead of a crash."""
+    try:
+        questions.check(q.spec)
+    except NDCGInputError as err:
+        show_error(frame.lang, err)
+        return False
+    return True
+
+
+def results(frame: Frame, code: str, q: QuestionInfo) -> None:
+    """The room's answers: a count, a chart (choices, numbers, or the nDCG of the orders), and
+    after the reveal the exact answer marked."""
+    t = frame.t
+    given = store().answers(code, q.number)
+    revealed = q.state == "revealed"
+    with st.container(key="live-results"):
+        st.markdown(f"**{t('live.answers_title')}** · {count_text(t, len(given))}")
+        if not given:
+            st.caption(t("live.no_answers"))
+        else:
+            kind = questions.answer_type(q.spec)
+            expected = questions.expected(q.spec)
+            if kind == "choice":
+                counts = questions.tally([a.value for a in given], questions.options(q.spec))
+                chart = charts.live_choice_chart(
+                    counts, choice_names(frame, q.spec), t, truth=str(expected) if revealed else None
+                )
+            else:
+                truth = (1.0 if kind == "ranking" else widgets.answer_number(expected)) if revealed else None
+                chart = charts.live_number_chart(
+                    [float(a.score or 0.0) for a in given],
+                    t,
+                    truth=truth,
+                    ndcg=kind == "ranking",
+                    # nDCG answers on a 0-1 axis, unless someone typed a number outside it
+                    unit=q.spec["kind"] == "ndcg" and all(0 <= float(a.score or 0.0) <= 1 for a in given),
+                )
+            st.altair_chart(chart, width="stretch")
+            if revealed:
+                st.caption(t("live.right_count", right=sum(a.correct for a in given), n=len(given)))
+        if revealed:
+            st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
+
+
+# ----------------------------------------------------------------------------- landing
+
+
+def _start_class() -> None:
+    now = time.time()
+    started = [s for s in st.session_state.get("live.started", []) if now - s < START_WINDOW]
+    if len(started) >= START_LIMIT:
+        st.session_state["live.flash"] = ("too_many_classes", len(started))
+        return
+    code, key = store().create_class()
+    st.session_state["live.started"] = [*started, now]
+    st.session_state["live.mine"] = (code, key)  # the sidebar's "go to my live class"
+    set_param("class", code)
+    set_param("key", key)
+    set_param("view", None)
+    set_param("student", None)
+
+
+def _mine_running() -> tuple[str, str] | None:
+    """This session's class when it is still running (not ended, not expired)."""
+    mine = st.session_state.get("live.mine")
+    if not mine:
+        return None
+    try:
+        running = not store().class_info(mine[0]).ended
+    except NDCGInputError:
+        running = False
+    return (str(mine[0]), str(mine[1])) if running else None
+
+
+def start_from(page: str) -> None:
+    """The sidebar's control on any page: go to this session's running class, or start one;
+    the predictions of ``page`` are offered first. The key goes into this session's private
+    link parameters only (never into a share link or QR code, :func:`ui.frame`)."""
+    st.session_state["live.from"] = page
+    st.session_state["live.offer"] = True  # the "add a question" form open on arrival
+    if page in prompts.PAGES:
+        st.session_state["live.source"] = "predict"
+        st.session_state["live.predict_page"] = page
+    mine = _mine_running()
+    if mine is None:
+        _start_class()
+        return
+    set_param("class", mine[0])
+    set_param("key", mine[1])
+    set_param("view", None)
+    set_param("student", None)
+
+
+def _join() -> None:
+    code = str(st.session_state.get("live.join_code", "")).strip().upper()
+    if code:
+        set_param("class", code[:16])
+        set_param("key", None)
+        set_param("student", None)
+        set_param("view", None)
+
+
+def landing(frame: Frame) -> None:
+    """Start a class (teacher) or type a join code (student)."""
+    t = frame.t
+    flash = st.session_state.pop("live.flash", None)
+    if flash:
+        st.warning(t(f"live.{flash[0]}", n=flash[1]), icon=":material/hourglass:")
+    teach, learn = st.columns(2, gap="large")
+    with teach, st.container(border=True):
+        st.header(t("live.start_title"))
+        st.caption(t("live.start_help"))
+        st.button(
+            t("live.start"),
+            key="live.start",
+            on_click=_start_class,
+            icon=":material/co_present:",
+        )
+        st.caption(t("live.expires", hours=int(DEFAULT_TTL // 3600)))
+    with learn, st.container(border=True):
+        st.header(t("live.join_title"))
+        with st.form("live.join_form", border=False):
+            st.text_input(
+                t("live.join_code"),
+                key="live.join_code",
+                placeholder=t("live.join_placeholder"),
+                max_chars=16,
+            )
+            st.form_submit_button(t("live.join"), on_click=_join, icon=":material/login:")
+
+
+def take_start_request() -> None:
+    """Start (or go to) a class when the sidebar's live button sent the session here
+    (``LIVE_START``: the page it came from, whose predictions are offered first)."""
+    origin = st.session_state.pop(LIVE_START, None)
+    if isinstance(origin, str):
+        start_from(origin)
+
+
+def page(frame: Frame) -> None:
+    """The whole page below the title: the view the link asks for."""
+    params = link_params()
+    view = view_of(params)
+    if view == "landing":
+        landing(frame)
+        return
+    code = params["class"].upper()
+    try:
+        info = store().class_info(code)
+    except NDCGInputError as err:
+        show_error(frame.lang, err)
+        landing(frame)
+        return
+    if view == "teacher":
+        if not store().is_teacher(info.code, params["key"]):
+            show_error(frame.lang, NDCGInputError("live_wrong_key", code=info.code))
+            return
+        teacher(frame, info.code, params["key"], ended=info.ended)
+    elif view == "room":
+        room(frame, info.code)
+    else:
+        student(frame, info.code, params["student"])
+
+
+# ----------------------------------------------------------------------------- teacher
+
+
+def _act(action: str, code: str, key: str, number: int) -> None:
+    try:
+        getattr(store(), action)(code, key, number)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+
+
+def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
+    try:
+        number = store().add_question(code, key, spec_of())
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+    else:
+        st.session_state["live.added"] = number
+        st.session_state.pop("live.offer", None)
+
+
+def _end(code: str, key: str) -> None:
+    try:
+        store().end_class(code, key)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+
+
+def _calculator_spec() -> dict[str, Any]:
+    r = get_ranking()
+    kind = str(st.session_state.get("live.kind") or "ndcg")  # read at the click, not the last run
+    return questions.spec_from_ranking(
+        kind, list(r.relevance), list(r.labels), k=r.k, gain=r.gain, discount=r.discount
+    )
+
+
+def _practice_spec() -> dict[str, Any]:
+    return questions.spec_from_practice(
+        int(st.session_state.get("live.seed", 1)), int(st.session_state.get("live.exercise", 1))
+    )
+
+
+def ties_scores() -> list[float]:
+    """The scores a ties prediction uses: the Scores and ties page's (rounded as it rounds them),
+    else one score per item in rank order (n, n - 1, ..., 1: no ties), as that page starts."""
+    n = get_ranking().n
+    try:
+        raw = get_param("scores")
+        if raw is None:
+            return [float(x) for x in range(n, 0, -1)]
+        scores = parse_scores(raw[-1] if isinstance(raw, list) else raw)
+        dec = get_param("dec", "")
+        decimals = parse_decimals(dec[-1] if isinstance(dec, list) and dec else dec)
+        if decimals is not None:
+            scores = nc.ties.round_scores(scores, decimals)
+        return [float(x) for x in scores]
+    except NDCGInputError:  # a broken link parameter: the page's own start, not a guess
+        return [float(x) for x in range(n, 0, -1)]
+
+
+def _prompt_chosen() -> str:
+    page = str(st.session_state.get("live.predict_page") or prompts.PAGES[0])
+    return str(st.session_state.get(f"live.prompt.{page}") or prompts.prompts_of(page)[0])
+
+
+def _predict_spec() -> dict[str, Any]:
+    name = _prompt_chosen()  # read at the click, not the last run
+    r = get_ranking()
+    fields = nc.predictions.PROMPTS[name].fields if name in nc.predictions.PROMPTS else ()
+    return questions.spec_from_prompt(
+        name,
+        relevance=list(r.relevance),
+        labels=list(r.labels),
+        k=r.k,
+        gain=r.gain,
+        discount=r.discount,
+        scores=ties_scores() if "scores" in fields else None,
+    )
+
+
+def pages_first(first: str | None) -> list[str]:
+    """The pages with predictions, the one the teacher came from first.
+
+    >>> pages_first("blind_spots")[:2]
+    ['blind_spots', 'lesson']
+    """
+    pages = list(prompts.PAGES)
+    if first in pages:
+        pages.remove(first)
+        pages.insert(0, first)
+    return pages
+
+
+def predict_picker(frame: Frame, code: str, key: str) -> None:
+    """The app's predict-first questions, grouped by page (the page the teacher came from first),
+    with what the question is asked about and how students will read it."""
+    t = frame.t
+    pages = pages_first(st.session_state.get("live.from"))
+    page = st.radio(
+        t("live.predict_page"),
+        pages,
+        key="live.predict_page",
+        horizontal=True,
+        format_func=lambda p: t(f"nav.{p}"),
+    )
+    st.radio(
+        t("live.predict_prompt"),
+        prompts.prompts_of(page),
+        key=f"live.prompt.{page}",
+        format_func=lambda name: prompts.title(name, t),
+    )
+    name = _prompt_chosen()
+    fields = nc.predictions.PROMPTS[name].fields
+    r = get_ranking()
+    gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{r.discount}")
+    if "relevance" in fields:
+        items = ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
+        k = r.cutoff if r.k is not None else t("live.whole")
+        st.caption(t("live.predict_on_ranking", items=md_escape(items), k=k, gain=gain, discount=discount))
+    else:
+        st.caption(t("live.predict_fixed", gain=gain, discount=discount))
+    if "scores" in fields:
+        st.caption(t("live.predict_on_scores", scores=", ".join(format(x, ".15g") for x in ties_scores())))
+    try:
+        spec = _predict_spec()
+    except NDCGInputError as err:  # e.g. an unjudged item in the ranking: said, not added
+        show_error(frame.lang, err)
+        return
+    st.caption(t("live.predict_preview", question=asked(frame, spec).question.text))
+    _add_button(t, "predict", code, key, _predict_spec)
+
+
+def _add_button(
+    t: Translate,
+    source: str,
+    code: str,
+    key: str,
+    make: Callable[[], dict[str, Any]],
+    *,
+    disabled: bool = False,
+) -> None:
+    """The "Add the question" button of one source (``live.add_<source>``): adds ``make()``."""
+    st.button(
+        t("live.add"),
+        key=f"live.add_{source}",
+        on_click=_add,
+        args=(code, key, make),
+        disabled=disabled,
+        icon=":material/add:",
+    )
+
+
+def add_question(frame: Frame, code: str, key: str) -> None:
+    """The teacher's "add a question" form: a page's prediction, the Calculator's view or a
+    Practice exercise."""
+    t = frame.t
+    # from a page with predictions (the sidebar's control), its predictions come first
+    came_from = st.session_state.get("live.from")
+    st.session_state.setdefault("live.source", "predict" if came_from in prompts.PAGES else "calculator")
+    source = st.radio(
+        t("live.source"),
+        ("predict", "calculator", "practice"),
+        key="live.source",
+        horizontal=True,
+        format_func=lambda v: t(f"live.source_{v}"),
+    )
+    if source == "predict":
+        predict_picker(frame, code, key)
+    elif source == "calculator":
+        r = get_ranking()
+        st.caption(
+            t(
+                "live.calculator_list",
+                items=md_escape(
+                    ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
+                ),
+                k=r.cutoff if r.k is not None else t("live.whole"),
+                gain=t(f"blind_spots.variant_names.{r.gain}"),
+                discount=t(f"blind_spots.variant_names.{r.discount}"),
+            )
+        )
+        kinds = questions.CALCULATOR_KINDS if r.n >= 2 else ("ndcg",)
+        st.radio(t("live.kind"), kinds, key="live.kind", format_func=lambda v: t(f"live.kind_{v}"))
+        too_long = r.n > questions.MAX_ITEMS
+        if too_long:
+            st.warning(
+                t("live.calculator_too_long", limit=questions.MAX_ITEMS, n=r.n), icon=":material/info:"
+            )
+        _add_button(t, "calculator", code, key, _calculator_spec, disabled=too_long)
+    else:
+        left, right = st.columns(2)
+        left.number_input(
+            t("live.seed"), min_value=0, max_value=nc.exercises.MAX_SEED, value=1, step=1, key="live.seed"
+        )
+        right.number_input(
+            t("live.exercise"), min_value=1, max_value=10, value=1, step=1, key="live.exercise"
+        )
+        _add_button(t, "practice", code, key, _practice_spec)
+
+
+def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], *, ended: bool) -> None:
+    """Every question with its state and count, and its open / close / reveal buttons."""
+    t = frame.t
+    if not items:
+        st.caption(t("live.no_questions"))
+    for q in items:
+        with st.container(key=f"live-q-{q.number}", horizontal=True, vertical_alignment="center"):
+            st.markdown(
+                t(
+                    "live.question_line",
+                    number=q.number,
+                    kind=kind_text(t, q.spec),
+                    state=t(f"live.state_{q.state}"),
+                    count=count_text(t, q.n_answers),
+                )
+            )
+            for action, label, allowed in (
+                # a revealed question stays closed: its answer has been shown
+                ("open_question", "open", q.state in ("ready", "closed")),
+                ("close_question", "close", q.state == "open"),
+                ("reveal", "reveal", q.state in ("open", "closed")),
+            ):
+                st.button(
+                    t(f"live.{label}"),
+                    key=f"live.{label}.{q.number}",
+                    on_click=_act,
+                    args=(action, code, key, q.number),
+                    disabled=ended or not allowed,
+                    # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
+                )
+
+
+def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
+    """The teacher's view: links, questions and controls, the current question's answers."""
+    t = frame.t
+    error = st.session_state.pop("live.error", None)
+    if error is not None:
+        show_error(frame.lang, error)
+    added = st.session_state.pop("live.added", None)
+    if added is not None:
+        st.success(t("live.added", number=added), icon=":material/check:")
+    base = _base(_page_url())
+    join = student_link(base.url, code, frame.lang)
+    st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
+    links, qr = st.columns([3, 2], gap="large")
+    with links:
+        st.markdown(f"**{t('live.students_title')}**")
+        st.caption(t("live.students_help"))
+        with st.container(key="live-student-link"):
+            st.code(join, language=None, wrap_lines=True)
+        if base.host:
+            if base.source == "unreachable":
+                st.warning(share.share_note(frame.lang, base), icon=":material/wifi_off:")
+            else:
+                st.caption(share.share_note(frame.lang, base))
+        st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
+        with st.expander(t("live.teacher_link_title"), icon=":material/key:"):
+            st.caption(t("live.teacher_link_help"))
+            st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
+    with qr, st.container(key="live-qr"):
+        st.image(share.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
+    if ended:
+        st.info(t("live.ended", hours=int(DEFAULT_TTL // 3600)), icon=":material/event_busy:")
+    st.divider()
+    items = store().questions(code)
+    if not ended:
+        # open while there is no question, or while the teacher came from a page to ask its questions
+        offer = not items or bool(st.session_state.get("live.offer"))
+        with st.expander(t("live.add_title"), expanded=offer, icon=":material/add_circle:"):
+            add_question(frame, code, key)
+    st.subheader(t("live.questions_title"))
+    question_list(frame, code, key, items, ended=ended)
+    st.divider()
+    teacher_results(frame, code)
+    st.divider()
+    with st.container(horizontal=True):
+        st.download_button(
+            t("live.csv"),
+            data=lambda: store().export_csv(code, key),
+            file_name=f"live_class_{code}.csv",
+            mime="text/csv",
+            key="live.csv",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        if not ended:
+            st.button(
+                t("live.end"), key="live.end", on_click=_end, args=(code, key), icon=":material/stop_circle:"
+            )
+
+
+@st.fragment(run_every=REFRESH)
+def teacher_results(frame: Frame, code: str) -> None:
+    """The current question and its answers, read again every :data:`REFRESH` seconds."""
+    q = store().current(code)
+    if q is None:
+        st.caption(frame.t("live.room_waiting"))
+        return
+    if not shown_valid(frame, q):
+        return
+    prompt(frame, q.spec, number=q.number)
+    results(frame, code, q)
+
+
+# ----------------------------------------------------------------------------- room
+
+
+@st.fragment(run_every=REFRESH)
+def room(frame: Frame, code: str) -> None:
+    """The projector: how to join, the current question, the answers, after the reveal the worked answer."""
+    t = frame.t
+    join = student_link(_base(_page_url()).url, code, frame.lang)
+    text, qr = st.columns([4, 1])
+    text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
+    qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
+    q = store().current(code)
+    if q is None:
+        st.info(t("live.room_waiting"), icon=":material/hourglass:")
+        return
+    if not shown_valid(frame, q):
+        return
+    prompt(frame, q.spec, number=q.number)
+    results(frame, code, q)
+    if q.state == "revealed":
+        worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}")
+
+
+# ----------------------------------------------------------------------------- student
+
+
+def _signature(code: str) -> tuple[int, str] | None:
+    q = store().current(code)
+    return None if q is None else (q.number, q.state)
+
+
+@st.fragment(run_every=REFRESH)
+def _watch(code: str, shown: tuple[int, str] | None) -> None:
+    """Rerun the page when the teacher opens, closes or reveals a question."""
+    if st.session_state.pop("live.fresh", False):
+        return  # the page's own run has just read it
+    if _signature(code) != shown:
+        st.rerun()
+
+
+def _sort_key(q: QuestionInfo, token: str) -> str:
+    return f"live.sort.{q.number}.{token[:6]}"
+
+
+def cards(spec: dict[str, Any], order: list[str]) -> list[str]:
+    """The drag cards "item · grade" in ``order``."""
+    grade = dict(zip(spec["labels"], spec["relevance"], strict=True))
+    return [f"{x} · {format_grade(float(grade[x]))}" for x in order]
+
+
+def _order_from_cards(spec: dict[str, Any], value: Any, shown: list[str]) -> list[str]:
+    label_of = dict(zip(cards(spec, list(spec["labels"])), spec["labels"], strict=True))
+    held = shown
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        held = list(value[0].get("items", shown))
+    elif isinstance(value, list) and all(isinstance(x, str) for x in value):
+        held = value
+    return [label_of[c] for c in held if c in label_of]
+
+
+def _submit(code: str, token: str, number: int, answer: Any) -> None:
+    try:
+        store().submit(code, token, number, answer)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+    else:
+        st.session_state["live.saved"] = number
+
+
+def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answer | None) -> None:
+    """The answer widget of the open question: a number, a choice, or drag cards."""
+    t = frame.t
+    kind = questions.answer_type(q.spec)
+    if kind == "ranking":
+        shown = cards(q.spec, questions.shown_order(q.spec, f"{token}:{q.number}"))
+        st.markdown(t("live.drag"))
+        order = sort_items(shown, direction="horizontal", key=_sort_key(q, token))
+        st.button(
+            t("live.submit"),
+            key=f"live.submit.{q.number}",
+            icon=":material/send:",
+            on_click=lambda: _submit(code, token, q.number, _order_from_cards(q.spec, order, shown)),
+        )
+        return
+    with st.form(f"live.form.{q.number}", border=False):
+        if kind == "number":
+            st.text_input(
+                t("live.answer_label"),
+                key=f"live.answer.{q.number}",
+                max_chars=40,
+                placeholder="0.85",
+                value="" if own is None else f"{widgets.answer_number(own.value):g}",
+            )
+        else:
+            names = choice_names(frame, q.spec)
+            st.radio(
+                t("live.choice_label"),
+                list(names),
+                index=None if own is None else list(names).index(str(own.value)),
+                key=f"live.answer.{q.number}",
+                format_func=lambda c: names[c],
+            )
+        # the answer is stored in the button's callback, before the page runs: one run, not two
+        st.form_submit_button(
+            t("live.submit"),
+            icon=":material/send:",
+            on_click=_submit_form,
+            args=(code, token, q.number),
+        )
+    if st.session_state.pop("live.choose_first", False):
+        st.warning(t("practice.choose_first"), icon=":material/info:")
+
+
+def _submit_form(code: str, token: str, number: int) -> None:
+    value = st.session_state.get(f"live.answer.{number}")
+    if value is None or value == "":
+        st.session_state["live.choose_first"] = True
+    else:
+        _submit(code, token, number, value)
+
+
+def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
+    """The student's answer marked against the truth."""
+    t = frame.t
+    expected = questions.expected(spec)
+    kind = questions.answer_type(spec)
+    box = st.success if own.correct else st.error
+    icon = ":material/check_circle:" if own.correct else ":material/cancel:"
+    if kind == "number":
+        key = "live.right_number" if own.correct else "live.wrong_number"
+        box(
+            t(
+                key,
+                given=f"{widgets.answer_number(own.value):g}",
+                tol=questions.TOLERANCE,
+                expected=widgets.number(widgets.answer_number(expected)),
+            ),
+            icon=icon,
+        )
+    elif kind == "ranking":
+        box(
+            t(
+                "live.right_order" if own.correct else "live.wrong_order",
+                score=widgets.number(float(own.score or 0.0)),
+            ),
+            icon=icon,
+        )
+    else:
+        names = choice_names(frame, spec)
+        if own.correct:
+            box(t("live.right_choice", choice=md_escape(names[str(own.value)])), icon=icon)
+        else:
+            box(
+                t(
+                    "live.wrong_choice",
+                    given=md_escape(names[str(own.value)]),
+                    expected=md_escape(names[str(expected)]),
+                ),
+                icon=icon,
+            )
+
+
+def student(frame: Frame, code: str, token: str) -> None:
+    """A student's phone: who they are, the open question and its answer, after the reveal
+    their answer against the truth with the step table."""
+    t = frame.t
+    try:
+        me = store().join(code, token or None)
+    except NDCGInputError as err:
+        show_error(frame.lang, err)
+        return
+    if me.token != token:
+        set_param("student", me.token)  # the link keeps the student through a reload
+        token = me.token
+    st.markdown(t("live.you_are", name=t("live.student_name", number=me.number)))
+    error = st.session_state.pop("live.error", None)
+    if error is not None:
+        show_error(frame.lang, error)
+    q = store().current(code)
+    st.session_state["live.fresh"] = True
+    _watch(code, None if q is None else (q.number, q.state))
+    if q is None:
+        st.info(t("live.wait"), icon=":material/hourglass:")
+        return
+    if not shown_valid(frame, q):
+        return
+    prompt(frame, q.spec, number=q.number)
+    own = store().own_answer(code, token, q.number)
+    if st.session_state.pop("live.saved", None) == q.number and own is not None:
+        st.success(t("live.saved"), icon=":material/check:")
+    if own is not None:
+        st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
+    if q.state == "open":
+        answer_form(frame, code, token, q, own)
+        return
+    if q.state == "closed":
+        st.info(t("live.closed_wait"), icon=":material/hourglass:")
+        if own is None:
+            st.caption(t("live.no_answer"))
+        return
+    # revealed
+    if own is None:
+        st.caption(t("live.no_answer"))
+        st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
+    else:
+        verdict(frame, q.spec, own)
+        if not own.correct:
+            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
+        elif q.spec.get("kind") == "predict":  # right, and still the page's why
+            st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
+    order = (
+        widgets.answer_order(own.value)
+        if own is not None and questions.answer_type(q.spec) == "ranking"
+        else None
+    )
+    worked_answer(frame, q.spec, key=f"live-steps-{q.number}", order=order)

@@ -1,0 +1,283 @@
+"""Rendering helpers of the "scores and ties" page, and the tutorial's slip (shared with the lesson).
+
+The page's own link parameters are ``scores`` (one per item, in the items' order) and ``dec``
+(round the scores to that many decimals; absent = no rounding). Both go through the core's
+parsers, so a broken link shows a translated message instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import ndcg_core as nc
+from ndcg_core import NDCGInputError, predictions
+from ndcg_core.ties import TieView
+from ui.components import prompts
+from ui.components.predict import Question, ask
+from ui.components.widgets import data_table, static_table
+from ui.framework.palette import css_text_on_fill
+from ui.framework.shared import get_param, get_ranking, presenting, set_param, set_ranking, show_error
+from ui.framework.state import MAX_ITEMS, Ranking, format_grade, parse_scores
+from ui.framework.styles import NARROW_PREFIX, WIDE_PREFIX
+
+Translate = Callable[..., str]
+
+#: The practitioner's example of TEACHING.md §3: three items tie at 0.9.
+PRACTITIONER_GRADES: tuple[float, ...] = (7.0, 4.0, 1.0, 0.0, 0.0)
+PRACTITIONER_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
+#: Decimals offered by the rounding control (the core accepts 0 to 15).
+DECIMALS: tuple[int, ...] = (0, 1, 2, 3, 4, 6)
+
+#: The tutorial's slip (TEACHING.md §2): true grades, the grades passed as scores, right scores
+#: (defined with the prediction that asks about them).
+SLIP_GRADES = predictions.SLIP_GRADES
+SLIP_WRONG_TRUE = predictions.SLIP_WRONG_TRUE
+SLIP_RIGHT_SCORES = predictions.SLIP_RIGHT_SCORES
+
+_SHADE = css_text_on_fill("tied")  # dark text in either theme: tied rows (also said in text)
+
+
+def format_scores(values: Iterable[float]) -> str:
+    """Scores as a link and a text box show them: "0.9,0.5" (up to 15 significant digits)."""
+    return ",".join(format(float(x), ".15g") for x in values)
+
+
+def _one(value: Any) -> Any:
+    return value[-1] if isinstance(value, list) and value else value
+
+
+def load_practitioner() -> None:
+    """Put the practitioner's example in place: its grades (shared) and scores (link)."""
+    ranking = get_ranking()
+    set_ranking(ranking.with_items(PRACTITIONER_GRADES))
+    set_param("scores", format_scores(PRACTITIONER_SCORES))
+    set_param("dec", None)
+    st.session_state.pop("ties.error.scores", None)
+    st.session_state.pop("ties.error.grades", None)
+
+
+def ensure_scores() -> None:
+    """A first visit without scores: the practitioner's example if the ranking is untouched,
+    else one score per item in rank order (n, n - 1, ..., 1: no ties)."""
+    if get_param("scores") is not None:
+        return
+    ranking = get_ranking()
+    untouched = Ranking()
+    if ranking.relevance == untouched.relevance and ranking.labels == untouched.labels:
+        load_practitioner()
+    else:
+        set_param("scores", format_scores(range(ranking.n, 0, -1)))
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+
+def _on_grades() -> None:
+    ranking = get_ranking()
+    try:
+        rel = nc.parse_relevance(st.session_state["ties.grades"], limit=MAX_ITEMS)
+        labels = ranking.labels if rel.size == ranking.n else None
+        new = ranking.with_items(rel.tolist(), labels)
+    except NDCGInputError as err:
+        st.session_state["ties.error.grades"] = err
+        return
+    st.session_state.pop("ties.error.grades", None)
+    set_ranking(new)
+
+
+def _on_scores() -> None:
+    try:
+        scores = parse_scores(st.session_state["ties.scores"])
+    except NDCGInputError as err:
+        st.session_state["ties.error.scores"] = err
+        return
+    st.session_state.pop("ties.error.scores", None)
+    set_param("scores", format_scores(scores))
+
+
+def _on_decimals() -> None:
+    value = st.session_state["ties.dec"]
+    set_param("dec", None if value is None or value == "none" else str(value))
+
+
+def _sync(key: str, value: str) -> None:
+    """Show ``value`` in the text box ``key`` when its source changed (not while it has an error)."""
+    if (
+        st.session_state.get(f"{key}_for") != value
+        and f"{key.replace('.', '.error.', 1)}" not in st.session_state
+    ):
+        st.session_state[key] = value
+        st.session_state[f"{key}_for"] = value
+
+
+def typed_error() -> bool:
+    """Whether a text box holds input it refused (its message shows under it).
+
+    The page then draws no ranking: the link still holds the last accepted values, and a
+    ranking (or a length message) from them would not be about what the boxes show.
+    """
+    return any(key in st.session_state for key in ("ties.error.grades", "ties.error.scores"))
+
+
+def grades_and_scores(ranking: Ranking, t: Translate, lang: str) -> None:
+    """The two text boxes (grades write the shared ranking, scores the link); messages below."""
+    _sync("ties.grades", ", ".join(format_grade(x) for x in ranking.relevance))
+    raw = _one(get_param("scores"))
+    _sync("ties.scores", "" if raw is None else str(raw))
+    left, right = st.columns(2)
+    with left:
+        st.text_input(
+            t("ties.grades_label"),
+            key="ties.grades",
+            on_change=_on_grades,
+            help=t("ties.grades_help"),
+            placeholder="7, 4, 1, 0, 0",
+        )
+        if (err := st.session_state.get("ties.error.grades")) is not None:
+            show_error(lang, err)
+    with right:
+        st.text_input(
+            t("ties.scores_label"),
+            key="ties.scores",
+            on_change=_on_scores,
+            help=t("ties.scores_help"),
+            placeholder="0.9, 0.5, 0.6, 0.9, 0.9",
+        )
+        if (err := st.session_state.get("ties.error.scores")) is not None:
+            show_error(lang, err)
+
+
+def decimals_control(t: Translate, current: int | None) -> None:
+    """Round the scores to n decimals (or not at all)."""
+    options: list[Any] = ["none", *DECIMALS]
+    if current is not None and current not in DECIMALS:
+        options.append(current)
+    st.session_state["ties.dec"] = "none" if current is None else current
+    st.segmented_control(
+        t("ties.decimals_label"),
+        options=options,
+        key="ties.dec",
+        required=True,
+        format_func=lambda v: (
+            t("ties.decimals_none")
+            if v == "none"
+            else t("ties.decimals_one")
+            if str(v) == "1"
+            else t("ties.decimals_n", n=v)
+        ),
+        on_change=_on_decimals,
+        help=t("ties.decimals_help"),
+    )
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+def ranking_frame(view: TieView, labels: Sequence[str], t: Translate) -> pd.DataFrame:
+    """The induced ranking with tie groups, translated headers, values as text."""
+    r = view.ranking
+    return pd.DataFrame(
+        {
+            t("ties.position"): np.arange(1, r.order.size + 1),
+            t("ties.item"): [labels[i] for i in r.order],
+            t("ties.grade"): [format_grade(float(x)) for x in r.relevance],
+            t("ties.score"): [format(float(x), ".15g") for x in r.scores],
+            t("ties.group"): r.group.tolist(),
+            t("ties.tied"): [
+                t("ties.tied_yes", n=int(s)) if s > 1 else t("ties.tied_no") for s in r.group_size
+            ],
+        }
+    )
+
+
+def show_ranking(view: TieView, labels: Sequence[str], t: Translate) -> None:
+    """The induced ranking, tied rows shaded: interactive on a wide screen, static on a phone.
+
+    An interactive data frame is drawn on a canvas at its columns' width and scrolled sideways
+    in a phone's column, so a phone gets a static table that wraps its headers instead;
+    ``styles.PAGE_CSS`` shows one of the two by the screen's width (``lab-wide-`` and
+    ``lab-narrow-`` containers).
+    """
+    shown = ranking_frame(view, labels, t)
+    tied = view.ranking.group_size > 1
+    styler = shown.style.apply(lambda row: [_SHADE if tied[row.name] else ""] * len(row), axis=1)
+    if presenting():  # presenter mode: one static table already (data_table)
+        data_table(styler, key="ties.ranking")
+        return
+    with st.container(key=f"{WIDE_PREFIX}ties-ranking"):
+        data_table(styler, key="ties.ranking", height="auto" if len(shown) <= 12 else 420)
+    with st.container(key=f"{NARROW_PREFIX}ties-ranking"):
+        cells = {column: [str(x) for x in shown[column].tolist()] for column in shown.columns}
+        right = [t("ties.position"), t("ties.score"), t("ties.group")]
+        static_table(cells, right=right, shaded=tied.tolist(), key="ties-ranking-narrow")
+
+
+#: The band (worst, average, best), then the single orders of tools: LightGBM/XGBoost,
+#: trec_eval and scikit-learn's ignore_ties. All names of ndcg_core.ties.TIES.
+BAND: tuple[str, ...] = ("pessimistic", "average", "optimistic")
+SINGLE_ORDERS: tuple[str, ...] = ("input", "trec_eval", "ignore")
+TREATMENTS: tuple[str, ...] = (*BAND, *SINGLE_ORDERS)
+
+
+def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
+    """One row per tie treatment: its key, translated name and nDCG (from the core's view)."""
+    return pd.DataFrame(
+        {
+            "treatment": list(TREATMENTS),
+            "name": [t(f"ties.{x}").replace("`", "") for x in TREATMENTS],  # charts show no Markdown
+            "ndcg": [getattr(view, x) for x in TREATMENTS],
+        }
+    )
+
+
+def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
+    """The six numbers: the band (worst, average, best), then the tools' single orders; without
+    ties, the one nDCG@k every treatment gives."""
+    with st.container(key="ties_metrics"):
+        if view.n_tied_items == 0:  # one order: no treatments to tell apart
+            st.metric(
+                "nDCG" if k is None else f"nDCG@{k}",
+                f"{view.average:.4f}",
+                help=t("ties.no_ties"),
+                border=True,
+            )
+            return
+        for row in (BAND, SINGLE_ORDERS):
+            cols = st.columns(len(row))
+            for col, name in zip(cols, row, strict=False):
+                col.metric(
+                    t(f"ties.{name}_short"),
+                    f"{getattr(view, name):.4f}",
+                    help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}",
+                    border=True,
+                )
+
+
+def why_code(t: Translate) -> str:
+    """The code block of "why a hand-written sort disagrees", comments in the page's language."""
+    return (
+        "ranked = sorted(zip(scores, grades), reverse=True)   # "
+        f"{t('ties.code_sorted')}\n"
+        "ndcg_score([grades], [scores])                       # "
+        f"{t('ties.code_average')}\n"
+        "ndcg_score([grades], [scores], ignore_ties=True)     # "
+        f"{t('ties.code_ignore')}"
+    )
+
+
+def band_question(ranking: Ranking, scores: Iterable[float], t: Translate) -> Question:
+    """Predict where scikit-learn's default lands between the worst and best order of the ties.
+
+    Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``ties.guess``) on the
+    ranking's grades and the (rounded) scores, the words from :mod:`ui.prompts`, as in a live class.
+    """
+    return prompts.question("ties.guess", prompts.data_of(ranking, scores=scores), t)
+
+
+def predict_band(ranking: Ranking, scores: Iterable[float], t: Translate) -> bool:
+    return ask("ties.predict.guess", band_question(ranking, scores, t), t, show_me=True)
