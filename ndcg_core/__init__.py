@@ -43,6 +43,9 @@ Judging (judging.py: the one rule for each; pages, practice and the live class u
     compare_values (computed value vs computed value: "higher", "lower", "same"), judge_number
     (a typed number: within a tolerance or rounded to n decimals), answer_tolerance, Verdict,
     SAME_TOLERANCE, ANSWER_TOLERANCE
+Histograms of answers (binning.py: the live class's room)
+    answer_bins (bars with counts, right / wrong / unknown; every answer in one bar), Bar,
+    AnswerBins
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -62,6 +65,7 @@ from .batch import (
     read_run,
     summarize,
 )
+from .binning import AnswerBins, Bar, answer_bins
 from .discounting import DISCOUNTS, discounts, log_terms
 from .export import csv_safe, to_csv_bytes, write_table
 from .gains import GAINS, apply_gain
@@ -133,6 +137,8 @@ __all__ = [
     "TIES",
     "TOOLS",
     "UNJUDGED",
+    "AnswerBins",
+    "Bar",
     "Change",
     "Comparison",
     "CutoffMismatch",
@@ -148,6 +154,7 @@ __all__ = [
     "TieView",
     "TrecResult",
     "Verdict",
+    "answer_bins",
     "answer_tolerance",
     "apply_gain",
     "base_comparison",
