@@ -618,7 +618,7 @@ def live_number_chart(
             title=title_count,
             # one above the tallest bar: the exact value's rule is seen above the bars
             scale=alt.Scale(domain=[0, max(data["count"], default=0) + 1]),
-            axis=alt.Axis(tickMinStep=1, format="d"),
+            axis=alt.Axis(tickMinStep=1, format="d", labelFlush=False),
         ),
         tooltip=[
             alt.Tooltip("range:N", title=axis),
@@ -658,7 +658,8 @@ def live_number_chart(
         )
         layers = [rule, *layers, text]
         description += " " + label
-    height = 320 if present else 280
+    # presenter mode: the plot keeps its height under the axes, titles and legend drawn large
+    height = 360 if present else 280
     return _live_type(_layer(*layers).properties(height=height, description=description), present)
 
 
