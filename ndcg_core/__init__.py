@@ -43,6 +43,9 @@ Judging (judging.py: the one rule for each; pages, practice and the live class u
     compare_values (computed value vs computed value: "higher", "lower", "same"), judge_number
     (a typed number: within a tolerance or rounded to n decimals), answer_tolerance, Verdict,
     SAME_TOLERANCE, ANSWER_TOLERANCE
+Histograms of answers (binning.py: the live class's room)
+    answer_bins (bars with counts, right / wrong / unknown; every answer in one bar), Bar,
+    AnswerBins
 Input
     parse_relevance, parse_labels, NDCGInputError (the one exception class)
 
@@ -73,6 +76,11 @@ if TYPE_CHECKING:
         ndcg_bands,
         read_run,
         summarize,
+    )
+    from .binning import (
+        AnswerBins,
+        Bar,
+        answer_bins,
     )
     from .discounting import (
         DISCOUNTS,
@@ -186,6 +194,11 @@ if TYPE_CHECKING:
     )
 
 _MODULES: dict[str, tuple[str, ...]] = {
+    "binning": (
+        "AnswerBins",
+        "Bar",
+        "answer_bins",
+    ),
     "batch": (
         "ID_COLUMNS",
         "RunResult",
@@ -348,6 +361,8 @@ __all__ = [
     "TIES",
     "TOOLS",
     "UNJUDGED",
+    "AnswerBins",
+    "Bar",
     "Change",
     "Comparison",
     "CutoffMismatch",
@@ -363,6 +378,7 @@ __all__ = [
     "TieView",
     "TrecResult",
     "Verdict",
+    "answer_bins",
     "answer_tolerance",
     "apply_gain",
     "base_comparison",

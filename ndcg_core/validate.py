@@ -303,6 +303,7 @@ TERMS: dict[str, str] = {
     "judged_pool": "judged pool",
     "missed_grades": "grades of the judged items not returned (`missed`)",
     "labels_and_grades": "item names and the grades",
+    "answers_and_verdicts": "answers and their verdicts",
     "grades_and_scores": "grades and scores",
     "relevance_and_scores": "relevance list and the score list",
     "text": "text",

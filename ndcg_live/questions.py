@@ -41,6 +41,7 @@ __all__ = [
     "decision",
     "exercise",
     "expected",
+    "histogram",
     "judge",
     "options",
     "shown_order",
@@ -317,6 +318,34 @@ def judge(spec: dict[str, Any], answer: Any) -> Judged:
         return Judged(order, verdict.correct, score)
     verdict = check_answer(e, check_choice(answer, CHOICES, option="answer"), TOLERANCE)
     return Judged(str(verdict.given), verdict.correct, None)
+
+
+def histogram(
+    spec: dict[str, Any], scores: list[float], verdicts: list[bool], *, revealed: bool
+) -> nc.AnswerBins:
+    """The bars of the room's histogram of a number or ordering question
+    (:func:`ndcg_core.answer_bins`): ``scores`` are the answers' :attr:`Judged.score`,
+    ``verdicts`` their stored :attr:`Judged.correct`.
+
+    Before the reveal the bars never see the exact value. After it the right answers are one
+    bar over the exact value ± :data:`TOLERANCE` (for an order, right or wrong by :func:`judge`,
+    around nDCG 1 with no tolerance). nDCG and the nDCG of orders are on a 0-1 axis.
+
+    >>> spec = spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    >>> [(b.count, b.verdict) for b in histogram(spec, [0.96, 0.976, 0.98], [False, True, True], revealed=True).bars]
+    [(1, 'wrong'), (2, 'right')]
+    """
+    ranking = answer_type(spec) == "ranking"
+    if not revealed:
+        return nc.answer_bins(scores, unit=ranking or spec["kind"] == "ndcg")
+    truth = 1.0 if ranking else float(cast(float, expected(spec)))
+    return nc.answer_bins(
+        scores,
+        unit=ranking or spec["kind"] == "ndcg",
+        truth=truth,
+        tol=0.0 if ranking else TOLERANCE,
+        correct=verdicts,
+    )
 
 
 def options(spec: dict[str, Any]) -> tuple[str, ...]:

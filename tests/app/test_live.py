@@ -3,14 +3,22 @@ view, in English and Chinese (no English left on a Chinese page), on a SQLite fi
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
+import re
+from functools import partial
 from urllib.parse import parse_qs, urlsplit
 
+import pyarrow as pa
 import pytest
+import vl_convert as vlc
 from chinese_text import english_leftovers
 
+import ndcg_core as nc
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
+from ui import charts, i18n
 
 LIVE = "app_pages/8_Live_class.py"
 LANGS = ["en", "zh"]
@@ -583,3 +591,140 @@ def test_live_which_ideal_reveal_works_the_pooled_ideal_in_the_step_table(app, d
     own_idcg = 3 + 2 / math.log2(3) + 1 / 2
     assert f"{pool_idcg:.4f}" in shown and f"{(3 + 2 / math.log2(3)) / pool_idcg:.4f}" in shown
     assert f"{own_idcg:.4f}" not in shown
+
+
+# ----------------------------------------------------------------------------- the room's histogram
+
+#: The issue's cases ("Live class, part two", item 2) and more: (answers, exact value, 0-1 axis).
+HISTOGRAMS = [
+    ([2.89, 2.9, 3.0, 2.8928], 2.8928, False),
+    ([2.89, 2.9, 2.9, 2.9, 3.0], 2.8928, False),
+    ([0.96, 0.976, 0.98], 0.9761987, True),
+    ([0.0, 0.05, 0.15, 0.9662, 0.9862, 1.0], 0.9762, True),  # on bin and tolerance edges
+    ([0.8950, 0.8950, 5.0, -2.0, 1e12], 0.8950, True),  # equal, far outside, negative, huge
+]
+
+
+def _histogram(values, truth, unit, lang="en", *, present=False):
+    bins = nc.answer_bins(values, unit=unit, truth=truth, tol=questions.TOLERANCE)
+    return charts.live_number_chart(bins, partial(i18n.translate, lang), truth=truth, present=present)
+
+
+def _bars_of(spec: dict) -> list[dict]:
+    """The rows of the chart's bars (the dataset with a count column)."""
+    rows = [r for data in spec["datasets"].values() for r in data if "count" in r]
+    assert rows
+    return rows
+
+
+def _binned_twice(node) -> bool:
+    if isinstance(node, dict):
+        return (
+            node.get("bin") is True
+            or isinstance(node.get("bin"), dict)
+            or any(map(_binned_twice, node.values()))
+        )
+    return isinstance(node, list) and any(map(_binned_twice, node))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("revealed", [False, True])
+@pytest.mark.parametrize(("values", "truth", "unit"), HISTOGRAMS)
+def test_live_number_chart_counts_sum_to_the_answers(values, truth, unit, revealed, lang):
+    """The spec: bars drawn from counted rows (``bin="binned"``), no field binned by Vega-Lite."""
+    spec = _histogram(values, truth if revealed else None, unit, lang).to_dict()
+    assert sum(r["count"] for r in _bars_of(spec)) == len(values)
+    assert not _binned_twice(spec)
+    assert spec["layer"][1 if revealed else 0]["encoding"]["x"]["bin"] == "binned"
+
+
+@pytest.mark.parametrize("revealed", [False, True])
+@pytest.mark.parametrize(("values", "truth", "unit"), HISTOGRAMS)
+def test_live_number_chart_draws_each_bar_once(values, truth, unit, revealed):
+    """As drawn (Vega's SVG): one mark per bar and their counts sum to the answers. The old
+    chart's second binning (the tooltip's) drew 2.89, 2.9, 3, 2.8928 as 2 + 1 + 1 pieces with
+    two of them over each other, and 0.96, 0.976, 0.98 as three bars of 1 in one place."""
+    svg = vlc.vegalite_to_svg(_histogram(values, truth if revealed else None, unit).to_dict())
+    bars = re.findall(r'aria-label="Answer: ([^";]*); Students: (\d+)', svg)
+    assert len({lo_hi for lo_hi, _ in bars}) == len(bars)
+    assert sum(int(n) for _, n in bars) == len(values)
+
+
+def test_live_number_chart_colours_right_and_wrong_after_the_reveal():
+    spec = _histogram([0.96, 0.976, 0.98], 0.9761987, True).to_dict()
+    scale = spec["layer"][1]["encoding"]["color"]["scale"]
+    colour = dict(zip(scale["domain"], scale["range"], strict=True))
+    assert colour == {"right answers": charts.GREEN, "wrong answers": charts.NEUTRAL}
+    rows = sorted((r["lo"], r["hi"], r["count"], r["mark"]) for r in _bars_of(spec))
+    assert rows == [
+        (0.95, pytest.approx(0.9761987 - 0.01), 1, "wrong answers"),
+        (pytest.approx(0.9761987 - 0.01), pytest.approx(0.9761987 + 0.01), 2, "right answers"),
+    ]
+
+
+def test_live_number_chart_writes_the_exact_value_above_the_plot():
+    """The label is a text mark placed at the plot's top edge, baseline at the bottom (so drawn
+    above it, in the theme's text colour), never on a bar's fill."""
+    spec = _histogram([2.89, 2.9, 3.0, 2.8928], 2.8928, False).to_dict()
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    assert text["encoding"]["y"] == {"value": 0} and text["mark"]["baseline"] == "bottom"
+    assert text["mark"]["dy"] < 0 and "color" not in text["mark"]
+    assert "exact value 2.8928" in json.dumps(spec)
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_live_charts_type_is_large_in_presenter_mode(present):
+    """Presenter mode zooms charts 1.3 times (ui/styles.py): axis labels and titles >= 20 px."""
+    number = _histogram([0.5], 0.5, True, present=present).to_dict()
+    choice = charts.live_choice_chart(
+        {"A": 1}, {"A": "A"}, partial(i18n.translate, "en"), truth="A", present=present
+    ).to_dict()
+    for spec in (number, choice):
+        axis = spec["config"]["axis"]
+        assert (min(axis["labelFontSize"], axis["titleFontSize"]) * 1.3 >= 20) == present
+
+
+def _room_chart(at) -> tuple[dict, list[dict]]:
+    (chart,) = at.get("vega_lite_chart")
+    tables = [pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in chart.proto.datasets]
+    return json.loads(chart.proto.spec), [r for rows in tables for r in rows if "count" in r]
+
+
+#: Answers to nDCG@3 of the Calculator's example, 0.8950: right within 0.01 (on the edge too),
+#: wrong ones on bin edges, near and far.
+ROOM_ANSWERS = ["0.895", "0.89", "0.9", "0.885", "0.88", "0.85", "0.2", "1"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_room_histogram_after_reveal(app, db, lang):
+    """Every answer in one bar, right and wrong in different bars, the verdict in body text."""
+    code, key, number = _class(db, "ndcg", k=3)
+    for answer in ROOM_ANSWERS:
+        db.submit(code, db.join(code).token, number, answer)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, present="1", **{"class": code, "view": "room"})
+    _clean(at, lang)
+    _spec, rows = _room_chart(at)
+    right = sum(a.correct for a in db.answers(code, number))
+    assert right == 4  # 0.895, 0.89, 0.9 and 0.885 (0.8950 - 0.885 = 0.00999...)
+    assert sum(r["count"] for r in rows) == len(ROOM_ANSWERS)
+    marks = {i18n.translate(lang, f"charts.live_{v}_answers"): v for v in ("right", "wrong")}
+    assert sum(r["count"] for r in rows if marks[r["mark"]] == "right") == right
+    intervals = sorted((r["lo"], r["hi"]) for r in rows)
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(intervals))  # none overlap
+    verdict = i18n.translate(lang, "live.right_count", right=right, n=len(ROOM_ANSWERS))
+    assert f"**{verdict}**" in [m.value for m in at.markdown]
+
+
+def test_live_room_bins_before_reveal_do_not_depend_on_the_exact_value(app, db):
+    """nDCG@3 (0.8950) and nDCG (0.9762) asked, the same answers: the same chart, byte for byte."""
+    seen = []
+    for k in (3, None):
+        code, _key, number = _class(db, "ndcg", k=k)
+        for answer in ROOM_ANSWERS:
+            db.submit(code, db.join(code).token, number, answer)
+        at = app(page=LIVE, present="1", **{"class": code, "view": "room"})
+        assert not at.exception
+        seen.append(_room_chart(at))
+    assert questions.expected(db.current(code).spec) != pytest.approx(_ndcg3())
+    assert seen[0] == seen[1]

@@ -275,3 +275,54 @@ def test_live_class_page_prediction_started_from_the_lesson(browser, live_server
     finally:
         phone_context.close()
         teacher_context.close()
+
+
+#: Answers to nDCG@3 of the Calculator's example (0.8950): right within 0.01, wrong near and far.
+ROOM_ANSWERS = ["0.895", "0.89", "0.9", "0.885", "0.88", "0.85", "0.2", "1"]
+
+
+def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
+    """The room after the reveal at 1024×768 in presenter mode, English and Chinese: the
+    verdict ("4 of 8 right.") and the chart's axis labels are >= 20 px as drawn; screenshots."""
+    from playwright.sync_api import expect
+
+    from ndcg_live import questions
+    from ndcg_live.store import LiveStore
+
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    store = LiveStore(url)
+    code, key = store.create_class()
+    number = store.add_question(
+        code, key, questions.spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3)
+    )
+    store.open_question(code, key, number)
+    for answer in ROOM_ANSWERS:
+        store.submit(code, store.join(code).token, number, answer)
+    store.reveal(code, key, number)
+    store.dispose()
+    verdicts = {"en": "4 of 8 right.", "zh": "8 人中 4 人答对。"}
+    with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
+        for lang, verdict in verdicts.items():
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+            room = context.new_page()
+            try:
+                open_page(room, f"{base}/Live_class?class={code}&view=room&lang={lang}&present=1")
+                results = room.locator(".st-key-live-results")
+                expect(results.get_by_text(verdict)).to_be_visible(timeout=COUNT_TIMEOUT)
+                chart = results.locator("[data-testid='stVegaLiteChart']")
+                expect(chart.locator("svg, canvas").first).to_be_visible()
+                assert_no_exception(room)
+                size = results.get_by_text(verdict).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+                assert size >= 20
+                # axis labels as drawn (SVG text boxes after the presenter zoom of 1.3)
+                heights = chart.locator("svg .role-axis-label text").evaluate_all(
+                    "es => es.map(e => e.getBoundingClientRect().height)"
+                )
+                assert all(h >= 20 for h in heights), heights
+                print(lang, "verdict px", size, "axis label px", [round(h, 1) for h in heights])
+                chart.scroll_into_view_if_needed()
+                screenshot(room, f"live-room-{lang}-histogram-revealed-1024", full_page=False)
+                results.get_by_text(verdict).scroll_into_view_if_needed()
+                screenshot(room, f"live-room-{lang}-histogram-verdict-1024", full_page=False)
+            finally:
+                context.close()

@@ -413,8 +413,23 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
 # --- the live class: the room's answers -------------------------------------------------------
 
 
+#: Type sizes of the room's charts (px, before the presenter mode's zoom of 1.3): axis labels
+#: and titles, legend, the counts over the bars, the exact value's label. In presenter mode
+#: they are read from the back of a room (>= 20 px on the projector).
+_LIVE_TYPE = {False: (13, 14, 16, 15), True: (18, 19, 21, 21)}
+
+
+def _live_type(chart: alt.LayerChart, present: bool) -> alt.LayerChart:
+    axis, title, _, _ = _LIVE_TYPE[present]
+    # altair types configure_* as returning Any; it returns the same LayerChart
+    configured: alt.LayerChart = chart.configure_axis(
+        labelFontSize=axis, titleFontSize=title
+    ).configure_legend(labelFontSize=axis, titleFontSize=title, symbolSize=axis * 12)
+    return configured
+
+
 def live_choice_chart(
-    counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None
+    counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None, present: bool = False
 ) -> alt.LayerChart:
     """Bars of how many students chose each option (options in their order, empty ones kept).
 
@@ -447,64 +462,106 @@ def live_choice_chart(
             "mark:N", scale=colour, title=None, legend=None if truth is None else alt.Legend(orient="bottom")
         )
     )
-    labels = base.mark_text(dy=-8, fontSize=16).encode(text="count:Q")
+    labels = base.mark_text(dy=-8, fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q")
     values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
-    return _layer(bars, labels).properties(
-        height=280, description=t("charts.live_choice_description", n=sum(counts.values()), values=values)
+    chart = _layer(bars, labels).properties(
+        height=320 if present else 280,
+        description=t("charts.live_choice_description", n=sum(counts.values()), values=values),
     )
+    return _live_type(chart, present)
+
+
+def _number(value: float) -> str:
+    return f"{value:.6g}"
 
 
 def live_number_chart(
-    values: list[float], t: Translate, *, truth: float | None, ndcg: bool = False, unit: bool = False
+    bins: nc.AnswerBins, t: Translate, *, truth: float | None, ndcg: bool = False, present: bool = False
 ) -> alt.LayerChart:
-    """A histogram of the numbers given (or of the nDCG of the orders given, ``ndcg=True``);
-    after the reveal the exact value is a dashed vermillion rule with its value written on it.
-    ``unit`` fixes the axis to 0–1 in bins of 0.05 (an nDCG); ``ndcg`` implies it."""
-    unit = unit or ndcg
+    """The room's histogram: the bars of :func:`ndcg_core.answer_bins` drawn as they are
+    (``bin="binned"``: no binning here, so the bars add up to the answers). No count is
+    written over a bar: bars a hair apart on a 0-1 axis would write them over each other.
+
+    Before the reveal the bars are blue. After it the right answers' bar is green and the
+    wrong ones grey, named in a legend (colour never alone); the exact value is a dashed
+    vermillion rule drawn behind the bars (seen in the free space above them) with its value
+    written above the plot, never over a bar. ``ndcg``: the nDCG of the orders given.
+    """
     axis = t("charts.live_ndcg") if ndcg else t("charts.live_answer")
     title_count = t("charts.live_count")
-    data = pd.DataFrame({"value": values})
-    scale = alt.Scale(domain=[0, 1]) if unit else alt.Scale(zero=False)
-    bars = (
-        alt.Chart(data)
-        .mark_bar(color=BLUE)
-        .encode(
-            x=alt.X(
-                "value:Q",
-                bin=alt.Bin(maxbins=20, extent=[0, 1]) if unit else alt.Bin(maxbins=20),
-                title=axis,
-                scale=scale,
-            ),
-            y=alt.Y("count():Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
-            tooltip=[
-                alt.Tooltip("value:Q", bin=True, title=axis),
-                alt.Tooltip("count():Q", title=title_count),
-            ],
-        )
+    marks = {
+        "unknown": t("charts.live_answers"),
+        "right": t("charts.live_right_answers"),
+        "wrong": t("charts.live_wrong_answers"),
+    }
+    truth_size = _LIVE_TYPE[present][3]
+    data = pd.DataFrame(
+        {
+            "lo": [b.lo for b in bins.bars],
+            "hi": [b.hi for b in bins.bars],
+            "count": [b.count for b in bins.bars],
+            "mark": [marks[b.verdict] for b in bins.bars],
+            "range": [f"{_number(b.lo)} – {_number(b.hi)}" for b in bins.bars],
+        }
     )
+    scale = alt.Scale(domain=list(bins.domain), nice=False, zero=False)
+    shown = ["unknown"] if truth is None else ["right", "wrong"]
+    colour = alt.Scale(
+        domain=[marks[v] for v in shown],
+        range=[{"unknown": BLUE, "right": GREEN, "wrong": NEUTRAL}[v] for v in shown],
+    )
+    legend = None if truth is None else alt.Legend(orient="bottom", title=None, labelLimit=600)
+    base = alt.Chart(data).encode(
+        x=alt.X("lo:Q", bin="binned", title=axis, scale=scale),
+        x2="hi:Q",
+        y=alt.Y(
+            "count:Q",
+            title=title_count,
+            # one above the tallest bar: the exact value's rule is seen above the bars
+            scale=alt.Scale(domain=[0, max(data["count"], default=0) + 1]),
+            axis=alt.Axis(tickMinStep=1, format="d", labelFlush=False),
+        ),
+        tooltip=[
+            alt.Tooltip("range:N", title=axis),
+            alt.Tooltip("count:Q", title=title_count),
+            alt.Tooltip("mark:N", title=" "),
+        ],
+    )
+    bars = base.mark_bar().encode(color=alt.Color("mark:N", scale=colour, legend=legend))
     layers: list[Any] = [bars]
+    description = t("charts.live_number_description", n=int(data["count"].sum()))
+    description += " " + t(
+        "charts.live_number_bars",
+        bars="; ".join(f"{r.range}: {r.count} ({r.mark})" for r in data.itertuples()),
+    )
     if truth is not None:
-        mark = pd.DataFrame({"truth": [truth], "label": [t("charts.live_truth", value=f"{truth:.4f}")]})
-        rule = alt.Chart(mark).mark_rule(color=VERMILLION, size=3, strokeDash=[6, 3]).encode(x="truth:Q")
-        # the value written at the top of the rule, inside the plot (never cut off)
+        label = t("charts.live_truth", value=f"{truth:.4f}")
+        mark = pd.DataFrame({"truth": [truth], "label": [label]})
+        # behind the bars: seen above them, never across a bar's fill
+        rule = (
+            alt.Chart(mark)
+            .mark_rule(color=VERMILLION, size=3, strokeDash=[6, 3])
+            .encode(x=alt.X("truth:Q", scale=scale))
+        )
+        right_half = truth > (bins.domain[0] + bins.domain[1]) / 2
+        # above the plot area, on the side of the rule with room, in the theme's text colour
         text = (
             alt.Chart(mark)
-            # written on the side with room: left of a rule in the right half of a 0-1 axis
             .mark_text(
-                color=VERMILLION,
-                align="right" if unit and truth > 0.5 else "left",
-                baseline="top",
-                dx=-6 if unit and truth > 0.5 else 6,
-                fontSize=14,
+                align="right" if right_half else "left",
+                baseline="bottom",
+                dx=4 if right_half else -4,
+                dy=-6,
+                fontSize=truth_size,
                 fontWeight="bold",
             )
-            .encode(x="truth:Q", y=alt.value(2), text="label:N")
+            .encode(x=alt.X("truth:Q", scale=scale), y=alt.value(0), text="label:N")
         )
-        layers += [rule, text]
-    description = t("charts.live_number_description", n=len(values))
-    if truth is not None:
-        description += " " + t("charts.live_truth", value=f"{truth:.4f}")
-    return _layer(*layers).properties(height=280, description=description)
+        layers = [rule, *layers, text]
+        description += " " + label
+    # presenter mode: the plot keeps its height under the axes, titles and legend drawn large
+    height = 360 if present else 280
+    return _live_type(_layer(*layers).properties(height=height, description=description), present)
 
 
 # --- the lesson's early steps ---------------------------------------------------------

@@ -324,21 +324,29 @@ def results(frame: Frame, code: str, q: QuestionInfo) -> None:
             if kind == "choice":
                 counts = questions.tally([a.value for a in given], questions.options(q.spec))
                 chart = charts.live_choice_chart(
-                    counts, choice_names(frame, q.spec), t, truth=str(expected) if revealed else None
+                    counts,
+                    choice_names(frame, q.spec),
+                    t,
+                    truth=str(expected) if revealed else None,
+                    present=frame.present,
                 )
             else:
                 truth = (1.0 if kind == "ranking" else widgets.answer_number(expected)) if revealed else None
-                chart = charts.live_number_chart(
+                # the bars are the core's (every answer in one bar; right and wrong apart after the reveal)
+                bins = questions.histogram(
+                    q.spec,
                     [float(a.score or 0.0) for a in given],
-                    t,
-                    truth=truth,
-                    ndcg=kind == "ranking",
-                    # nDCG answers on a 0-1 axis, unless someone typed a number outside it
-                    unit=q.spec["kind"] == "ndcg" and all(0 <= float(a.score or 0.0) <= 1 for a in given),
+                    [a.correct for a in given],
+                    revealed=revealed,
+                )
+                chart = charts.live_number_chart(
+                    bins, t, truth=truth, ndcg=kind == "ranking", present=frame.present
                 )
             st.altair_chart(chart, width="stretch")
             if revealed:
-                st.caption(t("live.right_count", right=sum(a.correct for a in given), n=len(given)))
+                # the verdict in body text (large in presenter mode), not a small grey caption
+                right = t("live.right_count", right=sum(a.correct for a in given), n=len(given))
+                st.markdown(f"**{right}**")
         if revealed:
             st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
 
