@@ -42,7 +42,13 @@ def test_spark_corpus_same_outcome_as_pandas(spark, case):
             _spark_run(spark, case)
         error = caught.value
         assert error.key == case["error"], str(error)
-        assert error.params == _api_error(case).params, str(error)
+        expected = _api_error(case)
+        assert sorted(error.params) == sorted(expected.params), str(error)
+        for name, value in expected.params.items():  # NaN: the same value, though not ==
+            assert error.params[name] == value or (
+                value != value and error.params[name] != error.params[name]
+            )
+        assert str(error) == str(expected)
         return
     result = _spark_run(spark, case)
     got = dict(zip(result.per_query["query"], result.per_query["ndcg"], strict=True))
@@ -79,3 +85,20 @@ def test_spark_corpus_cli_latin1_subprocess_has_no_java_trace():
     assert result.stderr.strip().splitlines()[-1] == f"error: {_api_error(case)}"
     for sign in ("Traceback", "Exception", "java.", "at org.", "py4j"):
         assert sign not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"), [("enc_latin1_two_queries", True), ("ids_quoted_newline", False)]
+)
+def test_spark_read_run_remote_csv_is_checked_by_spark(spark, name, refused):
+    """A path Spark reads itself (a URL: no Python pass first) is read with multiLine, and the
+    U+FFFD Spark puts for a byte that is not UTF-8 is refused (without a line)."""
+    case = next(case for case in CASES if case["name"] == name)
+    url = (FILES / case["file"]).as_uri()
+    if refused:
+        with pytest.raises(nc.NDCGInputError) as caught:
+            nspark.read_run(spark, url)
+        assert (caught.value.key, caught.value.params["line"]) == ("not_utf8", "?")
+        return
+    result = nspark.evaluate_run(nspark.read_run(spark, url), **_options(case))
+    assert sorted(result.per_query["query"]) == sorted(query for query, _ in _expected(case))
