@@ -70,6 +70,7 @@ __all__ = [
     "ID_COLUMNS",
     "NO_RELEVANT",
     "TIES",
+    "CsvScan",
     "RunResult",
     "RunSummary",
     "check_csv_fields",
@@ -418,20 +419,40 @@ def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
     fail("field_count_line", row="?", line="?", got=row.actual_columns, expected=row.expected_columns)
 
 
-def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> None:
-    """Refuse a CSV file (a local path) with a row whose number of fields differs from the
-    header's, naming the row and, where quoted new lines make them differ, the line.
+@dataclass(frozen=True, slots=True)
+class CsvScan:
+    """What :func:`check_csv_fields` learnt reading a CSV file through."""
+
+    #: The header's column names, made unique as :func:`read_run` makes them (``a``, ``a.1``).
+    columns: tuple[str, ...]
+    #: True when a quoted value holds a line break, so a row may span several lines.
+    multiline: bool
+
+
+def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> CsvScan:
+    """Refuse a CSV file (a local path) that is not UTF-8, or has a row whose number of fields
+    differs from the header's, naming the line or the row as :func:`read_run` does.
 
     The file is read once in blocks and nothing is kept, so it suits files too large for
-    memory; the Spark engine calls it before Spark reads the file (Spark itself would pad a
-    short row with nulls, or fail without naming the row).
+    memory; the Spark engine calls it before Spark reads the file: Spark's reader replaces
+    bytes that are not UTF-8 by U+FFFD without a word (Latin-1 ``café`` and ``cafè`` would
+    become one query), pads a short row with nulls, and fails on a long one without naming it.
+    The UTF-8 check is pyarrow's (native, in the same pass); only a file that fails it is
+    decoded again, block by block, to find the line.
+
+    Returns
+    -------
+    CsvScan
+        The header's names and whether any quoted value spans lines.
 
     Raises
     ------
     NDCGInputError
-        ``field_count`` or ``field_count_line``.
+        ``not_utf8``, ``field_count`` or ``field_count_line``; ``empty_table`` for a file
+        without a header.
     """
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
     label = _source_name(path, name)
@@ -443,12 +464,17 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
 
     with pa.input_stream(os.fspath(path)) as stream:
         head = stream.read(1 << 20)
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (spreadsheets), as read_run says
+        fail("not_utf8", name=label, line=1)
     import csv
 
     first = next(
         csv.reader(io.StringIO(head.decode("utf-8", errors="replace").lstrip("\ufeff"), newline="")), []
     )
+    if not first:
+        fail("empty_table", what="file", name=label)
     types = {f"f{index}": pa.string() for index in range(len(first) + 1)}
+    multiline = False
     try:
         with pa.input_stream(os.fspath(path)) as stream:
             reader = pacsv.open_csv(
@@ -458,22 +484,55 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
                 ),
                 parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
                 convert_options=pacsv.ConvertOptions(
-                    column_types=types, null_values=[""], strings_can_be_null=True, check_utf8=False
+                    column_types=types, null_values=[""], strings_can_be_null=True, check_utf8=True
                 ),
             )
             try:
-                for _ in reader:
-                    pass
+                for batch in reader:
+                    if not multiline:
+                        multiline = any(
+                            pc.any(pc.match_substring_regex(column, "[\r\n]")).as_py()
+                            for column in batch.columns
+                        )
             finally:
                 reader.close()  # stop the read-ahead before anything else (see _read_csv)
-    except pa.ArrowInvalid:
-        if not bad:
-            return  # not a field count: Spark reports what it finds
-        with (
-            pa.input_stream(os.fspath(path)) as stream,
-            io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text,
-        ):
-            _field_count_error(text, label, bad[0])
+    except pa.ArrowInvalid as error:
+        # the order of read_run: a row with another field count first, then the encoding
+        if bad:
+            with (
+                pa.input_stream(os.fspath(path)) as stream,
+                io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text,
+            ):
+                _field_count_error(text, label, bad[0])
+        if "UTF8" in str(error) or "UTF-8" in str(error):
+            _utf8_error_in_file(path, label)
+        multiline = True  # nothing this check names (a header alone...): Spark reports it
+    return CsvScan(columns=tuple(_column_names(list(first))), multiline=multiline)
+
+
+def _utf8_error_in_file(path: str | os.PathLike[str], label: str) -> NoReturn:
+    """The ``not_utf8`` error naming the first line with a byte that is not UTF-8, found block
+    by block (the file is never held whole); lines counted as :func:`_utf8_error` counts them."""
+    import codecs
+
+    import pyarrow as pa
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 0
+    with pa.input_stream(os.fspath(path)) as stream:
+        while True:
+            block = stream.read(_BLOCK)
+            try:
+                decoder.decode(block, final=not block)
+            except UnicodeDecodeError as error:
+                # error.start counts from the bytes the decoder held back from the last block
+                pending = len(error.object) - len(block)
+                lines += block.count(b"\n", 0, max(error.start - pending, 0))
+                fail("not_utf8", name=label, line=lines + 1)
+            if not block:
+                break
+            lines += block.count(b"\n")
+    fail("not_utf8", name=label, line="?")
 
 
 def _utf8_error(data: bytes, label: str) -> NoReturn:

@@ -33,6 +33,8 @@ says how to install it.
 
 from __future__ import annotations
 
+import functools
+import operator
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -145,8 +147,21 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
 
     Parquet is recognised by its magic bytes for a local file, by the extension otherwise.
     CSV columns are read as text; :func:`evaluate` casts grades and scores and reports values
-    that are not numbers. A local CSV file is first checked for rows with more or fewer fields
-    than the header (:func:`ndcg_core.batch.check_csv_fields`), so the message names the row.
+    that are not numbers. A CSV file is read as :func:`ndcg_core.batch.read_run` reads it:
+    UTF-8 (a byte-order mark allowed), quotes doubled inside quotes, line breaks inside quoted
+    values, a repeated header name made unique (``score``, ``score.1``).
+
+    A local CSV file is first read through once in Python, in blocks
+    (:func:`ndcg_core.batch.check_csv_fields`): Spark's reader has no strict encoding and
+    replaces bytes that are not UTF-8 by U+FFFD without a word, so Latin-1 ``café`` and
+    ``cafè`` would become one query ``caf�``; that pass refuses such a file naming the line
+    (and a row with another number of fields, naming the row), and says whether a quoted value
+    spans lines. Spark then splits the file across tasks unless it does (``multiLine``, which
+    reads each file in one task, is only asked for when needed). A file Spark reads from
+    elsewhere (``hdfs://``, ``s3://``) cannot be read here first: it is read with
+    ``multiLine`` (correct whatever its quotes hold), and refused when a value holds the
+    U+FFFD that Spark leaves for a byte that is not UTF-8 (one more pass over the data; the
+    line cannot be named, and a file that holds U+FFFD itself is refused too).
     """
     sql = _spark()
     name = os.path.basename(str(path).rstrip("/")) or str(path)
@@ -163,21 +178,38 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     except OSError as error:
         fail("unreadable", name=name, kind="CSV", reason=str(error))
     kind = "Parquet" if parquet else "CSV"
+    scan = None
     if not parquet and local and os.path.isfile(path):
-        # Spark pads a short row with nulls and fails on a long one without naming it
-        check_csv_fields(path, name=name)
+        scan = check_csv_fields(path, name=name)
     try:
-        frame = (
-            spark.read.parquet(str(path))
-            if parquet
-            else spark.read.option("header", True).option("mode", "FAILFAST").csv(str(path))
-        )
+        if parquet:
+            frame = spark.read.parquet(str(path))
+        else:
+            frame = (
+                spark.read.option("header", True)
+                .option("mode", "FAILFAST")
+                .option("encoding", "UTF-8")
+                # RFC 4180, as pyarrow and pandas read it: "a""b" is a"b (Spark escapes with \)
+                .option("escape", '"')
+                .option("multiLine", scan is None or scan.multiline)
+                .csv(str(path))
+            )
+        if scan is not None and len(scan.columns) == len(frame.columns):
+            frame = frame.toDF(*scan.columns)
+        empty = not frame.columns or frame.isEmpty()
     except Exception as error:  # Spark raises its own (Py4J-backed) exception types
         if not _is_spark_error(sql, error):
             raise
+        if parquet and os.path.isfile(path):  # it starts with PAR1 but Spark cannot read it
+            fail("parquet_invalid", name=name)
         fail("unreadable", name=name, kind=kind, reason=_first_line(error))
-    if not frame.columns or frame.isEmpty():
+    if empty:
         fail("empty_table", what="file", name=name)
+    if not parquet and scan is None:
+        F = sql.functions
+        replaced = [F.col(f"`{column}`").contains("\ufffd") for column in frame.columns]
+        if frame.filter(functools.reduce(operator.or_, replaced)).limit(1).count():
+            fail("not_utf8", name=name, line="?")
     return frame
 
 
@@ -231,66 +263,156 @@ def _gain(rel: Column, gain: str) -> Column:
     return gains
 
 
+#: The input order of a row during the checks (``monotonically_increasing_id``: increasing
+#: in the order of a file's rows, not consecutive); a row's number is 1 + how many rows have a
+#: smaller one, counted only when an error names it.
+_ROW = "__ndcg_row"
+
+
+def _row_numbers(rows: DataFrame, ids: list[int]) -> list[int]:
+    """The 1-based numbers (data rows, in input order) of the rows with these ``_ROW`` ids."""
+    F = _spark().functions
+    before = _first(
+        rows.agg(
+            *[F.sum(F.when(F.col(_ROW) < F.lit(i), 1).otherwise(0)).alias(f"b{n}") for n, i in enumerate(ids)]
+        )
+    )
+    return [int(before[f"b{n}"] or 0) + 1 for n in range(len(ids))]
+
+
+def _shown(value: Any) -> Any:
+    """A cell for a message, as :func:`ndcg_core.batch._shown` shows it."""
+    if value is None:
+        return "a missing value"
+    if isinstance(value, str) and len(value) > 40:
+        return value[:40] + "..."
+    return value
+
+
 def _check(
     frame: DataFrame, *, query: str, relevance: str, score: str, item: str | None, gain: str = "linear"
 ) -> None:
-    """One pass over the rows counting bad values; a second only to show an example."""
+    """The pandas engine's checks, in its order and with its messages (``bad_column``,
+    ``duplicate_pair``, ``gain_overflow_row``, ``sum_overflow_query``, naming the row): one
+    pass finds the first bad row of each kind; the passes that number it run only on error."""
     F = _spark().functions
-    rel, sc = _as_double(frame, relevance), _as_double(frame, score)
-    problems = [
-        (query, F.col(query).isNull() | (F.col(query).cast("string") == F.lit("")), "rule_id"),
-        (relevance, _not_finite(rel), "rule_finite"),
-        (relevance, ~_not_finite(rel) & (rel < 0), "rule_grade"),
-        (score, _not_finite(sc), "rule_finite"),
-    ]
-    counts = frame.agg(
-        *[
-            F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
-            for index, (_, condition, _) in enumerate(problems)
-        ]
-    ).first()
-    if counts is None or all(value is None for value in counts):
-        fail("empty_table", what="run")
-    for index, (column, condition, rule) in enumerate(problems):
-        count = counts[f"c{index}"] or 0
-        if count:
-            example = _first(frame.filter(condition).select(F.col(column)))[0]
-            fail(
-                "bad_values",
-                column=column,
-                count=int(count),
-                rule=rule,
-                value="a missing value" if example is None else example,
-            )
+    from pyspark.sql.types import BooleanType, NumericType, StringType
+
+    rows = frame.select(
+        *[F.col(f"`{name}`") for name in dict.fromkeys((query, relevance, score, *([item] if item else [])))],
+        F.monotonically_increasing_id().alias(_ROW),
+    )
+    problems: list[tuple[str, Column, str]] = [(query, _missing_id(query), "rule_id")]
+    for column, grade in ((relevance, True), (score, False)):
+        kind = frame.schema[column].dataType
+        if not isinstance(kind, (NumericType, BooleanType, StringType)):
+            # dates, times, binary: not grades or scores (pandas names the first row)
+            problems.append((column, F.lit(True), "rule_type"))
+            continue
+        raw, number = F.col(column), _as_double(frame, column)
+        if isinstance(kind, StringType):
+            problems.append((column, raw.isNotNull() & (raw != "") & number.isNull(), "rule_number"))
+        problems.append((column, _not_finite(number), "rule_finite"))
+        if grade:
+            problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
-        repeated = frame.groupBy(query, item).count().filter(F.col("count") > 1).limit(1).collect()
+        problems.append((item, _missing_id(item), "rule_id"))
+    found = _first(
+        rows.agg(
+            F.count(F.lit(1)).alias("n"),
+            *[
+                F.min(F.when(condition, F.col(_ROW))).alias(f"c{n}")
+                for n, (_, condition, _) in enumerate(problems)
+            ],
+        )
+    )
+    if not found["n"]:
+        fail("empty_table", what="run")
+    for n, (column, _, rule) in enumerate(problems):
+        first = found[f"c{n}"]
+        if first is None:
+            continue
+        (row,) = _row_numbers(rows, [int(first)])
+        cell = _first(rows.filter(F.col(_ROW) == first).select(F.col(column)))[0]
+        value: Any
+        if rule == "rule_type":
+            value, rule, row = str(_first(rows.select(F.col(column)))[0]), "rule_number", 1
+        elif rule == "rule_id":
+            value = "a missing value"
+        elif rule == "rule_number":
+            value = _shown(cell)
+        else:  # rule_finite, rule_grade: the number (a missing one is NaN, as pandas reads it)
+            got = _first(rows.filter(F.col(_ROW) == first).select(_as_double(frame, column)))[0]
+            value = float("nan") if got is None else float(got)
+        fail("bad_column", row=row, column=column, value=value, rule=rule)
+    if item is not None:
+        repeated = (
+            rows.groupBy(query, item)
+            .agg(F.count(F.lit(1)).alias("count"), F.min(_ROW).alias("first"))
+            .filter(F.col("count") > 1)
+            .orderBy("first")
+            .limit(1)
+            .collect()
+        )
         if repeated:
-            row = repeated[0]
-            fail("duplicate_pairs", item=row[item], query=row[query], count=int(row["count"]))
-    _check_gains(frame, query=query, relevance=relevance, gain=gain)
+            pair = repeated[0]
+            same = (F.col(query) == F.lit(pair[query])) & (F.col(item) == F.lit(pair[item]))
+            ids = [int(r[0]) for r in rows.filter(same).select(_ROW).orderBy(_ROW).limit(5).collect()]
+            fail(
+                "duplicate_pair",
+                item=_shown(str(pair[item])),
+                query=_shown(str(pair[query])),
+                rows=", ".join(map(str, _row_numbers(rows, ids))),
+            )
+    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True)
 
 
-def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str) -> None:
+def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False) -> None:
     """The rule of :func:`ndcg_core.gains.first_overflow`: every gain, and every query's sum
-    of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite)."""
+    of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite).
+
+    ``numbered``: ``frame`` has the checks' row ids, and the error names the row as the pandas
+    engine's :func:`ndcg_core.batch.evaluate` does; else (judgments, as ``ndcg_core.trec``)
+    the grade, and the query."""
     F = _spark().functions
-    gains = _gain(_as_double(frame, relevance), gain)
-    top = _first(frame.agg(F.max(gains).alias("top"), F.count(F.lit(1)).alias("n")))
+    Window = _spark().window.Window
+    if not numbered:
+        frame = frame.withColumn(_ROW, F.monotonically_increasing_id())
+    grades = _as_double(frame, relevance)
+    gains = _gain(grades, gain)
+    top = _first(
+        frame.agg(
+            F.max(gains).alias("top"),
+            F.count(F.lit(1)).alias("n"),
+            F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first"),
+        )
+    )
     largest = float(top["top"] or 0.0)
     if largest == float("inf"):
-        grade = _first(frame.filter(gains == float("inf")).select(_as_double(frame, relevance)))[0]
-        fail("gain_overflow", value=float(grade))
+        grade = _first(frame.filter(F.col(_ROW) == top["first"]).select(grades))[0]
+        if not numbered:
+            fail("gain_overflow", value=float(grade))
+        (row,) = _row_numbers(frame, [int(top["first"])])
+        fail("gain_overflow_row", row=row, column=relevance, value=float(grade))
     if largest * int(top["n"]) < 1.7e308:  # no sum can reach infinity: skip the grouping
         return
+    # each query's running sum in input order; the first row where it reaches infinity
+    running = F.sum(gains).over(
+        Window.partitionBy(query).orderBy(_ROW).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    )
     over = (
-        frame.groupBy(query)
-        .agg(F.sum(gains).alias("total"), F.max(_as_double(frame, relevance)).alias("grade"))
+        frame.select(F.col(query), F.col(_ROW), grades.alias("grade"), running.alias("total"))
         .filter(F.col("total") == float("inf"))
+        .orderBy(_ROW)
         .limit(1)
         .collect()
     )
+    if over and not numbered:
+        grade = _first(frame.filter(F.col(query) == over[0][query]).agg(F.max(grades)))[0]
+        fail("sum_overflow_spark", query=str(over[0][query]), value=float(grade))
     if over:
-        fail("sum_overflow_spark", query=str(over[0][query]), value=float(over[0]["grade"]))
+        (row,) = _row_numbers(frame, [int(over[0][_ROW])])
+        fail("sum_overflow_query", query=str(over[0][query]), row=row, value=float(over[0]["grade"]))
 
 
 # --------------------------------------------------------------------------- engine
@@ -538,7 +660,8 @@ def _qrels_frame(qrels: DataFrame) -> DataFrame:
 
 def _missing_id(column: str) -> Column:
     F = _spark().functions
-    flag: Column = F.col(column).isNull() | (F.col(column) == F.lit(""))
+    # as text: an integer id column compared with "" would be a failed cast (ANSI mode)
+    flag: Column = F.col(column).isNull() | (F.col(column).cast("string") == F.lit(""))
     return flag
 
 

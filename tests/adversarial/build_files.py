@@ -22,6 +22,7 @@ HEADER = "query,item,relevance,score\n"
 # Two-item patterns: (item, grade, score) rows and their nDCG.
 GOOD = [("a", "1", "0.9"), ("b", "0", "0.8")]  # nDCG 1
 SWAPPED = [("a", "0", "0.9"), ("b", "1", "0.8")]  # nDCG 1/log2(3)
+SWAPPED_CD = [("c", "0", "0.9"), ("d", "1", "0.8")]  # the same, items c and d
 WORKED = [("a", "3", "0.9"), ("b", "2", "0.8"), ("c", "0", "0.7"), ("d", "0", "0.6"), ("e", "1", "0.5")]
 WORKED_NDCG = "(3+2/log2(3)+1/log2(6))/(3+2/log2(3)+1/log2(4))"
 
@@ -367,6 +368,19 @@ def build() -> None:
         "latin-1 text",
         error="not_utf8",
         params={"line": 2},
+    )
+    case(
+        "enc_latin1_two_queries",
+        (HEADER + rows("café", GOOD) + rows("cafè", SWAPPED_CD)).encode("latin-1"),
+        "latin-1 é and è: replaced by U+FFFD they would merge into one query (issue 15, item 15)",
+        error="not_utf8",
+        params={"line": 2},
+    )
+    case(
+        "enc_utf8_accents",
+        HEADER + rows("café", GOOD) + rows("cafè", SWAPPED_CD),
+        "the same rows in UTF-8: café and cafè are two queries",
+        per_query=[["café", "1"], ["cafè", "1/log2(3)"]],
     )
     case(
         "enc_cp1252_quotes",
