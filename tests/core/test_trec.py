@@ -943,3 +943,18 @@ def test_read_trec_run_short_ids_whose_keys_collide(segment: int, monkeypatch: p
         read_trec_run(run_text(pairs))
     assert (error.value.params["line_first"], error.value.params["line"]) == (4, 6)
     assert len(read_trec_run(run_text(pairs[:5] + pairs[6:]))) == 7
+
+
+# --------------------------------------------------------------------------- crashes on ordinary data
+
+
+@pytest.mark.parametrize("ties", nc.options.BATCH_TIES)
+def test_evaluate_trec_nothing_judged_retrieved_dropped_is_zero_for_every_tie_rule(ties):
+    """The run's only item is unjudged: dropped, the condensed list is empty, DCG = 0, the
+    ideal is the pool's (grade 1 at position 1: IDCG = 1 / log2(2) = 1), nDCG = 0 / 1 = 0.0."""
+    qrels = io.BytesIO(b"q1 0 d1 1\n")
+    run = io.BytesIO(b"q1 Q0 dx 1 0.9 r\n")
+    result = evaluate_trec(qrels, {"r": run}, ties=ties, unjudged="drop")
+    row = result.per_query.iloc[0]
+    assert (row["dcg"], row["idcg"], row["ndcg"]) == (0.0, 1.0, 0.0)
+
