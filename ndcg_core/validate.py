@@ -63,6 +63,10 @@ MESSAGES: dict[str, str] = {
     "answer_too_many": "Your answer has {got} parts. Enter one number only, e.g. 0.85.",
     "length_mismatch": ("The {what} must have the same length. Got {left} and {right} items instead."),
     "k_invalid": "k must be a whole number of at least 1, or none for the whole list. Got {got} instead.",
+    "k_too_large": (
+        "k must be at most {limit} (the largest 64-bit whole number; any k past a list's "
+        "length means the whole list). Got {got} instead."
+    ),
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
     "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",

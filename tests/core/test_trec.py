@@ -958,3 +958,16 @@ def test_evaluate_trec_nothing_judged_retrieved_dropped_is_zero_for_every_tie_ru
     row = result.per_query.iloc[0]
     assert (row["dcg"], row["idcg"], row["ndcg"]) == (0.0, 1.0, 0.0)
 
+
+
+@pytest.mark.parametrize("k", [2**63, "9223372036854775808", "5,99999999999999999999"])
+def test_parse_cutoffs_refuses_k_past_the_largest_64_bit_integer(k):
+    with pytest.raises(NDCGInputError, match=r"k must be at most 9223372036854775807") as caught:
+        nc.options.parse_cutoffs(k)
+    assert caught.value.key == "k_too_large"
+
+
+def test_evaluate_trec_largest_64_bit_k_is_the_whole_list():
+    """k = 2^63 - 1 is past every list: nDCG@k is nDCG of the whole list (here 1.0)."""
+    result = evaluate_trec(io.BytesIO(b"q1 0 a 1\n"), {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, k=2**63 - 1)
+    assert result.per_query["ndcg"].tolist() == [1.0]
