@@ -249,6 +249,16 @@ MESSAGES: dict[str, str] = {
         "different grades: {first:g} on line {line_first} and {second:g} on line {line}. "
         "Keep one grade per (query, item)."
     ),
+    "qrels_gain_overflow": (
+        "Line {line} of the qrels file {name!r} (query {query!r}) holds the grade {value:g}, "
+        "too large for the exponential gain: 2^{value:g} - 1 is above the largest "
+        "floating-point number (about 1.8e308). Use grades below 1024."
+    ),
+    "qrels_sum_overflow": (
+        "The grades of the query {query!r} in the qrels file {name!r} are too large: their "
+        "gains add up to more than the largest floating-point number (about 1.8e308) at line "
+        "{line} (grade {value:g}), so IDCG would be infinite. Use smaller grades."
+    ),
     "run_duplicate": (
         "The run {name!r} retrieves the item {item!r} twice for the query {query!r} (lines "
         "{line_first} and {line}). Each (query, item) pair must appear once, as trec_eval requires."
