@@ -117,7 +117,7 @@ def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
     for k in values:
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             fail("k_invalid", got=repr(k))
-        if k > MAX_CUTOFF:  # the engines hold cutoffs as int64
+        if int(k) > MAX_CUTOFF:  # the engines hold cutoffs as int64
             fail("k_too_large", got=int(k), limit=MAX_CUTOFF)
         if int(k) not in cutoffs:
             cutoffs.append(int(k))

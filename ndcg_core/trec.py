@@ -73,7 +73,7 @@ from numpy.typing import NDArray
 
 from . import batch
 from .discounting import discounts
-from .gains import GAINS, first_overflow
+from .gains import GAINS, Gain, first_overflow
 from .options import Options, measure_columns
 from .significance import Comparison, compare_runs
 from .validate import fail
@@ -1101,14 +1101,14 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
     return pairs
 
 
-def _gains(pool: _Encoded, gain: str) -> NDArray[np.float64]:
+def _gains(pool: _Encoded, gain: Gain) -> NDArray[np.float64]:
     """Gains of the qrels' grades, a negative grade (trec_eval: in the pool, not judged)
     counting as 0. Each gain, and each query's sum of gains, must be finite (the rule of
     :func:`ndcg_core.gains.first_overflow`, query by query: a query's IDCG sums only its own
     gains); a refusal names the query and the line."""
     grades = pool.values
     with np.errstate(over="ignore"):
-        out = GAINS[gain](np.maximum(grades, 0.0))  # (checked by Options)
+        out = GAINS[gain](np.maximum(grades, 0.0))
         sums = np.bincount(pool.query_codes, weights=out, minlength=len(pool.queries))
     if np.isfinite(sums).all():
         return out
