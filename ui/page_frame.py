@@ -41,7 +41,7 @@ from ndcg_core import NDCGInputError
 
 from . import address, handout, i18n, share, styles
 from .pages import PAGE_BY_ID, PAGES
-from .state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
+from .state import SHARED_PARAMS, Ranking, check_link, check_ranking, ranking_from_params, ranking_to_params
 from .text import md_escape
 
 _RANKING = "lab.ranking"
@@ -53,6 +53,7 @@ _LINK_ERRORS = "lab.link_errors"
 #: a judged pool (ui.state.Ranking.missed), the frame says that they do not use it.
 POOL_BLIND_PAGES: frozenset[str] = frozenset({"lesson", "ties", "variants", "blind_spots", "explore"})
 _INIT = "lab.init"
+_GOOD = "lab.good_ranking"  # the last shared ranking check_ranking accepted
 #: The page icon (64×64: four falling bars, white on the theme's blue), served by Streamlit.
 _ICON = str(Path(__file__).resolve().parent / "assets" / "favicon.png")
 
@@ -111,6 +112,22 @@ def _init_session() -> None:
     st.session_state[_LANG] = lang or i18n.DEFAULT_LANGUAGE
     st.session_state[_PRESENT] = params.get("present") in ("1", "true", "yes")
     st.session_state[_INIT] = True
+
+
+def _keep_computable() -> NDCGInputError | None:
+    """Put the last good ranking (or the example) back when a change made the shared ranking
+    one the core cannot compute (:func:`ui.state.check_ranking`), and return the refusal: one
+    check for every page, whatever changed the ranking (a link, a widget's callback)."""
+    ranking = get_ranking()
+    if st.session_state.get(_GOOD) == ranking:
+        return None
+    try:
+        check_ranking(ranking)
+    except NDCGInputError as err:
+        st.session_state[_RANKING] = st.session_state.get(_GOOD) or Ranking()
+        return err
+    st.session_state[_GOOD] = ranking
+    return None
 
 
 def get_ranking() -> Ranking:
@@ -318,6 +335,7 @@ def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ())
         raise KeyError(page)
     _freeze_imported_objects()
     _init_session()
+    refused = _keep_computable()
     lang = st.session_state[_LANG]
     present = bool(st.session_state.get(_PRESENT))
     st.set_page_config(
@@ -346,6 +364,8 @@ def frame(page: str, *, params: Iterable[str] = (), private: Iterable[str] = ())
         if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
             st.session_state[_LINK_ERRORS] = []
             st.rerun()
+    if refused is not None:
+        show_error(lang, refused)
     missed = get_ranking().missed
     if missed and page in POOL_BLIND_PAGES:
         st.caption(i18n.translate(lang, "common.pool_not_used", m=len(missed)))
