@@ -223,12 +223,15 @@ class Ranking:
     def with_items(self, relevance: Iterable[float], labels: Sequence[str] | None = None) -> Ranking:
         """New grades (and names): validated, k kept when it still fits.
 
-        NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade.
+        NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade,
+        unless it brings its judged pool (:attr:`missed`) and counts unjudged items as 0 (a
+        query whose retrieved items were all unjudged: DCG 0, IDCG from the pool, nDCG 0).
         """
         rel = nc.validate.as_relevance(list(relevance), allow_unjudged=True)
         if rel.size > MAX_ITEMS:
             nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
-        if all(math.isnan(x) for x in rel.tolist()):
+        against_pool = bool(self.missed) and self.unjudged == "zero"
+        if not against_pool and all(math.isnan(x) for x in rel.tolist()):
             nc.validate.fail("all_unjudged", what="relevance_list")
         names = default_labels(rel.size) if labels is None else tuple(nc.validate.check_labels(list(labels)))
         nc.validate.check_same_length(names, rel, what="labels_and_grades")
@@ -239,8 +242,11 @@ class Ranking:
 def check_ranking(ranking: Ranking) -> None:
     """Raise the core's :class:`NDCGInputError` when the pages could not compute ``ranking``
     under its own options: grades whose gains add up past the largest float (the core's
-    overflow rule, :func:`ndcg_core.gains.first_overflow`, on the list and on its judged pool).
+    overflow rule, :func:`ndcg_core.gains.first_overflow`, on the list and on its judged pool),
+    or every item unjudged without a judged pool to set them against (:meth:`Ranking.with_items`).
     The frame applies it to a link and to every change, so no page meets such a ranking."""
+    if ranking.n_judged == 0:  # all "?": only against a judged pool, unjudged items as 0
+        ranking.with_items(ranking.relevance, ranking.labels)
     options = ranking.judged_options()
     options["k"] = None  # the rule is on the whole list: pages show every k (nDCG@k by k)
     nc.metrics(ranking.relevance, **options)
