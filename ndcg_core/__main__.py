@@ -590,6 +590,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _check_form(args, parser)
     args.no_relevant = _no_relevant(args, parser)
+    try:
+        parse_cutoffs(args.k)  # refused here, the message names the option
+    except NDCGInputError as error:
+        parser.error(f"argument --k: {error}")
     trec = args.qrels is not None or bool(args.table)
     if args.ties is None:
         args.ties = "trec_eval" if trec else "average"

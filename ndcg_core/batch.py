@@ -944,6 +944,8 @@ def _rank_order(
 def _order(run: _Run, ties: str, counts: NDArray[np.intp], starts: NDArray[np.intp]) -> NDArray[np.intp]:
     """Row order of the ranking: by query, then score descending, ties as ``ties`` says."""
     codes, rel, score = run.codes, run.relevance, run.score
+    if not codes.size:  # no rows (every retrieved item unjudged and dropped): nothing to order
+        return np.empty(0, dtype=np.intp)
     if ties in ("optimistic", "pessimistic"):
         grades = _small_integers(rel)
         if grades is None:  # any grades: lexsort on the floats themselves

@@ -83,6 +83,9 @@ DESCRIPTIONS: dict[str, str] = {
     "no_relevant": "zero: a query with nothing relevant counts as nDCG 0 in the mean; drop: it is left out",
 }
 
+#: The largest cutoff: the engines hold cutoffs as int64 (a larger k means the whole list
+#: anyway, as every k past a list's length does).
+MAX_CUTOFF = 2**63 - 1
 _CUTOFF_TEXT = re.compile(r"\s*\d+\s*(,\s*\d+\s*)*")
 
 
@@ -114,6 +117,8 @@ def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
     for k in values:
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             fail("k_invalid", got=repr(k))
+        if int(k) > MAX_CUTOFF:  # the engines hold cutoffs as int64
+            fail("k_too_large", got=int(k), limit=MAX_CUTOFF)
         if int(k) not in cutoffs:
             cutoffs.append(int(k))
     if not cutoffs:

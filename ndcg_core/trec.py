@@ -73,7 +73,7 @@ from numpy.typing import NDArray
 
 from . import batch
 from .discounting import discounts
-from .gains import apply_gain, first_overflow
+from .gains import GAINS, Gain, first_overflow
 from .options import Options, measure_columns
 from .significance import Comparison, compare_runs
 from .validate import fail
@@ -382,9 +382,13 @@ class _Encoded:
     data: Text | None
     offset: int
     label: str | None
+    #: After :meth:`take`, each kept row's row in the table as read (None: the rows as read).
+    rows: NDArray[np.intp] | None = None
 
     def line(self, row: int) -> int:
         """The line of a row in its file (or its row number in a table)."""
+        if self.rows is not None:
+            row = int(self.rows[row])
         if self.data is not None:
             return _line_of_row(self.data, int(row))[0]
         return int(row) + self.offset
@@ -393,15 +397,17 @@ class _Encoded:
         """The rows where ``keep`` is true (codes and ids unchanged; lines of the kept rows)."""
         import pyarrow as pa
 
+        kept = np.flatnonzero(keep)
         return _Encoded(
             self.query_codes[keep],
             self.queries,
             self.items.filter(pa.array(keep)),
             self.values[keep],
             None if self.tag is None else self.tag.filter(keep),
-            None,
-            0,
+            self.data,
+            self.offset,
             self.label,
+            kept if self.rows is None else self.rows[kept],
         )
 
     def frame(self, value: str) -> pd.DataFrame:
@@ -1095,14 +1101,35 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
     return pairs
 
 
-def _gains(grades: NDArray[np.float64], gain: str) -> NDArray[np.float64]:
-    """Gains of grades, a negative grade (trec_eval: in the pool, not judged) counting as 0."""
+def _gains(pool: _Encoded, gain: Gain) -> NDArray[np.float64]:
+    """Gains of the qrels' grades, a negative grade (trec_eval: in the pool, not judged)
+    counting as 0. Each gain, and each query's sum of gains, must be finite (the rule of
+    :func:`ndcg_core.gains.first_overflow`, query by query: a query's IDCG sums only its own
+    gains); a refusal names the query and the line."""
+    grades = pool.values
     with np.errstate(over="ignore"):
-        out = apply_gain(np.maximum(grades, 0.0), gain)
+        out = GAINS[gain](np.maximum(grades, 0.0))
+        sums = np.bincount(pool.query_codes, weights=out, minlength=len(pool.queries))
+    if np.isfinite(sums).all():
+        return out
+    name = pool.label or "table"
     problem = first_overflow(out)
     if problem is not None and problem[1] == "gain":
-        fail("gain_overflow", value=float(grades[problem[0]]))
-    return out
+        row = problem[0]
+        query = str(pool.queries[pool.query_codes[row]])
+        fail("qrels_gain_overflow", name=name, line=pool.line(row), query=query, value=float(grades[row]))
+    code = int(np.argmin(np.isfinite(sums)))
+    rows = np.flatnonzero(pool.query_codes == code)
+    with np.errstate(over="ignore"):
+        running = np.cumsum(out[rows])
+    row = int(rows[int(np.argmin(np.isfinite(running)))])
+    fail(
+        "qrels_sum_overflow",
+        name=name,
+        line=pool.line(row),
+        query=str(pool.queries[code]),
+        value=float(grades[row]),
+    )
 
 
 def _bins(position: NDArray[np.intp], cutoffs: NDArray[np.int64]) -> NDArray[np.intp]:
@@ -1428,7 +1455,7 @@ def evaluate_trec(
     named = _named_runs(runs)
     pool, pool_lookup = _qrels(qrels, None)
     n_queries = len(pool.queries)
-    pool_gains = _gains(pool.values, options.gain)
+    pool_gains = _gains(pool, options.gain)
     encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
     run_counts = [_query_counts(run.query_codes, len(run.queries)) for _, run in encoded]
     longest = max([int(np.bincount(pool.query_codes).max())] + [int(counts.max()) for counts in run_counts])

@@ -63,6 +63,10 @@ MESSAGES: dict[str, str] = {
     "answer_too_many": "Your answer has {got} parts. Enter one number only, e.g. 0.85.",
     "length_mismatch": ("The {what} must have the same length. Got {left} and {right} items instead."),
     "k_invalid": "k must be a whole number of at least 1, or none for the whole list. Got {got} instead.",
+    "k_too_large": (
+        "k must be at most {limit} (the largest 64-bit whole number; any k past a list's "
+        "length means the whole list). Got {got} instead."
+    ),
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
     "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",
@@ -244,6 +248,16 @@ MESSAGES: dict[str, str] = {
         "The qrels file {name!r} grades the item {item!r} of the query {query!r} twice with "
         "different grades: {first:g} on line {line_first} and {second:g} on line {line}. "
         "Keep one grade per (query, item)."
+    ),
+    "qrels_gain_overflow": (
+        "Line {line} of the qrels file {name!r} (query {query!r}) holds the grade {value:g}, "
+        "too large for the exponential gain: 2^{value:g} - 1 is above the largest "
+        "floating-point number (about 1.8e308). Use grades below 1024."
+    ),
+    "qrels_sum_overflow": (
+        "The grades of the query {query!r} in the qrels file {name!r} are too large: their "
+        "gains add up to more than the largest floating-point number (about 1.8e308) at line "
+        "{line} (grade {value:g}), so IDCG would be infinite. Use smaller grades."
     ),
     "run_duplicate": (
         "The run {name!r} retrieves the item {item!r} twice for the query {query!r} (lines "

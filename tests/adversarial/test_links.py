@@ -78,6 +78,10 @@ def _option(option: str, allowed: str, got: str) -> Err:
     return Err("unknown_option", {"option": option, "allowed": allowed, "got": got})
 
 
+def _overflow(value: float) -> Err:
+    return Err("sum_overflow", {"value": value, "position": 2})
+
+
 GAINS, DISCOUNTS = "linear, exponential", "log2, jarvelin"
 EVAL_TIES, EVAL_NOREL = "average, optimistic, pessimistic, input, trec_eval", "zero, drop"
 DIGITS = "9" * 5000
@@ -258,6 +262,20 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
     ("swap_negative", "explore", {"swap": "-1,2"}, _swap("'-1,2'")),
     ("swap_5000_digits", "explore", {"swap": DIGITS}, _too_long("swap", 5000)),
     ("missed_on_blind_spots", "blind_spots", {"rel": "3,3,3", "missed": "3"}, QUIET),
+    # --- grades whose gains add up past the largest float: the core's message, the example kept
+    *[
+        (f"rel_1e308_twice_{page}", page, {"rel": "1e308,1e308"}, _overflow(1e308))
+        for page in ("calculator", "lesson", "variants", "explore")
+    ],
+    ("rel_1023_exponential", "calculator", {"rel": "1023,1023", "gain": "exponential"}, _overflow(1023)),
+    ("rel_9e307_jarvelin", "calculator", {"rel": "9e307,9e307", "disc": "jarvelin"}, _overflow(9e307)),
+    ("missed_1e308_twice", "calculator", {"missed": "1e308,1e308"}, _overflow(1e308)),
+    (
+        "trec_k_20_digits",
+        "evaluate",
+        {"trec_k": "9" * 20},
+        Err("k_too_large", {"got": int("9" * 20), "limit": 2**63 - 1}),
+    ),
 ]
 
 

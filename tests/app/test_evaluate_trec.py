@@ -15,6 +15,7 @@ from app_helpers import static_tables
 from chinese_text import english_leftovers
 from scipy import stats
 
+import ndcg_core as nc
 from ndcg_core import NDCGInputError, significance, trec
 from ndcg_core.samples import sample_trec
 from ui.framework.i18n import error_text, translate
@@ -391,3 +392,40 @@ def test_evaluate_trec_missing_note_names_the_run_and_its_unanswered_queries(app
     note = translate(lang, f"evaluate.trec_missing_{missing}", run="C", n=1, queries="q2")
     assert [c.value for c in at.caption].count(note) == 1
     assert not any("**A**" in c.value for c in at.caption)
+
+
+#: q1's only retrieved item, dx, is unjudged; q1's judged pool is d1 (grade 1).
+ALL_UNJUDGED_QRELS = b"q1 0 d1 1\nq2 0 d4 1\n"
+ALL_UNJUDGED_RUN = b"q1 Q0 dx 1 0.9 r\nq2 Q0 d4 1 0.5 r\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_trec_query_with_only_unjudged_items_opens_against_its_pool(app, lang):
+    """The query opened by default (lowest nDCG first: q1) retrieved only an unjudged item: its
+    list is "?", its ideal the pool's d1, so DCG = 0, IDCG = 1 / log2(2) = 1, nDCG = 0; the
+    Calculator opens it and computes the same."""
+    at = _upload(app(page=PAGE, lang=lang), ALL_UNJUDGED_QRELS, {"r.run": ALL_UNJUDGED_RUN})
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.selectbox(key="evaluate.trec_open_query").value == "q1"
+    assert any(
+        translate(lang, "evaluate.trec_open_all_unjudged") in md.value.replace("\\", "") for md in at.caption
+    )
+    at.button(key="evaluate.trec_open").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    ranking = at.session_state["lab.ranking"]
+    assert ranking.n_judged == 0 and ranking.missed == (1.0,)
+    metrics = nc.metrics(ranking.relevance, **ranking.judged_options())
+    assert (metrics.dcg, metrics.idcg, metrics.ndcg) == (0.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_trec_query_with_only_unjudged_items_dropped_gets_a_note(app, lang):
+    """With unjudged items dropped the list of q1 is empty: a note instead of the button."""
+    at = app(page=PAGE, lang=lang, trec_unj="drop")
+    at = _upload(at, ALL_UNJUDGED_QRELS, {"r.run": ALL_UNJUDGED_RUN})
+    assert not at.exception, [e.message for e in at.exception]
+    assert any(
+        translate(lang, "evaluate.trec_open_nothing_judged", query="q1") in md.value.replace("\\", "")
+        for md in at.caption
+    )
+    assert not [b for b in at.button if b.key == "evaluate.trec_open"]

@@ -8,6 +8,7 @@ import pytest
 
 from ui.framework import i18n, styles
 from ui.framework.navigation import PAGES
+from ui.framework.state import EXAMPLE_RELEVANCE
 
 PRESENTER_MARK = "nDCG Lab presenter mode"
 
@@ -241,3 +242,28 @@ def test_frame_ranking_is_the_current_one_after_an_edit():
     before, after = at.text[0].value.split("|")
     assert before == "(3.0, 2.0, 0.0, 0.0, 1.0)"  # the worked example of a fresh session
     assert after == "(1.0, 0.0, 3.0)"
+
+
+def test_frame_overflowing_link_falls_back_and_the_next_page_works(app):
+    """rel=1e308,1e308: the core's overflow message, the example in its place (and in the
+    link), and the next page opened from there runs."""
+    at = app(rel="1e308,1e308")
+    assert not at.exception
+    assert any("1.8e308" in e.value.replace("\\", "") for e in at.error)
+    assert at.session_state["lab.ranking"].relevance == EXAMPLE_RELEVANCE
+    assert _q(at, "rel") == "3,2,0,0,1"
+    at.switch_page("pages/1_Lesson.py").run()
+    assert not at.exception
+
+
+def test_frame_change_that_overflows_keeps_the_last_good_ranking(app):
+    """1023,1023,1023 is fine with the linear gain; the exponential gain would sum three
+    2^1023 gains past the largest float: the message, and the linear ranking kept."""
+    at = app(rel="1023,1023,1023")
+    at.segmented_control(key="calc.gain").set_value("exponential").run()
+    assert not at.exception
+    assert any("1.8e308" in e.value.replace("\\", "") for e in at.error)
+    ranking = at.session_state["lab.ranking"]
+    assert (ranking.relevance, ranking.gain) == ((1023.0, 1023.0, 1023.0), "linear")
+    at.run()
+    assert not at.exception

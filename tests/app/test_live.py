@@ -18,7 +18,8 @@ from chinese_text import english_leftovers
 import ndcg_core as nc
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
-from ui import charts, i18n
+from ui.components import charts
+from ui.framework import i18n
 
 LIVE = "app_pages/8_Live_class.py"
 LANGS = ["en", "zh"]

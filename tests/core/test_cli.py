@@ -354,3 +354,15 @@ def test_main_qrels_unknown_baseline_exits_2_naming_it(trec_files, capsys):
     qrels_path, paths, _, _ = trec_files
     assert cli.main(["--qrels", str(qrels_path), *map(str, paths), "--baseline", "bm99"]) == 2
     assert "'bm99'" in capsys.readouterr().err
+
+
+def test_cli_k_past_64_bits_exits_2_naming_k(tmp_path):
+    """--k 9223372036854775808 (2^63) with --qrels: a message naming --k, no traceback."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "r.run"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 0.9 r\n")
+    done = _cli("--qrels", str(qrels), str(run), "--k", "9223372036854775808")
+    assert done.returncode == 2
+    assert "argument --k: k must be at most 9223372036854775807" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""

@@ -943,3 +943,64 @@ def test_read_trec_run_short_ids_whose_keys_collide(segment: int, monkeypatch: p
         read_trec_run(run_text(pairs))
     assert (error.value.params["line_first"], error.value.params["line"]) == (4, 6)
     assert len(read_trec_run(run_text(pairs[:5] + pairs[6:]))) == 7
+
+
+# --------------------------------------------------------------------------- crashes on ordinary data
+
+
+@pytest.mark.parametrize("ties", nc.options.BATCH_TIES)
+def test_evaluate_trec_nothing_judged_retrieved_dropped_is_zero_for_every_tie_rule(ties):
+    """The run's only item is unjudged: dropped, the condensed list is empty, DCG = 0, the
+    ideal is the pool's (grade 1 at position 1: IDCG = 1 / log2(2) = 1), nDCG = 0 / 1 = 0.0."""
+    qrels = io.BytesIO(b"q1 0 d1 1\n")
+    run = io.BytesIO(b"q1 Q0 dx 1 0.9 r\n")
+    result = evaluate_trec(qrels, {"r": run}, ties=ties, unjudged="drop")
+    row = result.per_query.iloc[0]
+    assert (row["dcg"], row["idcg"], row["ndcg"]) == (0.0, 1.0, 0.0)
+
+
+def test_evaluate_trec_exponential_1023_in_two_queries_is_finite():
+    """Each query holds one grade 1023: its gain 2^1023 - 1 is finite (about 9.0e308 / 10), and
+    each list is its own ideal, so each nDCG is 1.0; only a sum within one query could overflow."""
+    qrels = io.BytesIO(b"q1 0 d1 1023\nq2 0 d2 1023\n")
+    run = io.BytesIO(b"q1 Q0 d1 1 1 r\nq2 Q0 d2 1 1 r\n")
+    result = evaluate_trec(qrels, {"r": run}, gain="exponential")
+    assert result.per_query["ndcg"].tolist() == [1.0, 1.0]
+
+
+def test_evaluate_trec_gain_sum_overflow_names_the_query_and_its_line():
+    """q2's two grades 1023: 2^1023 + 2^1023 (in floats) = 2^1024, past the largest float, at
+    the file's line 3 (the second of q2's lines)."""
+    qrels = io.BytesIO(b"q1 0 a 1\nq2 0 d1 1023\nq2 0 d2 1023\n")
+    run = io.BytesIO(b"q1 Q0 a 1 1 r\n")
+    with pytest.raises(NDCGInputError, match=r"query 'q2'.*line 3") as caught:
+        evaluate_trec(qrels, {"r": run}, gain="exponential")
+    assert caught.value.key == "qrels_sum_overflow"
+
+
+def test_evaluate_trec_gain_overflow_names_the_query_and_its_line():
+    qrels = io.BytesIO(b"q1 0 a 1\nq1 0 b 2\nq7 0 c 1100\n")
+    with pytest.raises(NDCGInputError, match=r"Line 3.*query 'q7'") as caught:
+        evaluate_trec(qrels, {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, gain="exponential")
+    assert caught.value.key == "qrels_gain_overflow"
+
+
+def test_evaluate_trec_sum_overflow_line_counts_after_a_repeated_pair():
+    """A pair graded twice alike is kept once; the line named is still the file's (4), not
+    the row's place among the rows kept."""
+    qrels = io.BytesIO(b"q1 0 a 1\nq1 0 a 1\nq2 0 d1 1023\nq2 0 d2 1023\n")
+    with pytest.raises(NDCGInputError, match=r"query 'q2'.*line 4"):
+        evaluate_trec(qrels, {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, gain="exponential")
+
+
+@pytest.mark.parametrize("k", [2**63, "9223372036854775808", "5,99999999999999999999"])
+def test_parse_cutoffs_refuses_k_past_the_largest_64_bit_integer(k):
+    with pytest.raises(NDCGInputError, match=r"k must be at most 9223372036854775807") as caught:
+        nc.options.parse_cutoffs(k)
+    assert caught.value.key == "k_too_large"
+
+
+def test_evaluate_trec_largest_64_bit_k_is_the_whole_list():
+    """k = 2^63 - 1 is past every list: nDCG@k is nDCG of the whole list (here 1.0)."""
+    result = evaluate_trec(io.BytesIO(b"q1 0 a 1\n"), {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, k=2**63 - 1)
+    assert result.per_query["ndcg"].tolist() == [1.0]

@@ -44,7 +44,15 @@ from ndcg_core.scales import Scale, check_scale, grade_cells
 from ui.framework import styles
 from ui.framework.palette import BLUE, css_text_on_fill
 from ui.framework.shared import get_ranking, presenting, set_ranking, show_error
-from ui.framework.state import MAX_ITEMS, UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
+from ui.framework.state import (
+    MAX_ITEMS,
+    UNJUDGED_GRADE,
+    Ranking,
+    check_ranking,
+    default_labels,
+    format_grade,
+    is_unjudged,
+)
 from ui.framework.styles import TABLE_PREFIX, column_ems, step_parts, step_table_key, table_parts
 from ui.framework.text import md_escape, md_table
 
@@ -157,6 +165,7 @@ def _on_text(prefix: str, scale: Scale, allow_unjudged: bool = False) -> None:
         rel = nc.parse_relevance(st.session_state[key], limit=MAX_ITEMS, allow_unjudged=allow_unjudged)
         check_scale(rel, scale, allow_unjudged=allow_unjudged)
         new = ranking.with_items(rel.tolist(), labels_for(ranking, rel.size))
+        check_ranking(new)
     except NDCGInputError as err:
         _set_error(prefix, "text", err)
         return
@@ -360,7 +369,9 @@ def table_ranking(
         nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
     check_scale(rel, scale)
     values = [UNJUDGED_GRADE if gone else x for x, gone in zip(rel.tolist(), unjudged, strict=True)]
-    return ranking.with_items(values, labels)
+    new = ranking.with_items(values, labels)
+    check_ranking(new)  # grades whose gains overflow: the message at the table
+    return new
 
 
 def apply_table(prefix: str, *, scale: Scale = "free", allow_unjudged: bool = False) -> None:

@@ -44,6 +44,7 @@ from ui.framework.shared import (
     Frame,
     get_ranking,
     init_session,
+    keep_computable,
     keep_frame,
     page_params,
     show_error,
@@ -181,6 +182,7 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
     page = PAGE_BY_ID[page_id]
     _freeze_imported_objects()
     lang = session_language()
+    refused = keep_computable()
     present = bool(st.session_state.get(PRESENT))
     st.set_page_config(
         page_title=f"{i18n.translate(lang, f'nav.{page.id}')} · {i18n.translate(lang, 'common.app_name')}",
@@ -207,6 +209,8 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
         if st.button(i18n.translate(lang, "common.dismiss"), key="lab.dismiss_link_errors"):
             st.session_state[LINK_ERRORS] = []
             st.rerun()
+    if refused is not None:
+        show_error(lang, refused)
     missed = get_ranking().missed
     if missed and page.id in POOL_BLIND_PAGES:
         st.caption(i18n.translate(lang, "common.pool_not_used", m=len(missed)))

@@ -19,7 +19,14 @@ import streamlit as st
 
 from ndcg_core import NDCGInputError
 from ui.framework import i18n, styles
-from ui.framework.state import SHARED_PARAMS, Ranking, check_link, ranking_from_params, ranking_to_params
+from ui.framework.state import (
+    SHARED_PARAMS,
+    Ranking,
+    check_link,
+    check_ranking,
+    ranking_from_params,
+    ranking_to_params,
+)
 from ui.framework.text import md_escape
 
 _RANKING = "lab.ranking"
@@ -32,6 +39,7 @@ _FRAME = "lab.frame"
 #: The page a "start a live class" click came from, for the live page to take up.
 LIVE_START = "lab.live_start_from"
 _INIT = "lab.init"
+_GOOD = "lab.good_ranking"  # the last shared ranking check_ranking accepted
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,23 @@ def init_session() -> None:
     st.session_state[LANG] = lang or i18n.DEFAULT_LANGUAGE
     st.session_state[PRESENT] = params.get("present") in ("1", "true", "yes")
     st.session_state[_INIT] = True
+
+
+def keep_computable() -> NDCGInputError | None:
+    """Put the last good ranking (or the example) back when a change made the shared ranking
+    one the core cannot compute (:func:`ui.framework.state.check_ranking`), and return the
+    refusal: one check for every page, whatever changed the ranking (a link, a widget's
+    callback)."""
+    ranking = get_ranking()
+    if st.session_state.get(_GOOD) == ranking:
+        return None
+    try:
+        check_ranking(ranking)
+    except NDCGInputError as err:
+        st.session_state[_RANKING] = st.session_state.get(_GOOD) or Ranking()
+        return err
+    st.session_state[_GOOD] = ranking
+    return None
 
 
 def get_ranking() -> Ranking:

@@ -225,17 +225,33 @@ class Ranking:
     def with_items(self, relevance: Iterable[float], labels: Sequence[str] | None = None) -> Ranking:
         """New grades (and names): validated, k kept when it still fits.
 
-        NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade.
+        NaN (an unjudged item) is accepted, but not for every item: a ranking needs a grade,
+        unless it brings its judged pool (:attr:`missed`) and counts unjudged items as 0 (a
+        query whose retrieved items were all unjudged: DCG 0, IDCG from the pool, nDCG 0).
         """
         rel = nc.validate.as_relevance(list(relevance), allow_unjudged=True)
         if rel.size > MAX_ITEMS:
             nc.validate.fail("too_many", what="relevance_list", got=int(rel.size), limit=MAX_ITEMS)
-        if all(math.isnan(x) for x in rel.tolist()):
+        against_pool = bool(self.missed) and self.unjudged == "zero"
+        if not against_pool and all(math.isnan(x) for x in rel.tolist()):
             nc.validate.fail("all_unjudged", what="relevance_list")
         names = default_labels(rel.size) if labels is None else tuple(nc.validate.check_labels(list(labels)))
         nc.validate.check_same_length(names, rel, what="labels_and_grades")
         k = self.k if self.k is None or self.k <= rel.size else None
         return replace(self, relevance=tuple(float(x) for x in rel), labels=names, k=k)
+
+
+def check_ranking(ranking: Ranking) -> None:
+    """Raise the core's :class:`NDCGInputError` when the pages could not compute ``ranking``
+    under its own options: grades whose gains add up past the largest float (the core's
+    overflow rule, :func:`ndcg_core.gains.first_overflow`, on the list and on its judged pool),
+    or every item unjudged without a judged pool to set them against (:meth:`Ranking.with_items`).
+    The frame applies it to a link and to every change, so no page meets such a ranking."""
+    if ranking.n_judged == 0:  # all "?": only against a judged pool, unjudged items as 0
+        ranking.with_items(ranking.relevance, ranking.labels)
+    options = ranking.judged_options()
+    options["k"] = None  # the rule is on the whole list: pages show every k (nDCG@k by k)
+    nc.metrics(ranking.relevance, **options)
 
 
 def ranking_to_params(ranking: Ranking) -> dict[str, str | list[str]]:
@@ -382,16 +398,29 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
     """The ranking a link describes, and the problems found in it.
 
     Each broken parameter falls back to the example's value and adds one error; the rest of
-    the link still applies. ``params`` maps a name to a string or a list of strings.
+    the link still applies. Grades (``rel``, ``missed``) the core cannot compute under the
+    link's variant (:func:`check_ranking`) are broken too. ``params`` maps a name to a string or a list of strings.
     """
     errors: list[NDCGInputError] = []
     ranking = Ranking()
     rel_text = _one(params, "rel")
     labels = _many(params, "item")
+    # the variant first: whether the grades overflow depends on the gain
+    gain = _choice(params, "gain", GAIN_CHOICES, errors)
+    if gain is not None:
+        ranking = replace(ranking, gain=gain)
+    discount = _choice(params, "disc", DISCOUNT_CHOICES, errors)
+    if discount is not None:
+        ranking = replace(ranking, discount=discount)
+    unjudged = _choice(params, "unj", UNJUDGED_CHOICES, errors)
+    if unjudged is not None:
+        ranking = replace(ranking, unjudged=unjudged)
     if rel_text is not None:
         try:
             rel = nc.parse_relevance(rel_text, limit=MAX_ITEMS, allow_unjudged=True)
-            ranking = ranking.with_items(rel)
+            with_rel = ranking.with_items(rel)
+            check_ranking(with_rel)
+            ranking = with_rel
         except NDCGInputError as err:
             errors.append(err)
     if labels is not None:
@@ -405,23 +434,15 @@ def ranking_from_params(params: Mapping[str, Any]) -> tuple[Ranking, list[NDCGIn
             ranking = replace(ranking, k=parse_k(k_text))
         except NDCGInputError as err:
             errors.append(err)
-    # One try per option, so a broken one keeps the others (each its own field and vocabulary).
-    gain = _choice(params, "gain", GAIN_CHOICES, errors)
-    if gain is not None:
-        ranking = replace(ranking, gain=gain)
-    discount = _choice(params, "disc", DISCOUNT_CHOICES, errors)
-    if discount is not None:
-        ranking = replace(ranking, discount=discount)
-    unjudged = _choice(params, "unj", UNJUDGED_CHOICES, errors)
-    if unjudged is not None:
-        ranking = replace(ranking, unjudged=unjudged)
     missed_text = _one(params, "missed")
     if missed_text is not None:
         try:
             missed = nc.validate.parse_numbers(
                 missed_text, what="missed_grades", limit=MAX_ITEMS, allow_negative=False
             )
-            ranking = ranking.with_missed(missed.tolist())
+            with_missed = ranking.with_missed(missed.tolist())
+            check_ranking(with_missed)
+            ranking = with_missed
         except NDCGInputError as err:
             errors.append(err)
     return ranking, errors

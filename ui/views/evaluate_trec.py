@@ -704,7 +704,10 @@ def query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query: str, ties: opt.
 
 def trec_query_link(collection: Collection, run: str, query: str, options: opt.Options) -> TrecQueryLink:
     """The ranking the Calculator gets for one query of one run: the run's top
-    :data:`ui.framework.state.MAX_ITEMS` items in the system's order, their grades, and the k chosen."""
+    :data:`ui.framework.state.MAX_ITEMS` items in the system's order, their grades, and the k chosen.
+
+    Raises the core's ``all_unjudged`` when every item is unjudged and the Calculator could
+    not set them against a judged pool (unjudged items dropped, or no judged item above 0)."""
     ordered = query_ranking(collection.qrels, collection.runs[run], query, options.ties)
     top = ordered.head(MAX_ITEMS)
     unjudged = top["relevance"].isna()
@@ -726,16 +729,18 @@ def trec_query_link(collection: Collection, run: str, query: str, options: opt.O
     pooled = options.ideal == "pool" and not (cut and (k is None or k > MAX_ITEMS))
     # unjudged items keep no grade (NaN, "?" in the Calculator) under the page's treatment
     base = Ranking(k=None, gain=options.gain, discount=options.discount, unjudged=options.unjudged)
+    if options.ideal == "pool":
+        # the ideal from the judged pool: the list's judged grades and the missed ones (set
+        # first: a list of unjudged items only is a ranking against its pool)
+        base = base.with_missed(missed[:MAX_ITEMS])
     try:
         ranking = base.with_items(grades.tolist(), names)
     except NDCGInputError:  # an id the Calculator cannot take as a name (too long, repeated)
+        # (every item unjudged and no pool to set them against: all_unjudged, raised)
         ranking = base.with_items(grades.tolist(), [f"D{i}" for i in range(1, len(names) + 1)])
-    if options.ideal == "pool":
-        # the ideal from the judged pool: the list's judged grades and the missed ones; k is
-        # kept even past the list, since against a pool IDCG@k runs to k
-        ranking = replace(ranking.with_missed(missed[:MAX_ITEMS]), k=k)
-    else:
-        ranking = replace(ranking, k=k if k is not None and k <= ranking.n else None)
+    # against a pool k is kept even past the list (IDCG@k runs to k), else only within it
+    pooled_k = options.ideal == "pool" or (k is not None and k <= ranking.n)
+    ranking = replace(ranking, k=k if pooled_k else None)
     return TrecQueryLink(
         query=query,
         run=run,
@@ -783,8 +788,16 @@ def open_query(collection: Collection, result: Any, options: opt.Options, column
             key="evaluate.trec_open_query",
             format_func=lambda q: t("evaluate.open_option", query=q, ndcg=fmt(value[q])),
         )
-    link = trec_query_link(collection, run, query, options)
-    if link.n_unjudged:
+    try:
+        link = trec_query_link(collection, run, query, options)
+    except NDCGInputError as err:
+        if err.key != "all_unjudged":
+            raise
+        st.caption(t("evaluate.trec_open_nothing_judged", query=md_escape(query)))
+        return
+    if link.n_unjudged == link.ranking.n:
+        st.caption(t("evaluate.trec_open_all_unjudged"))
+    elif link.n_unjudged:
         st.caption(
             t(
                 "evaluate.trec_open_unjudged_shown",
