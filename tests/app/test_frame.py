@@ -252,7 +252,7 @@ def test_frame_overflowing_link_falls_back_and_the_next_page_works(app):
     assert any("1.8e308" in e.value.replace("\\", "") for e in at.error)
     assert at.session_state["lab.ranking"].relevance == EXAMPLE_RELEVANCE
     assert _q(at, "rel") == "3,2,0,0,1"
-    at.switch_page("pages/1_Lesson.py").run()
+    at.switch_page("app_pages/1_Lesson.py").run()
     assert not at.exception
 
 
