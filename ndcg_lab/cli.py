@@ -1,8 +1,9 @@
 """``ndcg-lab app [STREAMLIT OPTIONS]`` and ``ndcg-lab evaluate FILE [OPTIONS]`` (or
 ``ndcg-lab evaluate --qrels QRELS RUN [RUN ...] [OPTIONS]``).
 
-``app`` starts the Streamlit app of the checkout this package was installed from (an editable
-install, ``pip install -e .``); ``evaluate`` is ``python -m ndcg_core`` under another name, with
+``app`` starts the Streamlit app: the checkout's when this package runs from one (``pip
+install -e .``), else the files a wheel installed (:func:`ui.framework.home.app_home`);
+``evaluate`` is ``python -m ndcg_core`` under another name, with
 the same arguments and exit status. Streamlit is not imported here: ``app`` hands the process to
 ``python -m streamlit run``, so ``evaluate`` starts as fast as the core.
 """
@@ -12,10 +13,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-
-#: The app's entry script, next to this package in a checkout.
-APP = Path(__file__).resolve().parent.parent / "app.py"
 
 USAGE = """usage: ndcg-lab {app,evaluate} ...
 
@@ -40,15 +37,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return evaluate(rest)
     if command == "app":
-        if not APP.is_file():
-            print(
-                f"error: {APP} not found; 'ndcg-lab app' needs the checkout "
-                "(install it with pip install -e .)",
-                file=sys.stderr,
-            )
+        from ui.framework.home import app_home  # a path only: imports nothing of the app
+
+        app = app_home() / "app.py"
+        if not app.is_file():
+            print(f"error: {app} not found; reinstall nDCG Lab (pip install ndcg-lab)", file=sys.stderr)
             return 2
-        os.chdir(APP.parent)  # .streamlit/config.toml and pages/ are read from here
-        os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(APP), *rest])
+        os.chdir(app.parent)  # Streamlit reads .streamlit/config.toml from here
+        os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(app), *rest])
     print(f"error: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
     return 2
 

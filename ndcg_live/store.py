@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
@@ -74,13 +75,15 @@ CODE_LENGTH = 6
 MAX_STUDENTS = 500
 MAX_QUESTIONS = 100
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SQLITE = ROOT / "data" / "live.sqlite3"
+def default_sqlite() -> Path:
+    """The default database: a SQLite file in the user's data folder (``~/.local/share/ndcg-lab``
+    on Linux, by platformdirs), never inside the installed package or the checkout."""
+    return platformdirs.user_data_path("ndcg-lab") / "live.sqlite3"
 
 
 def default_url() -> str:
-    """``NDCG_LAB_DATABASE_URL``, else the SQLite file ``data/live.sqlite3`` of the app."""
-    return os.environ.get(DATABASE_URL_ENV, "").strip() or f"sqlite:///{DEFAULT_SQLITE}"
+    """``NDCG_LAB_DATABASE_URL``, else the SQLite file :func:`default_sqlite`."""
+    return os.environ.get(DATABASE_URL_ENV, "").strip() or f"sqlite:///{default_sqlite()}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,18 +42,20 @@ def _free_port() -> int:
 
 
 def start_server(
-    port: int | None = None, *, address: str = "127.0.0.1", env: dict[str, str] | None = None
+    port: int | None = None,
+    *,
+    address: str = "127.0.0.1",
+    env: dict[str, str] | None = None,
+    command: list[str] | None = None,
+    cwd: Path = ROOT,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``streamlit run app.py`` listening on ``address``; return the process and its base
-    URL, always a loopback one (a server on 0.0.0.0, as in a class, is reached there too).
-    ``env`` adds environment variables (e.g. ``NDCG_LAB_DATABASE_URL``) to this one's."""
+    """Start ``streamlit run app.py`` (or ``command``, e.g. an installed ``ndcg-lab app``, with
+    the same options) listening on ``address``; return the process and its base URL, always a
+    loopback one (a server on 0.0.0.0, as in a class, is reached there too). ``env`` adds
+    environment variables (e.g. ``NDCG_LAB_DATABASE_URL``) to this one's."""
     port = port or _free_port()
     cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
+        *(command or [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]),
         "--server.headless",
         "true",
         "--server.address",
@@ -69,7 +71,7 @@ def start_server(
     log = LOGS / f"server-{port}.log"
     with log.open("wb") as out:  # the child keeps its own descriptor
         proc = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+            cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
         )
     base = f"http://127.0.0.1:{port}"
     SERVER_LOGS[base] = log
@@ -94,9 +96,14 @@ def log_tail(path: Path, lines: int = 60) -> str:
 
 
 @contextmanager
-def running_server(address: str = "127.0.0.1", env: dict[str, str] | None = None) -> Iterator[str]:
+def running_server(
+    address: str = "127.0.0.1",
+    env: dict[str, str] | None = None,
+    command: list[str] | None = None,
+    cwd: Path = ROOT,
+) -> Iterator[str]:
     """A fresh server for the ``with`` block; yields its base URL and stops it afterwards."""
-    proc, base = start_server(address=address, env=env)
+    proc, base = start_server(address=address, env=env, command=command, cwd=cwd)
     try:
         yield base
     finally:

@@ -363,15 +363,13 @@ def test_export_has_no_student_token(store):
     assert student.token.encode() not in store.export_csv(code, key)
 
 
-def test_default_url_is_a_sqlite_file_in_the_ignored_data_folder(monkeypatch):
-    from pathlib import Path
-
+def test_default_url_is_a_sqlite_file_in_the_users_data_folder(monkeypatch, tmp_path):
+    """Never inside the installed package or the checkout: XDG_DATA_HOME/ndcg-lab on Linux."""
     from ndcg_live.store import DATABASE_URL_ENV, default_url
 
     monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
-    root = Path(__file__).resolve().parents[2]
-    ignored = (root / ".gitignore").read_text().splitlines()
-    assert default_url() == f"sqlite:///{root / 'data' / 'live.sqlite3'}" and "/data/" in ignored
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    assert default_url() == f"sqlite:///{tmp_path / 'share' / 'ndcg-lab' / 'live.sqlite3'}"
 
 
 def test_database_url_setting_wins(monkeypatch):

@@ -12,13 +12,13 @@ import string
 import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ndcg_core import NDCGInputError
 from ndcg_core.validate import MESSAGES, TERMS, render
+from ui.framework.home import app_home
 
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
+LOCALES_DIR = app_home() / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
 #: The BCP 47 tag of each language, for the document's ``<html lang>``: Simplified Chinese as
