@@ -63,7 +63,7 @@ if kind == "sample":
         on_click="ignore",
         icon=":material/download:",
     )
-    source = ev.Source(sample, key=f"sample:{ev.SAMPLE_QUERIES}:{ev.SAMPLE_SEED}", name="sample_run.csv")
+    source = ev.TableRun(sample, key=f"sample:{ev.SAMPLE_QUERIES}:{ev.SAMPLE_SEED}", name="sample_run.csv")
     label = t("evaluate.sample_name")
 else:
     st.caption(t("evaluate.format"))
@@ -97,7 +97,7 @@ else:
         except NDCGInputError as err:
             show_error(frame.lang, err)
         else:
-            source = ev.Source(table, key=file.digest, name=file.name)
+            source = ev.TableRun(table, key=file.digest, name=file.name)
             label = file.name
             st.caption(
                 t(

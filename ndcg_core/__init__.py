@@ -11,7 +11,7 @@ Explained (steps.py, latex.py)
     describe_change; formula, formulas, general_formula, STEPS (the LaTeX pages show)
 From scores: tie groups and tie treatments (ties.py)
     rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
-    Ranking, TieView, TIES ("average", "optimistic", "pessimistic", "input", "trec_eval",
+    ScoreRanking, TieView, TIES ("average", "optimistic", "pessimistic", "input", "trec_eval",
     "ignore": scikit-learn's own ignore_ties order, arbitrary and machine-dependent)
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
@@ -165,7 +165,7 @@ if TYPE_CHECKING:
     )
     from .ties import (
         TIES,
-        Ranking,
+        ScoreRanking,
         TieView,
         dcg_from_scores,
         ndcg_from_scores,
@@ -294,7 +294,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "ties": (
         "TIES",
-        "Ranking",
+        "ScoreRanking",
         "TieView",
         "dcg_from_scores",
         "ndcg_from_scores",
@@ -372,9 +372,9 @@ __all__ = [
     "Options",
     "OrderBounds",
     "PermutationDistribution",
-    "Ranking",
     "RunResult",
     "RunSummary",
+    "ScoreRanking",
     "TieView",
     "TrecResult",
     "Verdict",

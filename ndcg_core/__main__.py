@@ -16,11 +16,20 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .batch import TIES, RunResult, evaluate_run, read_run
+from .batch import RunResult, evaluate_run, read_run
 from .discounting import DISCOUNTS
 from .export import write_table
 from .gains import GAINS
-from .options import DESCRIPTIONS, IDEALS, MISSING, NO_RELEVANT, UNJUDGED, measure_columns, parse_cutoffs
+from .options import (
+    BATCH_TIES,
+    DESCRIPTIONS,
+    IDEALS,
+    MISSING,
+    NO_RELEVANT,
+    UNJUDGED,
+    measure_columns,
+    parse_cutoffs,
+)
 from .validate import NDCGInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ties",
         default=None,
-        metavar="{" + ",".join(TIES) + "}",
+        metavar="{" + ",".join(BATCH_TIES) + "}",
         help=DESCRIPTIONS["ties"] + " (default: average; trec_eval with --qrels)",
     )
     parser.add_argument(

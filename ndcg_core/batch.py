@@ -63,13 +63,12 @@ from numpy.typing import NDArray
 
 from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
-from .options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
+from .options import NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from .validate import NDCGInputError, check_choice, check_k, fail
 
 __all__ = [
     "ID_COLUMNS",
     "NO_RELEVANT",
-    "TIES",
     "CsvScan",
     "RunResult",
     "RunSummary",
@@ -86,7 +85,6 @@ __all__ = [
 
 Ties = BatchTies
 #: Tie treatments of a run (the vocabulary lives in :mod:`ndcg_core.options`).
-TIES: tuple[BatchTies, ...] = BATCH_TIES
 #: Columns :func:`read_run` reads as text by default (matched case-insensitively).
 ID_COLUMNS: tuple[str, ...] = ("query", "item")
 #: The per-query columns, in order.

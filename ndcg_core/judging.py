@@ -33,7 +33,7 @@ __all__ = [
     "ANSWER_TOLERANCE",
     "MAX_DECIMALS",
     "SAME_TOLERANCE",
-    "Comparison",
+    "Direction",
     "Verdict",
     "answer_tolerance",
     "compare_values",
@@ -52,7 +52,7 @@ MAX_DECIMALS = 15
 #: it an answer exactly at the tolerance's edge could be refused by a rounding error.
 _SLACK = 1e-12
 
-Comparison = Literal["higher", "lower", "same"]
+Direction = Literal["higher", "lower", "same"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def _finite(value: Any, what: str) -> float:
     return float(value)
 
 
-def compare_values(first: float, second: float) -> Comparison:
+def compare_values(first: float, second: float) -> Direction:
     """How ``first`` compares with ``second``, both computed by the core.
 
     ``"same"`` when |first - second| <= :data:`SAME_TOLERANCE` x max(1, |first|, |second|),

@@ -50,7 +50,7 @@ from .validate import (
 
 __all__ = [
     "TIES",
-    "Ranking",
+    "ScoreRanking",
     "TieView",
     "Ties",
     "dcg_from_scores",
@@ -71,7 +71,7 @@ _MAX_DECIMALS = 15
 
 # eq=False: the fields are arrays, whose == is elementwise, so a generated __eq__ would raise.
 @dataclass(frozen=True, slots=True, eq=False)
-class Ranking:
+class ScoreRanking:
     """Items sorted by score, position 1 first (all arrays read-only, one entry per position).
 
     Attributes
@@ -110,7 +110,7 @@ class TieView:
     ignore: float
     n_groups: int
     n_tied_items: int
-    ranking: Ranking
+    ranking: ScoreRanking
 
 
 def _readonly(array: _ArrayT) -> _ArrayT:
@@ -185,12 +185,12 @@ def _order(scored: _Scored, ties: str) -> NDArray[np.intp]:
     return np.lexsort((index, -sc))  # "input" and "average": tied items in input order
 
 
-def _ranking(scored: _Scored, ties: str) -> Ranking:
+def _ranking(scored: _Scored, ties: str) -> ScoreRanking:
     rel, sc = scored.rel, scored.sc
     order = _order(scored, ties)
     ids = _group_ids(sc)
     sizes = np.bincount(ids)
-    return Ranking(
+    return ScoreRanking(
         order=_readonly(np.ascontiguousarray(order)),
         relevance=_readonly(rel[order]),
         scores=_readonly(sc[order]),
@@ -220,7 +220,7 @@ def rank_by_score(
     *,
     ties: Ties = "average",
     labels: Sequence[Any] | None = None,
-) -> Ranking:
+) -> ScoreRanking:
     """Sort items by score, highest first, breaking ties as ``ties`` says.
 
     Parameters
@@ -240,7 +240,7 @@ def rank_by_score(
 
     Returns
     -------
-    Ranking
+    ScoreRanking
 
     Raises
     ------
@@ -262,7 +262,7 @@ def rank_by_score(
     return _ranking(_inputs(relevance, scores, labels, allow_negative=True), ties)
 
 
-def _averaged_dcg(ranking: Ranking, k: int, gain: Gain, discount: Discount) -> float:
+def _averaged_dcg(ranking: ScoreRanking, k: int, gain: Gain, discount: Discount) -> float:
     gains = apply_gain(ranking.relevance, gain)
     # Gains are averaged, not grades: the mean over every order of the group of the DCG.
     sums = np.bincount(ranking.group, weights=gains)

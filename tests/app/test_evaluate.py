@@ -230,7 +230,7 @@ def test_query_link_keeps_top_100_of_a_long_query():
         }
     )
     columns = ev.Columns(query="query", relevance="relevance", score="score", item="item")
-    link = ev.query_link(frame, "q", columns, ev.Options(k=10))
+    link = ev.query_link(frame, "q", columns, ev.TableOptions(k=10))
     assert link.truncated and link.n_items == n
     assert link.ranking.relevance == tuple(float((n - 1 - i) % 4) for i in range(MAX_ITEMS))
     assert link.ranking.labels[0] == f"d{n - 1}"
@@ -240,7 +240,7 @@ def test_query_link_keeps_top_100_of_a_long_query():
 def test_query_link_falls_back_to_default_names_for_bad_item_ids():
     frame = pd.DataFrame({"query": [1, 1], "item": ["x" * 61, "y"], "relevance": [1, 0], "score": [0.2, 0.8]})
     columns = ev.Columns(query="query", relevance="relevance", score="score", item="item")
-    link = ev.query_link(frame, 1, columns, ev.Options(k=None, gain="exponential"))
+    link = ev.query_link(frame, 1, columns, ev.TableOptions(k=None, gain="exponential"))
     assert link.default_labels
     assert link.ranking.labels == ("D1", "D2")
     assert link.ranking.relevance == (0.0, 1.0)
@@ -250,8 +250,8 @@ def test_query_link_falls_back_to_default_names_for_bad_item_ids():
 def test_query_link_ties_follow_the_tie_policy():
     frame = pd.DataFrame({"query": ["a"] * 3, "relevance": [0, 2, 1], "score": [0.5, 0.5, 0.9]})
     columns = ev.Columns(query="query", relevance="relevance", score="score")
-    optimistic = ev.query_link(frame, "a", columns, ev.Options(ties="optimistic"))
-    pessimistic = ev.query_link(frame, "a", columns, ev.Options(ties="pessimistic"))
+    optimistic = ev.query_link(frame, "a", columns, ev.TableOptions(ties="optimistic"))
+    pessimistic = ev.query_link(frame, "a", columns, ev.TableOptions(ties="pessimistic"))
     assert optimistic.tied and optimistic.ranking.relevance == (1.0, 2.0, 0.0)
     assert pessimistic.ranking.relevance == (1.0, 0.0, 2.0)
 

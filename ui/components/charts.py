@@ -24,7 +24,7 @@ tests that want Altair.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -33,6 +33,7 @@ import pandas as pd
 
 import ndcg_core as nc
 from ui.framework import i18n
+from ui.framework.i18n import Translate
 from ui.framework.palette import (
     BLACK,
     BLUE,
@@ -46,8 +47,6 @@ from ui.framework.palette import (
     WHITE,
 )
 from ui.framework.state import format_grade
-
-Translate = Callable[..., str]
 
 
 def _layer(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:

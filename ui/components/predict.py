@@ -8,12 +8,12 @@ Every page's predict-first question (lesson steps, ties, variants, blind spots, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import streamlit as st
 
-Translate = Callable[..., str]
+from ui.framework.i18n import Translate
 
 
 @dataclass(frozen=True, slots=True)

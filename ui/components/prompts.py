@@ -10,7 +10,7 @@ projector may differ), so the page and the live class ask the same words and jud
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +18,9 @@ from ndcg_core import predictions
 from ndcg_core import tools as core_tools
 from ui.components.predict import Question, option_texts
 from ui.components.widgets import number
+from ui.framework.i18n import Translate
 from ui.framework.state import Ranking, format_grade
 from ui.framework.text import join_names, md_escape
-
-Translate = Callable[..., str]
 
 #: The pages that ask predictions a live class can use, in the app's order.
 PAGES: tuple[str, ...] = ("lesson", "ties", "variants", "blind_spots")

@@ -4,8 +4,6 @@ passes the grades as scores. Predicted, then explained, on the Lesson and on Sco
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -16,10 +14,10 @@ from ndcg_core.ties import rank_by_score
 from ui.components import prompts
 from ui.components.predict import ask
 from ui.components.widgets import data_table
+from ui.framework.i18n import Translate
 from ui.framework.shared import presenting
 from ui.framework.state import format_grade
 
-Translate = Callable[..., str]
 SLIP_GRADES = predictions.SLIP_GRADES
 SLIP_WRONG_TRUE = predictions.SLIP_WRONG_TRUE
 

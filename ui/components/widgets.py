@@ -29,7 +29,7 @@ import hashlib
 import html
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict
 
@@ -42,6 +42,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import Scale, check_scale, grade_cells
 from ui.framework import styles
+from ui.framework.i18n import Translate
 from ui.framework.palette import BLUE, css_text_on_fill
 from ui.framework.shared import get_ranking, presenting, set_ranking, show_error
 from ui.framework.state import (
@@ -58,8 +59,6 @@ from ui.framework.text import md_escape, md_table
 
 _CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
-
-Translate = Callable[..., str]
 
 
 # --- recording changes ------------------------------------------------------------------
@@ -864,20 +863,10 @@ COLUMN_FORMATS: dict[str, str | None] = {
     "idcg": "4",
     "ndcg": "4",
 }
-#: The Calculator's columns of the step table.
-STEP_COLUMNS: tuple[str, ...] = (
-    "position",
-    "item",
-    "relevance",
-    "gain",
-    "cg",
-    "log_term",
-    "discount",
-    "discounted_gain",
-    "dcg",
-    "ideal_relevance",
-    "idcg",
-    "ndcg",
+#: The Calculator's columns of the step table: the core's, less the ideal list's items and
+#: gains and the in-cutoff flag (a column of its own look, ``in_top_k``).
+CALCULATOR_COLUMNS: tuple[str, ...] = tuple(
+    c for c in nc.STEP_COLUMNS if c not in {"ideal_item", "ideal_gain", "ideal_discounted_gain", "in_cutoff"}
 )
 _SCROLL_ROWS = 12  # longer tables scroll inside a box of _SCROLL_HEIGHT pixels
 _SCROLL_HEIGHT = 420
@@ -974,7 +963,7 @@ def step_table(
     t: Translate,
     *,
     discount: str,
-    columns: Sequence[str] = STEP_COLUMNS,
+    columns: Sequence[str] = CALCULATOR_COLUMNS,
     mark_cutoff: bool | None = True,
     present: bool = False,
     key: str = "step_table",

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from ndcg_core import NDCGInputError
 from ndcg_core.validate import MESSAGES, TERMS, render
 from ui.framework.home import app_home
+
+#: A page's translate function: ``t("namespace.key", **params)`` in the page's language.
+Translate = Callable[..., str]
 
 LOCALES_DIR = app_home() / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "zh")

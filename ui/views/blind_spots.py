@@ -167,16 +167,22 @@ def charts(sides: Sequence[Side], frame: Frame, *, key: str, ys: Sequence[str] =
             chart_downloads(chart, f"{key}_{y}", lang=frame.lang)
 
 
-_STEP_COLUMNS = (
-    "position",
-    "item",
-    "relevance",
-    "discount",
-    "discounted_gain",
-    "dcg",
-    "ideal_relevance",
-    "idcg",
-    "ndcg",
+#: The step table's columns shown for each list: the core's, less gains and cumulative sums.
+_STEP_COLUMNS = tuple(
+    c
+    for c in nc.STEP_COLUMNS
+    if c
+    in {
+        "position",
+        "item",
+        "relevance",
+        "discount",
+        "discounted_gain",
+        "dcg",
+        "ideal_relevance",
+        "idcg",
+        "ndcg",
+    }
 )
 
 

@@ -6,7 +6,6 @@ The page (``app.py``) stays a list of calls: frame, editor, core, these helpers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -16,12 +15,11 @@ from ndcg_core import NDCGInputError
 from ndcg_core.scales import SCALES, Scale, check_scale, infer_scale
 from ui.components.widgets import METRIC_BOX, change_ranking, last_change, number
 from ui.framework import session
+from ui.framework.i18n import Translate
 from ui.framework.navigation import PAGE_BY_ID
 from ui.framework.shared import get_param, get_ranking, set_param, shared_params, show_error
 from ui.framework.state import UNJUDGED_GRADE, Ranking, default_labels, format_grade, is_unjudged
 from ui.framework.text import breakable_math, md_escape
-
-Translate = Callable[..., str]
 
 PREFIX = "calc"
 SCALE_PARAM = "scale"

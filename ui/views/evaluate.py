@@ -28,12 +28,12 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.gains import Gain
-from ndcg_core.options import BATCH_TIES as TIES
-from ndcg_core.options import NO_RELEVANT, BatchTies, NoRelevant, check_ties
+from ndcg_core.options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from ndcg_core.ties import rank_by_score
 from ui.components import charts
 from ui.components.charts import chart_downloads
 from ui.framework import memory, session
+from ui.framework.i18n import Translate
 from ui.framework.navigation import EVALUATE_TABLE_PARAMS, PAGE_BY_ID
 from ui.framework.shared import seed_from_link, set_param, set_ranking, show_error
 from ui.framework.state import GAIN_CHOICES, MAX_ITEMS, Ranking, parse_k
@@ -59,8 +59,6 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "score": ("score", "prediction", "pred", "y_score", "y_pred"),
 }
 
-Translate = Callable[..., str]
-
 
 @dataclass(frozen=True, slots=True)
 class Columns:
@@ -77,7 +75,7 @@ class Columns:
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class TableOptions:
     """The evaluation options the page offers."""
 
     k: int | None = DEFAULT_K
@@ -87,7 +85,7 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class TableRun:
     """A run to evaluate: the table, a cache key (digest of the bytes) and a name."""
 
     frame: pd.DataFrame
@@ -200,7 +198,7 @@ def guess_columns(columns: Sequence[Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- evaluation
 
 
-def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> nc.RunResult:
+def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: TableOptions) -> nc.RunResult:
     query, relevance, score, item = columns
     return nc.evaluate_run(
         frame,
@@ -215,7 +213,7 @@ def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -
     )
 
 
-def _curve(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> pd.DataFrame:
+def _curve(frame: pd.DataFrame, columns: tuple[Any, ...], options: TableOptions) -> pd.DataFrame:
     query, relevance, score, item = columns
     return nc.mean_ndcg_at_ks(
         frame,
@@ -231,7 +229,7 @@ def _curve(frame: pd.DataFrame, columns: tuple[Any, ...], options: Options) -> p
 
 
 def evaluate(
-    source: Source, columns: Columns, options: Options, *, on_step: Callable[[str], None] | None = None
+    source: TableRun, columns: Columns, options: TableOptions, *, on_step: Callable[[str], None] | None = None
 ) -> Evaluation:
     """The run evaluated by the core (cached by file digest, columns and options).
 
@@ -269,7 +267,7 @@ def per_query_csv(per_query: pd.DataFrame) -> Callable[[], bytes]:
     return lambda: nc.to_csv_bytes(per_query)
 
 
-def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: Options) -> QueryLink:
+def query_link(frame: pd.DataFrame, query: Any, columns: Columns, options: TableOptions) -> QueryLink:
     """One query's rows as the Calculator's ranking: grades in the order of the system's scores.
 
     The order comes from :func:`ndcg_core.ties.rank_by_score` with the page's tie policy
@@ -350,7 +348,7 @@ def _link_ties(raw: str) -> BatchTies:
     naming the link's parameter."""
     if raw == "ignore":
         return check_ties(raw)
-    return nc.validate.check_choice(raw, TIES, option=PARAMS["ties"])
+    return nc.validate.check_choice(raw, BATCH_TIES, option=PARAMS["ties"])
 
 
 def form_widget(t: Translate, lang: str) -> str:
@@ -374,7 +372,7 @@ def form_widget(t: Translate, lang: str) -> str:
     return form
 
 
-def option_widgets(lang: str, t: Translate) -> Options:
+def option_widgets(lang: str, t: Translate) -> TableOptions:
     """The k, gain, ties and no-relevant selectors (kept in the link), with their explanations."""
     specs = (
         (
@@ -391,7 +389,7 @@ def option_widgets(lang: str, t: Translate) -> Options:
             lambda raw: nc.validate.check_choice(raw, GAIN_CHOICES, option=PARAMS["gain"]),
             lambda v: t(f"evaluate.gain_{v}"),
         ),
-        ("ties", TIES, "average", _link_ties, lambda v: t(f"evaluate.ties_{v}")),
+        ("ties", BATCH_TIES, "average", _link_ties, lambda v: t(f"evaluate.ties_{v}")),
         (
             "no_relevant",
             NO_RELEVANT,
@@ -420,7 +418,7 @@ def option_widgets(lang: str, t: Translate) -> Options:
     st.caption(t("evaluate.sklearn_note"))
     st.caption(t("evaluate.no_relevant_note"))
     values["k"] = None if values["k"] == "all" else values["k"]
-    return Options(**values)
+    return TableOptions(**values)
 
 
 def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
@@ -543,9 +541,9 @@ def open_in_calculator(link: QueryLink, t: Translate, *, source: str = "") -> No
 
 def results(
     evaluation: Evaluation,
-    source: Source,
+    source: TableRun,
     columns: Columns,
-    options: Options,
+    options: TableOptions,
     *,
     t: Translate,
     label: str | None = None,
@@ -628,10 +626,10 @@ def results(
 __all__ = [
     "Columns",
     "Evaluation",
-    "Options",
     "Progress",
     "QueryLink",
-    "Source",
+    "TableOptions",
+    "TableRun",
     "column_widgets",
     "evaluate",
     "file_digest",

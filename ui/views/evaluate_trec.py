@@ -27,13 +27,12 @@ from ui.components import charts
 from ui.components.charts import chart_downloads
 from ui.components.widgets import static_table
 from ui.framework import session
+from ui.framework.i18n import Translate
 from ui.framework.memory import cached
 from ui.framework.navigation import EVALUATE_TREC_PARAMS, PAGE_BY_ID
 from ui.framework.shared import seed_from_link, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking
 from ui.framework.text import fmt, md_escape
-
-Translate = Callable[..., str]
 
 SAMPLE_SEED = 0
 DEFAULT_CUTOFFS: tuple[int, ...] = (10,)

@@ -20,11 +20,10 @@ from ndcg_core.discounting import discounts
 from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import number, step_table
+from ui.framework.i18n import Translate
 from ui.framework.shared import get_param, set_param
 from ui.framework.state import Ranking, format_grade
 from ui.framework.text import md_table
-
-Translate = Callable[..., str]
 
 #: The lesson's steps, in order (the first five are the core's formula steps).
 STEPS: tuple[str, ...] = ("gain", "cg", "dcg", "idcg", "ndcg", "play")

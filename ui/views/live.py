@@ -31,6 +31,7 @@ from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
 from ui.components import charts, prompts, widgets
 from ui.framework import address, share
+from ui.framework.i18n import Translate
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
 from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
 from ui.framework.state import format_grade, parse_decimals, parse_scores
@@ -44,8 +45,6 @@ REFRESH = 2.0
 #: Classes one browser session may start within :data:`START_WINDOW` seconds.
 START_LIMIT = 3
 START_WINDOW = 600.0
-
-Translate = Callable[..., str]
 
 
 @st.cache_resource(show_spinner=False)

@@ -7,7 +7,7 @@ parsers, so a broken link shows a translated message instead of failing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,12 +20,11 @@ from ndcg_core.ties import TieView
 from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import data_table, static_table
+from ui.framework.i18n import Translate
 from ui.framework.palette import css_text_on_fill
 from ui.framework.shared import get_param, get_ranking, presenting, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking, format_grade, parse_scores
 from ui.framework.styles import NARROW_PREFIX, WIDE_PREFIX
-
-Translate = Callable[..., str]
 
 #: The practitioner's example of TEACHING.md §3: three items tie at 0.9.
 PRACTITIONER_GRADES: tuple[float, ...] = (7.0, 4.0, 1.0, 0.0, 0.0)

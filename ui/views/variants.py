@@ -8,7 +8,7 @@ Every number comes from the core: :func:`ndcg_core.metrics` for the variants,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,11 +24,10 @@ from ui.components import prompts
 from ui.components.charts import short_discount
 from ui.components.predict import Question
 from ui.components.widgets import data_table
+from ui.framework.i18n import Translate
 from ui.framework.palette import css_text_on_fill
 from ui.framework.shared import get_param, get_ranking, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking, format_grade
-
-Translate = Callable[..., str]
 
 #: The variants compared side by side: (gain, discount).
 VARIANTS: tuple[tuple[Gain, Discount], ...] = (
