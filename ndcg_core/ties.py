@@ -35,8 +35,8 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .discounting import Discount, discounts
-from .gains import Gain, apply_gain
+from .discounting import DISCOUNTS, Discount, discounts
+from .gains import GAINS, Gain, apply_gain
 from .ranked import dcg, idcg
 from .validate import (
     as_relevance,
@@ -65,7 +65,6 @@ Ties = Literal["average", "optimistic", "pessimistic", "input", "trec_eval", "ig
 _ArrayT = TypeVar("_ArrayT", bound="NDArray[Any]")
 #: The tie treatments of a single list, in the order pages list them.
 TIES: tuple[Ties, ...] = ("average", "optimistic", "pessimistic", "input", "trec_eval", "ignore")
-_DISCOUNTS = ("log2", "jarvelin")
 _MAX_DECIMALS = 15
 
 
@@ -278,8 +277,8 @@ def _dcg(scored: _Scored, k: int | None, gain: Gain, discount: Discount, ties: s
 
 
 def _check_options(gain: str, discount: str, ties: str) -> None:
-    check_choice(gain, ("linear", "exponential"), option="gain")
-    check_choice(discount, _DISCOUNTS, option="discount")
+    check_choice(gain, tuple(GAINS), option="gain")
+    check_choice(discount, tuple(DISCOUNTS), option="discount")
     check_choice(ties, TIES, option="ties")
 
 
@@ -390,8 +389,8 @@ def tie_view(
     >>> v.n_groups, v.n_tied_items, v.ranking.group.tolist()
     (3, 3, [1, 1, 1, 2, 3])
     """
-    check_choice(gain, ("linear", "exponential"), option="gain")
-    check_choice(discount, _DISCOUNTS, option="discount")
+    check_choice(gain, tuple(GAINS), option="gain")
+    check_choice(discount, tuple(DISCOUNTS), option="discount")
     check_k(k, 1)
     scored = _inputs(relevance, scores, labels, allow_negative=False)
     ideal = idcg(scored.rel, k=k, gain=gain, discount=discount, pool=pool)

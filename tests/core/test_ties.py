@@ -376,3 +376,14 @@ def test_trec_eval_sorts_by_score_then_id_descending_as_text(case):
     ids = [f"D{i + 1}" for i in range(len(scores))]
     expected = sorted(range(len(scores)), key=lambda i: (scores[i], ids[i]), reverse=True)
     assert rank_by_score(grades, scores, ties="trec_eval").order.tolist() == expected
+
+
+@pytest.mark.parametrize("gain", list(nc.GAINS))
+@pytest.mark.parametrize("discount", list(nc.DISCOUNTS))
+def test_tie_view_takes_every_gain_and_discount_the_core_has(gain, discount):
+    """The tie view offers what GAINS and DISCOUNTS hold, not a list of its own: with distinct
+    scores every treatment is the ranked list's nDCG."""
+    grades, scores = [3, 2, 0, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5]
+    view = nc.tie_view(grades, scores, gain=gain, discount=discount)
+    expected = nc.ndcg(grades, gain=gain, discount=discount)
+    assert [view.average, view.optimistic, view.pessimistic] == pytest.approx([expected] * 3, abs=1e-12)
