@@ -36,7 +36,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -48,14 +47,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
+import browser_helpers  # noqa: E402 - the suite's server and Chromium helpers, on the path above
 import websockets  # noqa: E402
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, free_port, stop_server  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 import ndcg_core as nc  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 #: The pages a student tours after the Calculator (url paths of the pages/ scripts).
 TOUR: tuple[str, ...] = (
     "Lesson",
@@ -72,49 +73,10 @@ RUN_TIMEOUT = 60.0  # seconds one rerun may take before it counts as an error
 # --------------------------------------------------------------------------- server
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(port: int) -> subprocess.Popen[bytes]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-    ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("server did not become healthy in 60 s")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    """The app on ``port`` (tests/browser/browser_helpers.py, the suite's own way to start it)."""
+    proc, _ = browser_helpers.start_server(port)
+    return proc
 
 
 class RssSampler(threading.Thread):
@@ -505,16 +467,7 @@ def run_browsers(port: int, count: int, seed: int) -> tuple[int, list[str], floa
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=CHROMIUM,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+            args=CHROMIUM_ARGS,
         )
         pages = []
         for rel, k in cases:

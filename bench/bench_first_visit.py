@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, _free_port, open_page, wait_page_ready  # noqa: E402
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, free_port, open_page, wait_page_ready  # noqa: E402
 
 SERVER_ARGS = [
     "--server.headless",
@@ -57,7 +57,7 @@ def visit(browser, base: str) -> float:
 
 
 def one_server(browser, command: list[str]) -> tuple[float, float, float]:
-    port = _free_port()
+    port = free_port()
     log = open(os.devnull, "wb")  # noqa: SIM115 (the child keeps it open)
     start = time.perf_counter()
     proc = subprocess.Popen(

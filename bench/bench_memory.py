@@ -34,21 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_classroom import CHROMIUM, free_port, start_server, stop_server  # noqa: E402 - a sibling script, importable once bench/ is on the path (line above)
+from bench_classroom import start_server  # noqa: E402 - a sibling script, importable once bench/ is on the path (line above)
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, IDLE, free_port, stop_server  # noqa: E402 - the suite's helpers
 
 import ndcg_core as nc  # noqa: E402 - after the path set-up above, like bench_classroom
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
 def status_kib(pid: int, field: str) -> int:
@@ -175,7 +165,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 # warm-up: the same path with a small file loads every module it needs (the
                 # CSV reader, the upload handling); then the visitor leaves and is dropped
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})

@@ -35,7 +35,7 @@ CHROMIUM_ARGS = [
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -53,7 +53,7 @@ def start_server(
     the same options) listening on ``address``; return the process and its base URL, always a
     loopback one (a server on 0.0.0.0, as in a class, is reached there too). ``env`` adds
     environment variables (e.g. ``NDCG_LAB_DATABASE_URL``) to this one's."""
-    port = port or _free_port()
+    port = port or free_port()
     cmd = [
         *(command or [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]),
         "--server.headless",
@@ -108,11 +108,16 @@ def running_server(
         yield base
     finally:
         SERVER_LOGS.pop(base, None)
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server started by :func:`start_server` (terminate, then kill after 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 #: The page has drawn what the last run sent when nothing in it changed for this long: the
