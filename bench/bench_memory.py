@@ -40,7 +40,6 @@ from browser_helpers import CHROMIUM, CHROMIUM_ARGS, IDLE, free_port, stop_serve
 import ndcg_core as nc  # noqa: E402 - after the path set-up above, like bench_classroom
 
 
-
 def status_kib(pid: int, field: str) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
