@@ -30,6 +30,8 @@ from .options import (
     measure_columns,
     parse_cutoffs,
 )
+from .significance import MAX_RESAMPLES
+from .trec import GZIP_RATIO, MAX_TEXT_SIZE
 from .validate import NDCGInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -151,8 +153,20 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=10_000,
         metavar="N",
-        help="bootstrap resamples and randomization-test sign flips of a comparison (default: 10000; "
-        "the randomization test is exact when 2**queries <= N)",
+        help="bootstrap resamples and randomization-test sign flips of a comparison (default: 10000, "
+        f"at most {MAX_RESAMPLES}; the randomization test is exact when 2**queries <= N)",
+    )
+    parser.add_argument(
+        "--max-decompressed-size",
+        type=_byte_count,
+        default=MAX_TEXT_SIZE,
+        metavar="BYTES",
+        help="with --qrels: the most bytes of text read from one file that is gzip-compressed (once "
+        "decompressed) or is a pipe or a device (a plain file is read at its own size); "
+        f"default: {MAX_TEXT_SIZE} (2 GiB: about 45 million lines of a TREC run, several times "
+        "the largest runs of TREC's tracks, and memory a laptop still has). A gzip file is also "
+        f"refused once its text passes {GZIP_RATIO} times its own size (real TREC files "
+        "compress 4-6 times; a 'gzip bomb' about 1000 times)",
     )
     parser.add_argument(
         "--engine",
@@ -224,6 +238,17 @@ def _parser() -> argparse.ArgumentParser:
         help=f"no progress bar (shown on stderr for files of {PROGRESS_BYTES // 2**20} MB or more)",
     )
     return parser
+
+
+def _byte_count(text: str) -> int:
+    """A positive whole number of bytes (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a positive whole number of bytes, got {text!r}")
+    return value
 
 
 def _no_relevant(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
@@ -482,6 +507,7 @@ def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
         unjudged=args.unjudged or "zero",
         missing=args.missing or "zero",
         no_relevant=args.no_relevant,
+        max_size=args.max_decompressed_size,
     )
 
 

@@ -56,11 +56,11 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import mmap
 import os
 import re
+import stat
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,7 +78,16 @@ from .options import Options, measure_columns
 from .significance import Comparison, compare_runs
 from .validate import fail
 
-__all__ = ["TrecResult", "evaluate_trec", "read_qrels", "read_trec_run", "run_name"]
+__all__ = [
+    "GZIP_RATIO",
+    "MAX_ID_BYTES",
+    "MAX_TEXT_SIZE",
+    "TrecResult",
+    "evaluate_trec",
+    "read_qrels",
+    "read_trec_run",
+    "run_name",
+]
 
 Source = str | os.PathLike[str] | IO[bytes] | bytes
 
@@ -100,34 +109,105 @@ def _label(source: Any, name: str | None) -> str:
     return str(getattr(source, "name", "upload"))
 
 
-def _load(source: Source, label: str) -> Text:
+#: The most bytes of text read from one file whose size is not its own: a gzip file's text
+#: once decompressed, or what a pipe, a device or an upload stream delivers (a plain file is
+#: mapped at its own size). 2 GiB is about 45 million lines of a TREC run, several times the
+#: largest runs of TREC's tracks, and an amount of memory a laptop still has.
+MAX_TEXT_SIZE = 2 << 30
+
+#: A gzip file may expand to at most this many times its own size: real TREC files compress
+#: 4-6 times, a "gzip bomb" (a small file of repeated bytes) about 1000 times.
+GZIP_RATIO = 20
+
+#: The longest id (query or document) read, in bytes of UTF-8: far beyond any collection's
+#: (TREC docnos are tens of bytes, URLs a few hundred).
+MAX_ID_BYTES = 1000
+
+#: Bytes read from a stream at a time.
+_CHUNK = 1 << 20
+
+
+def _read_stream(handle: Any, label: str, limit: int) -> bytes:
+    """What a pipe, a device or an upload stream delivers, at most ``limit`` bytes: one byte
+    more is read to tell a stream of exactly ``limit`` bytes from a longer one, then refused."""
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        chunk = handle.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        part = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+        parts.append(part)
+        total += len(part)
+        if total > limit:
+            fail("stream_too_large", name=label, limit=limit)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _gunzip(data: Text, label: str, max_size: int) -> bytes:
+    """The text of a gzip file (of one or more members), decompressed as a stream and refused
+    as soon as it passes ``GZIP_RATIO`` times the file's size or ``max_size``: at most one
+    byte more than the limit is ever decompressed."""
+    by_ratio = GZIP_RATIO * len(data)
+    limit = min(by_ratio, max_size)
+    parts: list[bytes] = []
+    total = 0
+    pending: Any = memoryview(data)
+    try:
+        while len(pending):
+            inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # a gzip header and trailer
+            while not inflater.eof:
+                part = inflater.decompress(pending, limit + 1 - total)
+                parts.append(part)
+                total += len(part)
+                if total > limit:
+                    if limit == max_size and max_size < by_ratio:
+                        fail("gzip_too_large", name=label, limit=max_size)
+                    fail("gzip_ratio", name=label, ratio=GZIP_RATIO, size=len(data), limit=by_ratio)
+                pending = inflater.unconsumed_tail
+                if not part and not len(pending):
+                    raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+            pending = inflater.unused_data
+            if pending.strip(b"\x00") == b"":  # zeros after the last member (as gzip allows)
+                break
+            if pending[:2] != b"\x1f\x8b":
+                raise OSError("Not a gzipped file: unexpected bytes after the compressed data")
+    except (OSError, EOFError, zlib.error) as error:
+        fail("unreadable", name=label, kind="gzip", reason=" ".join(str(error).split())[:300])
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _load(source: Source, label: str, max_size: int = MAX_TEXT_SIZE) -> Text:
     """The bytes of a file, path or upload, gunzipped when they start with gzip's magic bytes.
 
     A plain file named by its path is mapped into memory rather than read: the parser reads
     the pages of the operating system's cache in place, with no copy of a file of hundreds of
-    megabytes (and none of the page faults of a fresh buffer that size)."""
+    megabytes (and none of the page faults of a fresh buffer that size). A path that is not a
+    plain file (a pipe, ``/dev/zero``) and a file-like upload are read up to ``max_size``
+    bytes; a gzip file's text up to ``max_size`` and ``GZIP_RATIO`` times its size."""
     data: Text
     try:
         if isinstance(source, bytes):
             data = source
         elif isinstance(source, (str, os.PathLike)):
             with open(source, "rb") as handle:
-                try:
-                    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                except (ValueError, OSError):  # an empty file, a pipe: read as bytes
-                    data = handle.read()
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    data = _read_stream(handle, label, max_size)
+                elif os.fstat(handle.fileno()).st_size == 0:
+                    data = b""
+                else:
+                    try:
+                        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                    except (ValueError, OSError):  # a file system without mmap: read as bytes
+                        data = _read_stream(handle, label, max_size)
         else:
-            raw = source.read()
-            data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+            data = _read_stream(source, label, max_size)
     except FileNotFoundError:
         fail("file_missing", name=label)
     except OSError as error:
         fail("unreadable", name=label, kind="TREC", reason=" ".join(str(error).split())[:300])
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            fail("unreadable", name=label, kind="gzip", reason=" ".join(str(error).split())[:300])
+        data = _gunzip(data, label, max_size)
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data
@@ -139,10 +219,31 @@ def _bytes(data: Text) -> bytes:
 
 
 def _first_line(data: Text) -> bytes:
+    """The first line that is neither blank nor a TREC comment (so a comment with commas
+    above a TREC file does not make it a CSV file)."""
     for line in data[: 1 << 16].splitlines():
-        if line.strip():
+        if line.strip() and not line.lstrip(b" \t").startswith(b"#"):
             return line
     return b""
+
+
+#: A comment line of a TREC file: its first non-blank character is ``#``. Only the line's
+#: text is matched, so the line stays (blank) and every later line keeps its number.
+_COMMENT = re.compile(rb"(^|[\r\n])[ \t]*#[^\r\n]*")
+
+
+def _without_comments(data: Text) -> Text:
+    """The text with every comment line made blank (blank lines are skipped by the parser and
+    by the line counts of messages); unchanged, and not copied, when it holds no ``#``.
+
+    trec_eval 10 skips comment lines too (its qrels reader only some of them).
+
+    >>> _without_comments(b"# judged in 2024\\n1 0 d 1\\n  # x\\r\\n1 0 #e 0\\n")
+    b'\\n1 0 d 1\\n\\r\\n1 0 #e 0\\n'
+    """
+    if data.find(b"#") < 0:
+        return data
+    return _COMMENT.sub(rb"\1", data)
 
 
 def _is_csv(data: Text) -> bool:
@@ -304,6 +405,16 @@ def _locate(
     for number, fields in _lines(data):
         if len(fields) != n_fields:
             fail("trec_field_count", name=label, line=number, got=len(fields), what=f"trec_{kind}")
+        for index in (0, 2):  # query and document ids (a line longer than a parser's block)
+            if len(fields[index]) > MAX_ID_BYTES:
+                fail(
+                    "trec_id_too_long",
+                    name=label,
+                    line=number,
+                    what="field_id",
+                    got=len(fields[index]),
+                    limit=MAX_ID_BYTES,
+                )
         try:
             float(fields[number_field])
         except ValueError:
@@ -494,8 +605,52 @@ def _encode(column: Any, *, wide: bool = True) -> tuple[NDArray[Any], Any]:
     return (codes.astype(np.intp, copy=False) if wide else codes), dictionary
 
 
-def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _Encoded:
-    """Any qrels or run input read, checked and encoded (a TREC run's tags only with ``tags``)."""
+def _first_long_id(column: Any) -> tuple[int, int] | None:
+    """(row, bytes) of the first id longer than ``MAX_ID_BYTES`` bytes, or None. Lengths are
+    taken a chunk at a time, in C++ (a dictionary column's dictionary only).
+
+    >>> import pyarrow as pa
+    >>> _first_long_id(pa.chunked_array([["a", "b"], ["c", "d" * 1001]]))
+    (3, 1001)
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    start = 0
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            lengths = pc.binary_length(chunk.dictionary)
+            if len(lengths) and pc.max(lengths).as_py() > MAX_ID_BYTES:
+                long_codes = pc.indices_nonzero(pc.greater(lengths, MAX_ID_BYTES))
+                row = pc.index(pc.is_in(chunk.indices, value_set=long_codes), True).as_py()
+                return start + row, int(lengths[chunk.indices[row].as_py()].as_py())
+        else:
+            lengths = pc.binary_length(chunk)
+            if len(lengths) and pc.max(lengths).as_py() > MAX_ID_BYTES:
+                row = pc.index(pc.greater(lengths, MAX_ID_BYTES), True).as_py()
+                return start + row, int(lengths[row].as_py())
+        start += len(chunk)
+    return None
+
+
+def _check_id_lengths(column: Any, *, label: str | None, column_name: str, line: Any) -> None:
+    """Refuse an id longer than ``MAX_ID_BYTES`` bytes of UTF-8, naming its line (``line``
+    maps a row to it) or, in a DataFrame, its row and column."""
+    found = _first_long_id(column)
+    if found is None:
+        return
+    row, got = found
+    if label is None:
+        fail("id_too_long", row=row + 1, column=column_name, got=got, limit=MAX_ID_BYTES)
+    fail("trec_id_too_long", name=label, line=line(row), what="field_id", got=got, limit=MAX_ID_BYTES)
+
+
+def _table(
+    source: Any, name: str | None, *, kind: str, tags: bool = True, max_size: int = MAX_TEXT_SIZE
+) -> _Encoded:
+    """Any qrels or run input read, checked and encoded (a TREC run's tags only with ``tags``;
+    ``max_size`` as in :func:`_load`)."""
 
     value = "relevance" if kind == "qrels" else "score"
     if isinstance(source, pd.DataFrame):
@@ -506,7 +661,7 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
         label, data, offset = name, None, 1
     else:
         label = _label(source, name)
-        data = _load(source, label)
+        data = _load(source, label, max_size)
         if not len(data) or re.search(rb"\S", data) is None:  # (strip() would copy the whole file)
             fail("empty_table", what="file", name=label)
         if data[:4] == b"PAR1" or _is_csv(data):
@@ -516,9 +671,12 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
             data = None
         else:
             frame = None
+            data = _without_comments(data)
     if frame is not None:
         queries = _id_column(frame, "query", label=label, offset=offset)
         items = _id_column(frame, "item", label=label, offset=offset)
+        for column, ids in (("query", queries), ("item", items)):
+            _check_id_lengths(ids, label=label, column_name=column, line=lambda row: row + offset)
         values = _frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])
         tag = None
         if kind == "run" and "tag" in frame.columns:
@@ -535,6 +693,11 @@ def _table(source: Any, name: str | None, *, kind: str, tags: bool = True) -> _E
             tag = table.column(3) if tags else None
         queries, items = table.column(0), table.column(1)
         offset = 0
+        text = data
+        for column, ids in (("query", queries), ("item", items)):
+            _check_id_lengths(
+                ids, label=label, column_name=column, line=lambda row: _line_of_row(text, row)[0]
+            )
     query_codes, query_ids = _encode(queries, wide=kind != "run")
     # Item ids are not encoded: hashing every line's id into one table of a million distinct
     # ids was the slowest step. Each row is its own "code" (None); the ids, left in pyarrow's
@@ -705,7 +868,9 @@ def _pair_keys(groups: NDArray[np.intp], hashed: NDArray[np.uint64]) -> NDArray[
 _Lookup = tuple[NDArray[np.uint64], NDArray[np.intp]]
 
 
-def _qrels(source: Any, name: str | None) -> tuple[_Encoded, _Lookup | None]:
+def _qrels(
+    source: Any, name: str | None, *, max_size: int = MAX_TEXT_SIZE
+) -> tuple[_Encoded, _Lookup | None]:
     """Qrels read and encoded, a pair graded twice with the same grade kept once; and their
     (query, item) keys (:func:`_pair_keys`) sorted, with the row of each, for
     :func:`_look_up` (None when two judged pairs share a key, a hash collision: the run's ids
@@ -714,7 +879,7 @@ def _qrels(source: Any, name: str | None) -> tuple[_Encoded, _Lookup | None]:
     Read like a run: the ids are hashed, not encoded (one sort of a million keys is quicker
     than a hash table of a million ids), and only the rows of a repeated key are compared by
     their text."""
-    table = _table(source, name, kind="qrels")
+    table = _table(source, name, kind="qrels", max_size=max_size)
     keys = _pair_keys(table.query_codes, _text_hash(table.items))
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
@@ -757,9 +922,9 @@ def _qrels(source: Any, name: str | None) -> tuple[_Encoded, _Lookup | None]:
     return table.take(keep), None if collided else (keys, order)
 
 
-def _run(source: Any, name: str | None, *, tags: bool = True) -> _Encoded:
+def _run(source: Any, name: str | None, *, tags: bool = True, max_size: int = MAX_TEXT_SIZE) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
-    table = _table(source, name, kind="run", tags=tags)
+    table = _table(source, name, kind="run", tags=tags, max_size=max_size)
     repeated = _repeated_pair(table.query_codes, len(table.queries), table.items)
     if repeated is not None:
         first, row = repeated
@@ -932,12 +1097,26 @@ def _repeated_queries(query_codes: NDArray[Any], n_queries: int, items: Any) -> 
     return suspect
 
 
-def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
+def read_qrels(
+    source: Source | pd.DataFrame, *, name: str | None = None, max_size: int = MAX_TEXT_SIZE
+) -> pd.DataFrame:
     """Relevance judgments from a TREC qrels file, a CSV or Parquet file, or a DataFrame.
 
     TREC: ``query iter doc grade`` per line, fields separated by any run of spaces or tabs, the
-    ``iter`` field ignored. CSV / Parquet / DataFrame: the columns ``query, item, relevance``.
-    gzip is recognised from the content. Grades may be negative (see the module's docstring).
+    ``iter`` field ignored; a line whose first non-blank character is ``#`` is a comment,
+    skipped (as trec_eval 10 does). CSV / Parquet / DataFrame: the columns ``query, item,
+    relevance`` (there ``#1`` is an id like any other). gzip is recognised from the content.
+    Grades may be negative (see the module's docstring).
+
+    Parameters
+    ----------
+    source : path, file-like object, bytes or DataFrame
+    name : str, optional
+        The file's name in messages (default: the path's name, or ``upload``).
+    max_size : int, default MAX_TEXT_SIZE (2 GiB)
+        The most bytes of text read from a gzip file once decompressed, or from a pipe, a
+        device or a file-like object. A gzip file is also refused once its text passes
+        ``GZIP_RATIO`` (20) times its own size.
 
     Returns
     -------
@@ -949,7 +1128,9 @@ def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.
     ------
     NDCGInputError
         Naming the file and line: a line without 4 fields, a grade that is not a finite
-        number, a pair graded twice with different grades; ``empty_table`` for no lines.
+        number, an id longer than ``MAX_ID_BYTES`` (1000) bytes, a pair graded twice with
+        different grades; ``empty_table`` for no lines; naming the file and the limit: more
+        text than ``max_size`` or 20 times a gzip file's size.
 
     >>> read_qrels(b"301 0 FBIS3-10082 1\\n301\\t0  007 -2\\r\\n\\n").to_dict("list")
     {'query': ['301', '301'], 'item': ['FBIS3-10082', '007'], 'relevance': [1.0, -2.0]}
@@ -959,16 +1140,19 @@ def read_qrels(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.
     ...     print(error.key, error.params["line_first"], error.params["line"])
     qrels_conflict 1 2
     """
-    return _qrels(source, name)[0].frame("relevance")
+    return _qrels(source, name, max_size=max_size)[0].frame("relevance")
 
 
-def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> pd.DataFrame:
+def read_trec_run(
+    source: Source | pd.DataFrame, *, name: str | None = None, max_size: int = MAX_TEXT_SIZE
+) -> pd.DataFrame:
     """A run from a TREC run file, a CSV or Parquet file, or a DataFrame.
 
     TREC: ``query Q0 doc rank score tag`` per line, fields separated by any run of spaces or
-    tabs. The rank is ignored (the order is the score's, as in trec_eval). CSV / Parquet /
-    DataFrame: the columns ``query, item, score`` (and ``tag`` when present). gzip is
-    recognised from the content.
+    tabs. The rank is ignored (the order is the score's, as in trec_eval); comment lines
+    (``#`` first) are skipped. CSV / Parquet / DataFrame: the columns ``query, item, score``
+    (and ``tag`` when present). gzip is recognised from the content; ``name`` and ``max_size``
+    as in :func:`read_qrels`.
 
     Returns
     -------
@@ -980,12 +1164,13 @@ def read_trec_run(source: Source | pd.DataFrame, *, name: str | None = None) -> 
     ------
     NDCGInputError
         Naming the file and line: a line without 6 fields, a score that is not a finite number,
-        a (query, item) pair retrieved twice; ``empty_table`` for no lines.
+        an id longer than 1000 bytes, a (query, item) pair retrieved twice; ``empty_table``
+        for no lines; the limits of :func:`read_qrels`.
 
     >>> read_trec_run(b"1 Q0 007 1 2.5 bm25\\n1 Q0 7 2 2.5 bm25\\n").to_dict("list")
     {'query': ['1', '1'], 'item': ['007', '7'], 'score': [2.5, 2.5], 'tag': ['bm25', 'bm25']}
     """
-    return _run(source, name).frame("score")
+    return _run(source, name, max_size=max_size).frame("score")
 
 
 # --------------------------------------------------------------------------- result
@@ -1413,6 +1598,7 @@ def evaluate_trec(
     unjudged: str = "zero",
     missing: str = "zero",
     no_relevant: str = "zero",
+    max_size: int = MAX_TEXT_SIZE,
 ) -> TrecResult:
     """nDCG@k of every run and judged query, against relevance judgments (qrels).
 
@@ -1434,6 +1620,8 @@ def evaluate_trec(
     gain, discount, ties, ideal, unjudged, missing, no_relevant
         The options of :class:`ndcg_core.options.Options` (described in
         :data:`ndcg_core.options.DESCRIPTIONS`).
+    max_size : int, default MAX_TEXT_SIZE (2 GiB)
+        The most text read from one gzip file, pipe or stream (see :func:`read_qrels`).
 
     Returns
     -------
@@ -1453,10 +1641,12 @@ def evaluate_trec(
     import pyarrow.compute as pc
 
     named = _named_runs(runs)
-    pool, pool_lookup = _qrels(qrels, None)
+    pool, pool_lookup = _qrels(qrels, None, max_size=max_size)
     n_queries = len(pool.queries)
     pool_gains = _gains(pool, options.gain)
-    encoded = [(name, _run(run, None, tags=False)) for name, run in named]  # tags unused here
+    encoded = [
+        (name, _run(run, None, tags=False, max_size=max_size)) for name, run in named
+    ]  # tags unused here
     run_counts = [_query_counts(run.query_codes, len(run.queries)) for _, run in encoded]
     longest = max([int(np.bincount(pool.query_codes).max())] + [int(counts.max()) for counts in run_counts])
     cutoffs = np.asarray(options.k if options.k is not None else (longest,), dtype=np.int64)

@@ -237,6 +237,10 @@ MESSAGES: dict[str, str] = {
         "The exact randomization test enumerates 2^n sign flips for n queries and is limited "
         "to {limit} queries. Got {got} queries: use permutation='auto' or 'monte_carlo'."
     ),
+    "compare_too_many_resamples": (
+        "Comparing runs takes at most {limit} resamples (bootstrap resamples and random sign "
+        "flips): more changes no figure shown and takes memory and minutes. Got {got} instead."
+    ),
     "compare_undefined": "The statistic {statistic!r} is not defined for these values, so it is not shown.",
     # issue 15: qrels and TREC runs
     "trec_field_count": (
@@ -268,6 +272,29 @@ MESSAGES: dict[str, str] = {
         "mapping from names to runs)."
     ),
     "no_runs": "No run was given. Give at least one run to evaluate against the qrels.",
+    # hostile files: comment lines, gzip bombs, pipes and devices, over-long ids
+    "gzip_ratio": (
+        "The file {name!r} is gzip-compressed and expands to more than {ratio} times its size "
+        "({size} bytes compressed, more than {limit} bytes decompressed). Real TREC files "
+        "compress 4 to 6 times, so it was not read further."
+    ),
+    "gzip_too_large": (
+        "The file {name!r} is gzip-compressed and expands to more than {limit} bytes, the most "
+        "read from one file, so it was not read further."
+    ),
+    "stream_too_large": (
+        "The file {name!r} is not a plain file (a pipe, a device or an upload stream) and "
+        "delivers more than {limit} bytes, the most read from one such file, so it was not read "
+        "further."
+    ),
+    "trec_id_too_long": (
+        "Line {line} of the file {name!r}: an {what} of {got} bytes (UTF-8), more than the "
+        "{limit} allowed. No collection has ids that long."
+    ),
+    "id_too_long": (
+        "Row {row} of the column {column!r} holds an id of {got} bytes (UTF-8), more than the "
+        "{limit} allowed. No collection has ids that long."
+    ),
     "not_permutation": (
         "The order must hold each of the {n} items exactly once. Got {got} items, {missing} "
         "missing and {extra} unknown or repeated."

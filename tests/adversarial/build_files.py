@@ -811,6 +811,138 @@ def build() -> None:
     )
 
 
+# ---- TREC qrels and runs (issue "Read every file trec_eval reads", items 1, 8, 9)
+
+TREC_CASES: list[dict[str, Any]] = []
+QRELS = "q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\nq2 0 e 0\n"
+#: q1: b (2), x (unjudged), a (3); q2: e (0), d (1).
+RUN = "q1 Q0 b 1 0.9 r\nq1 Q0 x 2 0.8 r\nq1 Q0 a 3 0.7 r\nq2 Q0 e 1 0.5 r\nq2 Q0 d 2 0.4 r\n"
+RUN_NDCG = [["q1", "(2+3/log2(4))/(3+2/log2(3))"], ["q2", "1/log2(3)"]]
+
+
+def trec_case(
+    name: str,
+    about: str,
+    *,
+    qrels: bytes | str = QRELS,
+    run: bytes | str = RUN,
+    suffix: str = "",
+    **expect: Any,
+) -> None:
+    """A qrels file and one run (``trec_<name>.qrels`` / ``.run``) and what they must give."""
+    paths = {}
+    for kind, content in (("qrels", qrels), ("run", run)):
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        path = FILES / f"trec_{name}.{kind}{suffix}"
+        path.write_bytes(data)
+        paths[kind] = path.name
+    TREC_CASES.append({"name": name, "qrels": paths["qrels"], "run": paths["run"], "about": about, **expect})
+
+
+def commented(text: str, comments: dict[int, str]) -> str:
+    """``text`` with comment lines before the given lines (0-based; -1: after the last)."""
+    lines = text.splitlines(keepends=True)
+    return "".join(comments.get(i, "") + line for i, line in enumerate(lines)) + comments.get(-1, "")
+
+
+def build_trec() -> None:
+    places = {
+        "top": {0: "# judged in 2024\n"},
+        "middle": {2: "# 4 tokens 2024 9\n"},
+        "end": {-1: "# the end, no new line"},
+        "several": {0: "#\n# two\n", 3: "# x 1 2 3 4 5 6\n", -1: "#last\n"},
+        "indented": {1: "  # x\n", 3: "\t# tab 1 2\n"},
+    }
+    for where, comments in places.items():
+        trec_case(
+            f"comment_qrels_{where}",
+            f"comment lines in the qrels ({where}) are skipped",
+            qrels=commented(QRELS, comments),
+            per_query=RUN_NDCG,
+        )
+        trec_case(
+            f"comment_run_{where}",
+            f"comment lines in the run ({where}) are skipped",
+            run=commented(RUN, comments),
+            per_query=RUN_NDCG,
+        )
+    trec_case(
+        "comment_crlf_both",
+        "comment lines with Windows line ends in both files",
+        qrels=commented(QRELS, {1: "# a\r\n"}).replace("\n", "\r\n").replace("\r\r", "\r"),
+        run=commented(RUN, {0: "  # b, c\r\n"}).replace("\n", "\r\n").replace("\r\r", "\r"),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "hash_inside_ids",
+        "a # inside a line is data: the ids a#1 and #d",
+        qrels=QRELS.replace(" a ", " a#1 ").replace(" d ", " #d "),
+        run=RUN.replace(" a ", " a#1 ").replace(" d ", " #d "),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "csv_hash_id",
+        "CSV: the query #1 is data, not a comment",
+        qrels="query,item,relevance\n#1,a,1\n#1,b,0\n",
+        run="query,item,score\n#1,b,0.9\n#1,a,0.8\n",
+        suffix=".csv",
+        per_query=[["#1", "1/log2(3)"]],
+    )
+    trec_case(
+        "comments_only_qrels",
+        "qrels of comment lines only: no rows",
+        qrels="# nothing\n  # judged\n",
+        error="empty_table",
+        params={"name": "trec_comments_only_qrels.qrels"},
+    )
+    trec_case(
+        "gzip_ok",
+        "gzip qrels and run (recognised from the content)",
+        qrels=gzip.compress(QRELS.encode(), mtime=0),
+        run=gzip.compress(RUN.encode(), mtime=0),
+        suffix=".gz",
+        per_query=RUN_NDCG,
+    )
+    bomb = gzip.compress(b"\n" * (1 << 20), compresslevel=9, mtime=0)  # about 1000 times
+    trec_case(
+        "gzip_bomb_qrels",
+        "gzip qrels expanding past 20 times its size: refused, not decompressed further",
+        qrels=bomb,
+        suffix=".gz",
+        error="gzip_ratio",
+        params={"name": "trec_gzip_bomb_qrels.qrels.gz", "size": len(bomb), "limit": 20 * len(bomb)},
+    )
+    trec_case(
+        "gzip_bomb_run",
+        "gzip run expanding past 20 times its size: refused",
+        run=bomb,
+        suffix=".gz",
+        error="gzip_ratio",
+        params={"name": "trec_gzip_bomb_run.run.gz", "ratio": 20},
+    )
+    trec_case(
+        "long_id_run",
+        "a document id of 1001 bytes in the run",
+        run=RUN.replace("q2 Q0 e", "q2 Q0 " + "e" * 1001),
+        error="trec_id_too_long",
+        params={"name": "trec_long_id_run.run", "line": 4, "got": 1001, "limit": 1000},
+    )
+    trec_case(
+        "long_id_utf8_qrels",
+        "a query id of 334 characters, 1002 bytes of UTF-8, in the qrels",
+        qrels=QRELS.replace("q2 0 d", "中" * 334 + " 0 d"),
+        error="trec_id_too_long",
+        params={"name": "trec_long_id_utf8_qrels.qrels", "line": 4, "got": 1002},
+    )
+    trec_case(
+        "id_of_1000_bytes",
+        "an id of exactly 1000 bytes is read",
+        qrels=QRELS.replace(" d ", " " + "d" * 1000 + " "),
+        run=RUN.replace(" d ", " " + "d" * 1000 + " "),
+        per_query=RUN_NDCG,
+    )
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -844,11 +976,16 @@ def write_manifest() -> None:
                 }
             lines.append(f"{key} = {_toml_value(value)}")
         lines.append("")
+    for entry in TREC_CASES:
+        lines.append("[[trec]]")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in entry.items()]
+        lines.append("")
     (HERE / "cases.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":
     FILES.mkdir(exist_ok=True)
     build()
+    build_trec()
     write_manifest()
-    print(f"{len(CASES)} cases")
+    print(f"{len(CASES)} cases, {len(TREC_CASES)} TREC cases")

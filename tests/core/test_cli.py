@@ -366,3 +366,80 @@ def test_cli_k_past_64_bits_exits_2_naming_k(tmp_path):
     assert "argument --k: k must be at most 9223372036854775807" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+# ---------------------------------------------------------------- hostile TREC input (items 1, 8, 9)
+
+
+def test_main_qrels_skips_comment_lines(trec_files, tmp_path, capsys):
+    """``# judged in 2024`` on top of the qrels: the same means as without it."""
+    qrels_path, paths, _, _ = trec_files
+    commented = tmp_path / "cq.txt"
+    commented.write_bytes(b"# judged in 2024\n" + qrels_path.read_bytes() + b"  # the end 1 2\n")
+    assert cli.main(["--qrels", str(qrels_path), str(paths[0]), "--format", "json"]) == 0
+    plain = json.loads(capsys.readouterr().out)["means"]
+    assert cli.main(["--qrels", str(commented), str(paths[0]), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["means"] == plain
+
+
+def test_main_qrels_gzip_bomb_exits_2_naming_the_file_and_the_ratio(trec_files, tmp_path, capsys):
+    import gzip
+
+    _, paths, _, _ = trec_files
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b"\n" * (8 << 20), compresslevel=9))
+    assert cli.main(["--qrels", str(bomb), str(paths[0])]) == 2
+    err = capsys.readouterr().err
+    assert "'bomb.gz'" in err and "20 times" in err
+
+
+def test_main_max_decompressed_size_is_settable_and_named(trec_files, tmp_path, capsys):
+    import gzip
+
+    qrels_path, paths, _, _ = trec_files
+    packed = tmp_path / "qrels.gz"
+    packed.write_bytes(gzip.compress(qrels_path.read_bytes()))
+    assert cli.main(["--qrels", str(packed), str(paths[0]), "--max-decompressed-size", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "'qrels.gz'" in err and "100 bytes" in err and "--max-decompressed-size" not in err
+    assert cli.main(["--qrels", str(packed), str(paths[0])]) == 0
+
+
+def test_cli_help_states_the_default_decompressed_limit():
+    from ndcg_core.trec import MAX_TEXT_SIZE
+
+    text = " ".join(cli._parser().format_help().split())
+    assert "--max-decompressed-size" in text
+    assert f"default: {MAX_TEXT_SIZE}" in text
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_cli_dev_zero_as_qrels_exits_2_without_a_traceback(trec_files):
+    _, paths, _, _ = trec_files
+    done = _cli("--qrels", "/dev/zero", str(paths[0]), "--max-decompressed-size", "1048576")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "'zero'" in done.stderr and "1048576" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_main_dev_zero_as_a_run_exits_2(trec_files, capsys):
+    qrels_path, _, _, _ = trec_files
+    assert cli.main(["--qrels", str(qrels_path), "/dev/zero", "--max-decompressed-size", "65536"]) == 2
+    assert "'zero'" in capsys.readouterr().err
+
+
+def test_main_long_document_id_exits_2_naming_the_line(trec_files, tmp_path, capsys):
+    qrels_path, _, _, _ = trec_files
+    run = tmp_path / "long.run"
+    run.write_bytes(b"1 Q0 d1 1 0.5 t\n1 Q0 " + b"x" * 5000 + b" 2 0.4 t\n")
+    assert cli.main(["--qrels", str(qrels_path), str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "Line 2 of the file 'long.run'" in err and "1000" in err
+
+
+def test_main_resamples_too_many_exits_2_naming_the_limit(trec_files, capsys):
+    qrels_path, paths, _, _ = trec_files
+    assert cli.main(["--qrels", str(qrels_path), *map(str, paths[:2]), "--resamples", "1000000000"]) == 2
+    err = capsys.readouterr().err
+    assert "1000000000" in err and "1000000" in err

@@ -419,6 +419,12 @@ ERRORS = [
     ("confidence", lambda: compare_runs(TABLE, confidence=95), "shape", "confidence level must be"),
     ("confidence nan", lambda: compare_runs(TABLE, confidence=float("nan")), "shape", "confidence level"),
     ("resamples", lambda: compare_runs(TABLE, n_resamples=0), "shape", "number of samples"),
+    (
+        "resamples too many",
+        lambda: compare_runs(TABLE, n_resamples=1_000_001),
+        "compare_too_many_resamples",
+        "at most 1000000 resamples",
+    ),
     ("seed", lambda: compare_runs(TABLE, seed=-1), "shape", "seed must be a whole number"),
     ("permutation", lambda: compare_runs(TABLE, permutation="fast"), "unknown_option", "permutation"),
     (
