@@ -96,11 +96,11 @@ def test_trec_corpus_cli(case, tmp_path, capsys):
 def _page(lang: str, case: dict[str, Any]):
     from streamlit.testing.v1 import AppTest
 
-    from ui import evaluate_trec as et
+    from ui.views import evaluate_trec as et
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = lang
-    at.switch_page("pages/7_Evaluate_a_run.py")
+    at.switch_page("app_pages/7_Evaluate_a_run.py")
     at.run()
     at.radio(key="evaluate.trec_source").set_value("upload").run()
     qrels, run = (FILES / case["qrels"]).read_bytes(), (FILES / case["run"]).read_bytes()
@@ -111,8 +111,8 @@ def _page(lang: str, case: dict[str, Any]):
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_trec_corpus_page_en(case):
-    from ui.i18n import error_text
-    from ui.text import md_escape
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
 
     at = _page("en", case)
     assert not at.exception
@@ -130,8 +130,8 @@ def test_trec_corpus_page_en(case):
 @pytest.mark.parametrize("case", ERRORS, ids=[case["name"] for case in ERRORS])
 def test_trec_corpus_page_zh(case):
     """The message is the Chinese one, naming the same file and figures."""
-    from ui.i18n import error_text
-    from ui.text import md_escape
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
 
     at = _page("zh", case)
     assert not at.exception
