@@ -3,7 +3,7 @@
 
 ``app`` starts the Streamlit app: the checkout's when this package runs from one (``pip
 install -e .``), else the files a wheel installed (:func:`ui.framework.home.app_home`);
-``evaluate`` is ``python -m ndcg_core`` under another name, with
+``evaluate`` is :mod:`ndcg_lab.evaluate` (``python -m ndcg_core`` is its alias), with
 the same arguments and exit status. Streamlit is not imported here: ``app`` hands the process to
 ``python -m streamlit run``, so ``evaluate`` starts as fast as the core.
 """
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "evaluate":
-        from ndcg_core.__main__ import main as evaluate
+        from ndcg_lab.evaluate import main as evaluate
 
         return evaluate(rest)
     if command == "app":

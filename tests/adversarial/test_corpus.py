@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import ndcg_core as nc
-import ndcg_core.__main__ as cli
+import ndcg_lab.evaluate as cli
 
 HERE = Path(__file__).resolve().parent
 FILES = HERE / "files"

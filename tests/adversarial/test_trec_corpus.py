@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import ndcg_core as nc
-import ndcg_core.__main__ as cli
+import ndcg_lab.evaluate as cli
 from ndcg_core import trec
 
 HERE = Path(__file__).resolve().parent

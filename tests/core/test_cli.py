@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import ndcg_core as nc
-import ndcg_core.__main__ as cli
+import ndcg_lab.evaluate as cli
 from ndcg_core.batch import evaluate_run
 from ndcg_core.samples import sample_run
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import ndcg_core as nc
-import ndcg_core.__main__ as cli
+import ndcg_lab.evaluate as cli
 from ndcg_core import spark as nspark
 from tests.adversarial.test_corpus import CASES, FILES, ROOT, _api_error, _cli_args, _expected, _options
 

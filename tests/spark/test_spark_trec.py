@@ -334,7 +334,7 @@ def test_cli_evaluates_metastore_tables_and_writes_the_result_table(spark, capsy
     means and the result table are the pandas engine's on the same rows."""
     import json
 
-    import ndcg_core.__main__ as cli
+    import ndcg_lab.evaluate as cli
     from ndcg_core.trec import evaluate_trec
 
     spark.sql("CREATE DATABASE IF NOT EXISTS cli")
@@ -360,7 +360,7 @@ def test_cli_evaluates_metastore_tables_and_writes_the_result_table(spark, capsy
 
 
 def test_cli_tables_need_the_spark_engine(capsys):
-    import ndcg_core.__main__ as cli
+    import ndcg_lab.evaluate as cli
 
     with pytest.raises(SystemExit):
         cli.main(["--qrels-table", "ir.qrels", "--table", "ir.runs"])
