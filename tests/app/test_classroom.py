@@ -1,4 +1,4 @@
-"""The classroom helpers (ui.share, ui.styles, ui.handout, ui.charts): share links and QR codes,
+"""The classroom helpers (ui.framework.share, ui.framework.styles, ui.components.handout, ui.components.charts): share links and QR codes,
 exports, presenter CSS and the palette's contrast."""
 
 from __future__ import annotations

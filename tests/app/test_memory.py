@@ -216,7 +216,7 @@ def test_configure_allocator_keeps_one_mib_at_an_arena_top(monkeypatch):
 
 
 def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
-    """page_frame freezes the objects alive when a page imports new modules; a session's
+    """the frame (ui.framework.frame) freezes the objects alive when a page imports new modules; a session's
     objects in cycles frozen that way were never freed (issue 12: ~80 MiB after a session)."""
     import gc
     import weakref
@@ -234,7 +234,7 @@ def test_collect_all_frees_cyclic_garbage_that_gc_freeze_parked():
         assert gone() is not None  # parked: the ordinary collection does not see it
         assert memory.collect_all() >= 1
         assert gone() is None
-        assert gc.get_freeze_count() > 0  # parked again, for the speed page_frame wants
+        assert gc.get_freeze_count() > 0  # parked again, for the speed the frame wants
     finally:
         gc.unfreeze()
 

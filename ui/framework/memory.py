@@ -278,7 +278,7 @@ _PRUNER_LOCK = threading.Lock()
 def collect_all() -> int:
     """A full garbage collection that also sees the objects ``gc.freeze()`` parked.
 
-    ``ui.page_frame`` freezes every object alive when a page has imported new modules, so
+    ``ui.framework.frame`` freezes every object alive when a page has imported new modules, so
     that collections skip them (issue 6). Objects in reference cycles that were alive then
     (a session's ``AppSession``, its state, the uploaded bytes and tables its script runs
     held: Streamlit's objects form cycles) are never collected once they become garbage:

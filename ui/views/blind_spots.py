@@ -96,7 +96,7 @@ which_higher = predictions.which_higher
 
 def _question(name: str, frame: Frame) -> Question:
     """The case's prediction (prompt ``blind.<name>``): decided by the core on the Calculator's
-    gain and discount, worded by :mod:`ui.prompts` as in a live class."""
+    gain and discount, worded by :mod:`ui.components.prompts` as in a live class."""
     return prompts.question(f"blind.{name}", _options(frame), frame.t, frame.lang)
 
 

@@ -273,7 +273,7 @@ def band_question(ranking: Ranking, scores: Iterable[float], t: Translate) -> Qu
     """Predict where scikit-learn's default lands between the worst and best order of the ties.
 
     Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``ties.guess``) on the
-    ranking's grades and the (rounded) scores, the words from :mod:`ui.prompts`, as in a live class.
+    ranking's grades and the (rounded) scores, the words from :mod:`ui.components.prompts`, as in a live class.
     """
     return prompts.question("ties.guess", prompts.data_of(ranking, scores=scores), t)
 

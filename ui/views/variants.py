@@ -135,7 +135,7 @@ def gain_question(ranking: Ranking, t: Translate) -> Question:
     """Predict exponential vs linear gain (log2 discount, ideal from the list).
 
     Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``variants.guess``), the
-    words from :mod:`ui.prompts`, as in a live class.
+    words from :mod:`ui.components.prompts`, as in a live class.
     """
     return prompts.question("variants.guess", prompts.data_of(ranking), t)
 
