@@ -711,7 +711,7 @@ class Change:
         exactly one changed); ``"other"`` (items added, removed or renamed, or order and
         grades both changed).
     item, other_item : str or None
-        The item that moved (for an exchange of two neighbours, the one that moved up).
+        The item that moved; for ``"swapped"`` the upper and the lower of the two.
     from_position, to_position : int or None
         1-based positions of ``item`` before and after.
     grade_before, grade_after : float or None
@@ -745,7 +745,11 @@ def _same_grade(x: float, y: float) -> bool:
 
 
 def _classify(
-    before: list[str], after: list[str], rel_b: NDArray[np.float64], rel_a: NDArray[np.float64]
+    before: list[str],
+    after: list[str],
+    rel_b: NDArray[np.float64],
+    rel_a: NDArray[np.float64],
+    mover: str | None = None,
 ) -> dict[str, Any]:
     none: dict[str, Any] = dict(
         item=None, other_item=None, from_position=None, to_position=None, grade_before=None, grade_after=None
@@ -775,6 +779,19 @@ def _classify(
         return {**none, "kind": "unchanged"}
     differ = [i for i, (x, y) in enumerate(zip(before, after, strict=False)) if x != y]
     a, b = differ[0], differ[-1]
+    if b == a + 1 and mover not in (before[a], before[b]):
+        # two neighbours exchanged: "the lower one moved up" and "the upper one moved down"
+        # give the same lists, so without the mover named by the caller both are named
+        return {
+            **none,
+            "kind": "swapped",
+            "item": before[a],
+            "other_item": before[b],
+            "from_position": a + 1,
+            "to_position": b + 1,
+        }
+    if b == a + 1 and mover == before[a]:
+        return {**none, "kind": "moved", "item": before[a], "from_position": a + 1, "to_position": b + 1}
     if after[a] == before[b] and after[a + 1 : b + 1] == before[a:b]:
         return {**none, "kind": "moved", "item": before[b], "from_position": b + 1, "to_position": a + 1}
     if after[b] == before[a] and after[a:b] == before[a + 1 : b + 1]:
@@ -811,8 +828,14 @@ def describe_change(
     pool: ArrayLike | None = None,
     unjudged: Unjudged | None = None,
     pool_before: ArrayLike | None = None,
+    mover: str | None = None,
 ) -> Change:
     """Which item moved from which position to which, and nDCG@k before and after.
+
+    Two neighbours that exchanged places are ``"swapped"`` (both named): "D3 down one" and
+    "D4 up one" give the same lists, so a new order alone cannot tell which was moved. A
+    caller that knows (a "move this item" button) names it as ``mover``, and the change is
+    then that item's ``"moved"``.
 
     ``unjudged`` as in :func:`ndcg_core.metrics.metrics`; an unjudged item's grade is NaN in
     ``grade_before`` / ``grade_after``. ``pool`` is the judged pool of the ranking after;
@@ -850,7 +873,7 @@ def describe_change(
     kept = prepared(rel_a, unjudged) if allow else rel_a
     whole = max(kept.size, ideal_relevance(kept, pool=pool).size)
     return Change(
-        **_classify(before, after, rel_b, rel_a),
+        **_classify(before, after, rel_b, rel_a, mover),
         k=whole if k is None else int(k),
         ndcg_before=m_b.ndcg,
         ndcg_after=m_a.ndcg,

@@ -160,6 +160,38 @@ def test_drag_that_lowers_nDCG_says_so(app):
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "note"),
+    [
+        ("en", "Swapping D3 and D4 (positions 3 and 4) left nDCG@5 unchanged at {v}."),
+        ("zh", "交换 D3 和 D4（第 3 位和第 4 位）"),
+    ],
+)
+def test_drag_of_one_place_names_both_neighbours(app, lang, note):
+    """D3 dragged down one and D4 dragged up one send the same new order: both are named."""
+    at = app(lang=lang)
+    cards = w.cards(Ranking())
+    at.session_state[w.sortable_key(Ranking(), "calc")] = [
+        {"header": None, "items": [cards[0], cards[1], cards[3], cards[2], cards[4]]}
+    ]
+    at.run()
+    assert ranking(at).labels == ("D1", "D2", "D4", "D3", "D5")
+    text = _unescape(at.info[0].value)
+    assert text.startswith(note.format(v=expected(EXAMPLE)).split(" left")[0])
+    assert "Moving" not in text and "移到" not in text
+
+
+@pytest.mark.parametrize(
+    ("button", "moved"), [("calc.down", "D3 from position 3 to 4"), ("calc.up", "D3 from position 3 to 2")]
+)
+def test_move_button_names_the_item_it_moved(app, button, moved):
+    """The button knows which item it moved, also for a move of one place."""
+    at = app()
+    at.selectbox(key="calc.move_item").set_value("D3").run()
+    at.button(key=button).click().run()
+    assert _unescape(at.info[0].value).startswith(f"Moving {moved} ")
+
+
 def test_up_and_down_buttons_move_the_chosen_item(app):
     at = app()
     at.selectbox(key="calc.move_item").set_value("D5").run()

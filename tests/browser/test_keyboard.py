@@ -95,8 +95,8 @@ def test_keyboard_only_moves_an_item_down_with_its_result_announced(server, page
     assert metric_value(page) == MOVED
     expect(cards(page)).to_have_text(["D2 · 2", "D1 · 3", "D3 · 0", "D4 · 0", "D5 · 1"])
     # the change is said in a status region (a screen reader announces it): accessibility tree
-    # (the note names the item that moved up: "Moving D2 from position 2 to 1 lowered nDCG@5 ...")
-    status = page.get_by_role("status").filter(has_text="D2")
+    # (the Down button knows what it moved: "Moving D1 from position 1 to 2 lowered nDCG@5 ...")
+    status = page.get_by_role("status").filter(has_text="Moving D1")
     expect(status).to_have_count(1)
     expect(status).to_contain_text(MOVED[1])
     assert "- status:" in page.get_by_test_id("stMain").aria_snapshot()
@@ -122,6 +122,8 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     expect(live).to_contain_text("D1 · 3 was dropped over droppable area D2 · 2")
     wait_for_metric(page, MOVED)
     expect(cards(page)).to_have_text(["D2 · 2", "D1 · 3", "D3 · 0", "D4 · 0", "D5 · 1"])
+    # a drag sends only the new order, and D1 down one is D2 up one: the note names both
+    expect(page.get_by_role("status").filter(has_text="Swapping D1 and D2")).to_have_count(1)
     assert_no_exception(page)
 
 

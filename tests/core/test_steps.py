@@ -162,7 +162,8 @@ def test_permutation_distribution_values_are_read_only():
     [
         ([3, 2, 1, 0, 0], ["D1", "D2", "D5", "D3", "D4"], ("moved", "D5", None, 5, 3, "raised")),
         ([2, 0, 0, 3, 1], ["D2", "D3", "D4", "D1", "D5"], ("moved", "D1", None, 1, 4, "lowered")),
-        ([2, 3, 0, 0, 1], ["D2", "D1", "D3", "D4", "D5"], ("moved", "D2", None, 2, 1, "lowered")),
+        # neighbours exchanged: D1 down one or D2 up one, the lists cannot tell; both named
+        ([2, 3, 0, 0, 1], ["D2", "D1", "D3", "D4", "D5"], ("swapped", "D1", "D2", 1, 2, "lowered")),
         ([1, 2, 0, 0, 3], ["D5", "D2", "D3", "D4", "D1"], ("swapped", "D1", "D5", 1, 5, "lowered")),
         ([0, 0, 1, 3, 2], ["D3", "D4", "D5", "D1", "D2"], ("reordered", None, None, None, None, "lowered")),
         ([3, 2, 0, 0, 1], None, ("unchanged", None, None, None, None, "unchanged")),
@@ -358,9 +359,23 @@ def test_describe_change_regrading_an_unjudged_item_is_one_regrade():
     assert (c.ndcg_before, c.ndcg_after) == pytest.approx((1.0, 1.0), abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("mover", "expected"),
+    [
+        ("D3", ("moved", "D3", None, 3, 2)),
+        ("D2", ("moved", "D2", None, 2, 3)),
+        (None, ("swapped", "D2", "D3", 2, 3)),
+    ],
+)
+def test_describe_change_neighbours_name_the_mover_only_when_it_is_known(mover, expected):
+    """D2 down one and D3 up one give the same lists: a button that moved one names it."""
+    c = nc.describe_change([3, 0, 2], [3, 2, 0], ["D1", "D2", "D3"], ["D1", "D3", "D2"], mover=mover)
+    assert (c.kind, c.item, c.other_item, c.from_position, c.to_position) == expected
+
+
 def test_describe_change_moving_an_unjudged_item_is_a_move():
     c = nc.describe_change(
-        [3, _NAN, 2], [3, 2, _NAN], ["D1", "D2", "D3"], ["D1", "D3", "D2"], unjudged="zero"
+        [3, _NAN, 2], [3, 2, _NAN], ["D1", "D2", "D3"], ["D1", "D3", "D2"], unjudged="zero", mover="D3"
     )
     assert (c.kind, c.item, c.from_position, c.to_position) == ("moved", "D3", 3, 2)
     # 3 + 0 + 2/log2(4) before, 3 + 2/log2(3) after; the ideal is 3, 2 either way

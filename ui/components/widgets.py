@@ -669,7 +669,7 @@ def _on_move(prefix: str, step: int) -> None:
     label = st.session_state.get(f"{prefix}.move_pick")
     if label not in ranking.labels:
         return
-    change_ranking(moved(ranking, ranking.labels.index(label), step))
+    change_ranking(moved(ranking, ranking.labels.index(label), step), cause=f"move:{label}")
 
 
 def _on_pick(prefix: str) -> None:

@@ -203,10 +203,6 @@ PAGE_CSS = f"""<style>
 [data-testid="stCode"] code span {{ color: inherit !important; }}
 [data-testid="stCode"] code .token.comment {{ font-style: italic; }}
 [data-testid="stApp"] :not(pre) > code, [data-testid="stTooltipContent"] :not(pre) > code {{ color: inherit; }}
-[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled],
-[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] * {{ color: inherit !important; }}
-[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"][disabled] {{
-  background-color: rgba(128, 128, 128, 0.16); font-weight: 600; }}
 [data-testid="stMain"] :is(a, button, summary, input, [tabindex]:not([tabindex="-1"])):focus-visible {{
   outline: 3px solid {FOCUS_RING} !important; outline-offset: 2px; }}
 a.{SKIP_LINK_CLASS} {{ position: absolute; left: -10000px; top: 0; z-index: 1000; }}
@@ -222,8 +218,8 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 #: (Streamlit switches pages without loading a new document):
 #:
 #: - after a page is chosen in the sidebar on a narrow screen (a phone), where the open sidebar
-#:   covers the page, it closes the sidebar: Streamlit's own navigation does so, its
-#:   ``st.page_link`` does not (1.67). It clicks Streamlit's own collapse button, so the state
+#:   covers the page, it closes the sidebar: ``st.navigation``'s page list does not (1.67, seen
+#:   in tests/browser/test_keyboard.py), nor does ``st.page_link``. It clicks Streamlit's own collapse button, so the state
 #:   stays Streamlit's; 767.98 px is below Streamlit's "md" break point, where the sidebar
 #:   overlays the page.
 #: - a skip link (SKIP_LINK_CLASS) puts the focus on the first text field after its anchor (the
@@ -262,7 +258,8 @@ PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
       if (field) {{ event.preventDefault(); field.focus(); field.scrollIntoView({{block: "center"}}); }}
       return;
     }}
-    const link = event.target.closest('[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]');
+    const link = event.target.closest(
+      '[data-testid="stSidebar"] a:is([data-testid="stSidebarNavLink"], [data-testid="stPageLink-NavLink"])');
     if (!link || link.hasAttribute("disabled") || !window.matchMedia("(max-width: 767.98px)").matches) return;
     setTimeout(() => {{
       const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');

@@ -225,6 +225,7 @@ def change_note(t: Translate, current: Ranking) -> tuple[str, float | None] | No
         after.labels,
         **after.judged_options(),
         pool_before=before.pool,
+        mover=cause[5:] if cause.startswith("move:") else None,  # a button knows; a drag does not
     )
     # as the metric row names it (k larger than n: n; the condensed list's own length)
     metric = f"{_ndcg_name(after)}@{label_k(after, nc.metrics(after.relevance, **after.judged_options()))}"
