@@ -1,5 +1,5 @@
-"""The layers, as an executable rule: app.py and app_pages -> ui -> (ndcg_live ->) ndcg_core,
-nothing points back up; inside ui three floors, views -> components -> framework, a view
+"""The layers, as an executable rule: app.py and app_pages -> ui -> (ndcg_live ->) ndcg_teach
+-> ndcg_core, nothing points back up; inside ui three floors, views -> components -> framework, a view
 importing no other view; no import cycle among the project's modules.
 
 Read with ``ast`` (no import runs): every ``import`` and ``from ... import`` statement of the
@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = sorted((ROOT / "ndcg_core").glob("*.py"))
 UI = sorted((ROOT / "ui").rglob("*.py"))
 LIVE = sorted((ROOT / "ndcg_live").glob("*.py"))
+TEACH = sorted((ROOT / "ndcg_teach").glob("*.py"))
 PAGES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
 
 
@@ -44,8 +45,35 @@ def _rel(path: Path) -> str:
 
 @pytest.mark.parametrize("path", CORE, ids=_rel)
 def test_core_imports_no_user_interface(path):
-    """ndcg_core never imports streamlit, altair, ui, pages or ndcg_live: it stays a plain library."""
-    banned = {"streamlit", "altair", "ui", "pages", "app", "ndcg_live", "sqlalchemy"}
+    """ndcg_core never imports streamlit, altair, ui, pages, ndcg_live, ndcg_teach or ndcg_lab: it
+    stays a plain library. Only ``python -m ndcg_core`` (``__main__.py``, the CLI's old name)
+    may hand over to the ``ndcg-lab`` command."""
+    banned = {
+        "streamlit",
+        "altair",
+        "ui",
+        "pages",
+        "app",
+        "ndcg_live",
+        "ndcg_teach",
+        "ndcg_lab",
+        "sqlalchemy",
+    }
+    if path.name == "__main__.py":
+        banned -= {"ndcg_lab"}
+    bad = [
+        (module, line)
+        for module, _, line in _imports(path)
+        if not module.startswith(".") and _top(module) in banned
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize("path", TEACH, ids=_rel)
+def test_teaching_content_imports_the_core_only(path):
+    """ndcg_teach sits between the core and the app: of the project it imports ndcg_core only,
+    and no streamlit, altair or sqlalchemy."""
+    banned = {"streamlit", "altair", "sqlalchemy", "ui", "pages", "app", "ndcg_live", "ndcg_lab"}
     bad = [
         (module, line)
         for module, _, line in _imports(path)
@@ -105,7 +133,7 @@ def test_ui_module_imports_no_private_name_of_another(path):
     """A ui module reaches another only through its public names."""
     bad = []
     for module, names, line in _imports(path):
-        own_layer = module.startswith(".") or _top(module) in {"ui", "ndcg_core"}
+        own_layer = module.startswith(".") or _top(module) in {"ui", "ndcg_core", "ndcg_teach"}
         if own_layer:
             bad += [(module, name, line) for name in names if name.startswith("_")]
             bad += [
@@ -134,7 +162,7 @@ def test_no_private_attribute_of_the_core_or_ui(path):
             base = node.value
             while isinstance(base, ast.Attribute):
                 base = base.value
-            if isinstance(base, ast.Name) and base.id in {"nc", "ndcg_core", "ui"}:
+            if isinstance(base, ast.Name) and base.id in {"nc", "ndcg_core", "ndcg_teach", "ui"}:
                 bad.append((node.attr, node.lineno))
     assert bad == []
 
@@ -142,7 +170,7 @@ def test_no_private_attribute_of_the_core_or_ui(path):
 # --- the floors of ui, and cycles ----------------------------------------------------------
 
 FLOORS = ("framework", "components", "views")  # each may import only the floors before it
-PROJECT = ("ndcg_core", "ndcg_live", "ndcg_lab", "ui")
+PROJECT = ("ndcg_core", "ndcg_teach", "ndcg_live", "ndcg_lab", "ui")
 
 
 def _module_name(path: Path) -> str:
@@ -177,6 +205,7 @@ def _graph() -> dict[str, set[str]]:
         {
             *(ROOT / "ui").rglob("*.py"),
             *(ROOT / "ndcg_core").glob("*.py"),
+            *TEACH,
             *LIVE,
             *(ROOT / "ndcg_lab").glob("*.py"),
         }
@@ -297,7 +326,7 @@ def test_cycle_finder_finds_a_cycle_and_the_floor_rule_a_climb():
 
 if __name__ == "__main__":  # the layers, as a reader sees them: python tests/architecture/test_layers.py
     graph = _graph()
-    for floor in ("ndcg_core", "ndcg_live", "ndcg_lab", *(f"ui.{f}" for f in FLOORS)):
+    for floor in ("ndcg_core", "ndcg_teach", "ndcg_live", "ndcg_lab", *(f"ui.{f}" for f in FLOORS)):
         members = sorted(m for m in graph if m == floor or m.startswith(floor + "."))
         print(f"{floor} ({len(members)} modules)")
         for member in members:
