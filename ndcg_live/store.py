@@ -75,6 +75,7 @@ CODE_LENGTH = 6
 MAX_STUDENTS = 500
 MAX_QUESTIONS = 100
 
+
 def default_sqlite() -> Path:
     """The default database: a SQLite file in the user's data folder (``~/.local/share/ndcg-lab``
     on Linux, by platformdirs), never inside the installed package or the checkout."""
