@@ -16,9 +16,16 @@ tools
     What well-known tools (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
     TensorFlow Ranking, torchmetrics) compute on one list: ``TOOLS``, ``tool_scores``,
     ``tool_call``, ``nothing_relevant_reports``, each tool's defaults computed by the core.
+messages
+    The English of the errors this package raises (a practice link, an order given as an
+    answer, a sample's options), registered with the core when the package is imported.
 
 This package imports ``ndcg_core`` only (never streamlit, altair, sqlalchemy, ``ui`` or
 ``ndcg_live``); the core never imports it (``tests/architecture/test_layers.py``). Importing
-the package loads none of its modules: import the one you need (``from ndcg_teach.samples
-import sample_run``).
+the package loads only its error messages (:mod:`ndcg_teach.messages`, registered with the
+core): import the module you need (``from ndcg_teach.samples import sample_run``).
 """
+
+from . import messages
+
+__all__ = ["messages"]

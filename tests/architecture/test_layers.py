@@ -43,6 +43,15 @@ def _rel(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
+def _banned(path: Path, banned: set[str]) -> list[tuple[str, int]]:
+    """(module, line) of every absolute import in ``path`` of a package in ``banned``."""
+    return [
+        (module, line)
+        for module, _, line in _imports(path)
+        if not module.startswith(".") and _top(module) in banned
+    ]
+
+
 @pytest.mark.parametrize("path", CORE, ids=_rel)
 def test_core_imports_no_user_interface(path):
     """ndcg_core never imports streamlit, altair, ui, pages, ndcg_live, ndcg_teach or ndcg_lab: it
@@ -51,47 +60,31 @@ def test_core_imports_no_user_interface(path):
     banned = {
         "streamlit",
         "altair",
+        "sqlalchemy",
         "ui",
         "pages",
         "app",
         "ndcg_live",
         "ndcg_teach",
         "ndcg_lab",
-        "sqlalchemy",
     }
-    if path.name == "__main__.py":
-        banned -= {"ndcg_lab"}
-    bad = [
-        (module, line)
-        for module, _, line in _imports(path)
-        if not module.startswith(".") and _top(module) in banned
-    ]
-    assert bad == []
+    assert _banned(path, banned - {"ndcg_lab"} if path.name == "__main__.py" else banned) == []
 
 
 @pytest.mark.parametrize("path", TEACH, ids=_rel)
 def test_teaching_content_imports_the_core_only(path):
     """ndcg_teach sits between the core and the app: of the project it imports ndcg_core only,
     and no streamlit, altair or sqlalchemy."""
-    banned = {"streamlit", "altair", "sqlalchemy", "ui", "pages", "app", "ndcg_live", "ndcg_lab"}
-    bad = [
-        (module, line)
-        for module, _, line in _imports(path)
-        if not module.startswith(".") and _top(module) in banned
-    ]
-    assert bad == []
+    assert (
+        _banned(path, {"streamlit", "altair", "sqlalchemy", "ui", "pages", "app", "ndcg_live", "ndcg_lab"})
+        == []
+    )
 
 
 @pytest.mark.parametrize("path", LIVE, ids=_rel)
 def test_live_store_imports_no_user_interface(path):
     """ndcg_live (the live class's database and rules) sits under ui: no streamlit, altair, ui."""
-    banned = {"streamlit", "altair", "ui", "pages", "app"}
-    bad = [
-        (module, line)
-        for module, _, line in _imports(path)
-        if not module.startswith(".") and _top(module) in banned
-    ]
-    assert bad == []
+    assert _banned(path, {"streamlit", "altair", "ui", "pages", "app"}) == []
 
 
 @pytest.mark.parametrize("path", UI, ids=_rel)

@@ -20,6 +20,7 @@ from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import number, step_table
+from ui.framework import messages
 from ui.framework.shared import get_param, set_param
 from ui.framework.state import Ranking, format_grade
 from ui.framework.text import md_table
@@ -54,9 +55,9 @@ def parse_step(text: Any) -> int:
     try:
         step = int(raw.strip())
     except ValueError:
-        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+        messages.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
     if not 1 <= step <= len(STEPS):
-        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+        messages.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
     return step
 
 
