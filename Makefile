@@ -20,9 +20,9 @@ app: $(VENV)/.app-installed
 test: $(VENV)/.dev-installed system-deps lint
 	$(BIN)/python -m pytest $(XDIST)
 
-# The core alone (unit, properties, doctests, the layer rule): seconds.
+# The core and the teaching content over it (unit, properties, doctests, the layer rule): seconds.
 test-core: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -q $(XDIST) ndcg_core tests/core tests/architecture
+	$(BIN)/python -m pytest -q $(XDIST) ndcg_core ndcg_teach tests/core tests/teach tests/architecture
 
 # The quick inner loop: everything but the real browser and Spark.
 test-fast: $(VENV)/.dev-installed

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core.tools import tool_scores
+from ndcg_teach.tools import tool_scores
 from ui.components import charts, predict, prompts, widgets
 from ui.framework.shared import current_frame, get_param, set_param, show_error
 from ui.views import variants

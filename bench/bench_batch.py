@@ -9,7 +9,7 @@ One process, seeded data, nDCG@10, grades 0-3:
 1. Dense, 100,000 queries x 50 items (``--dense``): ``ndcg_core.ndcg_score`` against
    ``sklearn.metrics.ndcg_score``, continuous scores (no ties) and scores rounded to 0.1
    (ties averaged). (10,000 x 100 is ``bench/bench_sklearn.py``.)
-2. Ragged, ~1 M rows, 10,000 queries of 1-200 items (``ndcg_core.sample_run``), without ties
+2. Ragged, ~1 M rows, 10,000 queries of 1-200 items (``ndcg_teach.samples.sample_run``), without ties
    (unrounded scores) and with ties (half the queries with scores in steps of 0.5):
    ``ndcg_core.evaluate`` against scikit-learn on the lists padded to 200 (pad grade 0, score
    below every real one: the same numbers), ranx (``Qrels``/``Run`` from the DataFrame),
@@ -52,6 +52,7 @@ import sklearn
 from sklearn.metrics import ndcg_score as sklearn_ndcg_score
 
 import ndcg_core as nc
+from ndcg_teach.samples import sample_run
 
 K = 10
 MB = 1e6
@@ -185,7 +186,7 @@ def dense(n_queries: int, n_items: int, seed: int, repeats: int) -> None:
 
 def ragged(n_queries: int, max_items: int, seed: int, repeats: int, slow: bool) -> None:
     for label, ties in (("no ties", False), ("ties", True)):
-        run = nc.sample_run(
+        run = sample_run(
             n_queries,
             seed=seed,
             max_items=max_items,

@@ -18,7 +18,7 @@ Then each student tours every other page (``--tour``, on by default): the Lesson
 and ties, Variants, Blind spots, Explore, Practice and Evaluate, each a page switch as the
 browser sends it (``rerun_script`` with the page's script hash, the link carried along). On
 Evaluate the student chooses "My file" and uploads a run of their own (``--upload-rows``
-rows, ``ndcg_core.sample_run`` seeded by the student's number) the way the browser does:
+rows, ``ndcg_teach.samples.sample_run`` seeded by the student's number) the way the browser does:
 ``file_urls_request`` on the websocket, an HTTP PUT of the file with the XSRF cookie and
 header, then the uploader's widget state; the page must show the mean nDCG@10 that
 ``ndcg_core.evaluate_run`` gives for that file. Every step's latency counts in its own line.
@@ -56,6 +56,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 import ndcg_core as nc  # noqa: E402
+from ndcg_teach.samples import sample_run  # noqa: E402 - after the path set-up above
 
 #: The pages a student tours after the Calculator (url paths of the pages/ scripts).
 TOUR: tuple[str, ...] = (
@@ -317,7 +318,7 @@ class Student:
         latency, page = await self._run(ws, self._back(radio))
         self.tour_latencies.append(latency)
         self._no_problems(page, "Evaluate, choose My file")
-        run = nc.sample_run(max(1, rows // 10), seed=1000 + self.number, min_items=5, max_items=15)
+        run = sample_run(max(1, rows // 10), seed=1000 + self.number, min_items=5, max_items=15)
         data = run.to_csv(index=False).encode("utf-8")
         name = f"run_{self.number}.csv"
         started = time.perf_counter()

@@ -2,7 +2,7 @@
 
 Run by hand (not a test): ``.venv/bin/python bench/bench_memory.py`` (``--help`` for options).
 
-It writes a run of ``--rows`` rows (``ndcg_core.sample_run``, text ids) as CSV into a temporary
+It writes a run of ``--rows`` rows (``ndcg_teach.samples.sample_run``, text ids) as CSV into a temporary
 directory, starts ``streamlit run app.py`` on a free loopback port and drives the real page in
 Chromium (Debian's /usr/bin/chromium through Playwright): choose "My file", upload the CSV,
 wait for the results, then choose ``--changes`` different values of k, each time waiting for
@@ -38,6 +38,7 @@ from bench_classroom import start_server  # noqa: E402 - a sibling script, impor
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, IDLE, free_port, stop_server  # noqa: E402 - the suite's helpers
 
 import ndcg_core as nc  # noqa: E402 - after the path set-up above, like bench_classroom
+from ndcg_teach.samples import sample_run  # noqa: E402 - after the path set-up above
 
 
 def status_kib(pid: int, field: str) -> int:
@@ -143,11 +144,11 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         n_queries = max(1, args.rows // 20)
-        run = nc.sample_run(n_queries, seed=1, min_items=20, max_items=20, ids="text")
+        run = sample_run(n_queries, seed=1, min_items=20, max_items=20, ids="text")
         path = Path(tmp) / "run_1m.csv"
         run.to_csv(path, index=False)
         small = Path(tmp) / "warmup.csv"
-        nc.sample_run(max(1, args.warmup_rows // 20), seed=2, min_items=20, max_items=20, ids="text").to_csv(
+        sample_run(max(1, args.warmup_rows // 20), seed=2, min_items=20, max_items=20, ids="text").to_csv(
             small, index=False
         )
         table = nc.read_run(path.read_bytes(), name=path.name)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import ndcg_core as nc
 from ndcg_core import spark as nspark
+from ndcg_teach.samples import sample_run
 
 TOLERANCE = 1e-9
 
@@ -69,7 +70,7 @@ def main() -> int:
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         for relevance in ("graded", "binary"):
-            run = nc.sample_run(
+            run = sample_run(
                 args.queries, seed=args.seed, max_items=args.max_items, relevance=relevance, tie_fraction=0.5
             )
             path = os.path.join(folder, f"{relevance}.parquet")

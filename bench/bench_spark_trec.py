@@ -4,7 +4,7 @@ engine of one graded table (``ndcg_core.spark.evaluate``) on the same rows.
 Run by hand (not a test): ``.venv/bin/python bench/bench_spark_trec.py`` (``--help`` for
 options; needs PySpark and Java 17+).
 
-A seeded run (``ndcg_core.sample_run``: ``--queries`` queries of 1-``--max-items`` items,
+A seeded run (``ndcg_teach.samples.sample_run``: ``--queries`` queries of 1-``--max-items`` items,
 grades 0-3, half the queries with tied scores) is split into qrels (query, item, relevance)
 and a run (query, item, score), both cached in Spark. Every returned item is judged, so the
 judged pool is the returned list and ``evaluate_trec``'s default nDCG@k must equal
@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import ndcg_core as nc
 from ndcg_core import spark as nspark
+from ndcg_teach.samples import sample_run
 
 TOLERANCE = 1e-9
 
@@ -59,7 +59,7 @@ def main() -> int:
     spark = nspark.session(args.master)
     spark.sparkContext.setLogLevel("ERROR")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    run = nc.sample_run(args.queries, seed=args.seed, max_items=args.max_items, tie_fraction=0.5)
+    run = sample_run(args.queries, seed=args.seed, max_items=args.max_items, tie_fraction=0.5)
     table = spark.createDataFrame(run).cache()
     qrels = table.select("query", "item", "relevance").cache()
     runs = table.select("query", "item", "score").cache()

@@ -15,13 +15,10 @@ From scores: tie groups and tie treatments (ties.py)
     "ignore": scikit-learn's own ignore_ties order, arbitrary and machine-dependent)
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
-What well-known tools compute on one list (tools.py)
-    tool_scores, tool_call, nothing_relevant_reports, TOOLS (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
-    TensorFlow Ranking, torchmetrics: each one's defaults, computed by this core)
 Gains and discounts (gains.py, discounting.py)
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
-Runs in long format (one row per (query, item); batch.py, samples.py, spark.py)
-    evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, sample_run, RunResult,
+Runs in long format (one row per (query, item); batch.py, spark.py)
+    evaluate, evaluate_run, summarize, ndcg_bands, mean_ndcg_at_ks, read_run, RunResult,
     RunSummary, BATCH_TIES ("average", "optimistic", "pessimistic", "input", "trec_eval"),
     ID_COLUMNS, id_text; ndcg_core.spark.evaluate (optional PySpark); python -m ndcg_core FILE
 Comparing runs with significance (significance.py)
@@ -30,7 +27,7 @@ Comparing runs with significance (significance.py)
 IR evaluation: qrels apart from runs, TREC files, judged pools (trec.py)
     evaluate_trec (trec_eval's conventions by default: ndcg_cut, -c; several cutoffs at once),
     read_qrels, read_trec_run (TREC text, CSV or Parquet, gzip or not), TrecResult, run_name;
-    sample_trec (a small collection for teaching); python -m ndcg_core --qrels QRELS RUN [RUN ...]
+    python -m ndcg_core --qrels QRELS RUN [RUN ...]
 Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
@@ -47,7 +44,11 @@ Histograms of answers (binning.py: the live class's room)
     answer_bins (bars with counts, right / wrong / unknown; every answer in one bar), Bar,
     AnswerBins
 Input
-    parse_relevance, parse_labels, NDCGInputError (the one exception class)
+    parse_relevance, parse_labels, NDCGInputError (the one exception class; validate.py also
+    holds the core's messages, MESSAGES, and register_messages for the layers above)
+
+Teaching content is not here: the predict-first prompts, practice exercises, sample runs and
+what well-known tools compute are in the package ``ndcg_teach``, which imports this one.
 
 Every function validates its input and raises :class:`NDCGInputError` (a ``ValueError``)
 with a message that says what was wrong, the rule, and what was received.
@@ -132,10 +133,6 @@ if TYPE_CHECKING:
         metrics,
         ndcg,
     )
-    from .samples import (
-        sample_run,
-        sample_trec,
-    )
     from .significance import (
         Comparison,
         compare_runs,
@@ -173,10 +170,6 @@ if TYPE_CHECKING:
         round_scores,
         tie_groups,
         tie_view,
-    )
-    from .tools import (
-        TOOLS,
-        tool_scores,
     )
     from .trec import (
         TrecResult,
@@ -261,10 +254,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "metrics",
         "ndcg",
     ),
-    "samples": (
-        "sample_run",
-        "sample_trec",
-    ),
     "significance": (
         "Comparison",
         "compare_runs",
@@ -302,10 +291,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "round_scores",
         "tie_groups",
         "tie_view",
-    ),
-    "tools": (
-        "TOOLS",
-        "tool_scores",
     ),
     "trec": (
         "TrecResult",
@@ -359,7 +344,6 @@ __all__ = [
     "STEPS",
     "STEP_COLUMNS",
     "TIES",
-    "TOOLS",
     "UNJUDGED",
     "AnswerBins",
     "Bar",
@@ -426,8 +410,6 @@ __all__ = [
     "read_trec_run",
     "round_scores",
     "run_name",
-    "sample_run",
-    "sample_trec",
     "slide_down",
     "step_table",
     "summarize",
@@ -435,6 +417,5 @@ __all__ = [
     "tie_groups",
     "tie_view",
     "to_csv_bytes",
-    "tool_scores",
     "write_table",
 ]

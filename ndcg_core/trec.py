@@ -1222,11 +1222,14 @@ class TrecResult:
         :attr:`Comparison.n_queries` says how many remain. ``measure`` defaults to the first
         cutoff's nDCG column.
 
-        >>> from ndcg_core.samples import sample_trec
-        >>> qrels, runs = sample_trec()
-        >>> comparison = evaluate_trec(qrels, runs, k=10).compare(baseline="poor")
-        >>> comparison.tests["run"].tolist(), comparison.n_queries
-        (['good', 'tweaked', 'fair'], 40)
+        >>> qrels = pd.DataFrame(
+        ...     {"query": ["1", "1", "2", "2", "3", "3"], "item": ["a", "b"] * 3, "relevance": [1, 0, 0, 1, 2, 1]}
+        ... )
+        >>> good = qrels.drop(columns="relevance").assign(score=[2, 1, 1, 2, 2, 1])
+        >>> poor = good.assign(score=[1, 2, 2, 1, 1, 2])
+        >>> comparison = evaluate_trec(qrels, {"good": good, "poor": poor}, k=10).compare(baseline="poor")
+        >>> comparison.tests["run"].tolist(), comparison.n_queries, comparison.tests["wins"].tolist()
+        (['good'], 3, [3])
         """
         column = measure if measure is not None else measure_columns(self.options.k, "ndcg")[0]
         batch._check_columns(self.per_query, (column,))

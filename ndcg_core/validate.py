@@ -1,11 +1,16 @@
 """Input checks for ndcg_core: the one exception class and the one place that raises it.
 
 Every error carries a message *key* and its *parameters* besides the English message, so the
-user interface can show the same error in another language. The English text lives here only:
-:data:`MESSAGES` (one template per key) and :data:`TERMS` (the fragments a message names, such as
-the list that was wrong or the rule it broke). The parameters ``what`` and ``rule`` hold keys of
-:data:`TERMS`, never English, so a translation (``locales/zh/errors.toml`` and ``terms.toml``)
-renders every part of the message in its own language.
+user interface can show the same error in another language. The core's English text lives
+here: :data:`MESSAGES` (one template per key) and :data:`TERMS` (the fragments a message names,
+such as the list that was wrong or the rule it broke). The parameters ``what`` and ``rule`` hold
+keys of :data:`TERMS`, never English, so a translation (``locales/zh/errors.toml`` and
+``terms.toml``) renders every part of the message in its own language.
+
+Each layer above the core owns the messages it raises: ``ndcg_teach``, ``ndcg_live`` and the
+app (``ui.framework.messages``) each hand theirs to :func:`register_messages` when imported,
+and :class:`NDCGInputError` renders any registered key; :func:`all_messages` and
+:func:`all_terms` are every layer's together.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ import math
 import numbers
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence, Sized
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from types import MappingProxyType
 from typing import Any, NoReturn, TypeVar, cast
 
 import numpy as np
@@ -25,6 +31,8 @@ __all__ = [
     "TERMS",
     "TERM_PARAMS",
     "NDCGInputError",
+    "all_messages",
+    "all_terms",
     "as_relevance",
     "as_scores",
     "check_choice",
@@ -32,10 +40,12 @@ __all__ = [
     "check_labels",
     "check_same_length",
     "fail",
+    "message_layers",
     "parse_answer",
     "parse_labels",
     "parse_numbers",
     "parse_relevance",
+    "register_messages",
 ]
 
 #: A value of a vocabulary: :func:`check_choice` returns the type of its ``allowed``.
@@ -86,32 +96,6 @@ MESSAGES: dict[str, str] = {
     "empty_table": "The {what} has no rows. It needs at least one (query, item) row.",
     "unreadable": "The file {name!r} could not be read as {kind}: {reason}",
     "file_missing": "The file {name!r} does not exist.",
-    "bad_link": "The link's parameter {param!r} is {got!r}, which is not valid: {rule}",
-    # limits of a link and of the editable table (ui.framework.state.check_link, ui.widgets)
-    "link_too_many": (
-        "The link has {got} different parameters. At most {limit} are accepted, so the link was not used."
-    ),
-    "link_name_too_long": (
-        "A parameter name in the link has {got} characters. At most {limit} are accepted, "
-        "so that parameter was not used."
-    ),
-    "link_value_too_long": (
-        "The link's parameter {param!r} has a value of {got} characters. At most {limit} are "
-        "accepted, so that parameter was not used."
-    ),
-    "link_repeated": (
-        "The link's parameter {param!r} appears {got} times. It may appear at most {limit} "
-        "time(s), so that parameter was not used."
-    ),
-    "number_too_long": (
-        "Item {position} of the {what} has {got} characters. A number may have at most {limit}."
-    ),
-    "table_edit_invalid": "This change to the table could not be applied, so the table was reset.",
-    "step_invalid": "The lesson step must be a whole number from 1 to {n}. Got {got} instead.",
-    "swap_invalid": (
-        "The swap must be two positions from 1 to {n}, written like 1,4. Got {got} instead, "
-        "so the swap of positions 1 and 2 is shown."
-    ),
     "bad_values": "The column {column!r} has {count} value(s) that are not {rule}, e.g. {value!r}.",
     "duplicate_pairs": (
         "The item {item!r} appears {count} times for the query {query!r}. "
@@ -295,24 +279,6 @@ MESSAGES: dict[str, str] = {
         "Row {row} of the column {column!r} holds an id of {got} bytes (UTF-8), more than the "
         "{limit} allowed. No collection has ids that long."
     ),
-    "not_permutation": (
-        "The order must hold each of the {n} items exactly once. Got {got} items, {missing} "
-        "missing and {extra} unknown or repeated."
-    ),
-    # a live class (ndcg_live): codes, keys, the question's state, flooding
-    "live_no_class": "There is no class with the code {code!r}, or it has expired. Check the code.",
-    "live_ended": "The class {code!r} has ended.",
-    "live_wrong_key": "This teacher key does not control the class {code!r}.",
-    "live_not_open": "This question is not open for answers yet.",
-    "live_closed": "This question is closed: answers are no longer accepted.",
-    "live_no_question": "The class has no question {question}.",
-    "live_rate_limited": "Too many requests in a short time. Wait a few seconds and try again.",
-    "live_full": "The class {code!r} has reached its limit of {limit} {what}.",
-    "live_no_student": "This student link is not part of the class {code!r}. Join it again.",
-    "live_unknown_prompt": (
-        "This app has no question {prompt!r} to ask (it may come from another version of the app). "
-        "Add another question."
-    ),
     # issue 15: qrels, several runs, warehouse tables (ndcg_core.spark)
     "duplicate_pairs_run": (
         "The item {item!r} appears {count} times for the query {query!r} in the run {run!r}. "
@@ -342,7 +308,6 @@ TERMS: dict[str, str] = {
     "relevance_list": "relevance list",
     "score_list": "score list",
     "judged_pool": "judged pool",
-    "missed_grades": "grades of the judged items not returned (`missed`)",
     "labels_and_grades": "item names and the grades",
     "answers_and_verdicts": "answers and their verdicts",
     "grades_and_scores": "grades and scores",
@@ -354,11 +319,6 @@ TERMS: dict[str, str] = {
     "table": "table {name!r}",
     "file": "file {name!r}",
     "n_queries": "number of queries (n_queries)",
-    "min_items": "smallest list (min_items)",
-    "max_items": "largest list (max_items)",
-    "tie_fraction": "share of queries with ties (tie_fraction)",
-    "no_relevant_fraction": "share of queries with nothing relevant (no_relevant_fraction)",
-    "exercise_count": "number of exercises",
     "tolerance": "tolerance",
     "decimals": "number of decimals",
     "compared_value": "compared value",
@@ -378,18 +338,12 @@ TERMS: dict[str, str] = {
     "seed": "seed",
     # the rule it broke
     "rule_text": "text",
-    "students": "students",
-    "questions": "questions",
     "band_width": "band width",
     "rule_band_width": "a number in (0, 1] that divides 1 into whole bands",
     "rule_same_shape": "an array of the shape of y_true, {expected}",
     "rule_weights": "a one-dimensional array, one weight per query",
     "rule_one_dimensional": "a one-dimensional list",
     "rule_positive_integer": "a positive integer",
-    "rule_at_least_min_items": "at least min_items ({min_items})",
-    "rule_share": "a share between 0 and 1",
-    "rule_seed": "a whole number from 0 to {limit}",
-    "rule_exercise": "a whole number from 1 to {n}",
     "rule_one_number": "one number",
     "rule_finite_non_negative": "a finite number of 0 or more",
     "rule_decimals": "an integer from 0 to {limit}",
@@ -407,8 +361,70 @@ TERMS: dict[str, str] = {
 #: The parameters of an error that hold keys of :data:`TERMS`.
 TERM_PARAMS: tuple[str, ...] = ("what", "rule")
 
+# The registry of messages, the one state of this module that changes: each layer adds its own
+# once, when it is imported (register_messages). Layer -> (its messages, its terms).
+_LAYERS: dict[str, tuple[dict[str, str], dict[str, str]]] = {"core": (MESSAGES, TERMS)}
+_ALL_MESSAGES: dict[str, str] = dict(MESSAGES)
+_ALL_TERMS: dict[str, str] = dict(TERMS)
 
-def render(templates: dict[str, str], terms: dict[str, str], key: str, params: dict[str, Any]) -> str:
+
+def register_messages(
+    layer: str, messages: Mapping[str, str], terms: Mapping[str, str] | None = None
+) -> None:
+    """Let the layer ``layer`` raise :class:`NDCGInputError` with message keys of its own.
+
+    ``messages`` maps each key to its English template and ``terms`` the layer's own ``what=`` /
+    ``rule=`` fragments, as :data:`MESSAGES` and :data:`TERMS` do for the core. A key that
+    another layer (the core included) has registered is refused, so no layer rewords another's
+    message: a key used by several layers lives in the lowest of them. The same layer
+    registering again (its module imported anew, as Streamlit does after an edit) replaces its
+    own keys. The Chinese of every key stays in ``locales/zh/errors.toml`` and ``terms.toml``.
+
+    >>> register_messages("example", {"empty": "Nothing."})
+    Traceback (most recent call last):
+    ...
+    ValueError: The layer 'example' registers message keys of another layer: 'empty' (core).
+    """
+    if layer == "core":
+        raise ValueError("The core's messages are validate.MESSAGES and validate.TERMS, not a registration.")
+    new = (dict(messages), dict(terms or {}))
+    for index, kind in enumerate(("message", "term")):
+        taken = [
+            f"{key!r} ({other})"
+            for other, tables in _LAYERS.items()
+            if other != layer
+            for key in new[index]
+            if key in tables[index]
+        ]
+        if taken:
+            raise ValueError(
+                f"The layer {layer!r} registers {kind} keys of another layer: {', '.join(taken)}."
+            )
+    _LAYERS[layer] = new
+    _ALL_MESSAGES.clear()
+    _ALL_TERMS.clear()
+    for own_messages, own_terms in _LAYERS.values():
+        _ALL_MESSAGES.update(own_messages)
+        _ALL_TERMS.update(own_terms)
+
+
+def all_messages() -> Mapping[str, str]:
+    """The English template of every registered message key, the core's and each layer's
+    (read-only; a layer's keys are there once it is imported)."""
+    return MappingProxyType(_ALL_MESSAGES)
+
+
+def all_terms() -> Mapping[str, str]:
+    """The English text of every registered ``what=`` / ``rule=`` fragment (read-only)."""
+    return MappingProxyType(_ALL_TERMS)
+
+
+def message_layers() -> dict[str, tuple[str, ...]]:
+    """Each registered layer and its message keys (the core first, then in the order registered)."""
+    return {layer: tuple(own_messages) for layer, (own_messages, _) in _LAYERS.items()}
+
+
+def render(templates: Mapping[str, str], terms: Mapping[str, str], key: str, params: dict[str, Any]) -> str:
     """Fill the template of ``key`` with ``params``, ``what`` and ``rule`` given by ``terms``.
 
     The user interface calls it with its own language's tables, this module with the English
@@ -431,7 +447,8 @@ class NDCGInputError(ValueError):
     Attributes
     ----------
     key : str
-        The message key (a key of :data:`MESSAGES`), for translation.
+        The message key (a key of :data:`MESSAGES` or of a layer's registered messages,
+        :func:`all_messages`), for translation.
     params : dict
         The values substituted into the message.
     """
@@ -439,11 +456,15 @@ class NDCGInputError(ValueError):
     def __init__(self, key: str, **params: Any) -> None:
         # scikit-learn's own messages (sk_*) carry its English wording on purpose
         for name in () if key.startswith("sk_") else TERM_PARAMS:
-            if name in params and params[name] not in TERMS:
-                raise KeyError(f"{name}={params[name]!r} is not a key of ndcg_core.validate.TERMS")
+            if name in params and params[name] not in _ALL_TERMS:
+                raise KeyError(
+                    f"{name}={params[name]!r} is not a key of ndcg_core.validate.TERMS or of a layer's terms"
+                )
+        if key not in _ALL_MESSAGES:
+            raise KeyError(f"{key!r} is not a registered message key (is its layer imported?)")
         self.key = key
         self.params = params
-        super().__init__(render(MESSAGES, TERMS, key, params))
+        super().__init__(render(_ALL_MESSAGES, _ALL_TERMS, key, params))
 
 
 def fail(key: str, **params: Any) -> NoReturn:

@@ -4,7 +4,7 @@ A question is stored as a small JSON-able dictionary (:func:`spec_from_ranking`,
 :func:`spec_from_practice`) that names a list and a kind, never a text: every screen renders
 it in its own language. :func:`exercise` turns a spec into an :class:`ndcg_core.Exercise`
 whose exact answer comes from the core, and :func:`judge` checks an answer with
-:func:`ndcg_core.exercises.check_answer` (the Practice page's judge): a number must be one
+:func:`ndcg_teach.exercises.check_answer` (the Practice page's judge): a number must be one
 finite number, an order a permutation of the items, a choice one of the options.
 
 Kinds and how they are answered (:data:`ANSWER_TYPES`):
@@ -14,7 +14,7 @@ Kinds and how they are answered (:data:`ANSWER_TYPES`):
 - ``"compare"``: ``"A"``, ``"B"`` or ``"same"`` (which list has the higher nDCG);
 - ``"predict"``: one of the options of an app page's predict-first question
   (:func:`spec_from_prompt`: the prompt's name, e.g. ``"lesson.bases"``, and the data it
-  needs); the options and the right one come from :func:`ndcg_core.predictions.decide`, the
+  needs); the options and the right one come from :func:`ndcg_teach.predictions.decide`, the
   rule the page itself uses, and every screen words it in its own language.
 """
 
@@ -26,10 +26,10 @@ from typing import Any, cast
 
 import ndcg_core as nc
 from ndcg_core.discounting import Discount
-from ndcg_core.exercises import CHOICES, NUMERIC_KINDS, Exercise, check_answer, make_exercises, parse_seed
 from ndcg_core.gains import Gain
-from ndcg_core.predictions import FIELDS, PROMPTS, Decision, decide
 from ndcg_core.validate import NDCGInputError, check_choice, fail
+from ndcg_teach.exercises import CHOICES, NUMERIC_KINDS, Exercise, check_answer, make_exercises, parse_seed
+from ndcg_teach.predictions import FIELDS, PROMPTS, Decision, decide
 
 __all__ = [
     "ANSWER_TYPES",
@@ -170,7 +170,7 @@ def spec_from_prompt(
     discount: str = "log2",
     scores: list[float] | None = None,
 ) -> dict[str, Any]:
-    """An app page's predict-first question (a prompt of :data:`ndcg_core.predictions.PROMPTS`).
+    """An app page's predict-first question (a prompt of :data:`ndcg_teach.predictions.PROMPTS`).
 
     Keeps only the data the prompt needs (a prompt about the app's fixed examples keeps the
     gain and discount alone), checked by the core; never a text.
@@ -349,7 +349,7 @@ def histogram(
 
 
 def options(spec: dict[str, Any]) -> tuple[str, ...]:
-    """The options of a choice question (:data:`ndcg_core.exercises.CHOICES`, or a prompt's
+    """The options of a choice question (:data:`ndcg_teach.exercises.CHOICES`, or a prompt's
     option keys), else ()."""
     if spec.get("kind") == "predict":
         return decision(spec).options

@@ -13,6 +13,7 @@ import streamlit as st
 from sklearn.metrics import ndcg_score
 
 import ndcg_core as nc
+from ndcg_teach.samples import sample_run
 from ui.framework.i18n import error_text, translate
 from ui.framework.state import MAX_ITEMS
 from ui.framework.text import md_escape
@@ -38,7 +39,7 @@ def _upload(at, data: bytes, name: str = "run.csv"):
 
 
 def _sample() -> pd.DataFrame:
-    return nc.sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED)
+    return sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED)
 
 
 def test_evaluate_sample_run_mean_equals_core(app):

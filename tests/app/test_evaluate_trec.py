@@ -17,7 +17,7 @@ from scipy import stats
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError, significance, trec
-from ndcg_core.samples import sample_trec
+from ndcg_teach.samples import sample_trec
 from ui.framework.i18n import error_text, translate
 from ui.framework.text import md_escape
 from ui.views import evaluate_trec as et

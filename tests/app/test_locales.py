@@ -93,14 +93,22 @@ def test_catalog_has_no_empty_strings(lang):
     assert [key for key, text in i18n.catalog(lang).items() if not text.strip()] == []
 
 
+def test_every_layer_has_registered_its_messages():
+    """The core, the teaching content, the live class and the app each own their messages;
+    importing i18n (which every page does) registers them all, so the checks below see them."""
+    assert set(nc.validate.message_layers()) == {"core", "teach", "live", "app"}
+    assert all(nc.validate.message_layers().values())
+
+
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_every_core_error_key_is_translated_with_its_placeholders(lang):
+    """Every layer's keys, the core's and those registered by ndcg_teach, ndcg_live and the app."""
     catalog = i18n.catalog(lang)
-    missing = [key for key in nc.MESSAGES if f"errors.{key}" not in catalog]
+    missing = [key for key in nc.validate.all_messages() if f"errors.{key}" not in catalog]
     assert missing == []
     wrong = [
         key
-        for key, template in nc.MESSAGES.items()
+        for key, template in nc.validate.all_messages().items()
         if i18n.placeholders(catalog[f"errors.{key}"]) != i18n.placeholders(template)
     ]
     assert wrong == []
@@ -300,10 +308,10 @@ def test_error_text_renders_every_fragment_in_chinese():
 
 def test_every_core_term_is_translated_with_its_placeholders():
     zh = i18n.catalog("zh")
-    assert [key for key in nc.validate.TERMS if f"terms.{key}" not in zh] == []
+    assert [key for key in nc.validate.all_terms() if f"terms.{key}" not in zh] == []
     assert [
         key
-        for key, text in nc.validate.TERMS.items()
+        for key, text in nc.validate.all_terms().items()
         if i18n.placeholders(zh[f"terms.{key}"]) != i18n.placeholders(text)
     ] == []
 

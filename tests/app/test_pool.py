@@ -236,7 +236,7 @@ def test_evaluate_sample_query_opens_with_its_pool_and_the_same_ndcg(app, lang):
     """Sample queries of the poor run (lowest nDCG first) whose list lacks a relevant judged
     item: the Calculator's nDCG@10 equals the Evaluate page's per-query value and pytrec_eval's
     ndcg_cut_10, under the page's default options (trec_eval's)."""
-    from ndcg_core.samples import sample_trec
+    from ndcg_teach.samples import sample_trec
     from ui.views import evaluate_trec as et
 
     qrels, runs = sample_trec(seed=et.SAMPLE_SEED)

@@ -8,7 +8,7 @@ import pytest
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core.exercises import MAX_SEED, hints, make_exercises
+from ndcg_teach.exercises import MAX_SEED, hints, make_exercises
 from ui.framework.i18n import error_text
 from ui.framework.state import MAX_NUMBER_CHARS
 from ui.views import practice

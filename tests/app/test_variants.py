@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ndcg_core as nc
-from ndcg_core.tools import tool_scores
+from ndcg_teach.tools import tool_scores
 
 PAGE = "app_pages/3_Variants_and_libraries.py"
 
@@ -152,8 +152,8 @@ def test_variants_in_chinese(app):
 
 
 def test_blind_spots_nothing_relevant_names_the_tools_from_the_core(app):
-    """The Blind spots feedback and why texts read IDCG = 0 reports from ndcg_core.tools."""
-    from ndcg_core.tools import nothing_relevant_reports
+    """The Blind spots feedback and why texts read IDCG = 0 reports from ndcg_teach.tools."""
+    from ndcg_teach.tools import nothing_relevant_reports
 
     at = app(page="app_pages/4_Blind_spots.py")
     at.radio(key="blind.nothing.predict").set_value("one").run()

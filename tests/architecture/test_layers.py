@@ -1,5 +1,5 @@
-"""The layers, as an executable rule: app.py and app_pages -> ui -> (ndcg_live ->) ndcg_core,
-nothing points back up; inside ui three floors, views -> components -> framework, a view
+"""The layers, as an executable rule: app.py and app_pages -> ui -> (ndcg_live ->) ndcg_teach
+-> ndcg_core, nothing points back up; inside ui three floors, views -> components -> framework, a view
 importing no other view; no import cycle among the project's modules.
 
 Read with ``ast`` (no import runs): every ``import`` and ``from ... import`` statement of the
@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = sorted((ROOT / "ndcg_core").glob("*.py"))
 UI = sorted((ROOT / "ui").rglob("*.py"))
 LIVE = sorted((ROOT / "ndcg_live").glob("*.py"))
+TEACH = sorted((ROOT / "ndcg_teach").glob("*.py"))
 PAGES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
 
 
@@ -42,33 +43,56 @@ def _rel(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-@pytest.mark.parametrize("path", CORE, ids=_rel)
-def test_core_imports_no_user_interface(path):
-    """ndcg_core never imports streamlit, altair, ui, the pages, ndcg_live or the command
-    (ndcg_lab): it stays a plain library. The one exception is ``python -m ndcg_core``, the
-    alias of ``ndcg-lab evaluate``: ``ndcg_core/__main__.py`` imports the command and nothing else."""
-    banned = {"streamlit", "altair", "ui", "pages", "app_pages", "app", "ndcg_live", "sqlalchemy", "ndcg_lab"}
-    if path.name == "__main__.py":
-        assert {_top(m) for m, _, _ in _imports(path)} <= {"sys", "ndcg_lab"}
-        return
-    bad = [
+def _banned(path: Path, banned: set[str]) -> list[tuple[str, int]]:
+    """(module, line) of every absolute import in ``path`` of a package in ``banned``."""
+    return [
         (module, line)
         for module, _, line in _imports(path)
         if not module.startswith(".") and _top(module) in banned
     ]
-    assert bad == []
+
+
+@pytest.mark.parametrize("path", CORE, ids=_rel)
+def test_core_imports_no_user_interface(path):
+    """ndcg_core never imports streamlit, altair, ui, the pages, ndcg_live, ndcg_teach or the
+    command (ndcg_lab): it stays a plain library. The one exception is ``python -m ndcg_core``,
+    the alias of ``ndcg-lab evaluate``: ``ndcg_core/__main__.py`` imports the command and
+    nothing else."""
+    if path.name == "__main__.py":
+        assert {_top(m) for m, _, _ in _imports(path)} <= {"sys", "ndcg_lab"}
+        return
+    banned = {
+        "streamlit",
+        "altair",
+        "sqlalchemy",
+        "ui",
+        "pages",
+        "app_pages",
+        "app",
+        "ndcg_live",
+        "ndcg_teach",
+        "ndcg_lab",
+    }
+    assert _banned(path, banned) == []
+
+
+@pytest.mark.parametrize("path", TEACH, ids=_rel)
+def test_teaching_content_imports_the_core_only(path):
+    """ndcg_teach sits between the core and the app: of the project it imports ndcg_core only,
+    and no streamlit, altair or sqlalchemy."""
+    assert (
+        _banned(
+            path,
+            {"streamlit", "altair", "sqlalchemy", "ui", "pages", "app_pages", "app", "ndcg_live", "ndcg_lab"},
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("path", LIVE, ids=_rel)
 def test_live_store_imports_no_user_interface(path):
     """ndcg_live (the live class's database and rules) sits under ui: no streamlit, altair, ui."""
-    banned = {"streamlit", "altair", "ui", "pages", "app"}
-    bad = [
-        (module, line)
-        for module, _, line in _imports(path)
-        if not module.startswith(".") and _top(module) in banned
-    ]
-    assert bad == []
+    assert _banned(path, {"streamlit", "altair", "ui", "pages", "app"}) == []
 
 
 @pytest.mark.parametrize("path", UI, ids=_rel)
@@ -110,7 +134,7 @@ def test_ui_module_imports_no_private_name_of_another(path):
     """A ui module reaches another only through its public names."""
     bad = []
     for module, names, line in _imports(path):
-        own_layer = module.startswith(".") or _top(module) in {"ui", "ndcg_core"}
+        own_layer = module.startswith(".") or _top(module) in {"ui", "ndcg_core", "ndcg_teach"}
         if own_layer:
             bad += [(module, name, line) for name in names if name.startswith("_")]
             bad += [
@@ -139,7 +163,7 @@ def test_no_private_attribute_of_the_core_or_ui(path):
             base = node.value
             while isinstance(base, ast.Attribute):
                 base = base.value
-            if isinstance(base, ast.Name) and base.id in {"nc", "ndcg_core", "ui"}:
+            if isinstance(base, ast.Name) and base.id in {"nc", "ndcg_core", "ndcg_teach", "ui"}:
                 bad.append((node.attr, node.lineno))
     assert bad == []
 
@@ -147,7 +171,7 @@ def test_no_private_attribute_of_the_core_or_ui(path):
 # --- the floors of ui, and cycles ----------------------------------------------------------
 
 FLOORS = ("framework", "components", "views")  # each may import only the floors before it
-PROJECT = ("ndcg_core", "ndcg_live", "ndcg_lab", "ui")
+PROJECT = ("ndcg_core", "ndcg_teach", "ndcg_live", "ndcg_lab", "ui")
 
 
 def _module_name(path: Path) -> str:
@@ -182,6 +206,7 @@ def _graph() -> dict[str, set[str]]:
         {
             *(ROOT / "ui").rglob("*.py"),
             *(ROOT / "ndcg_core").glob("*.py"),
+            *TEACH,
             *LIVE,
             *(ROOT / "ndcg_lab").glob("*.py"),
         }
@@ -302,7 +327,7 @@ def test_cycle_finder_finds_a_cycle_and_the_floor_rule_a_climb():
 
 if __name__ == "__main__":  # the layers, as a reader sees them: python tests/architecture/test_layers.py
     graph = _graph()
-    for floor in ("ndcg_core", "ndcg_live", "ndcg_lab", *(f"ui.{f}" for f in FLOORS)):
+    for floor in ("ndcg_core", "ndcg_teach", "ndcg_live", "ndcg_lab", *(f"ui.{f}" for f in FLOORS)):
         members = sorted(m for m in graph if m == floor or m.startswith(floor + "."))
         print(f"{floor} ({len(members)} modules)")
         for member in members:

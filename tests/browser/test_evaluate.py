@@ -10,6 +10,7 @@ import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
 
 import ndcg_core as nc
+from ndcg_teach.samples import sample_run
 from ui.framework.i18n import error_text, translate
 from ui.views import evaluate as ev
 
@@ -36,7 +37,7 @@ def test_evaluate_deep_link_on_fresh_server_shows_core_mean(fresh_server, page):
     open_page(page, f"{fresh_server}/Evaluate_a_run?eval_form=table&eval_k=5&lang=en")
     assert_no_exception(page)
     assert page.get_by_role("heading", name="Evaluate a run").first.is_visible()
-    mean = nc.evaluate_run(nc.sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED), k=5).mean
+    mean = nc.evaluate_run(sample_run(ev.SAMPLE_QUERIES, seed=ev.SAMPLE_SEED), k=5).mean
     assert _metric(page, "Mean nDCG@5") == f"{mean:.4f}"
     assert "eval_k=5" in page.url
     screenshot(page, "evaluate-desktop")

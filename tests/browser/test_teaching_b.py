@@ -8,7 +8,7 @@ from browser_helpers import assert_no_exception, open_page, screenshot, wait_idl
 from playwright.sync_api import expect
 
 import ndcg_core as nc
-from ndcg_core.exercises import make_exercises
+from ndcg_teach.exercises import make_exercises
 
 PHONE = {"width": 390, "height": 844}
 SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"

@@ -12,7 +12,7 @@ from sklearn.metrics import ndcg_score as sk_ndcg_score
 import ndcg_core as nc
 from ndcg_core import batch
 from ndcg_core.batch import evaluate, evaluate_run, mean_ndcg_at_ks, read_run, summarize
-from ndcg_core.samples import sample_run
+from ndcg_teach.samples import sample_run
 
 LOG2_3 = np.log2(3)
 

@@ -15,7 +15,7 @@ import pytest
 import ndcg_core as nc
 import ndcg_lab.evaluate as cli
 from ndcg_core.batch import evaluate_run
-from ndcg_core.samples import sample_run
+from ndcg_teach.samples import sample_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,7 +197,7 @@ def test_cli_help_says_csv_output_is_escaped():
 
 @pytest.fixture(scope="module")
 def trec_files(tmp_path_factory) -> tuple[Path, list[Path], pd.DataFrame, dict[str, pd.DataFrame]]:
-    from ndcg_core.samples import sample_trec
+    from ndcg_teach.samples import sample_trec
 
     qrels, runs = sample_trec(seed=3)
     folder = tmp_path_factory.mktemp("trec")

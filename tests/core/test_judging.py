@@ -7,8 +7,8 @@ import math
 import pytest
 
 import ndcg_core as nc
-from ndcg_core.exercises import check_answer, make_exercises
 from ndcg_core.judging import ANSWER_TOLERANCE, SAME_TOLERANCE, answer_tolerance, compare_values, judge_number
+from ndcg_teach.exercises import check_answer, make_exercises
 
 WORKED_NDCG = (3 + 2 / math.log2(3) + 1 / math.log2(6)) / (3 + 2 / math.log2(3) + 1 / math.log2(4))
 

@@ -481,55 +481,6 @@ def test_run_name_takes_off_the_usual_suffixes() -> None:
     assert run_name("x/bm25.run.gz") == "bm25"
 
 
-# --------------------------------------------------------------------------- the sample collection
-
-
-def test_sample_trec_is_the_same_for_the_same_seed() -> None:
-    qrels, runs = nc.sample_trec(seed=5)
-    again_qrels, again_runs = nc.sample_trec(seed=5)
-    pd.testing.assert_frame_equal(qrels, again_qrels)
-    for name, run in runs.items():
-        pd.testing.assert_frame_equal(run, again_runs[name])
-
-
-def test_sample_trec_has_ties_unjudged_items_and_a_missing_query() -> None:
-    qrels, runs = nc.sample_trec()
-    result = evaluate_trec(qrels, runs)
-    assert runs["fair"].duplicated(["query", "score"]).any()  # tied scores
-    assert (result.means["judged"] < 1).all()  # every run retrieves unjudged documents
-    assert len(result.missing_queries["poor"]) == 2
-    assert result.missing_queries["good"] == () == result.missing_queries["fair"]
-    means = result.means.set_index("run")["ndcg"]
-    assert means["good"] > means["fair"] > means["poor"]
-
-
-def test_sample_trec_tweaked_run_differs_from_good_by_chance() -> None:
-    """The tweaked run, second in order, differs from good (the default baseline) by about
-    0.01 in mean nDCG@10, and SciPy's paired t-test on the 40 queries finds nothing."""
-    from scipy import stats
-
-    qrels, runs = nc.sample_trec()
-    assert list(runs)[:2] == ["good", "tweaked"]
-    wide = evaluate_trec(qrels, runs, k=10).per_query.pivot(index="query", columns="run", values="ndcg")
-    difference = (wide["tweaked"] - wide["good"]).mean()
-    assert 0.005 <= abs(difference) <= 0.02
-    assert stats.ttest_rel(wide["tweaked"], wide["good"]).pvalue > 0.2
-
-
-@pytest.mark.parametrize("extra", [0.0, 2.0])
-def test_sample_trec_tweaked_run_leaves_the_other_runs_as_they_are(monkeypatch, extra) -> None:
-    """The tweak draws its noise from a generator of its own: whatever its noise, the qrels and
-    the other three runs are the same; with no extra noise it is good itself."""
-    from ndcg_core import samples
-
-    qrels, runs = nc.sample_trec(seed=2, n_queries=12)
-    monkeypatch.setattr(samples, "TREC_TWEAK", ("tweaked", "good", extra))
-    other_qrels, other_runs = nc.sample_trec(seed=2, n_queries=12)
-    assert other_qrels.equals(qrels)
-    assert all(other_runs[name].equals(runs[name]) for name in ("good", "fair", "poor"))
-    assert other_runs["tweaked"].equals(runs["good"]) is (extra == 0.0)
-
-
 def test_evaluate_trec_run_without_any_judged_query_gives_float_zeros() -> None:
     qrels = pd.DataFrame({"query": ["a"], "item": ["x"], "relevance": [1]})
     run = pd.DataFrame({"query": ["zz"], "item": ["x"], "score": [1.0], "name": ["not a run name"]})

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 import ndcg_core as nc
-from ndcg_core.validate import MESSAGES, TERMS, NDCGInputError, parse_labels, parse_relevance, render
+from ndcg_core import validate
+from ndcg_core.validate import (
+    MESSAGES,
+    TERMS,
+    NDCGInputError,
+    parse_labels,
+    parse_relevance,
+    register_messages,
+    render,
+)
 
 EXAMPLE = [3, 2, 0, 0, 1]
 LIST = "relevance_list"
@@ -239,3 +248,53 @@ def test_parse_relevance_limit_allows_exactly_the_limit():
 
 def test_parse_labels_splits_and_trims():
     assert parse_labels("D1, D2 ,D3", 3) == ["D1", "D2", "D3"]
+
+
+# --- each layer's messages (register_messages) ---------------------------------------------
+
+
+@pytest.fixture
+def registry():
+    """The registry of messages as it was, put back after the test (it is global by design)."""
+    saved = {name: dict(getattr(validate, name)) for name in ("_LAYERS", "_ALL_MESSAGES", "_ALL_TERMS")}
+    yield
+    for name, old in saved.items():
+        table = getattr(validate, name)
+        table.clear()
+        table.update(old)
+
+
+def test_register_messages_lets_a_layer_raise_its_own_key(registry):
+    register_messages("example", {"example_key": "The {what} is {got}."}, {"example_term": "example list"})
+    with pytest.raises(NDCGInputError, match=re.escape("The example list is 3.")) as info:
+        validate.fail("example_key", what="example_term", got=3)
+    assert (info.value.key, info.value.params) == ("example_key", {"what": "example_term", "got": 3})
+
+
+def test_register_messages_refuses_a_key_of_another_layer(registry):
+    with pytest.raises(ValueError, match=re.escape("'empty' (core)")):
+        register_messages("example", {"empty": "Nothing."})
+    register_messages("first", {"example_key": "One."})
+    with pytest.raises(ValueError, match=re.escape("'example_key' (first)")):
+        register_messages("second", {"example_key": "Two."})
+    with pytest.raises(ValueError, match="term keys of another layer: 'list' \\(core\\)"):
+        register_messages("second", {}, {"list": "a list"})
+    assert "second" not in validate.message_layers()
+
+
+def test_register_messages_again_replaces_the_layers_own_keys(registry):
+    """A layer's module imported anew (Streamlit after an edit) registers its keys again."""
+    register_messages("example", {"example_key": "One.", "example_old": "Old."})
+    register_messages("example", {"example_key": "Two."})
+    assert validate.all_messages()["example_key"] == "Two."
+    assert "example_old" not in validate.all_messages()
+
+
+def test_register_messages_refuses_the_core_as_a_layer():
+    with pytest.raises(ValueError, match="MESSAGES"):
+        register_messages("core", {"example_key": "One."})
+
+
+def test_an_unregistered_message_key_is_a_programming_error():
+    with pytest.raises(KeyError, match="not a registered message key"):
+        NDCGInputError("no_such_key")

@@ -9,7 +9,7 @@ import pytest
 import ndcg_core as nc
 from ndcg_core import spark as nspark
 from ndcg_core.batch import evaluate
-from ndcg_core.samples import sample_run
+from ndcg_teach.samples import sample_run
 
 pytestmark = [
     pytest.mark.spark,

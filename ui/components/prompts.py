@@ -1,7 +1,7 @@
 """The texts of the app's predict-first questions, for the pages and the live class alike.
 
 A prompt (``"lesson.dcg"``, ``"blind.padding"`` ...) is decided by the core
-(:func:`ndcg_core.predictions.decide`: the option keys, the right one and the numbers behind
+(:func:`ndcg_teach.predictions.decide`: the option keys, the right one and the numbers behind
 it); this module only puts that decision into words in one language. A page builds its
 :class:`ui.components.predict.Question` with :func:`question`; the live class renders the same prompt with
 :func:`asked` on each screen in that screen's language (the teacher, a student's phone and the
@@ -14,8 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ndcg_core import predictions
-from ndcg_core import tools as core_tools
+from ndcg_teach import predictions, tools
 from ui.components.predict import Question, option_texts
 from ui.components.widgets import number
 from ui.framework.i18n import Translate
@@ -253,18 +252,18 @@ def title(prompt: str, t: Translate) -> str:
 def nothing_relevant_names(lang: str) -> dict[str, str]:
     """Placeholders naming the tools by what they report for IDCG = 0, from the core.
 
-    ``zero_tools`` / ``one_tools``: the tools that report 0 / 1 (:func:`ndcg_core.tools.
+    ``zero_tools`` / ``one_tools``: the tools that report 0 / 1 (:func:`ndcg_teach.tools.
     nothing_relevant_reports`); ``skip_tools``: the tools that can leave the query out, with
     the option. Joined with the language's list separator.
     """
-    reports = core_tools.nothing_relevant_reports()
+    reports = tools.nothing_relevant_reports()
     return {
         "zero_tools": join_names(reports.get(0.0, ()), lang),
         "one_tools": join_names(reports.get(1.0, ()), lang),
         "skip_tools": join_names(
             [
                 f"{name} (`{option}`)" if lang != "zh" else f"{name}（`{option}`）"
-                for name, option in core_tools.EMPTY_SKIP.items()
+                for name, option in tools.EMPTY_SKIP.items()
             ],
             lang,
         ),

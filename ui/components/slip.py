@@ -9,8 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core import predictions
 from ndcg_core.ties import rank_by_score
+from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.predict import ask
 from ui.components.widgets import data_table

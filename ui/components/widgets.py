@@ -41,7 +41,7 @@ from streamlit_sortables import sort_items
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.scales import Scale, check_scale, grade_cells
-from ui.framework import styles
+from ui.framework import messages, styles
 from ui.framework.i18n import Translate
 from ui.framework.palette import BLUE, css_text_on_fill
 from ui.framework.shared import get_ranking, presenting, set_ranking, show_error
@@ -241,7 +241,7 @@ MAX_NAME_CELL_CHARS = 1000
 
 
 def _invalid_edit() -> None:
-    nc.validate.fail("table_edit_invalid")
+    messages.fail("table_edit_invalid")
 
 
 def _row_index(value: Any, n: int) -> int:
@@ -269,7 +269,7 @@ def _grade_cell(value: Any, position: int) -> Any:
     text, NaN, infinity and negative grades itself.
     """
     if isinstance(value, str) and len(value.strip()) > MAX_CELL_CHARS:
-        nc.validate.fail(
+        messages.fail(
             "number_too_long",
             what="relevance_list",
             position=position,
@@ -277,7 +277,7 @@ def _grade_cell(value: Any, position: int) -> Any:
             limit=MAX_CELL_CHARS,
         )
     if isinstance(value, int) and not isinstance(value, bool) and _digits(value) > MAX_CELL_CHARS:
-        nc.validate.fail(
+        messages.fail(
             "number_too_long",
             what="relevance_list",
             position=position,

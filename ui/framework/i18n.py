@@ -12,10 +12,14 @@ import string
 import tomllib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
-from ndcg_core import NDCGInputError
-from ndcg_core.validate import MESSAGES, TERMS, render
+from ndcg_core import NDCGInputError, validate
+from ndcg_core.validate import render
+from ndcg_live import messages as live_messages
+from ndcg_teach import messages as teach_messages
+from ui.framework import messages as app_messages
 from ui.framework.home import app_home
 
 #: A page's translate function: ``t("namespace.key", **params)`` in the page's language.
@@ -28,6 +32,9 @@ DEFAULT_LANGUAGE = "en"
 #: written in mainland China (TEACHING.md §6), so a browser picks Simplified glyphs and a screen
 #: reader a Mandarin voice.
 HTML_LANG: dict[str, str] = {"en": "en", "zh": "zh-CN"}
+#: The modules whose ``MESSAGES`` and ``TERMS`` a page can show, the core's and each layer's
+#: (importing one registers its keys with the core: ndcg_core.validate.register_messages).
+MESSAGE_MODULES: tuple[ModuleType, ...] = (validate, teach_messages, live_messages, app_messages)
 
 
 def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None:
@@ -43,14 +50,15 @@ def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, str]) -> None
 def catalog(lang: str) -> dict[str, str]:
     """Every key of one language, from all the namespace files of ``locales/<lang>/``.
 
-    English error messages and their fragments are the core's own (``errors.*`` from
-    ``ndcg_core.validate.MESSAGES``, ``terms.*`` from ``TERMS``): one source for each English
-    text. Other languages translate them in ``errors.toml`` and ``terms.toml``.
+    English error messages and their fragments are each layer's own (``errors.*`` from the
+    ``MESSAGES``, ``terms.*`` from the ``TERMS`` of :data:`MESSAGE_MODULES`): one source for
+    each English text. Other languages translate them in ``errors.toml`` and ``terms.toml``.
     """
     out: dict[str, str] = {}
     if lang == DEFAULT_LANGUAGE:
-        out.update({f"errors.{key}": text for key, text in MESSAGES.items()})
-        out.update({f"terms.{key}": text for key, text in TERMS.items()})
+        for module in MESSAGE_MODULES:
+            out.update({f"errors.{key}": text for key, text in module.MESSAGES.items()})
+            out.update({f"terms.{key}": text for key, text in module.TERMS.items()})
     for path in sorted((LOCALES_DIR / lang).glob("*.toml")):
         with path.open("rb") as handle:
             _flatten(path.stem, tomllib.load(handle), out)

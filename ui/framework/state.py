@@ -23,6 +23,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core.discounting import Discount
 from ndcg_core.gains import Gain
 from ndcg_core.options import Unjudged
+from ui.framework import messages
 
 _Choice = TypeVar("_Choice", bound=str)
 
@@ -372,23 +373,23 @@ def check_link(params: Mapping[str, Any]) -> tuple[dict[str, Any], list[NDCGInpu
         lang = params.get("lang")
         if isinstance(lang, str) and len(lang) <= MAX_NUMBER_CHARS:
             kept["lang"] = lang
-        error = nc.NDCGInputError("link_too_many", got=len(params), limit=MAX_LINK_PARAMS)
+        error = messages.error("link_too_many", got=len(params), limit=MAX_LINK_PARAMS)
         return kept, [error]
     out: dict[str, Any] = {}
     errors: list[NDCGInputError] = []
     for name, value in params.items():
         if len(name) > MAX_NAME_CHARS:
-            errors.append(nc.NDCGInputError("link_name_too_long", got=len(name), limit=MAX_NAME_CHARS))
+            errors.append(messages.error("link_name_too_long", got=len(name), limit=MAX_NAME_CHARS))
             continue
         values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
         allowed = REPEATABLE.get(name, 1)
         if len(values) > allowed:
-            errors.append(nc.NDCGInputError("link_repeated", param=name, got=len(values), limit=allowed))
+            errors.append(messages.error("link_repeated", param=name, got=len(values), limit=allowed))
             continue
         limit = value_limit(name)
         longest = max((len(v) for v in values), default=0)
         if longest > limit:
-            errors.append(nc.NDCGInputError("link_value_too_long", param=name, got=longest, limit=limit))
+            errors.append(messages.error("link_value_too_long", param=name, got=longest, limit=limit))
             continue
         out[name] = value
     return out, errors

@@ -17,9 +17,9 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core import predictions
 from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
+from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.charts import chart_downloads, difficulty_chart, lists_by_k_chart
 from ui.components.predict import Question, ask
@@ -30,7 +30,7 @@ from ui.framework.state import GAIN_CHOICES, Variant, format_grade
 from ui.framework.text import md_escape, md_table
 
 #: The lists of the cases (TEACHING.md §4), defined with the predictions that ask about them
-#: (:mod:`ndcg_core.predictions`).
+#: (:mod:`ndcg_teach.predictions`).
 PADDING_BASE = predictions.PADDING_BASE
 RETURNED_A, RETURNED_B = predictions.RETURNED_A, predictions.RETURNED_B
 NOTHING_A = predictions.NOTHING_A

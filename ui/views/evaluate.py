@@ -30,6 +30,7 @@ from ndcg_core import NDCGInputError
 from ndcg_core.gains import Gain
 from ndcg_core.options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
 from ndcg_core.ties import rank_by_score
+from ndcg_teach.samples import sample_run
 from ui.components import charts
 from ui.components.charts import chart_downloads
 from ui.framework import memory, session
@@ -163,7 +164,7 @@ def load_upload(
 @st.cache_data(show_spinner=False)
 def load_sample() -> pd.DataFrame:
     """The built-in sample run (seeded, so every session sees the same one)."""
-    return nc.sample_run(SAMPLE_QUERIES, seed=SAMPLE_SEED)
+    return sample_run(SAMPLE_QUERIES, seed=SAMPLE_SEED)
 
 
 @st.cache_data(show_spinner=False)

@@ -20,9 +20,9 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core import NDCGInputError, significance, trec
 from ndcg_core import options as opt
-from ndcg_core.exercises import MAX_SEED, parse_seed
-from ndcg_core.samples import sample_trec
 from ndcg_core.ties import rank_by_score
+from ndcg_teach.exercises import MAX_SEED, parse_seed
+from ndcg_teach.samples import sample_trec
 from ui.components import charts
 from ui.components.charts import chart_downloads
 from ui.components.widgets import static_table

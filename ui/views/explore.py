@@ -40,7 +40,7 @@ from ui.components.charts import (
 )
 from ui.components.predict import Question, ask
 from ui.components.widgets import data_table
-from ui.framework import session
+from ui.framework import messages, session
 from ui.framework.shared import Frame, get_param, get_ranking, set_param, set_ranking, show_error
 from ui.framework.state import Ranking, format_grade
 from ui.framework.text import md_escape
@@ -149,10 +149,10 @@ def parse_swap(text: str, n: int) -> tuple[int, int]:
     raw = str(text)
     match = _SWAP_TEXT.fullmatch(raw)
     if match is None:
-        nc.validate.fail("swap_invalid", n=n, got=repr(raw[:20]))
+        messages.fail("swap_invalid", n=n, got=repr(raw[:20]))
     i, j = int(match[1]), int(match[2])
     if not (1 <= i <= n and 1 <= j <= n):
-        nc.validate.fail("swap_invalid", n=n, got=repr(raw[:20]))
+        messages.fail("swap_invalid", n=n, got=repr(raw[:20]))
     return i, j
 
 

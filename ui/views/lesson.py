@@ -15,11 +15,12 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core import predictions
 from ndcg_core.discounting import discounts
+from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import number, step_table
+from ui.framework import messages
 from ui.framework.i18n import Translate
 from ui.framework.shared import get_param, set_param
 from ui.framework.state import Ranking, format_grade
@@ -53,9 +54,9 @@ def parse_step(text: Any) -> int:
     try:
         step = int(raw.strip())
     except ValueError:
-        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+        messages.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
     if not 1 <= step <= len(STEPS):
-        nc.validate.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
+        messages.fail("step_invalid", n=len(STEPS), got=repr(raw[:20]))
     return step
 
 
@@ -147,7 +148,7 @@ def question(name: str, ranking: Ranking, m: nc.Metrics, t: Translate) -> Questi
     """The prediction of a step, judged from the core's numbers (None for "play").
 
     Shown by :func:`ui.components.predict.ask` with the key ``lesson.predict.<name>``; the options and the
-    right one come from :func:`ndcg_core.predictions.decide` (prompt ``lesson.<name>``), the
+    right one come from :func:`ndcg_teach.predictions.decide` (prompt ``lesson.<name>``), the
     texts from :func:`ui.components.prompts.question`, which the live class uses too. ``m`` (the page's
     metrics) is kept for the callers; the decision computes its own from the ranking.
     """
@@ -174,7 +175,7 @@ def show_table(
 #: Two judged items the system never returned (grades 3 and 2), added to the learner's grades
 #: to form the judged pool of the "which ideal" section (TEACHING.md §7: [3, 2, 0, 0, 1] then
 #: scores 0.6510 against every judged item); the same-k trap's list (TEACHING.md §1). Defined
-#: with the predictions that use them (:mod:`ndcg_core.predictions`).
+#: with the predictions that use them (:mod:`ndcg_teach.predictions`).
 UNRETRIEVED = predictions.UNRETRIEVED
 SAME_K_LIST, SAME_K_DCG, SAME_K_IDCG = (
     predictions.SAME_K_LIST,

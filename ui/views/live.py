@@ -26,9 +26,10 @@ import streamlit as st
 from streamlit_sortables import sort_items
 
 import ndcg_core as nc
-from ndcg_core import NDCGInputError, predictions
+from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
+from ndcg_teach import exercises, predictions
 from ui.components import charts, prompts, widgets
 from ui.framework import address, share
 from ui.framework.i18n import Translate
@@ -130,7 +131,7 @@ def kind_text(t: Translate, spec: dict[str, Any]) -> str:
     prediction "Prediction · <its title>"."""
     if spec.get("kind") == "predict":
         name = str(spec.get("prompt"))
-        if name not in nc.predictions.PROMPTS:  # a stored prompt this version does not know
+        if name not in predictions.PROMPTS:  # a stored prompt this version does not know
             return t("live.kind_predict")
         return f"{t('live.kind_predict')} · {prompts.title(name, t)}"
     return t(f"practice.kind.{spec['kind']}")
@@ -145,7 +146,7 @@ def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
     """Option key -> the text shown: a prediction's options, else A / B / the same."""
     if spec.get("kind") == "predict":
         return dict(asked(frame, spec).question.options)
-    return {c: frame.t(f"practice.choice_{c}") for c in nc.exercises.CHOICES}
+    return {c: frame.t(f"practice.choice_{c}") for c in exercises.CHOICES}
 
 
 def answer_text(frame: Frame, spec: dict[str, Any], value: Any) -> str:
@@ -202,7 +203,7 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     e = questions.exercise(spec)
     st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
     text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
-    if e.kind in nc.exercises.NUMERIC_KINDS and e.k is None:
+    if e.kind in exercises.NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "
         text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
     st.markdown(text)
@@ -246,7 +247,7 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
         sep = "" if right.endswith(("。", "？", "！")) else " "  # no space between Chinese sentences
         return f"{right}{sep}{a.answer}".strip()
     e = questions.exercise(spec)
-    if e.kind in nc.exercises.NUMERIC_KINDS:
+    if e.kind in exercises.NUMERIC_KINDS:
         return t(
             "live.truth_number",
             value=widgets.number(widgets.answer_number(e.answer)),
@@ -537,7 +538,7 @@ def _prompt_chosen() -> str:
 def _predict_spec() -> dict[str, Any]:
     name = _prompt_chosen()  # read at the click, not the last run
     r = get_ranking()
-    fields = nc.predictions.PROMPTS[name].fields if name in nc.predictions.PROMPTS else ()
+    fields = predictions.PROMPTS[name].fields if name in predictions.PROMPTS else ()
     return questions.spec_from_prompt(
         name,
         relevance=list(r.relevance),
@@ -581,7 +582,7 @@ def predict_picker(frame: Frame, code: str, key: str) -> None:
         format_func=lambda name: prompts.title(name, t),
     )
     name = _prompt_chosen()
-    fields = nc.predictions.PROMPTS[name].fields
+    fields = predictions.PROMPTS[name].fields
     r = get_ranking()
     gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{r.discount}")
     if "relevance" in fields:
@@ -661,7 +662,7 @@ def add_question(frame: Frame, code: str, key: str) -> None:
     else:
         left, right = st.columns(2)
         left.number_input(
-            t("live.seed"), min_value=0, max_value=nc.exercises.MAX_SEED, value=1, step=1, key="live.seed"
+            t("live.seed"), min_value=0, max_value=exercises.MAX_SEED, value=1, step=1, key="live.seed"
         )
         right.number_input(
             t("live.exercise"), min_value=1, max_value=10, value=1, step=1, key="live.exercise"

@@ -1,9 +1,9 @@
-"""The Practice page: a seeded set of exercises from :mod:`ndcg_core.exercises`.
+"""The Practice page: a seeded set of exercises from :mod:`ndcg_teach.exercises`.
 
 The seed and the exercise number live in the link (``?seed=42&ex=3``), so a teacher's link
 gives a whole class the same set; junk in the link gives a translated message and a fallback.
-Answers are checked by :func:`ndcg_core.exercises.check_answer` with the stated tolerance,
-hints come one step at a time from :func:`ndcg_core.exercises.hints`, and "show solution"
+Answers are checked by :func:`ndcg_teach.exercises.check_answer` with the stated tolerance,
+hints come one step at a time from :func:`ndcg_teach.exercises.hints`, and "show solution"
 shows the core's step table. The running score is page-local session state.
 """
 
@@ -23,7 +23,8 @@ from streamlit_sortables import sort_items
 
 from ndcg_core import NO_ITEM, NDCGInputError
 from ndcg_core.discounting import Discount
-from ndcg_core.exercises import (
+from ndcg_core.gains import Gain
+from ndcg_teach.exercises import (
     DEFAULT_TOLERANCE,
     MAX_SEED,
     NUMERIC_KINDS,
@@ -37,7 +38,6 @@ from ndcg_core.exercises import (
     parse_seed,
     solution_tables,
 )
-from ndcg_core.gains import Gain
 from ui.components.widgets import answer_number, answer_order, data_table
 from ui.framework.shared import Frame, get_param, set_param, show_error
 from ui.framework.state import format_grade

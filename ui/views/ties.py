@@ -15,8 +15,9 @@ import pandas as pd
 import streamlit as st
 
 import ndcg_core as nc
-from ndcg_core import NDCGInputError, predictions
+from ndcg_core import NDCGInputError
 from ndcg_core.ties import TieView
+from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import data_table, static_table
@@ -272,7 +273,7 @@ def why_code(t: Translate) -> str:
 def band_question(ranking: Ranking, scores: Iterable[float], t: Translate) -> Question:
     """Predict where scikit-learn's default lands between the worst and best order of the ties.
 
-    Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``ties.guess``) on the
+    Decided by the core (:func:`ndcg_teach.predictions.decide`, prompt ``ties.guess``) on the
     ranking's grades and the (rounded) scores, the words from :mod:`ui.components.prompts`, as in a live class.
     """
     return prompts.question("ties.guess", prompts.data_of(ranking, scores=scores), t)

@@ -3,7 +3,7 @@
 Link parameters of the page: ``judged`` (grades of judged items the system did not return),
 ``scores`` (shared with the ties page) and ``by_score=1`` (tools rank the items by those scores).
 Every number comes from the core: :func:`ndcg_core.metrics` for the variants,
-:func:`ndcg_core.ndcg_at_each_k` for the chart, :func:`ndcg_core.tools.tool_scores` for the tools.
+:func:`ndcg_core.ndcg_at_each_k` for the chart, :func:`ndcg_teach.tools.tool_scores` for the tools.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
-from ndcg_core import tools as core_tools
 from ndcg_core.discounting import Discount
 from ndcg_core.gains import Gain
+from ndcg_teach import tools
 from ui.components import prompts
 from ui.components.charts import short_discount
 from ui.components.predict import Question
@@ -134,7 +134,7 @@ def by_k_frame(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> 
 def gain_question(ranking: Ranking, t: Translate) -> Question:
     """Predict exponential vs linear gain (log2 discount, ideal from the list).
 
-    Decided by the core (:func:`ndcg_core.predictions.decide`, prompt ``variants.guess``), the
+    Decided by the core (:func:`ndcg_teach.predictions.decide`, prompt ``variants.guess``), the
     words from :mod:`ui.components.prompts`, as in a live class.
     """
     return prompts.question("variants.guess", prompts.data_of(ranking), t)
@@ -154,7 +154,7 @@ TIE_EXAMPLE_SCORES: tuple[float, ...] = (0.9, 0.5, 0.6, 0.9, 0.9)
 
 def tie_example_values() -> dict[str, str]:
     """The tools' values on the tie example (whole list), from the core, keyed for the text."""
-    table = core_tools.tool_scores(list(TIE_EXAMPLE_GRADES), list(TIE_EXAMPLE_SCORES))
+    table = tools.tool_scores(list(TIE_EXAMPLE_GRADES), list(TIE_EXAMPLE_SCORES))
     by_label = table.set_index("label")["ndcg"]
     return {
         key: f"{float(by_label[label]):.4f}"

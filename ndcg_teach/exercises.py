@@ -32,11 +32,11 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from .discounting import DISCOUNTS, Discount
-from .gains import GAINS, Gain
-from .judging import ANSWER_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
-from .steps import step_table
-from .validate import check_choice, fail
+from ndcg_core.discounting import DISCOUNTS, Discount
+from ndcg_core.gains import GAINS, Gain
+from ndcg_core.judging import ANSWER_TOLERANCE, Verdict, answer_tolerance, compare_values, judge_number
+from ndcg_core.steps import step_table
+from ndcg_core.validate import check_choice, fail
 
 __all__ = [
     "CHOICES",

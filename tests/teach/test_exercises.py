@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ndcg_core as nc
-from ndcg_core.exercises import (
+from ndcg_teach.exercises import (
     DEFAULT_TOLERANCE,
     KINDS,
     MAX_SEED,

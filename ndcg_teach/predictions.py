@@ -22,14 +22,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .discounting import DISCOUNTS, Discount
-from .gains import GAINS, Gain, apply_gain
-from .judging import compare_values
-from .ranked import dcg, metrics, ndcg
-from .sklearn_compat import dcg_score, ndcg_score
-from .steps import base_comparison, mismatched_cutoffs, order_bounds
-from .ties import tie_view
-from .validate import as_relevance, as_scores, check_choice, check_k, check_same_length, parse_relevance
+from ndcg_core.discounting import DISCOUNTS, Discount
+from ndcg_core.gains import GAINS, Gain, apply_gain
+from ndcg_core.judging import compare_values
+from ndcg_core.ranked import dcg, metrics, ndcg
+from ndcg_core.sklearn_compat import dcg_score, ndcg_score
+from ndcg_core.steps import base_comparison, mismatched_cutoffs, order_bounds
+from ndcg_core.ties import tie_view
+from ndcg_core.validate import (
+    as_relevance,
+    as_scores,
+    check_choice,
+    check_k,
+    check_same_length,
+    parse_relevance,
+)
 
 __all__ = [
     "DIFFICULTY_EASY",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .validate import check_choice, fail
+from ndcg_core.validate import check_choice, fail
 
 __all__ = ["sample_run", "sample_trec"]
 

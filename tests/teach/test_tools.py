@@ -1,4 +1,4 @@
-"""What each tool computes (ndcg_core.tools): oracles are scikit-learn and hand arithmetic."""
+"""What each tool computes (ndcg_teach.tools): oracles are scikit-learn and hand arithmetic."""
 
 import itertools
 
@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import ndcg_score
 
 from ndcg_core import NDCGInputError
-from ndcg_core.tools import (
+from ndcg_teach.tools import (
     EMPTY_SKIP,
     NOTHING_RETURNED,
     TOOL_COLUMNS,

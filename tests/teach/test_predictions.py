@@ -8,7 +8,7 @@ import math
 import pytest
 
 import ndcg_core as nc
-from ndcg_core.predictions import PROMPTS, decide
+from ndcg_teach.predictions import PROMPTS, decide
 
 WORKED = [3, 2, 0, 0, 1]
 L2 = math.log2

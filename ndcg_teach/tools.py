@@ -47,12 +47,19 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from .gains import Gain
-from .ranked import idcg, ndcg
-from .sklearn_compat import ndcg_score
-from .steps import default_labels
-from .ties import Ties, ndcg_from_scores, rank_by_score
-from .validate import NDCGInputError, as_relevance, as_scores, check_k, check_labels, check_same_length
+from ndcg_core.gains import Gain
+from ndcg_core.ranked import idcg, ndcg
+from ndcg_core.sklearn_compat import ndcg_score
+from ndcg_core.steps import default_labels
+from ndcg_core.ties import Ties, ndcg_from_scores, rank_by_score
+from ndcg_core.validate import (
+    NDCGInputError,
+    as_relevance,
+    as_scores,
+    check_k,
+    check_labels,
+    check_same_length,
+)
 
 __all__ = [
     "EMPTY_SKIP",
