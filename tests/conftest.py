@@ -11,6 +11,10 @@ import pytest
 # as tests/app/test_live.py does) gets a file in a temporary folder, never data/ in the tree.
 _FOLDER = tempfile.TemporaryDirectory(prefix="ndcg-lab-tests-")
 os.environ.setdefault("NDCG_LAB_DATABASE_URL", f"sqlite:///{_FOLDER.name}/live.sqlite3")
+# ranx (an oracle) compiles its kernels with Numba on first use, ~20 s; Numba's cache next to
+# ranx's files lives and dies with the venv, which CI makes afresh. A cache in the user's cache
+# folder outlives it, so only a machine's first run compiles.
+os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "ndcg-lab-numba"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
