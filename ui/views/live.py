@@ -31,7 +31,7 @@ from streamlit_sortables import sort_items
 import ndcg_core as nc
 from ndcg_core import NDCGInputError, predictions
 from ndcg_live import questions
-from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
+from ndcg_live.store import DEFAULT_TTL, MAX_ANSWER_CHARS, Answer, LiveStore, QuestionInfo, default_url
 from ui.components import charts, prompts, widgets
 from ui.framework import address, share
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
@@ -815,6 +815,12 @@ def class_controls(frame: Frame, code: str, key: str, *, locked: bool, show: boo
     removed = st.session_state.pop("live.removed", None)
     if removed is not None:
         st.success(t("live.removed", n=removed), icon=":material/person_remove:")
+    with st.container(key="live-controls"):
+        _controls(frame, code, key, locked=locked, show=show)
+
+
+def _controls(frame: Frame, code: str, key: str, *, locked: bool, show: bool) -> None:
+    t = frame.t
     st.subheader(t("live.controls_title"))
     join_stats(frame, code, key)
     with st.container(horizontal=True):
@@ -864,7 +870,10 @@ def teacher(
             else:
                 st.caption(share.share_note(frame.lang, base))
         st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
-        with st.expander(t("live.teacher_link_title"), icon=":material/key:"):
+        with (
+            st.expander(t("live.teacher_link_title"), icon=":material/key:"),
+            st.container(key="live-teacher-link"),
+        ):
             st.caption(t("live.teacher_link_help"))
             st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
     with qr, st.container(key="live-qr"):
@@ -1004,7 +1013,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
             st.text_input(
                 t("live.answer_label"),
                 key=f"live.answer.{q.number}",
-                max_chars=40,
+                max_chars=MAX_ANSWER_CHARS,  # the store refuses longer ones itself
                 placeholder="0.85",
                 value="" if own is None else f"{widgets.answer_number(own.value):g}",
             )
