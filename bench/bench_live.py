@@ -314,7 +314,7 @@ async def main_async(args) -> int:
 
     errors = [e for p in phones for e in p.errors] + refused
     sent = {(n, p.number): p.sent[n] for p in phones for n in p.sent if p.number is not None}
-    stored = {(q.number, None): len(store.answers(code, q.number)) for q in store.questions(code)}
+    stored = {(q.number, None): len(store.answers(code, q.number, key=key)) for q in store.questions(code)}
     lost = sum(1 for k in sent if k not in counter.first_seen) + sum(
         len(p.sent) - len(p.saved) for p in phones
     )

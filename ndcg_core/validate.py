@@ -475,6 +475,17 @@ def fail(key: str, **params: Any) -> NoReturn:
 # NFKC folds full-width digits and punctuation ("３，２" -> "3,2"); the ideographic comma and
 # the list separators people type in Chinese stay, so they are separators too.
 _SEPARATORS = re.compile(r"[\s,;、|]+")
+# One typed number (an answer): a single comma or ideographic full stop between digits is the
+# decimal point ("0,98" from a decimal-comma keyboard, "0。98" from a Chinese input method).
+# In a list the comma stays the separator ("0,98" is the two grades 0 and 98).
+_DECIMAL_COMMA = re.compile(r"([+-]?\d+)[,。](\d+)")
+
+
+def _to_float(token: str) -> float:
+    """``float(token)``, but refusing the underscores Python allows between digits ("1_0" is 10)."""
+    if "_" in token:
+        raise ValueError(token)
+    return float(token)
 
 
 def parse_numbers(
@@ -505,7 +516,7 @@ def parse_numbers(
     values = np.empty(len(tokens), dtype=np.float64)
     for index, token in enumerate(tokens):
         try:
-            value = float(token)
+            value = _to_float(token)
         except ValueError:
             fail("not_a_number", what=what, position=index + 1, token=token[:40])
         if not math.isfinite(value):
@@ -521,14 +532,19 @@ def parse_answer(text: str) -> float:
 
     The text is read as :func:`parse_numbers` reads a list (full-width digits, brackets), but
     its messages speak of the answer: ``answer_empty``, ``answer_too_many``,
-    ``answer_not_a_number`` and ``answer_not_finite``.
+    ``answer_not_a_number`` and ``answer_not_finite``. A single comma or ideographic full stop
+    between digits is the decimal point ("0,98" and "0。98" are 0.98; in a list the comma
+    separates); underscores are refused ("1_0" is not 10).
 
-    >>> parse_answer(" 0.98 "), parse_answer("０.５")
-    (0.98, 0.5)
+    >>> parse_answer(" 0.98 "), parse_answer("０.５"), parse_answer("0,98"), parse_answer("0。98")
+    (0.98, 0.5, 0.98, 0.98)
     """
     if not isinstance(text, str):
         fail("shape", what="answer", rule="rule_one_number", got=type(text).__name__)
     folded = unicodedata.normalize("NFKC", text).strip().strip("[]()").strip()
+    decimal = _DECIMAL_COMMA.fullmatch(folded)
+    if decimal:
+        folded = f"{decimal[1]}.{decimal[2]}"
     tokens = [token for token in _SEPARATORS.split(folded) if token]
     if not tokens:
         fail("answer_empty")
@@ -536,7 +552,7 @@ def parse_answer(text: str) -> float:
         fail("answer_too_many", got=len(tokens))
     (token,) = tokens
     try:
-        value = float(token)
+        value = _to_float(token)
     except ValueError:
         fail("answer_not_a_number", token=token[:40])
     if not math.isfinite(value):
@@ -654,6 +670,9 @@ def _as_float_vector(values: ArrayLike, what: str, allow_nan: bool = False) -> N
     except (TypeError, ValueError):
         bad = _first_non_number(values)
         fail("not_a_number", what=what, position=bad[0], token=str(bad[1])[:40])
+    underscored = _first_underscored(values)
+    if underscored is not None:  # NumPy, like float(), reads "1_0" as 10
+        fail("not_a_number", what=what, position=underscored[0], token=underscored[1][:40])
     if array.ndim != 1:
         fail("shape", what=what, rule="rule_one_dimensional", got=f"{array.shape}")
     if array.size == 0:
@@ -665,11 +684,21 @@ def _as_float_vector(values: ArrayLike, what: str, allow_nan: bool = False) -> N
     return array
 
 
+def _first_underscored(values: Any) -> tuple[int, str] | None:
+    if isinstance(values, np.ndarray) and values.dtype.kind not in "OUS":
+        return None  # numbers already: no text to read
+    if isinstance(values, Iterable) and not isinstance(values, (str, bytes)):
+        for index, value in enumerate(values):
+            if isinstance(value, (str, np.str_)) and "_" in value:
+                return index + 1, str(value)
+    return None
+
+
 def _first_non_number(values: Any) -> tuple[int, Any]:
     if isinstance(values, Iterable):
         for index, value in enumerate(values):
             try:
-                float(value)
+                _to_float(value) if isinstance(value, str) else float(value)
             except (TypeError, ValueError):
                 return index + 1, value
     return 1, values

@@ -19,6 +19,18 @@ MESSAGES: dict[str, str] = {
     "live_rate_limited": "Too many requests in a short time. Wait a few seconds and try again.",
     "live_full": "The class {code!r} has reached its limit of {limit} {what}.",
     "live_no_student": "This student link is not part of the class {code!r}. Join it again.",
+    "live_locked": "The class {code!r} is not taking new students: the teacher has locked joining.",
+    "live_removed": "The teacher has removed this student from the class {code!r}.",
+    "live_address_full": (
+        "{limit} students have already joined the class {code!r} from this network address, "
+        "the most one address may add. Ask your teacher."
+    ),
+    "live_hidden": "The answers are shown after the reveal.",
+    "live_answer_too_long": "Your answer has {got} characters, more than the {limit} allowed.",
+    "live_answer_too_many": "Your answer has {got} items, more than the {limit} a question has.",
+    "live_bad_students": (
+        "Students {first} to {last}: give two whole numbers from 1 up, the first not after the last."
+    ),
     "live_unknown_prompt": (
         "This app has no question {prompt!r} to ask (it may come from another version of the app). "
         "Add another question."

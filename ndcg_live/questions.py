@@ -103,8 +103,8 @@ def spec_from_ranking(
     """A question on a ranking (the Calculator's current view), checked by the core.
 
     ``"compare"`` asks about the ranking (A) against the same ranking with its first and last
-    items swapped (B), the Lesson's own swap; it and ``"ideal_order"`` are about whole lists
-    (as the Practice page's), ``"ndcg"`` about nDCG@k.
+    items swapped (B), the Lesson's own swap, at nDCG@k like ``"ndcg"``; ``"ideal_order"`` is
+    about the whole list.
 
     >>> spec = spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3)
     >>> round(exercise(spec).answer, 4)  # (3 + 2/log2(3)) / (3 + 2/log2(3) + 1/2)
@@ -125,7 +125,9 @@ def spec_from_ranking(
         "kind": kind,
         "relevance": rel,
         "labels": names,
-        "k": k if kind == "ndcg" else None,  # an order and a comparison are about whole lists
+        # a comparison is at the teacher's k (the panel says "k = 3"); an ideal order is about
+        # the whole list (the ideal order of the first k items is that of the whole list)
+        "k": k if kind in ("ndcg", "compare") else None,
         "gain": gain,
         "discount": discount,
     }

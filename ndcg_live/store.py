@@ -14,9 +14,18 @@ database, so two servers behind one address see the same classes, questions and 
   deleted). Every control action checks the teacher key (stored as a SHA-256 hash, compared in
   constant time). One answer per student and question: a later one replaces it while the
   question is open; answers to a question that is not open are refused. Answers are checked
-  by the core (:func:`ndcg_live.questions.judge`) and stored only when valid. Every student and
-  every class has a token bucket (:class:`RateLimit`) kept in its row, so the limit holds
-  across servers.
+  by the core (:func:`ndcg_live.questions.judge`) and stored only when valid, and never longer
+  than :data:`MAX_ANSWER_CHARS` characters (an order: :data:`questions.MAX_ITEMS` names of at
+  most :data:`MAX_NAME_CHARS`), whatever the widget allowed.
+- **Limits**: token buckets (:class:`RateLimit`) kept in the rows, so they hold across servers:
+  one per student (answers), one per class for joins, one per client address and class for
+  joins (an address also joins at most :data:`MAX_PER_ADDRESS` students, above a class's size:
+  a whole class may sit behind one school address), and the teacher's own (their actions never
+  wait for a flood of joins). A class takes at most :data:`MAX_STUDENTS` students at a time.
+- **The teacher's controls**: lock joining (returning students stay), remove students (their
+  answers go, their links stop working, their seats are free again), and whether the room sees
+  the answers before the reveal (by default it sees only their count: the room's link needs
+  no key, so anyone with it would watch the answers come in).
 - **Concurrency**: a write takes the row of its class (``SELECT ... FOR UPDATE`` on
   PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so a close and an answer never cross.
 
@@ -30,6 +39,7 @@ import hashlib
 import hmac
 import io
 import json
+import numbers
 import os
 import secrets
 import threading
@@ -43,6 +53,7 @@ from typing import Any
 import platformdirs
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql.elements import ClauseElement
 
 from ndcg_core.validate import NDCGInputError, fail
 
@@ -51,10 +62,14 @@ from . import questions
 __all__ = [
     "DATABASE_URL_ENV",
     "DEFAULT_TTL",
+    "MAX_ANSWER_CHARS",
+    "MAX_PER_ADDRESS",
+    "MAX_STUDENTS",
     "MIGRATIONS",
     "STATES",
     "Answer",
     "ClassInfo",
+    "JoinStats",
     "LiveStore",
     "QuestionInfo",
     "RateLimit",
@@ -74,6 +89,15 @@ CODE_LENGTH = 6
 #: Limits of one class (a flood of joins or questions stops here).
 MAX_STUDENTS = 500
 MAX_QUESTIONS = 100
+#: Students one client address may add to a class: above a class's size (a whole class may
+#: join through one school address), below :data:`MAX_STUDENTS` (one address never fills it).
+MAX_PER_ADDRESS = 400
+#: The longest answer stored: a typed number (the phone's field allows as many).
+MAX_ANSWER_CHARS = 40
+#: The longest item name in an answer (the core's limit of a label).
+MAX_NAME_CHARS = 60
+#: Secrets and addresses longer than this are not ours (a token is 16 characters, a key 24).
+MAX_SECRET_CHARS = 128
 
 
 def default_sqlite() -> Path:
@@ -113,6 +137,11 @@ classes = sa.Table(
     sa.Column("n_students", sa.Integer, nullable=False, default=0),
     sa.Column("tokens", sa.Float, nullable=False),
     sa.Column("tokens_at", sa.Float, nullable=False),
+    # version 2: the teacher's controls and the teacher's own bucket (NULL: full)
+    sa.Column("locked", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("show_live", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("teacher_tokens", sa.Float),
+    sa.Column("teacher_tokens_at", sa.Float),
 )
 
 questions_table = sa.Table(
@@ -138,9 +167,31 @@ students = sa.Table(
     sa.Column("joined_at", sa.Float, nullable=False),
     sa.Column("tokens", sa.Float, nullable=False),
     sa.Column("tokens_at", sa.Float, nullable=False),
+    # version 2: removed by the teacher (the row stays so that the token stays refused)
+    sa.Column("removed_at", sa.Float),
     sa.UniqueConstraint("class_id", "token_hash"),
     sa.UniqueConstraint("class_id", "number"),
 )
+
+#: Version 2: the join bucket and count of each client address in a class (the address hashed
+#: with the class, never stored as such).
+clients = sa.Table(
+    "live_client",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("live_class.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("address_hash", sa.String(64), nullable=False),
+    sa.Column("n_students", sa.Integer, nullable=False),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("tokens_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("class_id", "address_hash"),
+)
+
+#: The columns version 2 adds to version 1's tables.
+_V2_COLUMNS: dict[str, tuple[str, ...]] = {
+    "live_class": ("locked", "show_live", "teacher_tokens", "teacher_tokens_at"),
+    "live_student": ("removed_at",),
+}
 
 answers = sa.Table(
     "live_answer",
@@ -168,6 +219,33 @@ def _migrate_1(conn: Connection) -> None:
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _migrate_1}
 
 
+def _migrate_2(conn: Connection) -> None:
+    """Version 2: the teacher's controls (lock, show the answers live, remove students), the
+    teacher's own bucket, and a join bucket per client address (``live_client``).
+
+    Version 1 creates its tables from the current definitions, so a database made fresh has
+    these columns already: only the missing ones are added.
+    """
+    present = sa.inspect(conn)
+    for name, added in _V2_COLUMNS.items():
+        table = metadata.tables[name]
+        have = {c["name"] for c in present.get_columns(name)}
+        for column_name in added:
+            if column_name in have:
+                continue
+            column = table.c[column_name]
+            kind = column.type.compile(dialect=conn.dialect)
+            extra = ""
+            default = column.server_default
+            if isinstance(default, sa.DefaultClause) and isinstance(default.arg, ClauseElement):
+                extra = f" NOT NULL DEFAULT {default.arg.compile(dialect=conn.dialect)}"
+            conn.exec_driver_sql(f"ALTER TABLE {name} ADD COLUMN {column_name} {kind}{extra}")
+    metadata.create_all(conn, tables=[clients], checkfirst=True)
+
+
+MIGRATIONS[2] = _migrate_2
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -179,7 +257,19 @@ class ClassInfo:
     created_at: float
     last_activity: float
     ended: bool
-    n_students: int
+    n_students: int  # students in the class now (the removed ones not counted)
+    locked: bool = False  # joining locked by the teacher
+    show_live: bool = False  # the room sees the answers before the reveal
+
+
+@dataclass(frozen=True, slots=True)
+class JoinStats:
+    """What the teacher sees of the joins: students now, removed, joined in the last minute."""
+
+    students: int
+    removed: int
+    last_minute: int
+    locked: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,11 +319,13 @@ class LiveStore:
         Seconds after its last activity that a class expires.
     clock : callable
         Seconds since the epoch (tests pass a fake clock).
-    student_limit, teacher_limit, join_limit : RateLimit
-        The token buckets of a student (answers) and of a class: the teacher's actions and new
-        students' joins take from the class's one bucket (one pair of columns), so they share
-        one size; a smaller teacher limit would cap the joins too (40 phones joining right
-        after the teacher opened a question were refused by a 30-token cap).
+    student_limit, teacher_limit, join_limit, address_limit : RateLimit
+        The token buckets of a student (answers), of the teacher (control actions), of a
+        class's joins, and of one client address's joins in a class. The teacher's bucket is
+        their own: 12 connections flooding joins once refused the teacher's Open/Close 10 times
+        in 50 when both shared one. With the defaults 300 students behind one school address
+        join within a minute (120 at once, then 6 a second per class; 100 at once, then 5 a
+        second per address).
     """
 
     def __init__(
@@ -243,8 +335,9 @@ class LiveStore:
         ttl: float = DEFAULT_TTL,
         clock: Callable[[], float] = time.time,
         student_limit: RateLimit = RateLimit(burst=10, per_second=1.0),
-        teacher_limit: RateLimit = RateLimit(burst=200, per_second=20.0),
-        join_limit: RateLimit = RateLimit(burst=200, per_second=20.0),
+        teacher_limit: RateLimit = RateLimit(burst=60, per_second=5.0),
+        join_limit: RateLimit = RateLimit(burst=120, per_second=6.0),
+        address_limit: RateLimit = RateLimit(burst=100, per_second=5.0),
     ) -> None:
         self.url = url or default_url()
         self.ttl = float(ttl)
@@ -252,6 +345,7 @@ class LiveStore:
         self.student_limit = student_limit
         self.teacher_limit = teacher_limit
         self.join_limit = join_limit
+        self.address_limit = address_limit
         self.engine = self._engine(self.url)
         self._purged_at = 0.0
         self._lock = threading.Lock()
@@ -338,12 +432,30 @@ class LiveStore:
 
     # ----------------------------------------------------------------- helpers
 
-    def _take(self, conn: Connection, table: sa.Table, row: Any, limit: RateLimit, now: float) -> None:
-        """Take one token from the bucket kept in ``row`` (locked), or refuse."""
-        tokens = min(limit.burst, float(row.tokens) + (now - float(row.tokens_at)) * limit.per_second)
+    def _take(
+        self,
+        conn: Connection,
+        table: sa.Table,
+        row: Any,
+        limit: RateLimit,
+        now: float,
+        *,
+        columns: tuple[str, str] = ("tokens", "tokens_at"),
+    ) -> None:
+        """Take one token from the bucket kept in ``row``'s ``columns`` (locked), or refuse.
+
+        A bucket never used (NULL) is full.
+        """
+        held, since = getattr(row, columns[0]), getattr(row, columns[1])
+        if held is None or since is None:
+            tokens = float(limit.burst)
+        else:
+            tokens = min(limit.burst, float(held) + (now - float(since)) * limit.per_second)
         if tokens < 1:
             fail("live_rate_limited")
-        conn.execute(table.update().where(table.c.id == row.id).values(tokens=tokens - 1, tokens_at=now))
+        conn.execute(
+            table.update().where(table.c.id == row.id).values({columns[0]: tokens - 1, columns[1]: now})
+        )
 
     def _class_row(self, conn: Connection, code: str, now: float, *, lock: bool = False) -> Any:
         code = str(code).strip().upper()[:16]
@@ -361,7 +473,9 @@ class LiveStore:
             fail("live_wrong_key", code=row.code)
         if row.ended_at is not None:
             fail("live_ended", code=row.code)
-        self._take(conn, classes, row, self.teacher_limit, now)
+        self._take(
+            conn, classes, row, self.teacher_limit, now, columns=("teacher_tokens", "teacher_tokens_at")
+        )
         conn.execute(classes.update().where(classes.c.id == row.id).values(last_activity=now))
         return row
 
@@ -389,6 +503,7 @@ class LiveStore:
             conn.execute(answers.delete().where(answers.c.question_id.in_(qids)))
             conn.execute(questions_table.delete().where(questions_table.c.class_id.in_(old)))
             conn.execute(students.delete().where(students.c.class_id.in_(old)))
+            conn.execute(clients.delete().where(clients.c.class_id.in_(old)))
             conn.execute(classes.delete().where(classes.c.id.in_(old)))
             return len(old)
 
@@ -414,6 +529,8 @@ class LiveStore:
                             n_students=0,
                             tokens=self.join_limit.burst,
                             tokens_at=now,
+                            teacher_tokens=self.teacher_limit.burst,
+                            teacher_tokens_at=now,
                         )
                     )
                 return code, key
@@ -423,7 +540,7 @@ class LiveStore:
 
     def is_teacher(self, code: str, key: str | None) -> bool:
         """Whether ``key`` is the teacher key of the class (False for no key or no class)."""
-        if not key:
+        if not key or len(str(key)) > MAX_SECRET_CHARS:
             return False
         with self._read() as conn:
             row = self._class_row(conn, code, self.clock())
@@ -492,6 +609,63 @@ class LiveStore:
             )
             conn.execute(classes.update().where(classes.c.id == row.id).values(ended_at=now))
 
+    def lock_joining(self, code: str, key: str, *, locked: bool) -> None:
+        """Lock (or open again) joining: no new student while locked; joined ones stay."""
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            conn.execute(classes.update().where(classes.c.id == row.id).values(locked=bool(locked)))
+
+    def show_live(self, code: str, key: str, *, show: bool) -> None:
+        """Whether the room (anyone with the room's link) sees the answers before the reveal."""
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            conn.execute(classes.update().where(classes.c.id == row.id).values(show_live=bool(show)))
+
+    def remove_students(self, code: str, key: str, first: int, last: int) -> int:
+        """Remove students ``first`` to ``last`` (their numbers, inclusive): their answers are
+        deleted, their links stop working, their seats are free. Returns how many were removed.
+        """
+        for value in (first, last):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                fail("live_bad_students", first=str(first)[:20], last=str(last)[:20])
+        if first > last:
+            fail("live_bad_students", first=first, last=last)
+        now = self.clock()
+        with self._write() as conn:
+            row = self._teacher_row(conn, code, key, now)
+            chosen = sa.select(students.c.id).where(
+                students.c.class_id == row.id,
+                students.c.number >= int(first),
+                students.c.number <= int(last),
+                students.c.removed_at.is_(None),
+            )
+            ids = [r.id for r in conn.execute(chosen)]
+            if ids:
+                conn.execute(answers.delete().where(answers.c.student_id.in_(ids)))
+                conn.execute(students.update().where(students.c.id.in_(ids)).values(removed_at=now))
+            return len(ids)
+
+    def join_stats(self, code: str, key: str) -> JoinStats:
+        """The joins as the teacher sees them (a read: it takes no token)."""
+        now = self.clock()
+        with self._read() as conn:
+            row = self._class_row(conn, code, now)
+            if (
+                not key
+                or len(str(key)) > MAX_SECRET_CHARS
+                or not hmac.compare_digest(row.key_hash, _hash(str(key)))
+            ):
+                fail("live_wrong_key", code=row.code)
+            present = self._present(conn, row.id)
+            recent = conn.execute(
+                sa.select(sa.func.count()).where(
+                    students.c.class_id == row.id, students.c.joined_at > now - 60.0
+                )
+            ).scalar_one()
+        return JoinStats(present, int(row.n_students) - present, int(recent), bool(row.locked))
+
     def export_csv(self, code: str, key: str) -> bytes:
         """The class's questions and their answer counts as UTF-8 CSV (teacher only).
 
@@ -526,7 +700,7 @@ class LiveStore:
                 expected = questions.expected(q.spec)
             except NDCGInputError:  # a spec this version cannot judge: listed, its answer left empty
                 expected = ""
-            given = self.answers(info.code, q.number)
+            given = self.answers(info.code, q.number, key=key)
             writer.writerow(
                 [
                     q.number,
@@ -553,12 +727,26 @@ class LiveStore:
         """The class of a join code; refused when there is none or it expired."""
         with self._read() as conn:
             row = self._class_row(conn, code, self.clock())
+            present = self._present(conn, row.id)
         return ClassInfo(
             row.code,
             float(row.created_at),
             float(row.last_activity),
             row.ended_at is not None,
-            row.n_students,
+            present,
+            bool(row.locked),
+            bool(row.show_live),
+        )
+
+    @staticmethod
+    def _present(conn: Connection, class_id: int) -> int:
+        """The class's students who have not been removed."""
+        return int(
+            conn.execute(
+                sa.select(sa.func.count()).where(
+                    students.c.class_id == class_id, students.c.removed_at.is_(None)
+                )
+            ).scalar_one()
         )
 
     def questions(self, code: str) -> list[QuestionInfo]:
@@ -595,11 +783,27 @@ class LiveStore:
             n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
         return QuestionInfo(q.id, q.number, json.loads(q.spec), q.state, int(n))
 
-    def answers(self, code: str, number: int) -> list[Answer]:
-        """The answers to question ``number`` (values, verdicts and scores; no students)."""
+    def answers(self, code: str, number: int, *, key: str | None = None) -> list[Answer]:
+        """The answers to question ``number`` (values, verdicts and scores; no students).
+
+        Before the reveal only the teacher (``key``) sees them, unless the teacher chose to
+        show them live (:meth:`show_live`); everyone sees their count (:meth:`current`).
+
+        Raises
+        ------
+        NDCGInputError
+            ``live_hidden`` when the answers are not to be seen yet.
+        """
         with self._read() as conn:
             row = self._class_row(conn, code, self.clock())
             q = self._question_row(conn, row.id, number)
+            teacher = (
+                bool(key)
+                and len(str(key)) <= MAX_SECRET_CHARS
+                and hmac.compare_digest(row.key_hash, _hash(str(key)))
+            )
+            if q.state != "revealed" and not row.show_live and not teacher:
+                fail("live_hidden")
             rows = conn.execute(
                 sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
                 .where(answers.c.question_id == q.id)
@@ -609,11 +813,23 @@ class LiveStore:
 
     # ----------------------------------------------------------------- students
 
-    def join(self, code: str, token: str | None = None) -> Student:
+    def join(self, code: str, token: str | None = None, *, client: str | None = None) -> Student:
         """The student of ``token`` in the class, or a new anonymous student with a new token.
 
         A token that is not in the class (another class's, or made up) gets a new student.
+        ``client`` is the visitor's address as the server saw it (None when unknown): a new
+        student takes a token from the address's bucket too, and one address adds at most
+        :data:`MAX_PER_ADDRESS` students to a class.
+
+        Raises
+        ------
+        NDCGInputError
+            ``live_no_class``, ``live_ended``, ``live_locked`` (joining locked by the teacher),
+            ``live_removed`` (the token's student was removed), ``live_full``,
+            ``live_address_full``, ``live_rate_limited``.
         """
+        if token and len(str(token)) > MAX_SECRET_CHARS:
+            token = None
         if token:  # a returning student (every reload): a read, no write lock
             try:
                 return self.student(code, token)
@@ -625,18 +841,24 @@ class LiveStore:
             row = self._class_row(conn, code, now, lock=True)
             if token:
                 found = conn.execute(
-                    sa.select(students.c.number).where(
+                    sa.select(students.c.number, students.c.removed_at).where(
                         students.c.class_id == row.id, students.c.token_hash == _hash(str(token))
                     )
                 ).first()
                 if found is not None:
+                    if found.removed_at is not None:
+                        fail("live_removed", code=row.code)
                     return Student(int(found.number), str(token))
             if row.ended_at is not None:
                 fail("live_ended", code=row.code)
-            if row.n_students >= MAX_STUDENTS:
+            if row.locked:
+                fail("live_locked", code=row.code)
+            if self._present(conn, row.id) >= MAX_STUDENTS:
                 fail("live_full", code=row.code, limit=MAX_STUDENTS, what="students")
+            if client:
+                self._take_address(conn, row, str(client)[:MAX_SECRET_CHARS], now)
             self._take(conn, classes, row, self.join_limit, now)
-            number = int(row.n_students) + 1
+            number = int(row.n_students) + 1  # numbers are never given twice, removed or not
             new_token = secrets.token_urlsafe(12)
             conn.execute(
                 students.insert().values(
@@ -653,17 +875,41 @@ class LiveStore:
             )
             return Student(number, new_token)
 
+    def _take_address(self, conn: Connection, row: Any, client: str, now: float) -> None:
+        """Count a join from ``client`` in the class ``row``: its cap, then its bucket."""
+        address = _hash(f"{row.id}:{client}")
+        query = sa.select(clients).where(clients.c.class_id == row.id, clients.c.address_hash == address)
+        found = conn.execute(query if self.is_sqlite else query.with_for_update()).first()
+        if found is None:
+            conn.execute(
+                clients.insert().values(
+                    class_id=row.id,
+                    address_hash=address,
+                    n_students=1,
+                    tokens=self.address_limit.burst - 1,
+                    tokens_at=now,
+                )
+            )
+            return
+        if found.n_students >= MAX_PER_ADDRESS:
+            fail("live_address_full", code=row.code, limit=MAX_PER_ADDRESS)
+        self._take(conn, clients, found, self.address_limit, now)
+        conn.execute(clients.update().where(clients.c.id == found.id).values(n_students=found.n_students + 1))
+
     def student(self, code: str, token: str) -> Student:
         """The student of ``token``; refused when the token is not in the class."""
         with self._read() as conn:
             row = self._class_row(conn, code, self.clock())
             found = conn.execute(
-                sa.select(students.c.number).where(
-                    students.c.class_id == row.id, students.c.token_hash == _hash(str(token))
+                sa.select(students.c.number, students.c.removed_at).where(
+                    students.c.class_id == row.id,
+                    students.c.token_hash == _hash(str(token)[:MAX_SECRET_CHARS]),
                 )
             ).first()
         if found is None:
             fail("live_no_student", code=row.code)
+        if found.removed_at is not None:
+            fail("live_removed", code=row.code)
         return Student(int(found.number), str(token))
 
     def submit(self, code: str, token: str, number: int, answer: Any) -> Answer:
@@ -673,9 +919,11 @@ class LiveStore:
         ------
         NDCGInputError
             ``live_no_class``, ``live_no_student``, ``live_no_question``, ``live_not_open``,
-            ``live_closed``, ``live_rate_limited``, or the core's key for an invalid answer
-            (``not_a_number``, ``not_finite``, ``not_permutation``, ``unknown_option``...).
+            ``live_closed``, ``live_rate_limited``, ``live_removed``, ``live_answer_too_long``,
+            ``live_answer_too_many``, or the core's key for an invalid answer (``not_a_number``,
+            ``not_finite``, ``not_permutation``, ``unknown_option``...).
         """
+        _check_size(answer)
         now = self.clock()
         with self._write() as conn:
             row = self._class_row(conn, code, now, lock=True)
@@ -685,6 +933,8 @@ class LiveStore:
             who = conn.execute(who_query if self.is_sqlite else who_query.with_for_update()).first()
             if who is None:
                 fail("live_no_student", code=row.code)
+            if who.removed_at is not None:
+                fail("live_removed", code=row.code)
             self._take(conn, students, who, self.student_limit, now)
             q = self._question_row(conn, row.id, number)
             if q.state == "ready":
@@ -725,6 +975,21 @@ class LiveStore:
         if found is None:
             return None
         return Answer(json.loads(found.value), bool(found.correct), found.score, float(found.submitted_at))
+
+
+def _check_size(answer: Any) -> None:
+    """Refuse an answer longer than any question takes, before it is read: a typed text of
+    more than :data:`MAX_ANSWER_CHARS` characters, an order of more than
+    :data:`questions.MAX_ITEMS` names or with a name of more than :data:`MAX_NAME_CHARS`."""
+    if isinstance(answer, str):
+        if len(answer) > MAX_ANSWER_CHARS:
+            fail("live_answer_too_long", got=len(answer), limit=MAX_ANSWER_CHARS)
+    elif isinstance(answer, (list, tuple)):
+        if len(answer) > questions.MAX_ITEMS:
+            fail("live_answer_too_many", got=len(answer), limit=questions.MAX_ITEMS)
+        for item in answer:
+            if len(str(item)) > MAX_NAME_CHARS:
+                fail("live_answer_too_long", got=len(str(item)), limit=MAX_NAME_CHARS)
 
 
 def _cell(text: str) -> str:

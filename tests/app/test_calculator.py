@@ -625,3 +625,13 @@ def test_label_with_a_newline_in_the_table_raises_nothing(app):
     at.run()
     assert not at.exception
     assert shown(at)[0] == 5
+
+
+@pytest.mark.parametrize("text", ["1_0", "3_"])
+def test_parse_k_refuses_underscores(text):
+    """int() reads "1_0" as 10; a cutoff typed or linked as "1_0" is refused, not k = 10."""
+    from ui.framework.state import parse_k
+
+    with pytest.raises(nc.NDCGInputError) as caught:
+        parse_k(text)
+    assert caught.value.key == "k_invalid"

@@ -61,9 +61,11 @@ def _q(at, name: str):
 
 
 def _teacher(app, lang: str):
+    """A teacher who started a class: the key is in the session, not in the link."""
     at = app(page=LIVE, lang=lang)
     at.button(key="live.start").click().run()
-    return at, _q(at, "class"), _q(at, "key")
+    code = _q(at, "class")
+    return at, code, at.session_state["live.keys"][code]
 
 
 def _class(db: LiveStore, kind: str = "ndcg", state: str = "open", k: int | None = 3):
@@ -115,10 +117,34 @@ def test_live_join_form_opens_the_class(app, db):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_live_teacher_start_puts_code_and_key_in_the_link(app, db, lang):
+def test_live_teacher_start_keeps_the_key_out_of_the_link(app, db, lang):
     at, code, key = _teacher(app, lang)
     _clean(at, lang)
     assert db.is_teacher(code, key)
+    assert _q(at, "key") is None and _q(at, "view") == "teacher" and _q(at, "class") == code
+
+
+def test_live_teacher_link_opened_drops_the_key_from_the_address_bar(app, db):
+    code, key, _ = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert not at.exception
+    assert _q(at, "key") is None and _q(at, "view") == "teacher"
+    at.button(key="live.close.1").click().run()  # still the teacher, from the session
+    assert db.current(code).state == "closed"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_page_without_key_asks_for_it(app, db, lang):
+    """A reload (a new session) of the teacher's page: the key is asked for, never guessed."""
+    code, key, _ = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code, "view": "teacher"})
+    _clean(at, lang)
+    assert not any(b.key and b.key.startswith("live.close") for b in at.button)
+    at.text_input(key="live.key_input").input(key)
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.key_form")).click().run()
+    _clean(at, lang)
+    assert _q(at, "key") is None and any(b.key == "live.close.1" for b in at.button)
+    assert db.class_info(code).n_students == 0  # the teacher never joined as a student
 
 
 def test_live_student_link_and_qr_carry_no_key(app, db):
@@ -240,38 +266,61 @@ def test_live_student_reload_keeps_the_student(app, db):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_answers_a_number(app, db, lang):
-    code, _, number = _class(db)
+    code, teacher, number = _class(db)
     at = app(page=LIVE, lang=lang, **{"class": code})
     at.text_input(key=f"live.answer.{number}").input(f"{_ndcg3():.2f}")
     next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
     _clean(at, lang)
-    given = db.answers(code, number)
+    given = db.answers(code, number, key=teacher)
     assert len(given) == 1 and given[0].correct and len(at.success) == 1
+
+
+@pytest.mark.parametrize(("lang", "typed"), [("en", "0,90"), ("zh", "0。90"), ("zh", "０，９０")])
+def test_live_student_decimal_comma_is_the_decimal_point(app, db, lang, typed):
+    """A phone's decimal comma, or a Chinese input method's 。 or ，, is the answer 0.90 (nDCG@3 0.895)."""
+    code, key, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input(typed)
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    given = db.answers(code, number, key=key)
+    assert len(given) == 1 and given[0].value == 0.9 and given[0].correct
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_underscore_number_is_refused_in_their_language(app, db, lang):
+    code, key, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input("1_0")
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    assert len(at.error) == 1 and r"1\_0" in at.error[0].value  # escaped Markdown
+    assert db.answers(code, number, key=key) == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_invalid_number_gets_a_message_and_is_not_stored(app, db, lang):
-    code, _, number = _class(db)
+    code, teacher, number = _class(db)
     at = app(page=LIVE, lang=lang, **{"class": code})
     at.text_input(key=f"live.answer.{number}").input("abc")
     next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
     _clean(at, lang)
-    assert len(at.error) == 1 and db.answers(code, number) == []
+    assert len(at.error) == 1 and db.answers(code, number, key=teacher) == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_answers_a_choice(app, db, lang):
-    code, _, number = _class(db, "compare")
+    code, teacher, number = _class(db, "compare")
     at = app(page=LIVE, lang=lang, **{"class": code})
     at.radio(key=f"live.answer.{number}").set_value("A")
     next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
     _clean(at, lang)
-    assert [a.value for a in db.answers(code, number)] == ["A"]
+    assert [a.value for a in db.answers(code, number, key=teacher)] == ["A"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_sends_a_dragged_order(app, db, lang):
-    code, _, number = _class(db, "ideal_order", k=None)
+    code, teacher, number = _class(db, "ideal_order", k=None)
     at = app(page=LIVE, lang=lang, **{"class": code})
     token = _q(at, "student")
     key = f"live.sort.{number}.{token[:6]}"
@@ -279,7 +328,7 @@ def test_live_student_sends_a_dragged_order(app, db, lang):
     at.run()
     at.button(key=f"live.submit.{number}").click().run()
     _clean(at, lang)
-    given = db.answers(code, number)
+    given = db.answers(code, number, key=teacher)
     assert [a.value for a in given] == [["D1", "D2", "D5", "D3", "D4"]] and given[0].correct
 
 
@@ -440,7 +489,7 @@ def test_live_teacher_picker_refuses_an_unjudged_ranking(app, db):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_answers_a_prediction_in_their_language(app, db, lang):
-    code, _, number = _predict(db)
+    code, teacher, number = _predict(db)
     at = app(page=LIVE, lang=lang, **{"class": code})
     _clean(at, lang)
     radio = at.radio(key=f"live.answer.{number}")
@@ -452,7 +501,7 @@ def test_live_student_answers_a_prediction_in_their_language(app, db, lang):
     radio.set_value("cg")
     _submit_form(at)
     _clean(at, lang)
-    given = db.answers(code, number)
+    given = db.answers(code, number, key=teacher)
     assert [a.value for a in given] == ["cg"] and given[0].correct
 
 
@@ -482,7 +531,9 @@ def test_live_teacher_and_room_of_a_blind_spot_prediction(app, db, lang, state):
     for params in ({"key": key}, {"view": "room"}):
         at = app(page=LIVE, lang=lang, **{"class": code, **params})
         _clean(at, lang)
-        assert len(at.get("vega_lite_chart")) == (0 if state == "ready" else 1)
+        # the room sees the answers after the reveal only (the teacher always)
+        hidden = state == "ready" or (state == "open" and "view" in params)
+        assert len(at.get("vega_lite_chart")) == (0 if hidden else 1)
         if state == "revealed":
             assert len(at.success) == 1  # the right option and the page's explanation
             if lang == "en":
@@ -520,7 +571,11 @@ def _start_from(app, page: str, lang: str = "en"):
 def test_live_sidebar_starts_a_class_offering_the_pages_predictions_first(app, db, lang):
     at, code, key = _start_from(app, BLIND, lang)
     _clean(at, lang)
-    assert db.is_teacher(code, key) and (_q(at, "class"), _q(at, "key")) == (code, key)
+    assert db.is_teacher(code, key) and (_q(at, "class"), _q(at, "key"), _q(at, "view")) == (
+        code,
+        None,
+        "teacher",
+    )
     assert at.radio(key="live.source").value == "predict"
     assert at.radio(key="live.predict_page").value == "blind_spots"
     assert at.radio(key="live.predict_page").options[0] == ("Blind spots" if lang == "en" else "盲点")
@@ -721,7 +776,8 @@ def test_live_room_bins_before_reveal_do_not_depend_on_the_exact_value(app, db):
     """nDCG@3 (0.8950) and nDCG (0.9762) asked, the same answers: the same chart, byte for byte."""
     seen = []
     for k in (3, None):
-        code, _key, number = _class(db, "ndcg", k=k)
+        code, key, number = _class(db, "ndcg", k=k)
+        db.show_live(code, key, show=True)  # the teacher shows the answers before the reveal
         for answer in ROOM_ANSWERS:
             db.submit(code, db.join(code).token, number, answer)
         at = app(page=LIVE, present="1", **{"class": code, "view": "room"})
@@ -729,3 +785,56 @@ def test_live_room_bins_before_reveal_do_not_depend_on_the_exact_value(app, db):
         seen.append(_room_chart(at))
     assert questions.expected(db.current(code).spec) != pytest.approx(_ndcg3())
     assert seen[0] == seen[1]
+
+
+# ----------------------------------------------------------------------------- part two: the teacher's controls
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_room_shows_only_the_count_until_the_reveal(app, db, lang):
+    code, key, number = _class(db)
+    db.submit(code, db.join(code).token, number, "0.9")
+    room = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
+    _clean(room, lang)
+    teacher = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    _clean(teacher, lang)
+    hidden = i18n.translate(lang, "live.hidden_until_reveal")
+    assert len(room.get("vega_lite_chart")) == 0 and hidden in _texts(room)
+    assert i18n.translate(lang, "live.count_one") in _texts(room)
+    assert len(teacher.get("vega_lite_chart")) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_locks_joining_and_a_new_phone_is_refused(app, db, lang):
+    at, code, _key = _teacher(app, lang)
+    at.toggle(key="live.lock").set_value(True).run()
+    _clean(at, lang)
+    phone = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(phone, lang)
+    assert db.class_info(code).locked and len(phone.error) == 1
+    assert i18n.translate(lang, "live.join_locked") in _texts(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_removes_students_and_sees_the_join_rate(app, db, lang):
+    at, code, _key = _teacher(app, lang)
+    for _ in range(3):
+        db.join(code)
+    at.number_input(key="live.remove_first").set_value(2)
+    at.number_input(key="live.remove_last").set_value(3)
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.remove_form")).click().run()
+    _clean(at, lang)
+    stats = at.get("markdown")
+    shown = i18n.translate(lang, "live.join_stats", students=1, last_minute=3, removed=2)
+    assert db.class_info(code).n_students == 1 and any(shown in m.value for m in stats)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_compare_question_says_and_uses_the_teachers_k(app, db, lang):
+    code, key, number = _class(db, "compare", k=3)
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
+    _clean(at, lang)
+    asked = i18n.translate(lang, "live.prompt_compare_k", k=3)
+    assert asked in _texts(at) and db.current(code).spec["k"] == 3
+    assert questions.expected(db.current(code).spec) == "A"  # nDCG@3: 0.8950 against 0.4750

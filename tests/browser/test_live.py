@@ -92,8 +92,10 @@ def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[s
     open_page(page, f"{base}/Live_class?lang={lang}")
     page.get_by_role("button", name=words["start"]).click()
     wait_idle(page)
+    page.wait_for_url(re.compile(r"view=teacher"))
     query = parse_qs(urlsplit(page.url).query)
-    code, key = query["class"][0], query["key"][0]
+    assert "key" not in query  # the key stays in the session, out of the address bar
+    code, key = query["class"][0], _teacher_key(page)
     if kind is not None:
         page.get_by_text(kind).click()
         wait_idle(page)
@@ -103,6 +105,12 @@ def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[s
     wait_idle(page)
     link = page.locator(".st-key-live-student-link code").inner_text().strip()
     return code, key, link
+
+
+def _teacher_key(page) -> str:
+    """The key of the teacher link shown (folded away) on the teacher's page."""
+    link = page.locator(".st-key-live-teacher-link code").text_content() or ""
+    return parse_qs(urlsplit(link.strip()).query)["key"][0]
 
 
 def _answer(page, link: str, text: str, lang: str) -> None:
@@ -245,9 +253,10 @@ def test_live_class_page_prediction_started_from_the_lesson(browser, live_server
     try:
         open_page(teacher, f"{live_server}/Lesson?lang=en")
         teacher.locator("[data-testid='stSidebar']").get_by_role("button", name="Start a live class").click()
-        teacher.wait_for_url(re.compile(r"/Live_class\?.*key="), timeout=COUNT_TIMEOUT)
+        teacher.wait_for_url(re.compile(r"/Live_class\?.*view=teacher"), timeout=COUNT_TIMEOUT)
         wait_idle(teacher)
-        key = parse_qs(urlsplit(teacher.url).query)["key"][0]
+        assert "key=" not in teacher.url
+        key = _teacher_key(teacher)
         teacher.locator("[data-testid='stRadio'] label").filter(
             has_text="Discounted cumulative gain (DCG)"
         ).click()
@@ -326,3 +335,63 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
                 screenshot(room, f"live-room-{lang}-histogram-verdict-1024", full_page=False)
             finally:
                 context.close()
+
+
+CONTROLS = {
+    "en": {
+        "typed": "0,98",
+        "lock": "Lock joining (students already in stay)",
+        "locked": "joining is locked",
+        "key": "Teacher link or key",
+    },
+    "zh": {
+        "typed": "0。98",
+        "lock": "锁定加入（已加入的学生保留）",
+        "locked": "加入已锁定",
+        "key": "教师链接或密钥",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_live_teacher_controls_and_a_decimal_comma_from_a_phone(browser, live_server, lang):
+    """The teacher's page keeps the key out of the address bar and shows the class's controls;
+    a phone's "0,98" (or a Chinese input method's "0。98") is the answer 0.98; with joining
+    locked a new phone is refused; a reload of the teacher's page asks for the key."""
+    from playwright.sync_api import expect
+
+    words, controls = TEXTS[lang], CONTROLS[lang]
+    locale = "en-US" if lang == "en" else "zh-CN"
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+    teacher = teacher_context.new_page()
+    phone_context = browser.new_context(**PHONE, locale=locale)
+    phone = phone_context.new_page()
+    late_context = browser.new_context(**PHONE, locale=locale)
+    late = late_context.new_page()
+    try:
+        _code, key, link = _start_class(teacher, live_server, lang)
+        assert key not in teacher.url
+        _answer(phone, link, controls["typed"], lang)
+        expect(phone.get_by_text(re.compile(r"0\.98"))).to_be_visible()
+        screenshot(phone, f"live-phone-{lang}-decimal-comma", full_page=False)
+        expect(teacher.locator(".st-key-live-results")).to_contain_text(words["one"], timeout=COUNT_TIMEOUT)
+        teacher.get_by_text(controls["lock"], exact=True).click()
+        wait_idle(teacher)
+        expect(teacher.locator(".st-key-live-join-stats")).to_contain_text(
+            controls["locked"], timeout=COUNT_TIMEOUT
+        )
+        open_page(late, link)
+        expect(late.locator("[data-testid='stAlertContentError']")).to_be_visible()
+        for page in (teacher, phone, late):
+            assert_no_exception(page)
+        controls_box = teacher.locator(".st-key-live-controls")
+        controls_box.locator("summary").click()  # open "Remove students" for the screenshot
+        wait_idle(teacher)
+        controls_box.evaluate("e => e.scrollIntoView({block: 'start'})")
+        screenshot(teacher, f"live-teacher-{lang}-controls-1280", full_page=False)
+        open_page(teacher, teacher.url)  # a reload: a new session, without the key
+        expect(teacher.get_by_label(controls["key"])).to_be_visible()
+        assert teacher.locator(".st-key-live-join-stats").count() == 0 and "key=" not in teacher.url
+    finally:
+        for context in (teacher_context, phone_context, late_context):
+            context.close()

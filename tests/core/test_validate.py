@@ -298,3 +298,55 @@ def test_register_messages_refuses_the_core_as_a_layer():
 def test_an_unregistered_message_key_is_a_programming_error():
     with pytest.raises(KeyError, match="not a registered message key"):
         NDCGInputError("no_such_key")
+
+
+# ----------------------------------------------------------------------------- decimal comma
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0,98", 0.98),  # a decimal comma (German, French, ... keyboards)
+        ("0，98", 0.98),  # the full-width comma of a Chinese input method
+        ("0。98", 0.98),  # the ideographic full stop of a Chinese input method
+        ("０。９８", 0.98),  # full-width digits too
+        (" -1,5 ", -1.5),
+        ("0.98", 0.98),
+    ],
+)
+def test_parse_answer_reads_one_comma_or_ideographic_stop_as_the_decimal_point(text, expected):
+    from ndcg_core.validate import parse_answer
+
+    assert parse_answer(text) == expected
+
+
+@pytest.mark.parametrize(("text", "got"), [("0,98,1", 3), ("0, 98", 2), ("1.5,3", 2)])
+def test_parse_answer_keeps_other_commas_as_separators(text, got):
+    from ndcg_core.validate import parse_answer
+
+    with pytest.raises(NDCGInputError) as caught:
+        parse_answer(text)
+    assert (caught.value.key, caught.value.params["got"]) == ("answer_too_many", got)
+
+
+def test_parse_numbers_keeps_the_comma_a_separator_in_a_list():
+    assert nc.parse_numbers("0,98").tolist() == [0.0, 98.0]
+    assert parse_relevance("3,2,0,0,1").tolist() == [3.0, 2.0, 0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("text", ["1_0", "0.9_8", "1_000"])
+def test_parse_answer_refuses_underscores(text):
+    from ndcg_core.validate import parse_answer
+
+    with pytest.raises(NDCGInputError, match="not a number") as caught:
+        parse_answer(text)
+    assert caught.value.key == "answer_not_a_number"
+
+
+@pytest.mark.parametrize(
+    "call", [nc.parse_numbers, parse_relevance, lambda t: nc.validate.as_relevance(t.split())]
+)
+def test_lists_refuse_underscores(call):
+    with pytest.raises(NDCGInputError) as caught:
+        call("3 1_0 1")
+    assert (caught.value.key, caught.value.params["position"]) == ("not_a_number", 2)

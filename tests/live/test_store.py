@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import sqlalchemy as sa
 
 import ndcg_core as nc
+import ndcg_live.store as live_store
 from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, LiveStore, RateLimit
+
+LIVE_MAX = live_store.MAX_STUDENTS
 
 RANKING = ([3.0, 2.0, 0.0, 0.0, 1.0], ["D1", "D2", "D3", "D4", "D5"])
 
@@ -56,7 +61,7 @@ def test_store_creates_sqlite_file_in_wal_mode(tmp_path):
 
 
 def test_store_records_schema_version(store):
-    assert store.schema_version() == 1
+    assert store.schema_version() == max(live_store.MIGRATIONS)
 
 
 def test_store_migrates_once_when_opened_twice(database_url):
@@ -183,7 +188,7 @@ def test_later_answer_replaces_earlier_one(store):
     student = store.join(code)
     store.submit(code, student.token, number, "0.5")
     store.submit(code, student.token, number, "0.9")
-    assert [a.value for a in store.answers(code, number)] == [0.9]
+    assert [a.value for a in store.answers(code, number, key=key)] == [0.9]
 
 
 def test_answer_after_close_is_refused_and_earlier_kept(store):
@@ -195,7 +200,7 @@ def test_answer_after_close_is_refused_and_earlier_kept(store):
     with pytest.raises(nc.NDCGInputError) as caught:
         store.submit(code, student.token, number, "0.9")
     assert caught.value.key == "live_closed"
-    assert [a.value for a in store.answers(code, number)] == [0.5]
+    assert [a.value for a in store.answers(code, number, key=key)] == [0.5]
 
 
 @pytest.mark.parametrize(
@@ -214,7 +219,7 @@ def test_invalid_number_is_refused_and_not_stored(store, text, key):
     with pytest.raises(nc.NDCGInputError) as caught:
         store.submit(code, student.token, number, text)
     assert caught.value.key == key
-    assert store.answers(code, number) == []
+    assert store.answers(code, number, key=teacher) == []
 
 
 @pytest.mark.parametrize(
@@ -227,7 +232,7 @@ def test_ranking_that_is_not_a_permutation_is_refused(store, order):
     with pytest.raises(nc.NDCGInputError) as caught:
         store.submit(code, student.token, number, order)
     assert caught.value.key == "not_permutation"
-    assert store.answers(code, number) == []
+    assert store.answers(code, number, key=key) == []
 
 
 def test_ranking_answer_scores_its_ndcg(store):
@@ -332,7 +337,7 @@ def test_answers_survive_a_new_store_on_the_same_database(database_url):
     first.submit(code, student.token, number, "0.9")
     first.dispose()  # the server stops
     second = LiveStore(database_url)
-    values = [a.value for a in second.answers(code, number)]
+    values = [a.value for a in second.answers(code, number, key=key)]
     second.dispose()
     assert values == [0.9]
 
@@ -425,18 +430,18 @@ def test_predict_spec_of_a_fixed_example_keeps_no_ranking(store):
 
 
 def test_predict_answer_is_judged_by_the_pages_rule(store):
-    code, _key, number = _predict_class(store)
+    code, key, number = _predict_class(store)
     right = store.submit(code, store.join(code).token, number, "cg")  # CG@3 = 5 > DCG@3 = 4.2619
     wrong = store.submit(code, store.join(code).token, number, "equal")
     assert (right.correct, wrong.correct) == (True, False)
-    assert [a.value for a in store.answers(code, number)] == ["cg", "equal"]
+    assert [a.value for a in store.answers(code, number, key=key)] == ["cg", "equal"]
 
 
 def test_predict_answer_outside_the_prompts_options_is_refused(store):
-    code, _key, number = _predict_class(store)
+    code, key, number = _predict_class(store)
     with pytest.raises(nc.NDCGInputError) as err:
         store.submit(code, store.join(code).token, number, "A")  # an option of another question
-    assert err.value.key == "unknown_option" and store.answers(code, number) == []
+    assert err.value.key == "unknown_option" and store.answers(code, number, key=key) == []
 
 
 def test_predict_unknown_prompt_is_refused_when_added(store):
@@ -480,3 +485,211 @@ def test_predict_export_lists_prompt_and_right_option(store):
         "cg",
         "1",
     )
+
+
+# ----------------------------------------------------------------------------- class control (part two)
+
+
+def test_teacher_acts_while_joins_flood_the_class(database_url, clock):
+    """The teacher's actions have their own bucket: a flood of joins never blocks Open/Close."""
+    store = LiveStore(database_url, clock=clock, join_limit=RateLimit(burst=5, per_second=1.0))
+    code, key, number = _class_with_question(store)
+    for _ in range(5):
+        store.join(code)
+    with pytest.raises(nc.NDCGInputError) as flooded:
+        store.join(code)
+    store.open_question(code, key, number)
+    store.close_question(code, key, number)
+    store.dispose()
+    assert flooded.value.key == "live_rate_limited"
+
+
+def test_joins_from_one_address_are_limited_and_others_still_join(database_url, clock):
+    store = LiveStore(database_url, clock=clock, address_limit=RateLimit(burst=3, per_second=0.5))
+    code, _key = store.create_class()
+    for _ in range(3):
+        store.join(code, client="203.0.113.7")
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.join(code, client="203.0.113.7")
+    other = store.join(code, client="198.51.100.2")
+    store.dispose()
+    assert (caught.value.key, other.number) == ("live_rate_limited", 4)
+
+
+def test_a_class_of_three_hundred_joins_behind_one_school_address(database_url, clock):
+    """300 students behind one address, arriving over a minute (a lecture hall scanning the QR
+    code), all join with the default limits."""
+    store = LiveStore(database_url, clock=clock)
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    for _ in range(300):
+        store.join(code, client="192.0.2.1")
+        clock.now += 0.2  # 300 in 60 s
+    assert store.class_info(code).n_students == 300
+    store.dispose()
+
+
+def test_one_address_cannot_take_more_than_its_share_of_the_class(database_url, clock):
+    store = LiveStore(database_url, clock=clock)
+    code, _key = store.create_class()
+    refused = None
+    for _ in range(LIVE_MAX + 5):
+        clock.now += 10.0  # slow enough for every bucket
+        try:
+            store.join(code, client="192.0.2.9")
+        except nc.NDCGInputError as err:
+            refused = err
+            break
+    n = store.class_info(code).n_students
+    store.dispose()
+    assert (
+        refused is not None
+        and refused.key == "live_address_full"
+        and n == getattr(live_store, "MAX_PER_ADDRESS", None)
+    )
+
+
+def test_locked_class_refuses_new_students_and_keeps_joined_ones(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    first = store.join(code)
+    store.lock_joining(code, key, locked=True)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.join(code)
+    again = store.join(code, first.token)
+    store.submit(code, first.token, number, "0.9")
+    store.lock_joining(code, key, locked=False)
+    later = store.join(code)
+    assert (caught.value.key, again.number, later.number) == ("live_locked", 1, 2)
+    assert store.class_info(code).locked is False
+
+
+def test_lock_needs_the_teacher_key(store):
+    code, _key = store.create_class()
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.lock_joining(code, "wrong", locked=True)
+    assert caught.value.key == "live_wrong_key"
+
+
+def test_removed_students_lose_their_answers_and_their_seat(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    team = [store.join(code) for _ in range(5)]
+    for s in team:
+        store.submit(code, s.token, number, "0.5")
+    removed = store.remove_students(code, key, 2, 4)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, team[2].token, number, "0.5")
+    with pytest.raises(nc.NDCGInputError) as rejoin:
+        store.join(code, team[2].token)
+    info = store.class_info(code)
+    assert removed == 3 and len(store.answers(code, number, key=key)) == 2
+    assert (caught.value.key, rejoin.value.key) == ("live_removed", "live_removed")
+    assert info.n_students == 2 and store.join(code).number == 6
+
+
+def test_removing_frees_the_seats_of_a_full_class(database_url, clock):
+    store = LiveStore(database_url, clock=clock)
+    code, key = store.create_class()
+    for _ in range(LIVE_MAX):
+        clock.now += 0.5
+        store.join(code)
+    with pytest.raises(nc.NDCGInputError) as full:
+        store.join(code)
+    store.remove_students(code, key, 1, 10)
+    clock.now += 1.0
+    back = store.join(code)
+    store.dispose()
+    assert full.value.key == "live_full" and back.number == LIVE_MAX + 1
+
+
+def test_join_stats_count_the_last_minute(store, clock):
+    code, key = store.create_class()
+    store.join(code)
+    clock.now += 120
+    for _ in range(4):
+        store.join(code)
+        clock.now += 5
+    stats = store.join_stats(code, key)
+    assert (stats.students, stats.last_minute, stats.locked) == (5, 4, False)
+
+
+@pytest.mark.parametrize(
+    ("answer", "key"),
+    [
+        ("0.5" + " " * 5000, "live_answer_too_long"),
+        ("0" * 41, "live_answer_too_long"),
+        (["D1"] * 5000, "live_answer_too_many"),
+        (["x" * 5000, "D2", "D3", "D4", "D5"], "live_answer_too_long"),
+    ],
+    ids=["spaces", "digits", "long-list", "long-name"],
+)
+def test_submit_enforces_the_answer_length_on_the_server(store, answer, key):
+    code, teacher, number = _class_with_question(store)
+    store.open_question(code, teacher, number)
+    student = store.join(code)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, answer)
+    assert caught.value.key == key
+    assert store.answers(code, number, key=teacher) == []
+
+
+def test_answers_are_hidden_from_the_room_until_the_reveal(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    store.submit(code, store.join(code).token, number, "0.9")
+    with pytest.raises(nc.NDCGInputError) as hidden:
+        store.answers(code, number)
+    teacher_sees = len(store.answers(code, number, key=key))
+    store.reveal(code, key, number)
+    assert hidden.value.key == "live_hidden"
+    assert (teacher_sees, len(store.answers(code, number))) == (1, 1)
+    assert store.current(code).n_answers == 1  # the count is never hidden
+
+
+def test_teacher_may_show_answers_in_the_room_before_the_reveal(store):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    store.submit(code, store.join(code).token, number, "0.9")
+    store.show_live(code, key, show=True)
+    assert len(store.answers(code, number)) == 1 and store.class_info(code).show_live
+
+
+def test_compare_question_carries_the_teachers_k(store):
+    """With k = 3 the reveal compares nDCG@3 (0.8950 vs 0.4750), not the whole lists (0.9762 vs 0.7187)."""
+    spec = questions.spec_from_ranking("compare", *RANKING, k=3)
+    e = questions.exercise(spec)
+    a = (3 + 2 / math.log2(3)) / (3 + 2 / math.log2(3) + 1 / 2)  # A = 3, 2, 0
+    b = (1 + 2 / math.log2(3)) / (3 + 2 / math.log2(3) + 1 / 2)  # B = 1, 2, 0 (ideal 3, 2, 1)
+    assert spec["k"] == 3 and e.k == 3
+    assert questions._ndcg(list(e.relevance), 3, "linear", "log2") == pytest.approx(a, abs=1e-12)
+    assert questions._ndcg(list(e.other or ()), 3, "linear", "log2") == pytest.approx(b, abs=1e-12)
+    assert (round(a, 4), round(b, 4)) == (0.895, 0.475)
+
+
+def test_ideal_order_question_stays_about_the_whole_list(store):
+    assert questions.spec_from_ranking("ideal_order", *RANKING, k=3)["k"] is None
+
+
+def test_schema_version_two_adds_the_class_controls(store):
+    assert store.schema_version() == 2
+
+
+def test_version_one_database_is_brought_to_version_two(database_url, clock):
+    """A class made under version 1 keeps its students and gets the new columns and table."""
+    first = LiveStore(database_url, clock=clock)
+    code, key = first.create_class()
+    student = first.join(code)
+    with first.engine.begin() as conn:  # back to version 1's schema
+        conn.exec_driver_sql("DROP TABLE live_client")
+        for table, columns in live_store._V2_COLUMNS.items():
+            for column in columns:
+                conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+        conn.exec_driver_sql("UPDATE schema_version SET version = 1")
+    first.dispose()
+    second = LiveStore(database_url, clock=clock)
+    second.lock_joining(code, key, locked=True)
+    again = second.join(code, student.token, client="192.0.2.1")
+    info, version = second.class_info(code), second.schema_version()
+    second.dispose()
+    assert (version, again.number, info.locked, info.n_students) == (2, 1, True, 1)

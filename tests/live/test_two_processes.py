@@ -49,7 +49,7 @@ def test_two_processes_on_one_database_lose_no_answer(database_url):
     ]
     ready = [p.stdout.readline().strip() for p in procs if p.stdout is not None]  # both joined
     outputs = [p.communicate("go\n", timeout=120) for p in procs]
-    given = store.answers(code, number)
+    given = store.answers(code, number, key=key)
     info = store.class_info(code)
     store.dispose()
     assert ready == ["ready", "ready"], outputs

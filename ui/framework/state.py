@@ -311,7 +311,8 @@ def parse_k(text: str) -> int | None:
     folded = text.strip().lower()
     if folded in ("", "all", "none"):
         return None
-    if len(folded) > MAX_NUMBER_CHARS:  # before int(): thousands of digits are slow or refused
+    # before int(): thousands of digits are slow or refused; and int() reads "1_0" as 10
+    if len(folded) > MAX_NUMBER_CHARS or "_" in folded:
         nc.validate.fail("k_invalid", got=repr(text[:20]))
     try:
         value = int(folded)

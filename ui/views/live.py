@@ -2,7 +2,10 @@
 
 Which view a visitor sees comes from the link (:func:`view_of`):
 
-- ``?class=CODE&key=SECRET``: the teacher (the key is checked by the store on every action);
+- ``?class=CODE&view=teacher``: the teacher, whose key this browser session holds (the store
+  checks it on every action). A teacher link ``?class=CODE&key=SECRET`` is taken once: the
+  key goes into the session and leaves the address bar (it would land in proxy logs and on the
+  projector); a new session (a reload) asks for it;
 - ``?class=CODE&view=room``: the room (a projector), read-only;
 - ``?class=CODE`` (``&student=TOKEN`` once joined): a student;
 - no class: start a class or type a join code.
@@ -28,7 +31,7 @@ from streamlit_sortables import sort_items
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_live import questions
-from ndcg_live.store import DEFAULT_TTL, Answer, LiveStore, QuestionInfo, default_url
+from ndcg_live.store import DEFAULT_TTL, MAX_ANSWER_CHARS, Answer, LiveStore, QuestionInfo, default_url
 from ndcg_teach import exercises, predictions
 from ui.components import charts, prompts, widgets
 from ui.framework import address, share
@@ -69,19 +72,47 @@ def view_of(params: dict[str, str]) -> str:
 
     >>> view_of({"class": "K7P2QX", "key": "s3cret"}), view_of({"class": "K7P2QX", "view": "room"})
     ('teacher', 'room')
-    >>> view_of({}), view_of({"class": "K7P2QX"})
-    ('landing', 'student')
+    >>> view_of({}), view_of({"class": "K7P2QX"}), view_of({"class": "K7P2QX", "view": "teacher"})
+    ('landing', 'student', 'teacher')
     """
     if not params.get("class"):
         return "landing"
-    if params.get("key"):
+    if params.get("key") or params.get("view") == "teacher":
         return "teacher"
     return "room" if params.get("view") == "room" else "student"
 
 
 def link_params() -> dict[str, str]:
-    """The live class's parameters of this session's link."""
-    return {name: _one(get_param(name)) for name in (*PARAMS, *PRIVATE)}
+    """The live class's parameters of this session's link (the teacher's key from the session
+    once it has left the link)."""
+    params = {name: _one(get_param(name)) for name in (*PARAMS, *PRIVATE)}
+    if not params["key"] and params["class"]:
+        params["key"] = _kept_keys().get(params["class"].upper(), "")
+    return params
+
+
+def _kept_keys() -> dict[str, str]:
+    """The teacher keys this browser session holds, by join code."""
+    kept: dict[str, str] = st.session_state.setdefault("live.keys", {})
+    return kept
+
+
+def _keep_key(code: str, key: str) -> None:
+    """Hold the teacher key in the session and take it out of the address bar."""
+    st.session_state["live.keys"] = {**_kept_keys(), code.upper(): key}
+    set_param("key", None)
+    set_param("student", None)
+    set_param("view", "teacher")
+
+
+def client_address() -> str | None:
+    """The visitor's address as the server saw it (``st.context.ip_address``; None on
+    localhost or when unknown). Behind a proxy it is the proxy's: every student then counts
+    as one address."""
+    try:
+        return st.context.ip_address
+    except Exception:
+        return None
 
 
 def _base(page_url: str | None) -> address.ShareAddress:
@@ -202,7 +233,8 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
         return
     e = questions.exercise(spec)
     st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
-    text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
+    at_k = e.kind == "compare" and e.k is not None  # at the teacher's k, and said so
+    text = t("live.prompt_compare_k", k=e.k) if at_k else t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in exercises.NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "
         text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
@@ -308,11 +340,20 @@ def shown_valid(frame: Frame, q: QuestionInfo) -> bool:
     return True
 
 
-def results(frame: Frame, code: str, q: QuestionInfo) -> None:
+def results(frame: Frame, code: str, q: QuestionInfo, *, key: str | None = None) -> None:
     """The room's answers: a count, a chart (choices, numbers, or the nDCG of the orders), and
-    after the reveal the exact answer marked."""
+    after the reveal the exact answer marked. Before the reveal the store gives the answers to
+    the teacher (``key``) only, unless the teacher shows them live: the room sees the count."""
     t = frame.t
-    given = store().answers(code, q.number)
+    try:
+        given = store().answers(code, q.number, key=key)
+    except NDCGInputError as err:
+        if err.key != "live_hidden":
+            raise
+        with st.container(key="live-results"):
+            st.markdown(f"**{t('live.answers_title')}** · {count_text(t, q.n_answers)}")
+            st.caption(t("live.hidden_until_reveal"))
+        return
     revealed = q.state == "revealed"
     with st.container(key="live-results"):
         st.markdown(f"**{t('live.answers_title')}** · {count_text(t, len(given))}")
@@ -364,9 +405,7 @@ def _start_class() -> None:
     st.session_state["live.started"] = [*started, now]
     st.session_state["live.mine"] = (code, key)  # the sidebar's "go to my live class"
     set_param("class", code)
-    set_param("key", key)
-    set_param("view", None)
-    set_param("student", None)
+    _keep_key(code, key)
 
 
 def _mine_running() -> tuple[str, str] | None:
@@ -395,9 +434,7 @@ def start_from(page: str) -> None:
         _start_class()
         return
     set_param("class", mine[0])
-    set_param("key", mine[1])
-    set_param("view", None)
-    set_param("student", None)
+    _keep_key(mine[0], mine[1])
 
 
 def _join() -> None:
@@ -461,10 +498,19 @@ def page(frame: Frame) -> None:
         landing(frame)
         return
     if view == "teacher":
+        if not params["key"]:
+            ask_key(frame, info.code)
+            return
         if not store().is_teacher(info.code, params["key"]):
             show_error(frame.lang, NDCGInputError("live_wrong_key", code=info.code))
+            if not get_param("key"):  # a key typed into the form: forget it and ask again
+                st.session_state["live.keys"] = {c: k for c, k in _kept_keys().items() if c != info.code}
+                ask_key(frame, info.code)
             return
-        teacher(frame, info.code, params["key"], ended=info.ended)
+        if get_param("key"):  # a teacher link: the key moves from the address bar to the session
+            _keep_key(info.code, params["key"])
+            st.session_state["live.mine"] = (info.code, params["key"])
+        teacher(frame, info.code, params["key"], ended=info.ended, locked=info.locked, show=info.show_live)
     elif view == "room":
         room(frame, info.code)
     else:
@@ -472,6 +518,24 @@ def page(frame: Frame) -> None:
 
 
 # ----------------------------------------------------------------------------- teacher
+
+
+def _take_key(code: str) -> None:
+    key = str(st.session_state.get("live.key_input", "")).strip()
+    if "key=" in key:  # the whole teacher link pasted
+        key = key.split("key=", 1)[1].split("&", 1)[0]
+    if key:
+        st.session_state["live.keys"] = {**_kept_keys(), code: key}
+        st.session_state["live.key_input"] = ""
+
+
+def ask_key(frame: Frame, code: str) -> None:
+    """The teacher's page in a session without the key (a reload): ask for it."""
+    t = frame.t
+    st.info(t("live.key_needed", code=f"`{code}`"), icon=":material/key:")
+    with st.form("live.key_form", border=False):
+        st.text_input(t("live.key_label"), key="live.key_input", type="password", max_chars=200)
+        st.form_submit_button(t("live.key_open"), on_click=_take_key, args=(code,), icon=":material/login:")
 
 
 def _act(action: str, code: str, key: str, number: int) -> None:
@@ -702,7 +766,87 @@ def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], 
                 )
 
 
-def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
+def _lock(code: str, key: str) -> None:
+    try:
+        store().lock_joining(code, key, locked=bool(st.session_state.get("live.lock")))
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+
+
+def _show_live(code: str, key: str) -> None:
+    try:
+        store().show_live(code, key, show=bool(st.session_state.get("live.show_live")))
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+
+
+def _remove(code: str, key: str) -> None:
+    first = int(st.session_state.get("live.remove_first", 1))
+    last = int(st.session_state.get("live.remove_last", first))
+    try:
+        n = store().remove_students(code, key, first, last)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+    else:
+        st.session_state["live.removed"] = n
+
+
+@st.fragment(run_every=REFRESH)
+def join_stats(frame: Frame, code: str, key: str) -> None:
+    """Who is in the class and how fast they join (read again every :data:`REFRESH` seconds)."""
+    t = frame.t
+    stats = store().join_stats(code, key)
+    with st.container(key="live-join-stats"):
+        st.markdown(
+            t(
+                "live.join_stats",
+                students=stats.students,
+                last_minute=stats.last_minute,
+                removed=stats.removed,
+            )
+            + " · "
+            + t("live.join_locked" if stats.locked else "live.join_open")
+        )
+
+
+def class_controls(frame: Frame, code: str, key: str, *, locked: bool, show: bool) -> None:
+    """The teacher's controls of the class: joining, the room's view, removing students."""
+    t = frame.t
+    removed = st.session_state.pop("live.removed", None)
+    if removed is not None:
+        st.success(t("live.removed", n=removed), icon=":material/person_remove:")
+    with st.container(key="live-controls"):
+        _controls(frame, code, key, locked=locked, show=show)
+
+
+def _controls(frame: Frame, code: str, key: str, *, locked: bool, show: bool) -> None:
+    t = frame.t
+    st.subheader(t("live.controls_title"))
+    join_stats(frame, code, key)
+    with st.container(horizontal=True):
+        st.toggle(t("live.lock"), value=locked, key="live.lock", on_change=_lock, args=(code, key))
+        st.toggle(
+            t("live.show_live"),
+            value=show,
+            key="live.show_live",
+            on_change=_show_live,
+            args=(code, key),
+            help=t("live.show_live_help"),
+        )
+    with st.expander(t("live.remove_title"), icon=":material/person_remove:"):
+        st.caption(t("live.remove_help"))
+        with st.form("live.remove_form", border=False):
+            left, right = st.columns(2)
+            left.number_input(t("live.remove_first"), min_value=1, value=1, step=1, key="live.remove_first")
+            right.number_input(t("live.remove_last"), min_value=1, value=1, step=1, key="live.remove_last")
+            st.form_submit_button(
+                t("live.remove"), on_click=_remove, args=(code, key), icon=":material/person_remove:"
+            )
+
+
+def teacher(
+    frame: Frame, code: str, key: str, *, ended: bool, locked: bool = False, show: bool = False
+) -> None:
     """The teacher's view: links, questions and controls, the current question's answers."""
     t = frame.t
     error = st.session_state.pop("live.error", None)
@@ -726,13 +870,18 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
             else:
                 st.caption(share.share_note(frame.lang, base))
         st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
-        with st.expander(t("live.teacher_link_title"), icon=":material/key:"):
+        with (
+            st.expander(t("live.teacher_link_title"), icon=":material/key:"),
+            st.container(key="live-teacher-link"),
+        ):
             st.caption(t("live.teacher_link_help"))
             st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
     with qr, st.container(key="live-qr"):
         st.image(share.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
     if ended:
         st.info(t("live.ended", hours=int(DEFAULT_TTL // 3600)), icon=":material/event_busy:")
+    else:
+        class_controls(frame, code, key, locked=locked, show=show)
     st.divider()
     items = store().questions(code)
     if not ended:
@@ -743,7 +892,7 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
     st.subheader(t("live.questions_title"))
     question_list(frame, code, key, items, ended=ended)
     st.divider()
-    teacher_results(frame, code)
+    teacher_results(frame, code, key)
     st.divider()
     with st.container(horizontal=True):
         st.download_button(
@@ -762,8 +911,9 @@ def teacher(frame: Frame, code: str, key: str, *, ended: bool) -> None:
 
 
 @st.fragment(run_every=REFRESH)
-def teacher_results(frame: Frame, code: str) -> None:
-    """The current question and its answers, read again every :data:`REFRESH` seconds."""
+def teacher_results(frame: Frame, code: str, key: str) -> None:
+    """The current question and its answers (the teacher sees them before the reveal), read
+    again every :data:`REFRESH` seconds."""
     q = store().current(code)
     if q is None:
         st.caption(frame.t("live.room_waiting"))
@@ -771,7 +921,7 @@ def teacher_results(frame: Frame, code: str) -> None:
     if not shown_valid(frame, q):
         return
     prompt(frame, q.spec, number=q.number)
-    results(frame, code, q)
+    results(frame, code, q, key=key)
 
 
 # ----------------------------------------------------------------------------- room
@@ -863,7 +1013,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
             st.text_input(
                 t("live.answer_label"),
                 key=f"live.answer.{q.number}",
-                max_chars=40,
+                max_chars=MAX_ANSWER_CHARS,  # the store refuses longer ones itself
                 placeholder="0.85",
                 value="" if own is None else f"{widgets.answer_number(own.value):g}",
             )
@@ -941,7 +1091,7 @@ def student(frame: Frame, code: str, token: str) -> None:
     their answer against the truth with the step table."""
     t = frame.t
     try:
-        me = store().join(code, token or None)
+        me = store().join(code, token or None, client=client_address())
     except NDCGInputError as err:
         show_error(frame.lang, err)
         return
