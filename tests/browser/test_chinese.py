@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import assert_no_exception, choose_option, open_page, wait_idle
 from chinese_text import english_words
+from playwright.sync_api import expect
 
 from ui.framework.i18n import translate
 
@@ -57,7 +58,7 @@ def _shown_texts(page) -> list[str]:
     texts = list(page.evaluate(PAGE_TEXT_JS))
     for tab in page.locator("[data-testid='stTabs'] [role='tab']").all():
         tab.click()
-        page.wait_for_timeout(150)
+        expect(tab).to_have_attribute("aria-selected", "true")  # its panel is the one shown
         texts += page.evaluate(PAGE_TEXT_JS)
     return texts
 

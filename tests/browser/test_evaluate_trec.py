@@ -8,6 +8,7 @@ import string
 
 import pytest
 from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from playwright.sync_api import expect
 
 from ui.framework.i18n import translate
 
@@ -157,7 +158,7 @@ def test_evaluate_trec_fits_the_screen(server, browser, size, lang):
         charts = page.locator(CHARTS)
         for index in (0, 2):
             charts.nth(index).scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
+            expect(charts.nth(index).locator("canvas, svg").first).to_be_visible()  # drawn, not only placed
             screenshot(page, f"evaluate-trec-{size}-{lang}-chart{index}", full_page=False)
         assert _no_sideways_scroll(page)
     finally:
