@@ -26,7 +26,8 @@ current = st.navigation(
         st.Page(
             page.path,
             title=i18n.translate(lang, f"nav.{page.id}"),
-            icon=page.icon,
+            # no icon: st.navigation (1.67) draws a :material/ icon as an image from
+            # fonts.gstatic.com, and the app makes no request outside its own server
             url_path=page.url_path,
             default=page is DEFAULT_PAGE,
         )

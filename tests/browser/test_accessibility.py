@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import assert_no_exception, axe_violations, open_page, screenshot, wait_page_ready
 
-from ui.framework.navigation import PAGES
+from ui.framework.navigation import DEFAULT_PAGE, PAGES
 
 #: Moderate rules that are the app's own doing and fail the test like serious ones.
 STRICT_RULES = frozenset({"heading-order"})
@@ -24,7 +24,7 @@ STRICT_RULES = frozenset({"heading-order"})
 KNOWN: dict[tuple[str, str], str] = {}
 
 #: Every page's path, by id (the home page is "/"; Streamlit names the others by file).
-PATHS = {page.id: "/" if page.path == "app.py" else "/" + page.path.split("_", 1)[1][:-3] for page in PAGES}
+PATHS = {page.id: "/" if page is DEFAULT_PAGE else "/" + page.url_path for page in PAGES}
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

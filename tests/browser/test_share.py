@@ -17,7 +17,7 @@ from browser_helpers import (
 )
 
 import ndcg_core as nc
-from ui.framework.navigation import PAGES
+from ui.framework.navigation import DEFAULT_PAGE, PAGES
 
 VIEW = "rel=3,1,2,0&k=2&gain=exponential"
 
@@ -73,7 +73,7 @@ def test_no_page_asks_another_host(server, page):
     own = urlsplit(server).netloc
     page.on("request", lambda request: requests.append(request.url))
     for entry in PAGES:
-        path = "" if entry.path == "app.py" else entry.path.split("_", 1)[1].removesuffix(".py")
+        path = "" if entry is DEFAULT_PAGE else entry.url_path
         open_page(page, f"{server}/{path}?rel=3,2,0,0,1")
         assert_no_exception(page)
     foreign = [

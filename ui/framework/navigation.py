@@ -16,7 +16,6 @@ from dataclasses import dataclass
 class Page:
     id: str
     path: str  # the page script, relative to the app's root
-    icon: str
     url_path: str
     params: tuple[str, ...] = ()  # the page's own link parameters (shared ones: ui.framework.state)
     private: tuple[str, ...] = ()  # kept in this browser's address bar, never in a share link
@@ -48,31 +47,25 @@ LIVE_PARAMS: tuple[str, ...] = ("class", "view")
 LIVE_PRIVATE: tuple[str, ...] = ("key", "student")
 
 PAGES: tuple[Page, ...] = (
-    Page("calculator", "app_pages/0_Calculator.py", ":material/calculate:", "Calculator", ("scale",)),
-    Page("lesson", "app_pages/1_Lesson.py", ":material/school:", "Lesson", ("step",)),
-    Page(
-        "ties", "app_pages/2_Scores_and_ties.py", ":material/balance:", "Scores_and_ties", ("scores", "dec")
-    ),
+    Page("calculator", "app_pages/0_Calculator.py", "Calculator", ("scale",)),
+    Page("lesson", "app_pages/1_Lesson.py", "Lesson", ("step",)),
+    Page("ties", "app_pages/2_Scores_and_ties.py", "Scores_and_ties", ("scores", "dec")),
     Page(
         "variants",
         "app_pages/3_Variants_and_libraries.py",
-        ":material/compare_arrows:",
         "Variants_and_libraries",
         ("judged", "scores", "by_score"),
     ),
-    Page("blind_spots", "app_pages/4_Blind_spots.py", ":material/visibility_off:", "Blind_spots"),
-    Page("explore", "app_pages/5_Explore.py", ":material/explore:", "Explore", ("swap",)),
-    Page("practice", "app_pages/6_Practice.py", ":material/edit_note:", "Practice", ("seed", "ex")),
+    Page("blind_spots", "app_pages/4_Blind_spots.py", "Blind_spots"),
+    Page("explore", "app_pages/5_Explore.py", "Explore", ("swap",)),
+    Page("practice", "app_pages/6_Practice.py", "Practice", ("seed", "ex")),
     Page(
         "evaluate",
         "app_pages/7_Evaluate_a_run.py",
-        ":material/table_chart:",
         "Evaluate_a_run",
         (*EVALUATE_TABLE_PARAMS.values(), *EVALUATE_TREC_PARAMS.values()),
     ),
-    Page(
-        "live", "app_pages/8_Live_class.py", ":material/co_present:", "Live_class", LIVE_PARAMS, LIVE_PRIVATE
-    ),
+    Page("live", "app_pages/8_Live_class.py", "Live_class", LIVE_PARAMS, LIVE_PRIVATE),
 )
 PAGE_BY_ID: dict[str, Page] = {page.id: page for page in PAGES}
 PAGE_BY_URL: dict[str, Page] = {page.url_path: page for page in PAGES}
