@@ -32,8 +32,9 @@ Export (export.py)
     csv_safe, to_csv_bytes, write_table (CSV escaped against formula injection; Parquet, JSON)
 Options of an evaluation, each named once (options.py)
     Options (a frozen, checked choice of each), BATCH_TIES, IDEALS ("pool", "list"),
-    UNJUDGED ("zero", "drop"), MISSING ("zero", "drop"), NO_RELEVANT, DESCRIPTIONS,
-    parse_cutoffs ("5,10,20"), measure_columns ("ndcg" or "ndcg@5", "ndcg@10", ...)
+    UNJUDGED ("zero", "drop"), MISSING ("zero", "drop"), NO_RELEVANT, GRADES ("any",
+    "truncate"), DESCRIPTIONS, parse_cutoffs ("5,10,20", "none"), measure_columns ("ndcg@10",
+    or "ndcg" without a cutoff)
 Unjudged items (NaN grades, typed "?")
     unjudged="zero" | "drop" on cg, dcg, idcg, ndcg, metrics, step_table; judged_at_k; UNJUDGED
 Judging (judging.py: the one rule for each; pages, practice and the live class use them)
@@ -115,6 +116,7 @@ if TYPE_CHECKING:
     from .options import (
         BATCH_TIES,
         DESCRIPTIONS,
+        GRADES,
         IDEALS,
         MISSING,
         NO_RELEVANT,
@@ -236,6 +238,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "options": (
         "BATCH_TIES",
         "DESCRIPTIONS",
+        "GRADES",
         "IDEALS",
         "MISSING",
         "NO_RELEVANT",
@@ -334,6 +337,7 @@ __all__ = [
     "DESCRIPTIONS",
     "DISCOUNTS",
     "GAINS",
+    "GRADES",
     "IDEALS",
     "ID_COLUMNS",
     "MESSAGES",

@@ -25,11 +25,13 @@ from .validate import check_choice, fail
 __all__ = [
     "BATCH_TIES",
     "DESCRIPTIONS",
+    "GRADES",
     "IDEALS",
     "MISSING",
     "NO_RELEVANT",
     "UNJUDGED",
     "BatchTies",
+    "Grades",
     "Ideal",
     "Missing",
     "NoRelevant",
@@ -45,6 +47,7 @@ Ideal = Literal["pool", "list"]
 Unjudged = Literal["zero", "drop"]
 Missing = Literal["zero", "drop"]
 NoRelevant = Literal["zero", "drop"]
+Grades = Literal["any", "truncate"]
 
 #: Tie treatments of a run. ``"ignore"`` (scikit-learn's ``ignore_ties`` order) is defined on
 #: single lists and scikit-learn's 2-D arrays only: its order is arbitrary, see ndcg_core.ties.
@@ -57,6 +60,10 @@ UNJUDGED: tuple[Unjudged, ...] = ("zero", "drop")
 MISSING: tuple[Missing, ...] = ("zero", "drop")
 #: Queries with nothing relevant (IDCG = 0): nDCG 0 in the mean, or left out.
 NO_RELEVANT: tuple[NoRelevant, ...] = ("zero", "drop")
+
+#: Grades that are not whole numbers: used as given, or truncated toward zero as trec_eval
+#: reads them (C's ``atol``: 1.7 is 1, -0.5 is 0). The names of the tools table's ``grades``.
+GRADES: tuple[Grades, ...] = ("any", "truncate")
 
 #: The one English description of each option and of each of its values.
 DESCRIPTIONS: dict[str, str] = {
@@ -81,6 +88,10 @@ DESCRIPTIONS: dict[str, str] = {
         "out of the mean (pytrec_eval)"
     ),
     "no_relevant": "zero: a query with nothing relevant counts as nDCG 0 in the mean; drop: it is left out",
+    "grades": (
+        "any: grades are used as given, 0.5 and 1.7 too; truncate: each grade is truncated toward zero "
+        "(1.7 is 1, 0.5 is 0), as trec_eval reads them"
+    ),
 }
 
 #: The largest cutoff: the engines hold cutoffs as int64 (a larger k means the whole list
@@ -92,10 +103,12 @@ _CUTOFF_TEXT = re.compile(r"\s*\d+\s*(,\s*\d+\s*)*")
 def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
     """Cutoffs from ``None``, a whole number, a sequence of them, or text such as ``"5,10,20"``.
 
-    ``None`` means the whole list. Repeated cutoffs are kept once, in the order given.
+    ``None`` (or the text ``none``, as the command line and a link write it) means the whole
+    list. Repeated cutoffs are kept once, in the order given.
 
     >>> parse_cutoffs(None), parse_cutoffs(10), parse_cutoffs("5, 10,20"), parse_cutoffs([10, 5, 10])
     (None, (10,), (5, 10, 20), (10, 5))
+    >>> parse_cutoffs("none")
     >>> parse_cutoffs("5;10")
     Traceback (most recent call last):
     ...
@@ -104,6 +117,8 @@ def parse_cutoffs(value: Any) -> tuple[int, ...] | None:
     if value is None:
         return None
     if isinstance(value, str):
+        if value.strip().lower() == "none":
+            return None
         if not _CUTOFF_TEXT.fullmatch(value):
             fail("k_invalid", got=repr(value))
         values: Iterable[Any] = (int(part) for part in value.split(","))
@@ -139,15 +154,17 @@ def check_ties(ties: Any) -> BatchTies:
 
 
 def measure_columns(cutoffs: tuple[int, ...] | None, measure: str = "ndcg") -> tuple[str, ...]:
-    """A result's column names for one measure: the plain name for one cutoff (or none), else
-    ``name@k`` for each cutoff, the IR way (``ndcg@10``, ``dcg@10``, ``judged@10``).
+    """A result's column names for one measure: ``name@k`` for each cutoff, the IR way
+    (``ndcg@10``, ``dcg@10``, ``judged@10``), one cutoff too, so that tables made with
+    different cutoffs cannot be mistaken for each other; the plain name without a cutoff
+    (the whole list).
 
     >>> measure_columns(None), measure_columns((10,)), measure_columns((5, 10))
-    (('ndcg',), ('ndcg',), ('ndcg@5', 'ndcg@10'))
+    (('ndcg',), ('ndcg@10',), ('ndcg@5', 'ndcg@10'))
     >>> measure_columns((5, 10), "judged")
     ('judged@5', 'judged@10')
     """
-    if cutoffs is None or len(cutoffs) == 1:
+    if cutoffs is None:
         return (measure,)
     return tuple(f"{measure}@{k}" for k in cutoffs)
 
@@ -161,7 +178,7 @@ class Options:
     >>> Options(k="5,10", ideal="pool").k
     (5, 10)
     >>> Options(k=10).columns
-    ('ndcg',)
+    ('ndcg@10',)
     >>> Options(ideal="judged")
     Traceback (most recent call last):
     ...
@@ -176,6 +193,7 @@ class Options:
     unjudged: Unjudged = "zero"
     missing: Missing = "zero"
     no_relevant: NoRelevant = "zero"
+    grades: Grades = "any"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "k", parse_cutoffs(self.k))
@@ -186,6 +204,7 @@ class Options:
         check_choice(self.unjudged, UNJUDGED, option="unjudged")
         check_choice(self.missing, MISSING, option="missing")
         check_choice(self.no_relevant, NO_RELEVANT, option="no_relevant")
+        check_choice(self.grades, GRADES, option="grades")
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -48,10 +48,10 @@ kept once (it cannot change any number; trec_eval would still refuse it, and pyt
 >>> run = pd.DataFrame({"query": ["q1", "q1", "q1"], "item": ["b", "x", "a"],
 ...                     "score": [0.9, 0.8, 0.7]})
 >>> result = evaluate_trec(qrels, {"bm25": run}, k=3)  # DCG = 2 + 0 + 3/log2(4); IDCG = 3 + 2/log2(3)
->>> result.per_query[["query", "n_items", "ndcg", "judged", "missing"]].round(4).to_dict("list")
-{'query': ['q1', 'q2'], 'n_items': [3, 0], 'ndcg': [0.8212, 0.0], 'judged': [0.6667, nan], 'missing': [False, True]}
+>>> result.per_query[["query", "n_items", "ndcg@3", "judged@3", "missing"]].round(4).to_dict("list")
+{'query': ['q1', 'q2'], 'n_items': [3, 0], 'ndcg@3': [0.8212, 0.0], 'judged@3': [0.6667, nan], 'missing': [False, True]}
 >>> result.means.round(4).to_dict("records")
-[{'run': 'bm25', 'n_queries': 2, 'ndcg': 0.4106, 'judged': 0.6667}]
+[{'run': 'bm25', 'n_queries': 2, 'ndcg@3': 0.4106, 'judged@3': 0.6667}]
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ import re
 import stat
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, Literal, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -74,14 +74,16 @@ from numpy.typing import NDArray
 from . import batch
 from .discounting import discounts
 from .gains import GAINS, Gain, first_overflow
-from .options import Options, measure_columns
+from .options import Grades, Options, measure_columns
 from .significance import Comparison, compare_runs
-from .validate import fail
+from .validate import check_choice, fail
 
 __all__ = [
     "GZIP_RATIO",
+    "INPUT_FORMATS",
     "MAX_ID_BYTES",
     "MAX_TEXT_SIZE",
+    "InputFormat",
     "TrecResult",
     "evaluate_trec",
     "read_qrels",
@@ -90,6 +92,11 @@ __all__ = [
 ]
 
 Source = str | os.PathLike[str] | IO[bytes] | bytes
+
+#: How a qrels or run file is read: decided from its first line (``"auto"``), or forced.
+#: Parquet is recognised by its magic bytes whatever the choice.
+InputFormat = Literal["auto", "trec", "csv"]
+INPUT_FORMATS: tuple[InputFormat, ...] = ("auto", "trec", "csv")
 
 #: A file's text: bytes, or a file mapped into memory (sliced, searched and parsed in place).
 Text = bytes | mmap.mmap
@@ -247,9 +254,38 @@ def _without_comments(data: Text) -> Text:
 
 
 def _is_csv(data: Text) -> bool:
-    """A first non-blank line with a comma is a CSV header (TREC fields never hold commas
-    in practice, and a TREC line has no header)."""
-    return b"," in _first_line(data)
+    """Whether a file (not Parquet) is CSV, from the structure of its first line that is
+    neither blank nor a comment: split on spaces and tabs into 4 fields (qrels) or 6 and more
+    (a run) it is TREC, even with commas in an id, a tag or a score (``<dbpedia:Paris,_Texas>``,
+    ``bm25,k1=0.9``, ``0,9``); a header such as ``query, item, score, tag`` (each field but
+    the last ending with its comma) stays CSV. Any other line is CSV when it holds a comma.
+
+    >>> _is_csv(b"e Q0 <dbpedia:Paris,_Texas> 1 2.0 r\\n"), _is_csv(b"query,item,score\\n")
+    (False, True)
+    >>> _is_csv(b"query, item, score, tag\\n"), _is_csv(b"q1 0 d 1\\n")
+    (True, False)
+    """
+    line = _first_line(data)
+    fields = line.split()
+    if len(fields) == 4 or len(fields) >= 6:
+        return all(field.endswith(b",") for field in fields[:-1])
+    return b"," in line
+
+
+def _check_file_columns(frame: pd.DataFrame, names: tuple[str, ...], label: str) -> None:
+    """The columns a qrels or run file read as CSV or Parquet needs, refused naming the file."""
+    for column in names:
+        if column not in frame.columns:
+            shown = ", ".join(repr(str(c)) for c in list(frame.columns)[:20])
+            if len(frame.columns) > 20:
+                shown += ", ..."
+            fail(
+                "file_missing_column",
+                name=label,
+                column=column,
+                columns=shown or "(none)",
+                needed=", ".join(names),
+            )
 
 
 def _normalized(data: Text) -> bytes:
@@ -257,6 +293,20 @@ def _normalized(data: Text) -> bytes:
     one-character delimiter splits it (the slow path, for files whose fields are padded)."""
     data = re.sub(rb" +", b" ", data)
     return re.sub(rb"(?m)^ | (?=\r?$)", b"", data)
+
+
+def _cut(data: bytes, n_fields: int) -> bytes | None:
+    """The (normalised) text with every field after the ``n_fields``-th taken off its line, or
+    None when no line has more. trec_eval reads a run's first six fields and ignores the rest
+    of the line ("Any field following run_id is ignored", get_trec_results.c): its own test
+    file ``results.trunc`` has text there.
+
+    >>> _cut(b"q Q0 d 1 2.5 r note 7\\nq Q0 e 2 1 r\\r\\n", 6)
+    b'q Q0 d 1 2.5 r\\nq Q0 e 2 1 r\\r\\n'
+    """
+    pattern = re.compile(rb"(?m)^((?:[^ \r\n]+ ){%d}[^ \r\n]+) [^\r\n]*" % (n_fields - 1))
+    cut, count = pattern.subn(rb"\1", data)
+    return cut if count else None
 
 
 def _lines(data: bytes) -> list[tuple[int, list[bytes]]]:
@@ -357,7 +407,12 @@ def _split(
         try:
             table = _parse(_normalized(data), **layout)
         except pa.ArrowInvalid as error:
-            _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
+            if kind != "run" or (cut := _cut(_normalized(data), n_fields)) is None:
+                _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
+            try:
+                table = _parse(cut, **layout)
+            except pa.ArrowInvalid as error:
+                _locate(data, label, kind=kind, n_fields=n_fields, number_field=number_field, error=error)
     if table.num_rows == 0:
         fail("empty_table", what="file", name=label)
     values = _contiguous(table.column(keep.index(number_field)))
@@ -393,6 +448,11 @@ def _contiguous(column: Any) -> NDArray[Any]:
     return values
 
 
+#: A number written with a decimal comma (``0,9``, ``-1,5e3``), as a spreadsheet in many
+#: languages writes it: not a number in a TREC file (trec_eval's ``atof`` would read ``0``).
+_DECIMAL_COMMA = re.compile(rb"[+-]?\d*,\d+([eE][+-]?\d+)?")
+
+
 def _locate(
     data: Text, label: str, *, kind: str, n_fields: int, number_field: int, error: Exception
 ) -> NoReturn:
@@ -403,7 +463,7 @@ def _locate(
     except UnicodeDecodeError as bad:
         fail("not_utf8", name=label, line=data.count(b"\n", 0, bad.start) + 1)
     for number, fields in _lines(data):
-        if len(fields) != n_fields:
+        if len(fields) < n_fields or (len(fields) > n_fields and kind != "run"):
             fail("trec_field_count", name=label, line=number, got=len(fields), what=f"trec_{kind}")
         for index in (0, 2):  # query and document ids (a line longer than a parser's block)
             if len(fields[index]) > MAX_ID_BYTES:
@@ -418,13 +478,14 @@ def _locate(
         try:
             float(fields[number_field])
         except ValueError:
+            comma = _DECIMAL_COMMA.fullmatch(fields[number_field]) is not None
             fail(
                 "trec_value",
                 name=label,
                 line=number,
                 what=_FIELD_TERM[kind],
                 value=_text(fields[number_field])[:40],
-                rule="rule_number",
+                rule="rule_number_decimal_comma" if comma else "rule_number",
             )
     reason = " ".join(str(error).split())[:300]
     fail("unreadable", name=label, kind="TREC", reason=reason)
@@ -647,10 +708,16 @@ def _check_id_lengths(column: Any, *, label: str | None, column_name: str, line:
 
 
 def _table(
-    source: Any, name: str | None, *, kind: str, tags: bool = True, max_size: int = MAX_TEXT_SIZE
+    source: Any,
+    name: str | None,
+    *,
+    kind: str,
+    tags: bool = True,
+    max_size: int = MAX_TEXT_SIZE,
+    input_format: InputFormat = "auto",
 ) -> _Encoded:
     """Any qrels or run input read, checked and encoded (a TREC run's tags only with ``tags``;
-    ``max_size`` as in :func:`_load`)."""
+    ``max_size`` as in :func:`_load`; ``input_format`` as in :func:`read_qrels`)."""
 
     value = "relevance" if kind == "qrels" else "score"
     if isinstance(source, pd.DataFrame):
@@ -664,10 +731,13 @@ def _table(
         data = _load(source, label, max_size)
         if not len(data) or re.search(rb"\S", data) is None:  # (strip() would copy the whole file)
             fail("empty_table", what="file", name=label)
-        if data[:4] == b"PAR1" or _is_csv(data):
+        parquet = data[:4] == b"PAR1"
+        if parquet or input_format == "csv" or (input_format == "auto" and _is_csv(data)):
             frame = batch.read_run(_bytes(data), name=label, ids=("query", "item"))
-            batch._check_columns(frame, ("query", "item", value))
-            offset = 0 if data[:4] == b"PAR1" else 2  # CSV: the header is line 1
+            _check_file_columns(frame, ("query", "item", value), label)
+            if len(frame) == 0:
+                fail("empty_table", what="file", name=label)
+            offset = 0 if parquet else 2  # CSV: the header is line 1
             data = None
         else:
             frame = None
@@ -869,7 +939,7 @@ _Lookup = tuple[NDArray[np.uint64], NDArray[np.intp]]
 
 
 def _qrels(
-    source: Any, name: str | None, *, max_size: int = MAX_TEXT_SIZE
+    source: Any, name: str | None, *, max_size: int = MAX_TEXT_SIZE, input_format: InputFormat = "auto"
 ) -> tuple[_Encoded, _Lookup | None]:
     """Qrels read and encoded, a pair graded twice with the same grade kept once; and their
     (query, item) keys (:func:`_pair_keys`) sorted, with the row of each, for
@@ -879,7 +949,7 @@ def _qrels(
     Read like a run: the ids are hashed, not encoded (one sort of a million keys is quicker
     than a hash table of a million ids), and only the rows of a repeated key are compared by
     their text."""
-    table = _table(source, name, kind="qrels", max_size=max_size)
+    table = _table(source, name, kind="qrels", max_size=max_size, input_format=input_format)
     keys = _pair_keys(table.query_codes, _text_hash(table.items))
     order = np.argsort(keys, kind="stable")
     keys = keys[order]
@@ -922,9 +992,16 @@ def _qrels(
     return table.take(keep), None if collided else (keys, order)
 
 
-def _run(source: Any, name: str | None, *, tags: bool = True, max_size: int = MAX_TEXT_SIZE) -> _Encoded:
+def _run(
+    source: Any,
+    name: str | None,
+    *,
+    tags: bool = True,
+    max_size: int = MAX_TEXT_SIZE,
+    input_format: InputFormat = "auto",
+) -> _Encoded:
     """A run read and encoded; a repeated (query, item) pair is refused."""
-    table = _table(source, name, kind="run", tags=tags, max_size=max_size)
+    table = _table(source, name, kind="run", tags=tags, max_size=max_size, input_format=input_format)
     repeated = _repeated_pair(table.query_codes, len(table.queries), table.items)
     if repeated is not None:
         first, row = repeated
@@ -1098,7 +1175,11 @@ def _repeated_queries(query_codes: NDArray[Any], n_queries: int, items: Any) -> 
 
 
 def read_qrels(
-    source: Source | pd.DataFrame, *, name: str | None = None, max_size: int = MAX_TEXT_SIZE
+    source: Source | pd.DataFrame,
+    *,
+    name: str | None = None,
+    max_size: int = MAX_TEXT_SIZE,
+    input_format: InputFormat = "auto",
 ) -> pd.DataFrame:
     """Relevance judgments from a TREC qrels file, a CSV or Parquet file, or a DataFrame.
 
@@ -1117,6 +1198,11 @@ def read_qrels(
         The most bytes of text read from a gzip file once decompressed, or from a pipe, a
         device or a file-like object. A gzip file is also refused once its text passes
         ``GZIP_RATIO`` (20) times its own size.
+    input_format : {"auto", "trec", "csv"}, default "auto"
+        How a file is read. ``"auto"`` decides from its first line that is neither blank nor a
+        comment: 4 fields (qrels) or 6 and more (a run) separated by spaces or tabs is TREC,
+        commas in its fields or not; another line with a comma is a CSV header. Parquet is
+        recognised by its magic bytes whatever the choice.
 
     Returns
     -------
@@ -1140,19 +1226,25 @@ def read_qrels(
     ...     print(error.key, error.params["line_first"], error.params["line"])
     qrels_conflict 1 2
     """
-    return _qrels(source, name, max_size=max_size)[0].frame("relevance")
+    input_format = check_choice(input_format, INPUT_FORMATS, option="input_format")
+    return _qrels(source, name, max_size=max_size, input_format=input_format)[0].frame("relevance")
 
 
 def read_trec_run(
-    source: Source | pd.DataFrame, *, name: str | None = None, max_size: int = MAX_TEXT_SIZE
+    source: Source | pd.DataFrame,
+    *,
+    name: str | None = None,
+    max_size: int = MAX_TEXT_SIZE,
+    input_format: InputFormat = "auto",
 ) -> pd.DataFrame:
     """A run from a TREC run file, a CSV or Parquet file, or a DataFrame.
 
     TREC: ``query Q0 doc rank score tag`` per line, fields separated by any run of spaces or
-    tabs. The rank is ignored (the order is the score's, as in trec_eval); comment lines
-    (``#`` first) are skipped. CSV / Parquet / DataFrame: the columns ``query, item, score``
-    (and ``tag`` when present). gzip is recognised from the content; ``name`` and ``max_size``
-    as in :func:`read_qrels`.
+    tabs; fields after the sixth are ignored, as trec_eval ignores them. The rank is ignored
+    (the order is the score's, as in trec_eval); comment lines (``#`` first) are skipped.
+    CSV / Parquet / DataFrame: the columns ``query, item, score`` (and ``tag`` when present).
+    gzip is recognised from the content; ``name``, ``max_size`` and ``input_format`` as in
+    :func:`read_qrels`.
 
     Returns
     -------
@@ -1163,14 +1255,16 @@ def read_trec_run(
     Raises
     ------
     NDCGInputError
-        Naming the file and line: a line without 6 fields, a score that is not a finite number,
+        Naming the file and line: a line of fewer than 6 fields, a score that is not a finite
+        number (a decimal comma such as ``0,9`` said so),
         an id longer than 1000 bytes, a (query, item) pair retrieved twice; ``empty_table``
         for no lines; the limits of :func:`read_qrels`.
 
     >>> read_trec_run(b"1 Q0 007 1 2.5 bm25\\n1 Q0 7 2 2.5 bm25\\n").to_dict("list")
     {'query': ['1', '1'], 'item': ['007', '7'], 'score': [2.5, 2.5], 'tag': ['bm25', 'bm25']}
     """
-    return _run(source, name, max_size=max_size).frame("score")
+    input_format = check_choice(input_format, INPUT_FORMATS, option="input_format")
+    return _run(source, name, max_size=max_size, input_format=input_format).frame("score")
 
 
 # --------------------------------------------------------------------------- result
@@ -1197,6 +1291,11 @@ class TrecResult:
         Queries of each run without any judgment: left out.
     missing_queries : mapping of run name to tuple of str
         Judged queries each run did not answer.
+    fractional_grades : tuple of (float, float)
+        The qrels' grades that are not whole numbers (the smallest :data:`FRACTIONAL_SHOWN`
+        distinct ones), each with the whole number trec_eval would read instead (truncated
+        toward zero); empty when every grade is whole. With ``grades="any"`` they were used as
+        given, with ``"truncate"`` truncated.
     """
 
     per_query: pd.DataFrame
@@ -1204,6 +1303,20 @@ class TrecResult:
     options: Options
     unjudged_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     missing_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fractional_grades: tuple[tuple[float, float], ...] = ()
+
+    def no_relevant_counts(self) -> dict[str, int]:
+        """The number of judged queries with nothing relevant (IDCG = 0) in each run's table.
+
+        >>> from ndcg_core.samples import sample_trec
+        >>> qrels, runs = sample_trec()
+        >>> evaluate_trec(qrels, runs, k=10).no_relevant_counts()["good"]
+        0
+        """
+        column = measure_columns(self.options.k, "idcg")[0]
+        empty = self.per_query[column].to_numpy(dtype=np.float64) == 0
+        counts = pd.Series(empty).groupby(self.per_query["run"].to_numpy(), sort=False).sum()
+        return {str(run): int(count) for run, count in counts.items()}
 
     def compare(
         self,
@@ -1589,6 +1702,23 @@ def _judgments(
     return grades, judged, np.where(judged, pool_gains[np.maximum(found, 0)], 0.0)
 
 
+#: The most fractional grades a result names (:attr:`TrecResult.fractional_grades`).
+FRACTIONAL_SHOWN = 5
+
+
+def _fractional(grades: NDArray[np.float64]) -> tuple[tuple[float, float], ...]:
+    """The smallest distinct grades that are not whole numbers, each with its truncation.
+
+    >>> _fractional(np.array([1.0, 1.7, 0.5, 1.7, -0.5]))
+    ((-0.5, -0.0), (0.5, 0.0), (1.7, 1.0))
+    """
+    whole = np.trunc(grades)
+    if (whole == grades).all():
+        return ()
+    shown = np.unique(grades[whole != grades])[:FRACTIONAL_SHOWN]
+    return tuple((float(grade), float(np.trunc(grade))) for grade in shown)
+
+
 def evaluate_trec(
     qrels: pd.DataFrame | Source,
     runs: Mapping[str, pd.DataFrame | Source] | Sequence[pd.DataFrame | Source] | pd.DataFrame | Source,
@@ -1601,7 +1731,9 @@ def evaluate_trec(
     unjudged: str = "zero",
     missing: str = "zero",
     no_relevant: str = "zero",
+    grades: Grades = "any",
     max_size: int = MAX_TEXT_SIZE,
+    input_format: InputFormat = "auto",
 ) -> TrecResult:
     """nDCG@k of every run and judged query, against relevance judgments (qrels).
 
@@ -1620,11 +1752,15 @@ def evaluate_trec(
         file run by :func:`run_name`; two runs of one name are refused.
     k : int, sequence of int, text such as ``"5,10,20"``, or None
         Cutoff(s), computed in one pass; ``None`` means each list whole (and the whole pool).
-    gain, discount, ties, ideal, unjudged, missing, no_relevant
+    gain, discount, ties, ideal, unjudged, missing, no_relevant, grades
         The options of :class:`ndcg_core.options.Options` (described in
-        :data:`ndcg_core.options.DESCRIPTIONS`).
+        :data:`ndcg_core.options.DESCRIPTIONS`). ``grades="any"`` uses a grade such as 0.5 as
+        given (and names it in :attr:`TrecResult.fractional_grades`); ``"truncate"`` truncates
+        each grade toward zero first, as trec_eval reads grades (C's ``atol``).
     max_size : int, default MAX_TEXT_SIZE (2 GiB)
         The most text read from one gzip file, pipe or stream (see :func:`read_qrels`).
+    input_format : {"auto", "trec", "csv"}, default "auto"
+        How the qrels and every run file are read (see :func:`read_qrels`).
 
     Returns
     -------
@@ -1639,16 +1775,21 @@ def evaluate_trec(
         unjudged=unjudged,  # type: ignore[arg-type]
         missing=missing,  # type: ignore[arg-type]
         no_relevant=no_relevant,  # type: ignore[arg-type]
+        grades=grades,
     )
+    form = check_choice(input_format, INPUT_FORMATS, option="input_format")
     import pyarrow as pa
     import pyarrow.compute as pc
 
     named = _named_runs(runs)
-    pool, pool_lookup = _qrels(qrels, None, max_size=max_size)
+    pool, pool_lookup = _qrels(qrels, None, max_size=max_size, input_format=form)
+    fractional = _fractional(pool.values)
+    if fractional and options.grades == "truncate":
+        pool = replace(pool, values=np.trunc(pool.values))
     n_queries = len(pool.queries)
     pool_gains = _gains(pool, options.gain)
     encoded = [
-        (name, _run(run, None, tags=False, max_size=max_size)) for name, run in named
+        (name, _run(run, None, tags=False, max_size=max_size, input_format=form)) for name, run in named
     ]  # tags unused here
     run_counts = [_query_counts(run.query_codes, len(run.queries)) for _, run in encoded]
     longest = max([int(np.bincount(pool.query_codes).max())] + [int(counts.max()) for counts in run_counts])
@@ -1733,14 +1874,14 @@ def evaluate_trec(
             top = np.flatnonzero(position < sorted_cutoffs[-1])
             rows = top if order is None else order[top]
             run_rows = rows if kept is None else kept[rows]
-            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code[rows], run_rows)
+            run_grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code[rows], run_rows)
             codes, position = code[rows], position[top]
             judged_count = cumulative(codes, position, judged.astype(np.float64))
             ranked = gains
         else:
-            grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code, kept)
+            run_grades, judged, gains = _judgments(pool, pool_lookup, pool_gains, run, code, kept)
             order, codes, position, ranked = _ranked_gains(
-                code, n_queries, score, gains, grades, items, options.ties
+                code, n_queries, score, gains, run_grades, items, options.ties
             )
             judged_count = cumulative(
                 codes, position, (judged if order is None else judged[order]).astype(np.float64)
@@ -1750,14 +1891,16 @@ def evaluate_trec(
         judged_share = np.full(judged_count.shape, np.nan)
         np.divide(judged_count, shown, out=judged_share, where=shown > 0)
         if options.unjudged == "drop":
-            code, score, gains, grades = code[judged], score[judged], gains[judged], grades[judged]
+            code, score, gains, run_grades = code[judged], score[judged], gains[judged], run_grades[judged]
             items = (np.flatnonzero(judged) if items[0] is None else items[0][judged], items[1])
             _, codes, position, ranked = _ranked_gains(
-                code, n_queries, score, gains, grades, items, options.ties
+                code, n_queries, score, gains, run_grades, items, options.ties
             )
         dcg = cumulative(codes, position, discounted(position, ranked))
         if pool_idcg is None:  # ideal="list": the returned (or condensed) list's own gains
-            _, codes, position, ranked = _ranked_gains(code, n_queries, gains, gains, grades, None, "input")
+            _, codes, position, ranked = _ranked_gains(
+                code, n_queries, gains, gains, run_grades, None, "input"
+            )
             idcg = cumulative(codes, position, discounted(position, ranked))
         else:
             idcg = pool_idcg
@@ -1785,4 +1928,4 @@ def evaluate_trec(
     per_query = pd.concat(tables, ignore_index=True)
     means = pd.DataFrame(mean_rows)
     means["run"] = means["run"].astype("str")
-    return TrecResult(per_query, means, options, unjudged_queries, missing_queries)
+    return TrecResult(per_query, means, options, unjudged_queries, missing_queries, fractional)

@@ -141,7 +141,7 @@ MESSAGES: dict[str, str] = {
     ),
     "parquet_invalid": (
         "The file {name!r} starts like a Parquet file but is not a valid one (it may be cut "
-        "short or damaged). Save it again, or upload a CSV file."
+        "short or damaged). Save it again, or use a CSV file."
     ),
     "field_count": (
         "Row {row} has {got} field(s), but the header has {expected}. Every row needs exactly "
@@ -155,7 +155,7 @@ MESSAGES: dict[str, str] = {
     ),
     "not_utf8": (
         "The file {name!r} is not UTF-8 text (line {line} holds bytes that are not UTF-8). "
-        "Save it as CSV UTF-8 and upload it again."
+        'Save it as UTF-8 text (a spreadsheet\'s "CSV UTF-8") and read it again.'
     ),
     "gain_overflow": (
         "The grade {value:g} is too large for the exponential gain: 2^{value:g} - 1 is above "
@@ -232,6 +232,11 @@ MESSAGES: dict[str, str] = {
         "Fields are separated by spaces or tabs."
     ),
     "trec_value": "Line {line} of the file {name!r}: the {what} {value!r} is not {rule}.",
+    "file_missing_column": (
+        "The file {name!r}, read as CSV or Parquet, has no column {column!r}: its columns are "
+        "{columns}. A qrels or run table needs the columns {needed}; a TREC file has no header "
+        "line (4 fields a line in qrels, 6 in a run)."
+    ),
     "qrels_conflict": (
         "The qrels file {name!r} grades the item {item!r} of the query {query!r} twice with "
         "different grades: {first:g} on line {line_first} and {second:g} on line {line}. "
@@ -327,8 +332,14 @@ TERMS: dict[str, str] = {
     "samples": "number of samples",
     "log_bases": "log bases",
     "y_score": "y_score",
-    "trec_qrels": "TREC qrels file has 4 (query, iteration, document, grade)",
-    "trec_run": "TREC run has 6 (query, Q0, document, rank, score, tag)",
+    "trec_qrels": (
+        "TREC qrels file has 4 (query, iteration, document, grade); trec_eval refuses any other "
+        'number too ("Malformed line")'
+    ),
+    "trec_run": (
+        "TREC run has at least 6 (query, Q0, document, rank, score, tag; fields after the sixth "
+        "are ignored, as trec_eval ignores them)"
+    ),
     "field_grade": "grade",
     "field_score": "score",
     "field_id": "id",
@@ -349,6 +360,7 @@ TERMS: dict[str, str] = {
     "rule_decimals": "an integer from 0 to {limit}",
     "rule_tolerance_or_decimals": "left out when a number of decimals is given",
     "rule_number": "a number",
+    "rule_number_decimal_comma": "a number: write the decimal point as '.', not as a decimal comma",
     "rule_finite": "a finite number (no missing values, NaN or infinity)",
     "rule_grade": "a relevance grade of 0 or more",
     "rule_id": "an id (every row needs one)",

@@ -23,6 +23,7 @@ from ndcg_core.gains import GAINS
 from ndcg_core.options import (
     BATCH_TIES,
     DESCRIPTIONS,
+    GRADES,
     IDEALS,
     MISSING,
     NO_RELEVANT,
@@ -31,7 +32,7 @@ from ndcg_core.options import (
     parse_cutoffs,
 )
 from ndcg_core.significance import MAX_RESAMPLES
-from ndcg_core.trec import GZIP_RATIO, MAX_TEXT_SIZE
+from ndcg_core.trec import GZIP_RATIO, INPUT_FORMATS, MAX_TEXT_SIZE, run_name
 from ndcg_core.validate import NDCGInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,12 +52,14 @@ def _parser() -> argparse.ArgumentParser:
             "Mean nDCG@k of a run: a CSV or Parquet file with one row per (query, item) "
             "holding the query id, the item's relevance grade and the system's score. "
             "Prints the mean nDCG@k, the number of queries and of queries with nothing "
-            "relevant; writes one row per query (query, n_items, dcg, idcg, ndcg) with --output. "
+            "relevant; writes one row per query (query, n_items, dcg@K, idcg@K, ndcg@K; dcg, idcg, "
+            "ndcg with --k none) with --output. "
             "With --qrels QRELS, each FILE is a run without grades (TREC 'query Q0 doc rank score "
             "tag', or CSV / Parquet with query, item, score; gzip or not) evaluated against the "
             "judgments in QRELS (TREC 'query iter doc grade', or CSV / Parquet with query, item, "
             "relevance): one line per run, and with --output one row per (run, query) with the "
-            "columns run, query, n_items, ndcg, dcg, idcg, judged, missing."
+            "columns run, query, n_items, ndcg@K, dcg@K, idcg@K, judged@K (for each cutoff K; without "
+            "@K for --k none), missing."
         ),
         epilog=(
             "Ties: 'average' (default without --qrels) gives every item of a tie the group's mean gain, "
@@ -76,7 +79,9 @@ def _parser() -> argparse.ArgumentParser:
             "'=cmd; plain numbers such as -1 are unchanged. Parquet and JSON output are exact. "
             "Exit status: 0 ok, 2 bad input (message on stderr), 1 output not writable. "
             "Examples: python -m ndcg_core run.csv --k 10 --output per_query.csv; "
-            "python -m ndcg_core --qrels qrels.txt bm25.run dense.run --k 5,10,20"
+            "python -m ndcg_core --qrels qrels.txt bm25.run dense.run --k 5,10,20; "
+            "python -m ndcg_core --qrels qrels.txt x/bm25.run y/bm25.run --name x --name y "
+            "--format trec_eval"
         ),
     )
     parser.add_argument(
@@ -91,6 +96,23 @@ def _parser() -> argparse.ArgumentParser:
         metavar="QRELS",
         help="relevance judgments (TREC qrels, CSV or Parquet; gzip or not): evaluate the runs "
         "the IR way, the ideal from every judged item of a query",
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default=None,
+        help="with --qrels: how the qrels and every run file are read. auto (default): from the "
+        "first line that is not a comment, 4 (qrels) or 6 and more (run) fields separated by spaces "
+        "or tabs is TREC, commas or not, another line with a comma is a CSV header; trec or csv "
+        "force it. Parquet is recognised by its magic bytes",
+    )
+    parser.add_argument(
+        "--name",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="with --qrels: the name of a run, given once per run in their order (default: each "
+        "file's name without its suffixes, bm25.run.gz is bm25); --baseline takes these names",
     )
     parser.add_argument(
         "--k", default=None, metavar="K", help=DESCRIPTIONS["k"] + " (default: 10 with --qrels)"
@@ -128,6 +150,13 @@ def _parser() -> argparse.ArgumentParser:
         choices=NO_RELEVANT,
         default=None,
         help=DESCRIPTIONS["no_relevant"] + " (default: zero). Their number is printed either way",
+    )
+    parser.add_argument(
+        "--grades",
+        choices=GRADES,
+        default=None,
+        help=DESCRIPTIONS["grades"] + " (with --qrels; default: any; grades that are not whole numbers "
+        "are named on stderr either way)",
     )
     parser.add_argument(
         "--drop-no-relevant",
@@ -200,9 +229,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=("text", "json", "trec_eval"),
         default="text",
-        help="text (default) or json: the means and the options as one JSON object on stdout",
+        help="text (default); json: the means and the options as one JSON object on stdout; "
+        "trec_eval (with --qrels): what trec_eval -q -c -m ndcg_cut.K prints (without -c under "
+        "--missing drop; -m ndcg for --k none), one block per run in the order given",
     )
     parser.add_argument(
         "--table",
@@ -277,14 +308,41 @@ def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
     if args.qrels is None:
         if len(args.files) > 1:
             parser.error("several files need --qrels QRELS (the judgments they are evaluated against)")
-        for option in ("ideal", "unjudged", "missing"):
+        for option in ("ideal", "unjudged", "missing", "grades", "input_format", "name"):
             if getattr(args, option) is not None:
-                parser.error(f"--{option} needs --qrels QRELS (a run file carries its own grades)")
+                flag = "--" + option.replace("_", "-")
+                parser.error(f"{flag} needs --qrels QRELS (a run file carries its own grades)")
+        if args.format == "trec_eval":
+            parser.error("--format trec_eval needs --qrels QRELS (trec_eval reads qrels and runs)")
     elif args.engine == "spark":
         parser.error(
             "--engine spark evaluates one run file with its grades, or metastore tables (--qrels-table, "
             "--table); use --engine pandas with --qrels files"
         )
+    else:
+        _check_names(args, parser)
+
+
+def _check_names(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """--name once per run, or file names that differ."""
+    if args.name is not None:
+        if len(args.name) != len(args.files):
+            runs = f"{len(args.files)} run" + ("s" if len(args.files) != 1 else "")
+            parser.error(
+                f"--name is given {len(args.name)} times for {runs}: give it once per run, in their order"
+            )
+        names = list(args.name)
+    else:
+        names = [run_name(path) for path in args.files]
+    for index, name in enumerate(names):
+        if not name.strip():
+            parser.error(f"--name: run {index + 1} has an empty name")
+        if name in names[:index]:
+            how = "--name" if args.name is not None else "their file names"
+            parser.error(
+                f"two runs are named {name!r} (from {how}): give each run its own name with --name, "
+                "once per run in their order"
+            )
 
 
 def _options(args: argparse.Namespace, k: int | None) -> dict[str, Any]:
@@ -374,8 +432,9 @@ def _single(args: argparse.Namespace, cutoffs: tuple[int, ...] | None) -> list[R
 
 
 def _merged(results: list[RunResult], cutoffs: tuple[int, ...] | None) -> pd.DataFrame:
-    """One per-query table; with several cutoffs, ``dcg@k, idcg@k, ndcg@k`` for each."""
-    if len(results) == 1:
+    """One per-query table: ``dcg@k, idcg@k, ndcg@k`` for each cutoff (``dcg, idcg, ndcg``
+    without one), so that files made with different cutoffs cannot be mistaken for each other."""
+    if cutoffs is None:
         return results[0].per_query
     table = results[0].per_query[["query", "n_items"]].copy()
     for measure in ("dcg", "idcg", "ndcg"):
@@ -496,9 +555,10 @@ def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
 
     if args.table:
         return _evaluate_tables(args)
+    runs = dict(zip(args.name, args.files, strict=True)) if args.name is not None else args.files
     return evaluate_trec(
         args.qrels,
-        args.files,
+        runs,
         k=10 if args.k is None else args.k,
         gain=args.gain,
         discount=args.discount,
@@ -507,7 +567,9 @@ def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
         unjudged=args.unjudged or "zero",
         missing=args.missing or "zero",
         no_relevant=args.no_relevant,
+        grades=args.grades or "any",
         max_size=args.max_decompressed_size,
+        input_format=args.input_format or "auto",
     )
 
 
@@ -524,6 +586,7 @@ def _trec_report(result: TrecResult, comparisons: list[Comparison], output: str 
     options = result.options
     columns = measure_columns(options.k, "ndcg") + measure_columns(options.k, "judged")
     width = max(len(str(name)) for name in result.means["run"])
+    no_relevant = result.no_relevant_counts()
     lines = []
     for row in result.means.to_dict("records"):
         run = str(row["run"])
@@ -534,11 +597,58 @@ def _trec_report(result: TrecResult, comparisons: list[Comparison], output: str 
             notes += f", not answered: {len(result.missing_queries[run])} ({left})"
         if result.unjudged_queries[run]:
             notes += f", without judgments: {len(result.unjudged_queries[run])} (left out)"
+        if no_relevant.get(run):
+            left = "counted as 0" if options.no_relevant == "zero" else "left out"
+            notes += f", nothing relevant: {no_relevant[run]} ({left})"
         lines.append(f"{run:<{width}}  {values}  ({notes})")
     for comparison in comparisons:
         lines += _comparison_lines(comparison, options.k)
     if output is not None and output != "-":
         lines.append(f"per-query rows: {output}")
+    return lines
+
+
+def _listed(values: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def _fractional_note(result: TrecResult, qrels: str) -> str:
+    """Once per qrels file: its grades that are not whole numbers, and what was done with them."""
+    from ndcg_core.trec import FRACTIONAL_SHOWN
+
+    pairs = result.fractional_grades
+    grades = _listed([f"{grade:g}" for grade, _ in pairs])
+    whole = _listed([f"{truncated:g}" for _, truncated in pairs])
+    more = f" (the first {FRACTIONAL_SHOWN} shown)" if len(pairs) == FRACTIONAL_SHOWN else ""
+    name = os.path.basename(qrels)
+    if result.options.grades == "truncate":
+        return f"note: the qrels file {name!r} has grades {grades}{more}, truncated to {whole}, as trec_eval reads them"
+    return (
+        f"note: the qrels file {name!r} has grades that are not whole numbers: {grades}{more} are used as "
+        f"given; trec_eval would truncate them to {whole} (--grades truncate does the same)"
+    )
+
+
+def _trec_eval_lines(result: TrecResult) -> list[str]:
+    """What ``trec_eval -q -c -m ndcg_cut.K`` prints (``-m ndcg`` without a cutoff): per query
+    ``printf("%-22s\t%s\t%6.4f\n", measure, qid, value)`` (meas_print_single.c), queries in
+    ``strcmp`` order of their ids (get_qrels.c sorts them so), cutoffs ascending (meas_init.c
+    sorts them), then ``all`` with the means; one block per run. A query left out of the mean
+    (a missing query under --missing drop, as trec_eval without -c) has no line."""
+    options = result.options
+    cutoffs = sorted(options.k) if options.k is not None else [None]
+    columns = [(f"ndcg_cut_{k}", f"ndcg@{k}") if k is not None else ("ndcg", "ndcg") for k in cutoffs]
+    lines: list[str] = []
+    for row in result.means.to_dict("records"):
+        rows = result.per_query[result.per_query["run"] == row["run"]]
+        # strcmp compares bytes: the order of UTF-8 text is the order of its code points
+        for query, values in sorted(zip(rows["query"].astype(str), rows.to_dict("records"), strict=True)):
+            for measure, column in columns:
+                if math.isfinite(values[column]):
+                    lines.append(f"{measure:<22}\t{query}\t{values[column]:6.4f}")
+        for measure, column in columns:
+            lines.append(f"{measure:<22}\tall\t{row[column]:6.4f}")
     return lines
 
 
@@ -594,10 +704,13 @@ def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse
             "unjudged": options.unjudged,
             "missing": options.missing,
             "no_relevant": options.no_relevant,
+            "grades": options.grades,
         },
         "means": [
             {key: _finite(value) for key, value in row.items()} for row in result.means.to_dict("records")
         ],
+        "n_no_relevant": result.no_relevant_counts(),
+        "fractional_grades": [list(pair) for pair in result.fractional_grades],
         "missing_queries": {run: list(queries) for run, queries in result.missing_queries.items()},
         "unjudged_queries": {run: list(queries) for run, queries in result.unjudged_queries.items()},
         "comparisons": [
@@ -660,9 +773,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     # With --output -, the rows go to stdout and the summary to stderr, so stdout stays a CSV.
     stream = sys.stderr if args.output == "-" else sys.stdout
+    if trec and outcome.fractional_grades:
+        print(_fractional_note(outcome, args.qrels or args.qrels_table), file=sys.stderr)
     if args.format == "json":
         document = _trec_json(outcome, comparisons, args) if trec else _single_json(outcome, args, cutoffs)
         print(json.dumps(document, ensure_ascii=False, allow_nan=False, indent=2), file=stream)
+    elif args.format == "trec_eval":
+        print("\n".join(_trec_eval_lines(outcome)), file=stream)
     elif trec:
         print("\n".join(_trec_report(outcome, comparisons, args.output)), file=stream)
     else:

@@ -811,7 +811,7 @@ def build() -> None:
     )
 
 
-# ---- TREC qrels and runs (issue "Read every file trec_eval reads", items 1, 8, 9)
+# ---- TREC qrels and runs (issue "Read every file trec_eval reads", items 1-4, 7, 8, 9)
 
 TREC_CASES: list[dict[str, Any]] = []
 QRELS = "q1 0 a 3\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\nq2 0 e 0\n"
@@ -943,6 +943,65 @@ def build_trec() -> None:
     )
 
 
+def build_trec_formats() -> None:
+    """Files trec_eval reads that nDCG Lab refused or misread (issue items 2, 3, 4 and 7)."""
+    trec_case(
+        "run_trailing_fields",
+        "text after the sixth field of a run (trec_eval's results.trunc): ignored, as trec_eval does",
+        run=RUN.replace(" r\n", " r extra text 9\n", 3),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "qrels_fifth_field",
+        "a fifth field in the qrels: refused, as trec_eval refuses it (Malformed line)",
+        qrels=QRELS.replace("q1 0 b 2\n", "q1 0 b 2 x\n"),
+        error="trec_field_count",
+        params={"name": "trec_qrels_fifth_field.qrels", "line": 2, "got": 5},
+    )
+    trec_case(
+        "comma_in_id_line_1",
+        "a comma in a document id on line 1 (<dbpedia:Paris,_Texas>): TREC, not CSV",
+        qrels=QRELS.replace(" b ", " <dbpedia:Paris,_Texas> "),
+        run=RUN.replace(" b ", " <dbpedia:Paris,_Texas> "),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "comma_in_tag",
+        "a comma in the run tag (bm25,k1=0.9): TREC, not CSV",
+        run=RUN.replace(" r\n", " bm25,k1=0.9\n"),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "one_line_run_with_comma",
+        "a run of one line with a comma: one row, not a CSV header without rows",
+        run="q2 Q0 d,1 1 0.5 r\n",
+        qrels=QRELS.replace(" d ", " d,1 "),
+        per_query=[["q1", "0"], ["q2", "1"]],
+    )
+    trec_case(
+        "decimal_comma_score",
+        "a score with a decimal comma (0,8): not a number, the line and the decimal comma named",
+        run=RUN.replace("0.8", "0,8"),
+        error="trec_value",
+        params={"name": "trec_decimal_comma_score.run", "line": 2, "value": "0,8"},
+    )
+    trec_case(
+        "fractional_grades",
+        "grades 0.5 and 1.7: used as given (trec_eval would truncate them to 0 and 1), and said so",
+        qrels="q 0 a 0.5\nq 0 b 1.7\nq 0 c 1\n",
+        run="q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 c 3 1 r\n",
+        per_query=[["q", "(0.5+1.7/log2(3)+1/log2(4))/(1.7+1/log2(3)+0.5/log2(4))"]],
+        fractional=[[0.5, 0.0], [1.7, 1.0]],
+    )
+    trec_case(
+        "latin1_qrels",
+        "a Latin-1 qrels file (caf\xe9): not UTF-8, the file and the line named",
+        qrels=QRELS.encode() + "q2 0 caf\xe9 1\n".encode("latin-1"),
+        error="not_utf8",
+        params={"name": "trec_latin1_qrels.qrels", "line": 6},
+    )
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -987,5 +1046,6 @@ if __name__ == "__main__":
     FILES.mkdir(exist_ok=True)
     build()
     build_trec()
+    build_trec_formats()
     write_manifest()
     print(f"{len(CASES)} cases, {len(TREC_CASES)} TREC cases")

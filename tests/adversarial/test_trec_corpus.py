@@ -1,8 +1,10 @@
 """The TREC cases of cases.toml (``[[trec]]``: a qrels file and one run each) through the Python
 API, the command line and the Evaluate page's IR form (AppTest, English and Chinese): the
 per-query nDCG@10 written as arithmetic in the manifest, or the error key with the file, line
-and limit its message must name. Comment lines, ``#`` in CSV ids, gzip bombs, over-long ids
-(issue "Read every file trec_eval reads", items 1, 8 and 9)."""
+and limit its message must name. Comment lines, ``#`` in CSV ids, gzip bombs, over-long ids,
+fields after a run's sixth, commas in TREC fields, decimal commas, fractional grades (said
+once, with what trec_eval would make of them), Latin-1 (issue "Read every file trec_eval
+reads", items 1-4 and 7-9)."""
 
 from __future__ import annotations
 
@@ -66,8 +68,9 @@ def test_trec_corpus_api(case):
     result = trec.evaluate_trec(FILES / case["qrels"], [FILES / case["run"]], k=10)
     expected = _expected(case)
     assert result.per_query["query"].tolist() == [query for query, _ in expected]
-    for got, (query, value) in zip(result.per_query["ndcg"], expected, strict=True):
+    for got, (query, value) in zip(result.per_query["ndcg@10"], expected, strict=True):
         assert got == pytest.approx(value, abs=1e-12), query
+    assert [list(pair) for pair in result.fractional_grades] == case.get("fractional", [])
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -82,8 +85,11 @@ def test_trec_corpus_cli(case, tmp_path, capsys):
         assert not out.exists()
         return
     assert status == 0, printed.err
+    # the fractional grades named once, on stderr; nothing else is said there
+    assert printed.err.count("note:") == (1 if "fractional" in case else 0), printed.err
+    assert printed.err.count("\n") == printed.err.count("note:")
     with open(out, newline="", encoding="utf-8") as handle:
-        rows = [(row["query"], float(row["ndcg"])) for row in csv.DictReader(handle)]
+        rows = [(row["query"], float(row["ndcg@10"])) for row in csv.DictReader(handle)]
     expected = _expected(case)
     assert [query for query, _ in rows] == [query for query, _ in expected]
     for (_, got), (query, value) in zip(rows, expected, strict=True):
@@ -123,8 +129,23 @@ def test_trec_corpus_page_en(case):
     shown = next(d.value for d in at.dataframe if "missing" in d.value.columns)
     expected = _expected(case)
     assert shown["query"].tolist() == [query for query, _ in expected]
-    for got, (query, value) in zip(shown["ndcg"], expected, strict=True):
+    for got, (query, value) in zip(shown["ndcg@10"], expected, strict=True):
         assert got == pytest.approx(value, abs=1e-12), query
+    said = [c.value for c in at.caption if "0.5" in c.value and "1.7" in c.value]
+    assert len(said) == (1 if "fractional" in case else 0), said
+
+
+FRACTIONAL = [case for case in CASES if "fractional" in case]
+
+
+@pytest.mark.parametrize("case", FRACTIONAL, ids=[case["name"] for case in FRACTIONAL])
+def test_trec_corpus_page_zh_names_fractional_grades(case):
+    """The note on fractional grades is the Chinese one, with the grades and their truncations."""
+    at = _page("zh", case)
+    assert not at.exception and not at.error
+    grades = "、".join(f"{grade:g}" for grade, _ in case["fractional"])
+    said = [c.value for c in at.caption if "截断" in c.value]
+    assert len(said) == 1 and grades in said[0] and "截断" in said[0], said
 
 
 @pytest.mark.parametrize("case", ERRORS, ids=[case["name"] for case in ERRORS])
@@ -141,4 +162,11 @@ def test_trec_corpus_page_zh(case):
     stripped = text
     for value in sorted(error.params.values(), key=lambda v: -len(str(v))):
         stripped = stripped.replace(repr(value), "").replace(str(value), "")
-    assert not set(re.findall(r"[A-Za-z_][A-Za-z_0-9]{2,}", stripped)) - {"gzip", "TREC", "UTF"}, text
+    assert not set(re.findall(r"[A-Za-z_][A-Za-z_0-9]{2,}", stripped)) - {
+        "gzip",
+        "TREC",
+        "UTF",
+        "CSV",
+        "qrels",
+        "trec_eval",
+    }, text

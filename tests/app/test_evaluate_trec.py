@@ -80,7 +80,7 @@ def test_evaluate_trec_sample_per_query_ndcg_equals_pytrec_eval(app, lang):
     for name, run in runs.items():
         oracle = _pytrec_ndcg(qrels, run, 10)
         shown_name = translate(lang, f"evaluate.sample_run_{name}")
-        rows = shown.loc[(shown["run"] == shown_name) & ~shown["missing"]].set_index("query")["ndcg"]
+        rows = shown.loc[(shown["run"] == shown_name) & ~shown["missing"]].set_index("query")["ndcg@10"]
         assert len(oracle) == len(rows) > 0
         for query, value in oracle.items():
             assert rows[query] == pytest.approx(value, abs=1e-9), (name, query)
@@ -124,7 +124,7 @@ def test_evaluate_trec_t_test_p_equals_scipy(app, source):
     per_query = _frame(at, "missing")
     table = _comparison(at)
     assert table is not None and len(table) == per_query["run"].nunique() - 1
-    wide = per_query.pivot(index="query", columns="run", values="ndcg")
+    wide = per_query.pivot(index="query", columns="run", values="ndcg@10")
     baseline = at.selectbox(key="evaluate.trec_baseline").value
     for row in table.itertuples():
         expected = stats.ttest_rel(wide[row.run], wide[baseline]).pvalue
@@ -157,7 +157,7 @@ def test_evaluate_trec_sample_reading_tweaked_is_chance_and_poor_is_worse(app, l
         translate(lang, f"evaluate.sample_run_{name}") for name in ("good", "tweaked", "poor")
     )
     assert at.selectbox(key="evaluate.trec_baseline").value == good
-    wide = _frame(at, "missing").pivot(index="query", columns="run", values="ndcg")
+    wide = _frame(at, "missing").pivot(index="query", columns="run", values="ndcg@10")
     shown = [i.value for i in at.info] + [s.value for s in at.success]
     for run, key in ((tweaked, "evaluate.trec_reading_chance"), (poor, "evaluate.trec_reading_worse")):
         difference = wide[run] - wide[good]
@@ -197,7 +197,7 @@ def test_evaluate_trec_upload_numbers_written_out(app):
     3, 2, 1, 0 gives IDCG = 3 + 2/log2(3) + 1/2 = 4.7619; q2: e first, nDCG 1."""
     at = _upload(app(page=PAGE), QRELS, {"a.run": RUN_A, "b.run": RUN_B})
     assert not at.exception and not at.error
-    rows = _frame(at, "missing").set_index(["run", "query"])["ndcg"]
+    rows = _frame(at, "missing").set_index(["run", "query"])["ndcg@10"]
     idcg = 3 + 2 / 1.584962500721156 + 1 / 2
     assert rows[("a", "q1")] == pytest.approx(3.5 / idcg, abs=1e-12)
     assert rows[("a", "q2")] == pytest.approx(1.0, abs=1e-12)
@@ -234,10 +234,10 @@ def test_evaluate_trec_ideal_option_changes_the_numbers(app):
     """With the ideal from the returned list, run A's q1 is b, x, a: IDCG = 3 + 2/log2(3) +
     0/2 = 4.2619 and nDCG = 3.5 / 4.2619, higher than with the pool."""
     at = _upload(app(page=PAGE), QRELS, {"a.run": RUN_A})
-    pooled = _frame(at, "missing").set_index("query")["ndcg"]["q1"]
+    pooled = _frame(at, "missing").set_index("query")["ndcg@10"]["q1"]
     at.selectbox(key="evaluate.trec_ideal").set_value("list").run()
     assert at.query_params["trec_ideal"] == ["list"] or at.query_params["trec_ideal"] == "list"
-    listed = _frame(at, "missing").set_index("query")["ndcg"]["q1"]
+    listed = _frame(at, "missing").set_index("query")["ndcg@10"]["q1"]
     assert listed == pytest.approx(3.5 / (3 + 2 / 1.584962500721156), abs=1e-12)
     assert listed > pooled
 
@@ -246,7 +246,7 @@ def test_evaluate_trec_unjudged_drop_condenses_the_list(app):
     """unjudged=drop: run A's q1 becomes b, a: DCG = 2 + 3/log2(3), over the pool's IDCG."""
     at = _upload(app(page=PAGE), QRELS, {"a.run": RUN_A})
     at.selectbox(key="evaluate.trec_unjudged").set_value("drop").run()
-    value = _frame(at, "missing").set_index("query")["ndcg"]["q1"]
+    value = _frame(at, "missing").set_index("query")["ndcg@10"]["q1"]
     assert value == pytest.approx((2 + 3 / 1.584962500721156) / (3 + 2 / 1.584962500721156 + 0.5), abs=1e-12)
 
 
@@ -317,7 +317,7 @@ def test_evaluate_trec_comparison_refused_names_why_and_the_rest_stays(app):
     assert not at.exception
     per_query = trec.evaluate_trec(qrels, {"a": runs["a.run"], "b": runs["b.run"]}).per_query
     with pytest.raises(NDCGInputError) as caught:
-        significance.compare_runs(per_query)
+        significance.compare_runs(per_query, measure="ndcg@10")
     assert [e.value for e in at.error] == [md_escape(error_text("zh", caught.value))]
     assert list(_frame(at, "n_queries")["run"]) == ["a", "b"]
     assert len(_frame(at, "missing")) == 2
@@ -331,7 +331,7 @@ def test_evaluate_trec_bad_cutoffs_named_and_default_used(app, lang):
     with pytest.raises(NDCGInputError) as caught:
         et.cutoffs_from_text("5;10")
     assert [e.value for e in at.error] == [md_escape(error_text(lang, caught.value))]
-    assert "ndcg" in _frame(at, "n_queries").columns  # k = 10, the default
+    assert "ndcg@10" in _frame(at, "n_queries").columns  # k = 10, the default, named in the column
 
 
 def test_evaluate_trec_cutoffs_from_the_link(app):
@@ -348,13 +348,13 @@ def test_evaluate_trec_missing_drop_pairs_the_queries_every_run_answers(app):
     at = app(page=PAGE, trec_miss="drop")
     assert not at.exception and not at.error
     per_query = _frame(at, "missing")
-    answered = per_query.dropna(subset=["ndcg"])
+    answered = per_query.dropna(subset=["ndcg@10"])
     counts = answered.groupby("query")["run"].size()
     paired = counts.index[counts == len(sample_trec(seed=et.SAMPLE_SEED)[1])]  # answered by every run
     assert len(paired) == 38
     note = translate("en", "evaluate.trec_paired_note", n=38, left_out=2)
     assert note in [c.value for c in at.caption]
-    wide = answered.loc[answered["query"].isin(paired)].pivot(index="query", columns="run", values="ndcg")
+    wide = answered.loc[answered["query"].isin(paired)].pivot(index="query", columns="run", values="ndcg@10")
     for row in _comparison(at).itertuples():
         assert row.t_p == _shown_p(stats.ttest_rel(wide[row.run], wide["good"]).pvalue)
 

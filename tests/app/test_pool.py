@@ -251,7 +251,7 @@ def test_evaluate_sample_query_opens_with_its_pool_and_the_same_ndcg(app, lang):
     run = translate(lang, "evaluate.sample_run_poor")
     at = app(page=EVALUATE, lang=lang, timeout=90)
     per_query = _frame(at, "missing")
-    page = per_query.loc[(per_query["run"] == run) & ~per_query["missing"]].set_index("query")["ndcg"]
+    page = per_query.loc[(per_query["run"] == run) & ~per_query["missing"]].set_index("query")["ndcg@10"]
     at.selectbox(key="evaluate.trec_open_run").set_value(run).run()
     pooled = 0
     for query in [str(q) for q in page.sort_values(kind="stable").index[:4]]:  # the selector's order

@@ -56,7 +56,9 @@ def test_cli_prints_mean_and_writes_per_query_rows(run_csv, tmp_path):
     assert f"queries: {expected.n_queries} " in done.stdout
     assert f"queries with nothing relevant: {expected.n_no_relevant} " in done.stdout
     written = pd.read_csv(out)
-    pd.testing.assert_frame_equal(written, expected.per_query, check_dtype=False, atol=1e-12)
+    # the columns carry their cutoff (dcg@5), so files of two cutoffs cannot be mistaken
+    named = expected.per_query.rename(columns={m: f"{m}@5" for m in ("dcg", "idcg", "ndcg")})
+    pd.testing.assert_frame_equal(written, named, check_dtype=False, atol=1e-12)
 
 
 def test_cli_drop_no_relevant_and_parquet_output(run_csv, tmp_path):
@@ -227,7 +229,7 @@ def test_main_qrels_prints_one_line_per_run_with_the_mean(trec_files, capsys):
     expected = nc.evaluate_trec(qrels, runs, k=10).means
     for line, row in zip(lines, expected.to_dict("records"), strict=True):
         assert line.startswith(row["run"])
-        assert f"nDCG@10 {row['ndcg']:.4f}" in line
+        assert f"nDCG@10 {row['ndcg@10']:.4f}" in line
 
 
 def test_main_qrels_output_has_one_row_per_run_and_query(trec_files, tmp_path):
@@ -256,7 +258,7 @@ def test_main_qrels_format_json_gives_the_means_and_options(trec_files, capsys):
     assert cli.main(["--qrels", str(qrels_path), str(paths[0]), "--missing", "drop", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     expected = nc.evaluate_trec(qrels, {paths[0].stem: runs[paths[0].stem]}, missing="drop").means
-    assert document["means"][0]["ndcg"] == pytest.approx(expected.loc[0, "ndcg"], abs=1e-15)
+    assert document["means"][0]["ndcg@10"] == pytest.approx(expected.loc[0, "ndcg@10"], abs=1e-15)
     assert document["options"]["missing"] == "drop"
     assert document["options"]["ties"] == "trec_eval"
 
@@ -310,7 +312,7 @@ def test_cli_qrels_subprocess_equals_the_api(trec_files):
 
 
 def _paired(per_query: pd.DataFrame, run: str, baseline: str) -> tuple[list[float], list[float]]:
-    table = per_query.pivot(index="query", columns="run", values="ndcg").dropna()
+    table = per_query.pivot(index="query", columns="run", values="ndcg@10").dropna()
     return table[run].tolist(), table[baseline].tolist()
 
 
@@ -336,7 +338,7 @@ def test_main_qrels_comparison_leaves_out_queries_a_run_drops(trec_files, capsys
     assert cli.main(args) == 0
     (comparison,) = json.loads(capsys.readouterr().out)["comparisons"]
     per_query = nc.evaluate_trec(qrels, runs, missing="drop").per_query
-    answered_by_all = per_query.dropna(subset=["ndcg"]).groupby("query")["run"].count() == len(runs)
+    answered_by_all = per_query.dropna(subset=["ndcg@10"]).groupby("query")["run"].count() == len(runs)
     assert comparison["n_queries"] == int(answered_by_all.sum()) < per_query["query"].nunique()
 
 

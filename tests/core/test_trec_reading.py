@@ -86,7 +86,7 @@ def test_evaluate_trec_a_four_token_comment_is_not_a_judged_query() -> None:
     expected = _pytrec(QRELS, RUN, 10)
     result = evaluate_trec(commented, [RUN], k=10)
     assert result.per_query["query"].tolist() == ["q1", "q2"]
-    assert result.means["ndcg"].iloc[0] == pytest.approx(np.mean(list(expected.values())), abs=1e-12)
+    assert result.means["ndcg@10"].iloc[0] == pytest.approx(np.mean(list(expected.values())), abs=1e-12)
 
 
 def test_evaluate_trec_with_comments_everywhere_equals_pytrec_eval_without_them() -> None:
@@ -100,7 +100,7 @@ def test_evaluate_trec_with_comments_everywhere_equals_pytrec_eval_without_them(
     comment = {i: b"  # comment " + str(i).encode() + b" 1 2\n" for i in range(0, 200, 7)}
     expected = _pytrec(qrels, run, 5)
     result = evaluate_trec(_with_comments(qrels, comment), [_with_comments(run, comment)], k=5)
-    got = dict(zip(result.per_query["query"], result.per_query["ndcg"], strict=True))
+    got = dict(zip(result.per_query["query"], result.per_query["ndcg@5"], strict=True))
     assert got == pytest.approx(expected, abs=1e-12)
 
 

@@ -187,7 +187,7 @@ def test_summarize_trec_missing_drop_is_pytrec_eval_mean(tables):
     means = nspark.summarize_trec(frame).toPandas().set_index("run")
     assert means.loc["A", "n_queries"] == len(reference)
     expected = sum(values["ndcg_cut_10"] for values in reference.values()) / len(reference)
-    assert means.loc["A", "ndcg"] == pytest.approx(expected, abs=1e-12)
+    assert means.loc["A", "ndcg@10"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_evaluate_trec_no_relevant_drop_leaves_query_out(results):
@@ -257,7 +257,7 @@ def test_evaluate_trec_columns_follow_options(results):
 
 
 def test_evaluate_trec_accepts_mapping_of_runs(spark, tables):
-    """A binary (click / like) target, runs given as {name: frame}, one cutoff: column ``ndcg``."""
+    """A binary (click / like) target, runs given as {name: frame}, one cutoff: column ``ndcg@10``."""
     qrels = spark.createDataFrame(QRELS.assign(relevance=(QRELS["relevance"] > 0).astype(int)))
     runs = {name: spark.createDataFrame(rows.drop(columns="run")) for name, rows in RUNS.groupby("run")}
     table = nspark.evaluate_trec(qrels, runs, k=10).toPandas()
@@ -266,7 +266,7 @@ def test_evaluate_trec_accepts_mapping_of_runs(spark, tables):
         run: {q: {"ndcg_cut_10": v["ndcg_cut_10"]} for q, v in per.items()}
         for run, per in _pytrec(binary, RUNS).items()
     }
-    _assert_close(_as_dict(table, "ndcg"), _expected(reference, 10))
+    _assert_close(_as_dict(table, "ndcg@10"), _expected(reference, 10))
 
 
 def test_evaluate_trec_bad_option_named(tables):

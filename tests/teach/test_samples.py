@@ -22,10 +22,10 @@ def test_sample_trec_has_ties_unjudged_items_and_a_missing_query() -> None:
     qrels, runs = sample_trec()
     result = evaluate_trec(qrels, runs)
     assert runs["fair"].duplicated(["query", "score"]).any()  # tied scores
-    assert (result.means["judged"] < 1).all()  # every run retrieves unjudged documents
+    assert (result.means["judged@10"] < 1).all()  # every run retrieves unjudged documents
     assert len(result.missing_queries["poor"]) == 2
     assert result.missing_queries["good"] == () == result.missing_queries["fair"]
-    means = result.means.set_index("run")["ndcg"]
+    means = result.means.set_index("run")["ndcg@10"]
     assert means["good"] > means["fair"] > means["poor"]
 
 
@@ -36,7 +36,7 @@ def test_sample_trec_tweaked_run_differs_from_good_by_chance() -> None:
 
     qrels, runs = sample_trec()
     assert list(runs)[:2] == ["good", "tweaked"]
-    wide = evaluate_trec(qrels, runs, k=10).per_query.pivot(index="query", columns="run", values="ndcg")
+    wide = evaluate_trec(qrels, runs, k=10).per_query.pivot(index="query", columns="run", values="ndcg@10")
     difference = (wide["tweaked"] - wide["good"]).mean()
     assert 0.005 <= abs(difference) <= 0.02
     assert stats.ttest_rel(wide["tweaked"], wide["good"]).pvalue > 0.2

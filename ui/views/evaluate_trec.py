@@ -391,7 +391,7 @@ def kept_note(
 
 
 def measure_label(column: str, k: tuple[int, ...] | None, t: Translate) -> str:
-    """How a result column is headed: ``ndcg@10`` or ``ndcg`` (one cutoff, 10) as nDCG@10,
+    """How a result column is headed: ``ndcg@10`` as nDCG@10 (``ndcg``, no cutoff, as nDCG),
     likewise DCG, IDCG and judged@k (translated); the whole list has no ``@``.
 
     >>> measure_label("dcg@5", (5, 10), lambda key, **p: "judged" + p.get("at", ""))
@@ -454,6 +454,15 @@ def _queries_note(result: Any, t: Translate) -> None:
             )
     if n_unjudged:
         st.caption(t("evaluate.trec_unjudged_queries", n=n_unjudged))
+    if result.fractional_grades:
+        separator = t("common.list_separator")
+        st.caption(
+            t(
+                "evaluate.trec_fractional_grades",
+                grades=separator.join(f"{grade:g}" for grade, _ in result.fractional_grades),
+                whole=separator.join(f"{whole:g}" for _, whole in result.fractional_grades),
+            )
+        )
 
 
 def results(collection: Collection, options: opt.Options, result: Any, lang: str, t: Translate) -> None:
