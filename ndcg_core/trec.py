@@ -1308,10 +1308,10 @@ class TrecResult:
     def no_relevant_counts(self) -> dict[str, int]:
         """The number of judged queries with nothing relevant (IDCG = 0) in each run's table.
 
-        >>> from ndcg_core.samples import sample_trec
-        >>> qrels, runs = sample_trec()
-        >>> evaluate_trec(qrels, runs, k=10).no_relevant_counts()["good"]
-        0
+        >>> qrels = pd.DataFrame({"query": ["q1", "q2"], "item": ["a", "b"], "relevance": [1, 0]})
+        >>> run = pd.DataFrame({"query": ["q1", "q2"], "item": ["a", "b"], "score": [1.0, 1.0]})
+        >>> evaluate_trec(qrels, {"good": run}, k=10).no_relevant_counts()["good"]  # q2
+        1
         """
         column = measure_columns(self.options.k, "idcg")[0]
         empty = self.per_query[column].to_numpy(dtype=np.float64) == 0

@@ -163,7 +163,7 @@ def sample_trec(seed: int = 0, *, n_queries: int = 40) -> tuple[pd.DataFrame, di
     >>> list(runs), qrels["query"].nunique(), len(runs["good"]) == 40 * 20
     (['good', 'tweaked', 'fair', 'poor'], 40, True)
     >>> from ndcg_core.trec import evaluate_trec
-    >>> means = evaluate_trec(qrels, runs).means.set_index("run")["ndcg"]
+    >>> means = evaluate_trec(qrels, runs).means.set_index("run")["ndcg@10"]
     >>> bool(means["good"] > means["fair"] > means["poor"])
     True
     >>> bool(0 < means["tweaked"] - means["good"] < 0.01)
