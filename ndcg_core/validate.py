@@ -331,6 +331,12 @@ MESSAGES: dict[str, str] = {
         "The database {database!r} of the table {name!r} does not exist in the metastore. "
         "Create it first (CREATE DATABASE {database}) or choose another database."
     ),
+    # issue "Read every file trec_eval reads", items 11, 12 and 16: wrong types, library
+    # messages, output tables
+    "csv_row_too_long": (
+        "Line {line} of the file {name!r} starts a row of {got} bytes, more than the {limit} a "
+        "row may have. No id, grade or score is that long: check for a quote that is not closed."
+    ),
 }
 
 

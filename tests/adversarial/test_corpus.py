@@ -155,6 +155,58 @@ def test_corpus_cli_subprocess_has_no_traceback(name):
     assert result.returncode == (2 if "error" in case else 0)
 
 
+#: Runs of each erroring command in the test below: 3 commands x 2 runs, about 1 s each.
+REPEATS = 2
+
+
+@pytest.fixture(scope="module")
+def large_bad_files(tmp_path_factory) -> dict[str, Path]:
+    """Files of 9 MB (over the CLI's 8 MiB progress threshold: the bar is on, the reader goes
+    through three blocks) whose last row is bad: a field missing; a Latin-1 byte in a row with a
+    field missing; and the same run as a TREC-form CSV against qrels."""
+    folder = tmp_path_factory.mktemp("large_bad")
+    body = "".join(f"q{i // 100},d{i},{i % 4},0.{i % 997}\n" for i in range(430_000)).encode()
+    files = {
+        "short_row": b"query,item,relevance,score\n" + body + b"q,zz,1\n",
+        "latin1_row": b"query,item,relevance,score\n" + body + b"q,caf\xe9,1\n",
+        "qrels": b"query,item,relevance\nq0,d1,1\n",
+    }
+    paths = {}
+    for name, data in files.items():
+        paths[name] = folder / f"{name}.csv"
+        paths[name].write_bytes(data)
+    return paths
+
+
+def test_corpus_cli_erroring_runs_always_exit_2(large_bad_files):
+    """Item 13 of the issue: twice in about 60 runs the CLI ended in SIGABRT ("terminate called
+    without an active exception") after the error, with the progress bar on. Each erroring
+    command is run REPEATS times; every run exits 2 with the message and nothing else."""
+    commands = [
+        ([str(large_bad_files["short_row"])], "Row 430001 has 3 field(s)"),
+        ([str(large_bad_files["latin1_row"])], "Row 430001 has 3 field(s)"),
+        (
+            ["--qrels", str(large_bad_files["qrels"]), str(large_bad_files["short_row"])],
+            "Row 430001 has 3 field(s)",
+        ),
+    ]
+    for args, message in commands:
+        for _ in range(REPEATS):
+            result = subprocess.run(
+                [sys.executable, "-m", "ndcg_core", *args],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=120,
+                check=False,
+            )
+            assert result.returncode == 2, (args, result.returncode, result.stderr[-2000:])
+            last = result.stderr.strip().splitlines()[-1]
+            assert last.startswith("error: ") and message in last, result.stderr[-2000:]
+            for sign in ("terminate called", "Traceback", "Exception ignored"):
+                assert sign not in result.stderr
+
+
 def test_corpus_one_row_queries(one_row_queries):
     """100,000 queries of one row: grade i % 3 > 0 gives 1, else 0."""
     result = nc.evaluate_run(nc.read_run(one_row_queries), k=10)
