@@ -313,13 +313,20 @@ def _wants_progress(args: argparse.Namespace) -> bool:
         return False
 
 
+def _bar(**options: Any) -> Any:
+    """A progress bar on stderr. tqdm's monitor thread is not started (``monitor_interval``
+    0): it would live until the interpreter exits, on every path, the errors' too."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0
+    return tqdm(file=sys.stderr, **options)
+
+
 def _read(args: argparse.Namespace, progress: bool) -> pd.DataFrame:
     path = args.files[0]
     if not progress:
         return read_run(path, ids=_ids(args))
-    from tqdm import tqdm
-
-    with tqdm(total=os.path.getsize(path), unit="B", unit_scale=True, desc="read", file=sys.stderr) as bar:
+    with _bar(total=os.path.getsize(path), unit="B", unit_scale=True, desc="read") as bar:
 
         def advance(done: int, total: int) -> None:
             bar.update(done - bar.n)
@@ -331,9 +338,7 @@ def _run_pandas(args: argparse.Namespace, progress: bool, k: int | None) -> RunR
     frame = _read(args, progress)
     if not progress:
         return evaluate_run(frame, **_options(args, k))
-    from tqdm import tqdm
-
-    with tqdm(total=1, desc=f"rank and sum {len(frame):,} rows", file=sys.stderr) as bar:
+    with _bar(total=1, desc=f"rank and sum {len(frame):,} rows") as bar:
         result = evaluate_run(frame, **_options(args, k))
         bar.update(1)
     return result
@@ -348,9 +353,7 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     bar = None
     if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=2, desc="start Spark", file=sys.stderr)
+        bar = _bar(total=2, desc="start Spark")
     try:
         session = engine.session(args.master)
         session.sparkContext.setLogLevel("ERROR")

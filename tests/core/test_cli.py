@@ -126,6 +126,22 @@ def test_main_shows_progress_bar_on_large_input(run_csv, monkeypatch, capsys):
     assert _printed_mean(captured.out) == pytest.approx(evaluate_run(run, k=3).mean, abs=1e-9)
 
 
+def test_main_progress_bar_leaves_no_thread_running(tmp_path, monkeypatch, capsys):
+    """tqdm's monitor thread (it lives until the interpreter exits) is never started: a bad
+    row ends the run with the bar on, and no thread is left behind to abort the exit (issue
+    "Read every file trec_eval reads", item 13)."""
+    import threading
+
+    from tqdm import _monitor
+
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"query,relevance,score\nq,1,0.5\nq,0\n")
+    monkeypatch.setattr(cli, "PROGRESS_BYTES", 1)
+    assert cli.main([str(path)]) == 2
+    assert "Row 2 has 2 field(s)" in capsys.readouterr().err
+    assert not [thread for thread in threading.enumerate() if isinstance(thread, _monitor.TMonitor)]
+
+
 # ----------------------------------------------------------------- issue 12
 
 
