@@ -404,6 +404,9 @@ TERMS: dict[str, str] = {
     "rule_finite": "a finite number (no missing values, NaN or infinity)",
     "rule_grade": "a relevance grade of 0 or more",
     "rule_id": "an id (every row needs one)",
+    "rule_id_no_nul": (
+        "an id without a NUL character (byte 0), which ends an id in C programs such as trec_eval"
+    ),
     "rule_log_base": "finite numbers above 1",
     "rule_data_frame": "a pandas DataFrame with one row per (run, query)",
     "rule_confidence": "a number strictly between 0 and 1, e.g. 0.95",
