@@ -74,6 +74,7 @@ __all__ = [
     "RunResult",
     "RunSummary",
     "check_csv_fields",
+    "check_roles",
     "check_ties",
     "evaluate",
     "evaluate_run",
@@ -819,6 +820,7 @@ def _prepare(
     ties: str = "average",
 ) -> _Run:
     """Validate a run and turn it into arrays (the one place the batch path raises)."""
+    check_roles(query=query, relevance=relevance, score=score, item=item)
     if not isinstance(frame, pd.DataFrame):
         frame = read_run(frame, ids=(query,) if item is None else (query, item))
     if len(frame) == 0:
@@ -861,6 +863,24 @@ def _prepare(
         item_rank=item_rank,
         relevance_column=relevance,
     )
+
+
+def check_roles(*, query: str, relevance: str, score: str, item: str | None) -> None:
+    """Refuse one column chosen for two roles (``score="relevance"`` would rank a run by its
+    own grades: nDCG 1 for every query). Checked by both engines before the data is read.
+
+    >>> check_roles(query="query", relevance="grade", score="grade", item=None)
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: The column 'grade' is chosen for two roles, relevance and score. ...
+    """
+    seen: dict[str, str] = {}
+    for role, column in (("query", query), ("item", item), ("relevance", relevance), ("score", score)):
+        if column is None:
+            continue
+        if column in seen:
+            fail("column_roles", column=column, first=seen[column], second=role)
+        seen[column] = role
 
 
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:

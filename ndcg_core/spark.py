@@ -46,6 +46,7 @@ from .batch import (
     _check_options,
     _is_parquet,
     check_csv_fields,
+    check_roles,
     summarize,
 )
 from .discounting import JARVELIN_BASE, Discount
@@ -478,6 +479,7 @@ def evaluate(
     sql = _spark()
     F, Window = sql.functions, sql.window.Window
     _check_options(k, gain, discount, ties, no_relevant)
+    check_roles(query=query, relevance=relevance, score=score, item=item)
     for column in (query, relevance, score):
         if column not in frame.columns:
             fail("missing_column", column=column, columns=", ".join(map(repr, frame.columns)))

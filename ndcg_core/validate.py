@@ -333,6 +333,10 @@ MESSAGES: dict[str, str] = {
     ),
     # issue "Read every file trec_eval reads", items 11, 12 and 16: wrong types, library
     # messages, output tables
+    "column_roles": (
+        "The column {column!r} is chosen for two roles, {first} and {second}. The query, item, "
+        "relevance and score columns must be different columns."
+    ),
     "csv_row_too_long": (
         "Line {line} of the file {name!r} starts a row of {got} bytes, more than the {limit} a "
         "row may have. No id, grade or score is that long: check for a quote that is not closed."

@@ -893,3 +893,21 @@ def test_read_run_gives_pyarrow_no_python_file_for_an_upload(run, monkeypatch):
     buffer.seek(0)
     assert len(read_run(buffer)) == len(run)
     assert sources and all(isinstance(source, (str, pa.NativeFile)) for source in sources)
+
+
+@pytest.mark.parametrize(
+    ("roles", "column", "first", "second"),
+    [
+        ({"score": "relevance"}, "relevance", "relevance", "score"),
+        ({"query": "item"}, "item", "query", "item"),
+        ({"item": "query"}, "query", "query", "item"),
+        ({"relevance": "score", "score": "score"}, "score", "relevance", "score"),
+    ],
+)
+def test_evaluate_run_refuses_one_column_for_two_roles(roles, column, first, second):
+    """``--score relevance`` ranked the run by its own grades (nDCG 1, exit 0): refused."""
+    frame = pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "relevance": [1, 0], "score": [0.5, 0.9]})
+    with pytest.raises(nc.NDCGInputError) as info:
+        evaluate_run(frame, **roles)
+    assert info.value.key == "column_roles"
+    assert info.value.params == {"column": column, "first": first, "second": second}
