@@ -107,12 +107,16 @@ def test_corpus_api(case):
 # ----------------------------------------------------------------- command line
 
 
+#: The column options a case may set (``--score relevance``).
+ROLES = ("query", "item", "relevance", "score")
+
+
 def _cli_args(case: dict[str, Any], *extra: str) -> list[str]:
     options = _options(case)
     args = [str(FILES / case["file"])]
     if options["k"] is not None:
         args += ["--k", str(options["k"])]
-    for name in ("gain", "ties"):
+    for name in ("gain", "ties", *ROLES):
         if name in options:
             args += [f"--{name}", options[name]]
     return [*args, *extra]
@@ -268,6 +272,11 @@ def _upload(page: _Page, case: dict[str, Any]):
     data = (FILES / case["file"]).read_bytes()
     at.file_uploader(key="evaluate.file").set_value((case["file"], data, "text/csv"))
     at.run()
+    chosen = {role: options[role] for role in ROLES if role in options}
+    if chosen:  # a new file's columns are guessed first, then chosen as a visitor would
+        for role, column in chosen.items():
+            at.selectbox(key=f"evaluate.col_{role}").set_value(column)
+        at.run()
     return at
 
 
