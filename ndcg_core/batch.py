@@ -577,7 +577,7 @@ def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -
     import pyarrow.parquet as pq
 
     if isinstance(source, (str, os.PathLike)):
-        source = os.fspath(source)
+        source = pa.OSFile(os.fspath(source))  # an error opening it is the system's (OSError)
     else:
         # A buffer, not the Python file object: pyarrow's reading threads would call back into
         # Python for every read, and one still waiting for the interpreter at exit aborts it
@@ -596,8 +596,11 @@ def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -
                     done += groups[-1].num_rows
                     on_progress(done, total)
                 table = pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
-    except pa.ArrowException as error:
+    except (pa.ArrowException, OSError) as error:
+        # the file is open: pyarrow's OSError is a damaged page ("Couldn't deserialize thrift")
         raise ValueError(str(error)) from None
+    finally:
+        source.close()
     return table.to_pandas()
 
 

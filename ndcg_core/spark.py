@@ -33,10 +33,12 @@ says how to install it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .batch import (
@@ -212,6 +214,37 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
         if frame.filter(functools.reduce(operator.or_, replaced)).limit(1).count():
             fail("not_utf8", name=name, line="?")
     return frame
+
+
+#: Spark's words for a file it failed to read while computing (its path follows).
+_FAILED_READ = re.compile(r"Encountered error while reading file (\S+?)\.?(?:\s|$)")
+
+
+@contextlib.contextmanager
+def _file_errors() -> Iterator[None]:
+    """A file Spark fails to read only while computing (a Parquet file damaged inside, its
+    footer intact: ``spark.read`` and :func:`read_run` only read the footer) is refused with
+    the message of :func:`read_run` naming the file, not Spark's failure of the job."""
+    sql = _spark()
+    try:
+        yield
+    except Exception as error:
+        if not _is_spark_error(sql, error):
+            raise
+        found = _FAILED_READ.search(str(error))
+        if found is None:
+            raise
+        from urllib.parse import unquote, urlparse
+
+        path = unquote(urlparse(found[1]).path) or found[1]
+        name = os.path.basename(path.rstrip("/")) or path
+        parquet = path.endswith((".parquet", ".pq"))
+        if not parquet and os.path.isfile(path):
+            parquet = _is_parquet(path)
+        if parquet:
+            fail("parquet_invalid", name=name)
+        causes = re.findall(r"Caused by: [\w.$]+: (.+)", str(error))
+        fail("unreadable", name=name, kind="CSV", reason=(causes[-1] if causes else _first_line(error))[:300])
 
 
 def _is_spark_error(sql: Any, error: Exception) -> bool:
@@ -566,21 +599,23 @@ def evaluate_run(
     validate: bool = True,
 ) -> RunResult:
     """:func:`evaluate` with the per-query rows brought to pandas (one row per query, sorted
-    by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does."""
-    per_query = evaluate(
-        frame,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        no_relevant=no_relevant,
-        query=query,
-        relevance=relevance,
-        score=score,
-        item=item,
-        validate=validate,
-    )
-    rows: pd.DataFrame = per_query.toPandas()
+    by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does. A file that Spark
+    fails to read while computing is refused by name (``parquet_invalid``, ``unreadable``)."""
+    with _file_errors():
+        per_query = evaluate(
+            frame,
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            no_relevant=no_relevant,
+            query=query,
+            relevance=relevance,
+            score=score,
+            item=item,
+            validate=validate,
+        )
+        rows: pd.DataFrame = per_query.toPandas()
     table = rows.sort_values("query", ignore_index=True)
     summary = summarize(table, no_relevant=no_relevant)
     return RunResult(

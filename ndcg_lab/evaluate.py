@@ -356,7 +356,9 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
         bar = _bar(total=2, desc="start Spark")
     try:
         session = engine.session(args.master)
-        session.sparkContext.setLogLevel("ERROR")
+        # FATAL: a failed task is logged at ERROR with its Java stack trace, before the
+        # error this command prints itself
+        session.sparkContext.setLogLevel("FATAL")
         if bar is not None:
             bar.update(1)
             bar.set_description("read, check, rank and sum")
@@ -451,6 +453,7 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
         no_relevant=args.no_relevant,
     )
     session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
+    session.sparkContext.setLogLevel("FATAL")  # no Java stack trace before the message
     qrels = nspark.read_table(session, args.qrels_table)
     tables = {name: nspark.read_table(session, name) for name in args.table}
     only = next(iter(tables.values()))

@@ -811,6 +811,20 @@ def build() -> None:
     )
 
     # ---- issue "Read every file trec_eval reads", items 11 and 12
+    damaged = io.BytesIO()
+    pd.DataFrame(
+        {"query": ["q"] * 100, "item": [f"d{i}" for i in range(100)], "relevance": 1, "score": 0.5}
+    ).to_parquet(damaged, index=False, compression=None)
+    pages = bytearray(damaged.getvalue())
+    pages[8:600] = b"\xff" * 592
+    case(
+        "pq_damaged_inside",
+        bytes(pages),
+        "Parquet pages overwritten, the footer intact (Spark failed in collectToPython, exit 1)",
+        suffix=".parquet",
+        error="parquet_invalid",
+        params={"name": "pq_damaged_inside.parquet"},
+    )
     case(
         "cols_score_is_relevance",
         HEADER + rows("q", GOOD),

@@ -911,3 +911,30 @@ def test_evaluate_run_refuses_one_column_for_two_roles(roles, column, first, sec
         evaluate_run(frame, **roles)
     assert info.value.key == "column_roles"
     assert info.value.params == {"column": column, "first": first, "second": second}
+
+
+def _damaged_parquet() -> bytes:
+    """A Parquet file whose pages are overwritten with 0xFF, its footer intact."""
+    frame = pd.DataFrame(
+        {"query": ["q"] * 100, "item": [f"d{i}" for i in range(100)], "relevance": 1, "score": 0.5}
+    )
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False, compression=None)
+    data = bytearray(buffer.getvalue())
+    data[8:600] = b"\xff" * 592
+    return bytes(data)
+
+
+def test_read_run_parquet_damaged_inside_is_named_without_pyarrow_words():
+    """Footer intact, pages damaged: pyarrow's 'Couldn't deserialize thrift' (an OSError) is
+    the project's parquet_invalid, as for a file cut short."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(_damaged_parquet(), name="damaged.parquet")
+    assert (info.value.key, info.value.params) == ("parquet_invalid", {"name": "damaged.parquet"})
+
+
+def test_read_run_parquet_that_cannot_be_opened_is_unreadable(tmp_path):
+    """An error opening the file stays 'unreadable' with the system's reason."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(tmp_path)  # a folder
+    assert info.value.key == "unreadable"
