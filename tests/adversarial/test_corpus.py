@@ -346,3 +346,25 @@ def test_corpus_page_zh(page_zh, case):
         stripped = stripped.replace(repr(value), "").replace(str(value), "")
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]{2,}", stripped)) - _ALLOWED
     assert not words, (words, text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_corpus_page_row_too_long_uploaded_as_text(page_en, page_zh, lang):
+    """The case row_too_long is gzip on disk (9 MiB of text in 9 KB); the page is given its
+    text, as a visitor uploads it, and names the line in the page's language."""
+    import gzip
+
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
+
+    case = next(case for case in CASES if case["name"] == "row_too_long")
+    at = (page_en if lang == "en" else page_zh).get()
+    data = gzip.decompress((FILES / case["file"]).read_bytes())
+    at.file_uploader(key="evaluate.file").set_value(("row_too_long.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception
+    error = _api_error(case)
+    shown = dict(error.params, name="row_too_long.csv")
+    expected = error_text(lang, nc.NDCGInputError(error.key, **shown))
+    assert md_escape(expected) in [e.value for e in at.error]
+    assert not at.metric
