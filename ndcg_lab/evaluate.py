@@ -32,7 +32,7 @@ from ndcg_core.options import (
 )
 from ndcg_core.significance import MAX_RESAMPLES
 from ndcg_core.trec import GZIP_RATIO, MAX_TEXT_SIZE
-from ndcg_core.validate import NDCGInputError
+from ndcg_core.validate import NDCGInputError, fail
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -220,8 +220,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--output-table",
         metavar="DB.RESULT",
-        help="with --engine spark: write the per-query rows as a table (overwritten), so nothing "
-        "leaves the cluster",
+        help="with --engine spark: write the per-query rows as a new table, so nothing leaves the "
+        "cluster (backticks quote a name: db.`per.query`); never a view or an input table",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --output-table: replace the table if it exists (--output replaces a file that "
+        "is not an input either way)",
     )
     parser.add_argument(
         "--warehouse",
@@ -263,13 +269,17 @@ def _no_relevant(args: argparse.Namespace, parser: argparse.ArgumentParser) -> s
 def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Options that only one of the forms (one run file; qrels and runs; metastore tables)
     understands."""
-    tables = bool(args.table or args.qrels_table or args.output_table or args.warehouse)
+    tables = bool(args.table) or any(
+        value is not None for value in (args.qrels_table, args.output_table, args.warehouse)
+    )
+    if args.overwrite and args.output_table is None:
+        parser.error("--overwrite needs --output-table (--output replaces a file that is not an input)")
     if tables:
         if args.engine != "spark":
             parser.error("--table, --qrels-table, --output-table and --warehouse need --engine spark")
         if args.files or args.qrels is not None:
             parser.error("metastore tables and files do not mix: give --qrels-table and --table only")
-        if not (args.table and args.qrels_table):
+        if not args.table or args.qrels_table is None:
             parser.error("evaluating tables needs both --qrels-table DB.QRELS and --table DB.RUN")
         return
     if not args.files:
@@ -454,6 +464,11 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
     )
     session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
     session.sparkContext.setLogLevel("FATAL")  # no Java stack trace before the message
+    inputs = [args.qrels_table, *args.table]
+    for name in inputs:
+        nspark.table_name_parts(name)  # a bad name is refused before anything is read
+    if args.output_table is not None:  # refused before the work, not after it
+        nspark.check_output_table(session, args.output_table, inputs=inputs, overwrite=args.overwrite)
     qrels = nspark.read_table(session, args.qrels_table)
     tables = {name: nspark.read_table(session, name) for name in args.table}
     only = next(iter(tables.values()))
@@ -470,8 +485,8 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
         missing=options.missing,
         no_relevant=options.no_relevant,
     ).cache()
-    if args.output_table:
-        nspark.write_table(per_query, args.output_table)
+    if args.output_table is not None:
+        nspark.write_table(per_query, args.output_table, overwrite=args.overwrite, inputs=inputs)
     rows = pd.DataFrame(per_query.toPandas())
     means = pd.DataFrame(nspark.summarize_trec(per_query).toPandas())
     skipped = pd.DataFrame(nspark.queries_without_judgments(qrels, runs).toPandas())
@@ -625,6 +640,20 @@ def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse
     }
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse an --output that is one of the input files (the same file by any path): it
+    would be overwritten with the results."""
+    if args.output is None or args.output == "-":
+        return
+    for source in [*args.files, *([] if args.qrels is None else [args.qrels])]:
+        try:
+            same = os.path.samefile(args.output, source)
+        except OSError:  # either does not exist (yet): not the same file
+            same = False
+        if same:
+            fail("output_is_input", name=args.output)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -639,6 +668,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ties is None:
         args.ties = "trec_eval" if trec else "average"
     try:
+        _check_output(args)
         if trec:
             outcome: Any = _evaluate_trec(args)
             comparisons = _comparisons(outcome, args)
