@@ -711,7 +711,7 @@ def _table(
         if data[:4] == b"PAR1" or _is_csv(data):
             frame = batch.read_run(_bytes(data), name=label, ids=("query", "item"))
             batch._check_columns(frame, ("query", "item", value))
-            offset = 0 if data[:4] == b"PAR1" else 2  # CSV: the header is line 1
+            offset = 1 if data[:4] == b"PAR1" else 2  # the line of row 0 (CSV: the header is line 1)
             data = None
         else:
             frame = None

@@ -347,8 +347,9 @@ def test_read_qrels_parquet_refuses_a_grade_column_of_dates_or_durations(
     with pytest.raises(NDCGInputError) as info:
         read_qrels(buffer.getvalue(), name="qrels.parquet")
     assert info.value.key == "trec_value"
-    assert {name: info.value.params[name] for name in ("name", "value", "rule")} == {
+    assert {name: info.value.params[name] for name in ("name", "line", "value", "rule")} == {
         "name": "qrels.parquet",
+        "line": 1,  # the first row (it was "Line 0")
         "value": shown,
         "rule": "rule_number",
     }
@@ -382,3 +383,15 @@ def test_read_qrels_refuses_an_id_holding_nul(data: bytes, line: int) -> None:
         read_qrels(data, name="qrels.txt")
     assert info.value.key == "trec_value"
     assert (info.value.params["line"], info.value.params["rule"]) == (line, "rule_id_no_nul")
+
+
+def test_read_trec_run_parquet_names_rows_from_1() -> None:
+    """A Parquet file's rows are its lines: the second row's missing score is line 2."""
+    import io
+
+    frame = pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "score": [0.5, None]})
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    with pytest.raises(NDCGInputError) as info:
+        read_trec_run(buffer.getvalue(), name="run.parquet")
+    assert (info.value.key, info.value.params["line"]) == ("trec_value", 2)
