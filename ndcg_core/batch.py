@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -73,6 +74,7 @@ __all__ = [
     "RunResult",
     "RunSummary",
     "check_csv_fields",
+    "check_roles",
     "check_ties",
     "evaluate",
     "evaluate_run",
@@ -273,12 +275,6 @@ def _read_csv(
 
     owned = isinstance(source, (str, os.PathLike))
     handle = pa.input_stream(os.fspath(source)) if owned else source
-    bad: list[Any] = []
-
-    def on_invalid(row: Any) -> str:
-        bad.append(row)
-        return "error"
-
     try:
         # The reader wants the bytes whole (pyarrow copies them per block). An upload is a
         # BytesIO over the bytes the server holds: getvalue() returns that very object, where
@@ -313,7 +309,7 @@ def _read_csv(
             read_options=pacsv.ReadOptions(
                 autogenerate_column_names=True, block_size=_BLOCK, use_threads=False
             ),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True),
             convert_options=pacsv.ConvertOptions(
                 column_types=types, null_values=[""], strings_can_be_null=True
             ),
@@ -328,13 +324,16 @@ def _read_csv(
                     on_progress(min(done, total - 1), total)
         finally:
             # Parsed in this thread (use_threads=False: no slower here, measured) and closed
-            # at once: a pool thread calling on_invalid while the interpreter exits aborted
-            # the CLI ("terminate called without an active exception", about 1 run in 400).
+            # at once. No Python callback (invalid_row_handler) is given to pyarrow: one still
+            # pending in a pyarrow thread when the interpreter exits aborted the CLI
+            # ("terminate called without an active exception"); a row pyarrow refuses is
+            # found again in Python, on the error path only (_explain_csv_error).
             reader.close()
         table = pa.Table.from_batches(batches, schema=reader.schema)
     except pa.ArrowInvalid as error:
-        if bad:
-            _field_count_error(data, label, bad[0])
+        _explain_csv_error(
+            str(error), lambda: io.StringIO(data.decode("utf-8", errors="replace"), newline=""), label
+        )
         if "UTF8" in str(error) or "UTF-8" in str(error):
             _utf8_error(data, label)
         raise ValueError(str(error)) from None
@@ -390,31 +389,69 @@ def _column_names(raw: list[Any]) -> list[str]:
     return names
 
 
-def _field_count_error(data: bytes | IO[str], label: str, row: Any) -> NoReturn:
-    """Name the first row whose number of fields differs from the header's (1 = first data
-    row) and, when quoted new lines make them differ, its line in the file."""
+#: pyarrow's words for a row with another number of fields than the header ("Expected 3
+#: columns, got 2") and for a row longer than its block ("straddling object straddles two
+#: block boundaries"): the only parse errors of a reader that reads every field as text.
+_FIELD_COUNT = re.compile(r"Expected (\d+) columns, got (\d+)")
+_STRADDLING = "straddl"
+
+
+def _explain_csv_error(message: str, text: Callable[[], IO[str]], label: str) -> None:
+    """Turn pyarrow's parse error ``message`` into the project's, naming the row or line
+    found again by Python's csv module in ``text()`` (the file decoded, bytes that are not
+    UTF-8 replaced); return for any other error (the encoding is checked by the caller)."""
+    found = _FIELD_COUNT.search(message)
+    if _STRADDLING in message:
+        with text() as handle:
+            _long_row_error(handle, label)
+    elif found is not None:
+        with text() as handle:
+            _field_count_error(handle, label, expected=int(found[1]), got=int(found[2]))
+
+
+def _csv_records(text: IO[str]) -> Iterator[tuple[int, int, list[str]]]:
+    """(first line, last line, fields) of every record of a CSV text, as Python's csv module
+    reads it (with no limit on a field's size: the error paths read any file pyarrow read)."""
     import csv
 
-    text = (
-        io.StringIO(data.decode("utf-8", errors="replace"), newline="") if isinstance(data, bytes) else data
-    )
+    csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
     reader = csv.reader(text)
-    expected: int | None = None
-    number = 0
     line = 0
     for record in reader:
         start, line = line + 1, reader.line_num
+        yield start, line, record
+
+
+def _long_row_error(text: IO[str], label: str) -> NoReturn:
+    """Name the line where the first row longer than the reader's block starts."""
+    longest = (0, 0)
+    for start, _, record in _csv_records(text):
+        size = sum(len(field.encode("utf-8")) for field in record) + max(len(record) - 1, 0)
+        if size > _BLOCK:
+            fail("csv_row_too_long", name=label, line=start, got=size, limit=_BLOCK)
+        longest = max(longest, (size, start))
+    fail("csv_row_too_long", name=label, line=longest[1] or "?", got=longest[0], limit=_BLOCK)
+
+
+def _field_count_error(text: IO[str], label: str, *, expected: int, got: int) -> NoReturn:
+    """Name the first row whose number of fields differs from the header's (1 = first data
+    row) and, when quoted new lines make them differ, its line in the file (``expected`` and
+    ``got``: pyarrow's counts, shown if Python's reader finds no such row)."""
+    records = _csv_records(text)
+    width: int | None = None
+    number = 0
+    for start, line, record in records:
         if not record:  # an empty line: skipped by the reader, as by pandas
             continue
-        if expected is None:
-            expected = len(record)
+        if width is None:
+            width = len(record)
             continue
         number += 1
-        if len(record) != expected:
+        if len(record) != width:
             if start == number + 1 and line == start:
-                fail("field_count", row=number, got=len(record), expected=expected)
-            fail("field_count_line", row=number, line=start, got=len(record), expected=expected)
-    fail("field_count_line", row="?", line="?", got=row.actual_columns, expected=row.expected_columns)
+                fail("field_count", row=number, got=len(record), expected=width)
+            fail("field_count_line", row=number, line=start, got=len(record), expected=width)
+    fail("field_count_line", row="?", line="?", got=got, expected=expected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,12 +491,6 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
     import pyarrow.csv as pacsv
 
     label = _source_name(path, name)
-    bad: list[Any] = []
-
-    def on_invalid(row: Any) -> str:
-        bad.append(row)
-        return "error"
-
     with pa.input_stream(os.fspath(path)) as stream:
         head = stream.read(1 << 20)
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (spreadsheets), as read_run says
@@ -480,7 +511,7 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
                 read_options=pacsv.ReadOptions(
                     autogenerate_column_names=True, block_size=_BLOCK, use_threads=False
                 ),
-                parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=on_invalid),
+                parse_options=pacsv.ParseOptions(newlines_in_values=True),
                 convert_options=pacsv.ConvertOptions(
                     column_types=types, null_values=[""], strings_can_be_null=True, check_utf8=True
                 ),
@@ -495,13 +526,13 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
             finally:
                 reader.close()  # stop the read-ahead before anything else (see _read_csv)
     except pa.ArrowInvalid as error:
-        # the order of read_run: a row with another field count first, then the encoding
-        if bad:
-            with (
-                pa.input_stream(os.fspath(path)) as stream,
-                io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="") as text,
-            ):
-                _field_count_error(text, label, bad[0])
+        # the order of read_run: a row pyarrow cannot parse first, then the encoding
+        def text() -> IO[str]:
+            return io.TextIOWrapper(
+                pa.input_stream(os.fspath(path)), encoding="utf-8", errors="replace", newline=""
+            )
+
+        _explain_csv_error(str(error), text, label)
         if "UTF8" in str(error) or "UTF-8" in str(error):
             _utf8_error_in_file(path, label)
         multiline = True  # nothing this check names (a header alone...): Spark reports it
@@ -545,20 +576,31 @@ def _read_parquet(source: Any, on_progress: Callable[[int, int], None] | None) -
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    if isinstance(source, (str, os.PathLike)):
+        source = pa.OSFile(os.fspath(source))  # an error opening it is the system's (OSError)
+    else:
+        # A buffer, not the Python file object: pyarrow's reading threads would call back into
+        # Python for every read, and one still waiting for the interpreter at exit aborts it
+        # (see _read_csv). An upload's getvalue() is the bytes the server holds, not a copy.
+        whole = isinstance(source, io.BytesIO) and source.tell() == 0
+        source = pa.BufferReader(source.getvalue() if whole else source.read())
     try:
-        parquet = pq.ParquetFile(source)
-        if on_progress is None:
-            table = parquet.read()
-        else:
-            total = max(parquet.metadata.num_rows, 1)
-            groups, done = [], 0
-            for index in range(parquet.num_row_groups):
-                groups.append(parquet.read_row_group(index))
-                done += groups[-1].num_rows
-                on_progress(done, total)
-            table = pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
-    except pa.ArrowException as error:
+        with pq.ParquetFile(source) as parquet:
+            if on_progress is None:
+                table = parquet.read()
+            else:
+                total = max(parquet.metadata.num_rows, 1)
+                groups, done = [], 0
+                for index in range(parquet.num_row_groups):
+                    groups.append(parquet.read_row_group(index))
+                    done += groups[-1].num_rows
+                    on_progress(done, total)
+                table = pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
+    except (pa.ArrowException, OSError) as error:
+        # the file is open: pyarrow's OSError is a damaged page ("Couldn't deserialize thrift")
         raise ValueError(str(error)) from None
+    finally:
+        source.close()
     return table.to_pandas()
 
 
@@ -781,6 +823,7 @@ def _prepare(
     ties: str = "average",
 ) -> _Run:
     """Validate a run and turn it into arrays (the one place the batch path raises)."""
+    check_roles(query=query, relevance=relevance, score=score, item=item)
     if not isinstance(frame, pd.DataFrame):
         frame = read_run(frame, ids=(query,) if item is None else (query, item))
     if len(frame) == 0:
@@ -823,6 +866,24 @@ def _prepare(
         item_rank=item_rank,
         relevance_column=relevance,
     )
+
+
+def check_roles(*, query: str, relevance: str, score: str, item: str | None) -> None:
+    """Refuse one column chosen for two roles (``score="relevance"`` would rank a run by its
+    own grades: nDCG 1 for every query). Checked by both engines before the data is read.
+
+    >>> check_roles(query="query", relevance="grade", score="grade", item=None)
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: The column 'grade' is chosen for two roles, relevance and score. ...
+    """
+    seen: dict[str, str] = {}
+    for role, column in (("query", query), ("item", item), ("relevance", relevance), ("score", score)):
+        if column is None:
+            continue
+        if column in seen:
+            fail("column_roles", column=column, first=seen[column], second=role)
+        seen[column] = role
 
 
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:

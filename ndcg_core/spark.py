@@ -33,10 +33,12 @@ says how to install it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .batch import (
@@ -46,6 +48,7 @@ from .batch import (
     _check_options,
     _is_parquet,
     check_csv_fields,
+    check_roles,
     summarize,
 )
 from .discounting import JARVELIN_BASE, Discount
@@ -211,6 +214,37 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
         if frame.filter(functools.reduce(operator.or_, replaced)).limit(1).count():
             fail("not_utf8", name=name, line="?")
     return frame
+
+
+#: Spark's words for a file it failed to read while computing (its path follows).
+_FAILED_READ = re.compile(r"Encountered error while reading file (\S+?)\.?(?:\s|$)")
+
+
+@contextlib.contextmanager
+def _file_errors() -> Iterator[None]:
+    """A file Spark fails to read only while computing (a Parquet file damaged inside, its
+    footer intact: ``spark.read`` and :func:`read_run` only read the footer) is refused with
+    the message of :func:`read_run` naming the file, not Spark's failure of the job."""
+    sql = _spark()
+    try:
+        yield
+    except Exception as error:
+        if not _is_spark_error(sql, error):
+            raise
+        found = _FAILED_READ.search(str(error))
+        if found is None:
+            raise
+        from urllib.parse import unquote, urlparse
+
+        path = unquote(urlparse(found[1]).path) or found[1]
+        name = os.path.basename(path.rstrip("/")) or path
+        parquet = path.endswith((".parquet", ".pq"))
+        if not parquet and os.path.isfile(path):
+            parquet = _is_parquet(path)
+        if parquet:
+            fail("parquet_invalid", name=name)
+        causes = re.findall(r"Caused by: [\w.$]+: (.+)", str(error))
+        fail("unreadable", name=name, kind="CSV", reason=(causes[-1] if causes else _first_line(error))[:300])
 
 
 def _is_spark_error(sql: Any, error: Exception) -> bool:
@@ -478,6 +512,7 @@ def evaluate(
     sql = _spark()
     F, Window = sql.functions, sql.window.Window
     _check_options(k, gain, discount, ties, no_relevant)
+    check_roles(query=query, relevance=relevance, score=score, item=item)
     for column in (query, relevance, score):
         if column not in frame.columns:
             fail("missing_column", column=column, columns=", ".join(map(repr, frame.columns)))
@@ -564,21 +599,23 @@ def evaluate_run(
     validate: bool = True,
 ) -> RunResult:
     """:func:`evaluate` with the per-query rows brought to pandas (one row per query, sorted
-    by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does."""
-    per_query = evaluate(
-        frame,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        no_relevant=no_relevant,
-        query=query,
-        relevance=relevance,
-        score=score,
-        item=item,
-        validate=validate,
-    )
-    rows: pd.DataFrame = per_query.toPandas()
+    by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does. A file that Spark
+    fails to read while computing is refused by name (``parquet_invalid``, ``unreadable``)."""
+    with _file_errors():
+        per_query = evaluate(
+            frame,
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            no_relevant=no_relevant,
+            query=query,
+            relevance=relevance,
+            score=score,
+            item=item,
+            validate=validate,
+        )
+        rows: pd.DataFrame = per_query.toPandas()
     table = rows.sort_values("query", ignore_index=True)
     summary = summarize(table, no_relevant=no_relevant)
     return RunResult(
@@ -614,6 +651,18 @@ def _text_id(column: str) -> Column:
     return text
 
 
+def _scalar_columns(frame: DataFrame, ids: tuple[str, ...], numbers: tuple[str, ...]) -> None:
+    """Refuse an id or number column of lists, maps or records (an ``array<string>`` item
+    column cast to text would be the id ``[d2]``, matching nothing)."""
+    from pyspark.sql.types import ArrayType, MapType, StructType
+
+    for columns, rule in ((ids, "rule_scalar_id"), (numbers, "rule_number")):
+        for column in columns:
+            kind = frame.schema[column].dataType
+            if isinstance(kind, (ArrayType, MapType, StructType)):
+                fail("column_type", column=column, type=kind.simpleString(), rule=rule)
+
+
 def _runs_frame(runs: DataFrame | Mapping[str, DataFrame], *, with_row: bool) -> DataFrame:
     """One frame ``run, query, item, raw_score, score[, row]`` (ids as text, score as double)
     from a frame with a ``run`` column or from a mapping of run names to frames."""
@@ -634,12 +683,14 @@ def _runs_frame(runs: DataFrame | Mapping[str, DataFrame], *, with_row: bool) ->
         parts = []
         for name, frame in runs.items():
             _columns_present(frame, RUN_COLUMNS)
+            _scalar_columns(frame, ("query", "item"), ("score",))
             parts.append(part(frame, F.lit(str(name))))
         rows = parts[0]
         for other in parts[1:]:
             rows = rows.unionByName(other)
     else:
         _columns_present(runs, ("run", *RUN_COLUMNS))
+        _scalar_columns(runs, ("run", "query", "item"), ("score",))
         rows = part(runs, _text_id("run"))
     if with_row:
         rows = rows.withColumn("row", F.monotonically_increasing_id())
@@ -650,6 +701,7 @@ def _qrels_frame(qrels: DataFrame) -> DataFrame:
     """``query, item, raw_relevance, relevance`` with ids as text and the grade as double."""
     F = _spark().functions
     _columns_present(qrels, QRELS_COLUMNS)
+    _scalar_columns(qrels, ("query", "item"), ("relevance",))
     return qrels.select(
         _text_id("query").alias("query"),
         _text_id("item").alias("item"),
@@ -662,6 +714,13 @@ def _missing_id(column: str) -> Column:
     F = _spark().functions
     # as text: an integer id column compared with "" would be a failed cast (ANSI mode)
     flag: Column = F.col(column).isNull() | (F.col(column).cast("string") == F.lit(""))
+    return flag
+
+
+def _nul_id(column: str) -> Column:
+    """An id holding NUL, which C programs (trec_eval) end there (as ndcg_core.trec refuses)."""
+    F = _spark().functions
+    flag: Column = F.col(column).contains("\x00")
     return flag
 
 
@@ -701,8 +760,11 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
     _count_problems(
         runs,
         [
+            ("run", "run", _missing_id("run"), "rule_id"),
             ("query", "query", _missing_id("query"), "rule_id"),
             ("item", "item", _missing_id("item"), "rule_id"),
+            ("query", "query", _nul_id("query"), "rule_id_no_nul"),
+            ("item", "item", _nul_id("item"), "rule_id_no_nul"),
             ("score", "raw_score", _not_finite(F.col("score")), "rule_finite"),
         ],
         what="run",
@@ -712,6 +774,8 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
         [
             ("query", "query", _missing_id("query"), "rule_id"),
             ("item", "item", _missing_id("item"), "rule_id"),
+            ("query", "query", _nul_id("query"), "rule_id_no_nul"),
+            ("item", "item", _nul_id("item"), "rule_id_no_nul"),
             ("relevance", "raw_relevance", _not_finite(F.col("relevance")), "rule_finite"),
         ],
         what="qrels",
@@ -1003,26 +1067,117 @@ def queries_without_judgments(qrels: DataFrame, runs: DataFrame | Mapping[str, D
 # --------------------------------------------------------------------------- warehouse tables
 
 
+#: An identifier Spark reads without backticks.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def table_name_parts(name: str) -> tuple[str | None, str]:
+    """The database (or None) and the table of a name written ``table``, ``db.table`` or with
+    backticks, as Spark's SQL reads it: ``db.`a.b``` is the table ``a.b`` of ``db``, and a
+    backtick inside backticks is doubled. Anything else is refused by name.
+
+    >>> table_name_parts("ir.`per.query`")
+    ('ir', 'per.query')
+    >>> table_name_parts("result")
+    (None, 'result')
+    """
+    text = str(name)
+    parts: list[str] = []
+    at = 0
+    while True:
+        if text.startswith("`", at):
+            pieces, start = [], at + 1
+            while True:
+                end = text.find("`", start)
+                if end < 0:
+                    fail("table_name_invalid", name=name)
+                if text.startswith("``", end):
+                    pieces.append(text[start : end + 1])
+                    start = end + 2
+                    continue
+                pieces.append(text[start:end])
+                at = end + 1
+                break
+            part = "".join(pieces)
+        else:
+            found = _PLAIN_NAME.match(text, at)
+            if found is None:
+                fail("table_name_invalid", name=name)
+            part, at = found[0], found.end()
+        if not part.strip():
+            fail("table_name_invalid", name=name)
+        parts.append(part)
+        if at == len(text):
+            break
+        if text[at] != "." or len(parts) == 2:
+            fail("table_name_invalid", name=name)
+        at += 1
+    return (parts[0], parts[1]) if len(parts) == 2 else (None, parts[0])
+
+
+def _quoted(database: str | None, table: str) -> str:
+    """A name Spark's parser reads back as exactly these parts."""
+    parts = ([] if database is None else [database]) + [table]
+    return ".".join("`" + part.replace("`", "``") + "`" for part in parts)
+
+
+def _resolved(spark: SparkSession, name: str) -> tuple[str, str]:
+    """(database, table) of a name, the current database filled in, case folded as the
+    metastore folds it."""
+    database, table = table_name_parts(name)
+    return (database or spark.catalog.currentDatabase()).casefold(), table.casefold()
+
+
 def read_table(spark: SparkSession, name: str) -> DataFrame:
-    """A metastore table (``"db.table"``) through ``spark.table``; a table that does not exist,
-    or has no rows, is refused by name."""
+    """A metastore table (``"db.table"``, backticks allowed) through ``spark.table``; a bad
+    name, a table that does not exist, or one without rows is refused by name."""
     _spark()
-    if not spark.catalog.tableExists(name):
+    quoted = _quoted(*table_name_parts(name))
+    if not spark.catalog.tableExists(quoted):
         fail("table_missing", name=name)
-    frame = spark.table(name)
+    frame = spark.table(quoted)
     if frame.isEmpty():
         fail("empty_table", what="table", name=name)
     return frame
 
 
-def write_table(frame: DataFrame, name: str) -> None:
-    """Write a result as the metastore table ``name`` (``"db.result"``), replacing it if it
-    exists (``saveAsTable``, mode overwrite); a database that does not exist is refused by name."""
+def check_output_table(
+    spark: SparkSession, name: str, *, inputs: Sequence[str] = (), overwrite: bool = False
+) -> None:
+    """Refuse ``name`` as the table the results are written to: a bad name
+    (``table_name_invalid``), one of the ``inputs`` (``output_is_input``), a view
+    (``table_is_view``), a database that does not exist (``database_missing``), a table that
+    exists unless ``overwrite`` (``table_exists``). Checked before any work is done."""
     _spark()
-    spark = frame.sparkSession
-    database, _, table = name.rpartition(".")
-    if not table:
-        fail("table_name_invalid", name=name)
-    if database and not spark.catalog.databaseExists(database):
+    database, table = table_name_parts(name)
+    target = _resolved(spark, name)
+    if any(_resolved(spark, source) == target for source in inputs):
+        fail("output_is_input", name=name)
+    if database is not None and not spark.catalog.databaseExists(database):
         fail("database_missing", database=database, name=name)
-    frame.write.mode("overwrite").saveAsTable(name)
+    quoted = _quoted(database, table)
+    if spark.catalog.tableExists(quoted):
+        found = spark.catalog.getTable(quoted)
+        if found.isTemporary or str(found.tableType).upper() in ("VIEW", "TEMPORARY"):
+            fail("table_is_view", name=name)
+        if not overwrite:
+            fail("table_exists", name=name)
+
+
+def write_table(frame: DataFrame, name: str, *, overwrite: bool = False, inputs: Sequence[str] = ()) -> None:
+    """Write a result as the metastore table ``name`` (``"db.result"``, backticks allowed).
+
+    An existing table is replaced only with ``overwrite``; a view, one of the ``inputs`` (the
+    tables ``frame`` was computed from), a bad name or a database that does not exist is
+    refused by name (:func:`check_output_table`)."""
+    check_output_table(frame.sparkSession, name, inputs=inputs, overwrite=overwrite)
+    sql = _spark()
+    try:
+        frame.write.mode("overwrite" if overwrite else "errorifexists").saveAsTable(
+            _quoted(*table_name_parts(name))
+        )
+    except Exception as error:
+        # a name Spark parses but the catalog refuses (Hive: letters, digits and _ only)
+        if _is_spark_error(sql, error) and "INVALID_SCHEMA_OR_RELATION_NAME" in str(error):
+            fail("table_name_invalid", name=name)
+        raise

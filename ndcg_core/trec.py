@@ -476,6 +476,8 @@ def _locate(
                     limit=MAX_ID_BYTES,
                 )
         try:
+            if b"_" in fields[number_field]:  # Python reads 1_0 as 10, pyarrow refuses it
+                raise ValueError(fields[number_field])
             float(fields[number_field])
         except ValueError:
             comma = _DECIMAL_COMMA.fullmatch(fields[number_field]) is not None
@@ -497,6 +499,10 @@ def _frame_values(
     """A numeric column as finite float64, or an error naming the line (files) or row (tables)."""
     series = frame[column]
     values: NDArray[np.float64]
+    if series.dtype.kind in "mM":  # dates and durations: no grade or score (nanoseconds would be)
+        if label is None:
+            fail("bad_column", row=1, column=column, value=str(series.iloc[0]), rule="rule_number")
+        fail("trec_value", name=label, line=offset, what=what, value=str(series.iloc[0]), rule="rule_number")
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
         rule = "rule_finite"
@@ -695,16 +701,54 @@ def _first_long_id(column: Any) -> tuple[int, int] | None:
     return None
 
 
-def _check_id_lengths(column: Any, *, label: str | None, column_name: str, line: Any) -> None:
-    """Refuse an id longer than ``MAX_ID_BYTES`` bytes of UTF-8, naming its line (``line``
-    maps a row to it) or, in a DataFrame, its row and column."""
+def _first_nul_id(column: Any) -> int | None:
+    """The row of the first id holding a NUL character, or None (a dictionary column's
+    dictionary is searched only).
+
+    >>> import pyarrow as pa
+    >>> _first_nul_id(pa.chunked_array([["a", "b"], ["c", "d\\x00e"]]))
+    3
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    start = 0
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            flags = pc.match_substring(chunk.dictionary, "\x00")
+            if pc.any(flags).as_py():
+                row = pc.index(pc.is_in(chunk.indices, value_set=pc.indices_nonzero(flags)), True).as_py()
+                return start + int(row)
+        else:
+            flags = pc.match_substring(chunk, "\x00")
+            if pc.any(flags).as_py():
+                return start + int(pc.index(flags, True).as_py())
+        start += len(chunk)
+    return None
+
+
+def _check_id_lengths(
+    column: Any, *, label: str | None, column_name: str, line: Any, nul: bool = True
+) -> None:
+    """Refuse an id longer than ``MAX_ID_BYTES`` bytes of UTF-8, or one holding a NUL character
+    (C programs, trec_eval among them, end the id there: ``d\\0x`` would be ``d`` to one tool
+    and not to another), naming its line (``line`` maps a row to it) or, in a DataFrame, its
+    row and column. ``nul=False``: the text is known to hold no NUL (a search of the file)."""
     found = _first_long_id(column)
-    if found is None:
-        return
-    row, got = found
-    if label is None:
-        fail("id_too_long", row=row + 1, column=column_name, got=got, limit=MAX_ID_BYTES)
-    fail("trec_id_too_long", name=label, line=line(row), what="field_id", got=got, limit=MAX_ID_BYTES)
+    if found is not None:
+        row, got = found
+        if label is None:
+            fail("id_too_long", row=row + 1, column=column_name, got=got, limit=MAX_ID_BYTES)
+        fail("trec_id_too_long", name=label, line=line(row), what="field_id", got=got, limit=MAX_ID_BYTES)
+    row_nul = _first_nul_id(column) if nul else None
+    if row_nul is not None:
+        value = column[row_nul].as_py()  # (a dictionary's scalar gives its text too)
+        if label is None:
+            fail("bad_column", row=row_nul + 1, column=column_name, value=value, rule="rule_id_no_nul")
+        fail(
+            "trec_value", name=label, line=line(row_nul), what="field_id", value=value, rule="rule_id_no_nul"
+        )
 
 
 def _table(
@@ -737,7 +781,7 @@ def _table(
             _check_file_columns(frame, ("query", "item", value), label)
             if len(frame) == 0:
                 fail("empty_table", what="file", name=label)
-            offset = 0 if parquet else 2  # CSV: the header is line 1
+            offset = 1 if parquet else 2  # the line of row 0 (CSV: the header is line 1)
             data = None
         else:
             frame = None
@@ -764,9 +808,10 @@ def _table(
         queries, items = table.column(0), table.column(1)
         offset = 0
         text = data
+        nul = text.find(b"\x00") >= 0  # (a search of the mapped file: no copy)
         for column, ids in (("query", queries), ("item", items)):
             _check_id_lengths(
-                ids, label=label, column_name=column, line=lambda row: _line_of_row(text, row)[0]
+                ids, label=label, column_name=column, line=lambda row: _line_of_row(text, row)[0], nul=nul
             )
     query_codes, query_ids = _encode(queries, wide=kind != "run")
     # Item ids are not encoded: hashing every line's id into one table of a million distinct

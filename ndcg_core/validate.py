@@ -302,6 +302,28 @@ MESSAGES: dict[str, str] = {
         "The database {database!r} of the table {name!r} does not exist in the metastore. "
         "Create it first (CREATE DATABASE {database}) or choose another database."
     ),
+    # issue "Read every file trec_eval reads", items 11, 12 and 16: wrong types, library
+    # messages, output tables
+    "column_roles": (
+        "The column {column!r} is chosen for two roles, {first} and {second}. The query, item, "
+        "relevance and score columns must be different columns."
+    ),
+    "column_type": "The column {column!r} holds values of the type {type}, which are not {rule}.",
+    "table_exists": (
+        "The table {name!r} already exists. Choose another name for the results, or allow "
+        "replacing it (--overwrite)."
+    ),
+    "table_is_view": (
+        "{name!r} is a view, not a table: the results are written to a table only. Choose another name."
+    ),
+    "output_is_input": (
+        "The output {name!r} is one of the inputs: writing the results there would destroy it. "
+        "Choose another name."
+    ),
+    "csv_row_too_long": (
+        "Line {line} of the file {name!r} starts a row of {got} bytes, more than the {limit} a "
+        "row may have. No id, grade or score is that long: check for a quote that is not closed."
+    ),
 }
 
 
@@ -364,6 +386,10 @@ TERMS: dict[str, str] = {
     "rule_finite": "a finite number (no missing values, NaN or infinity)",
     "rule_grade": "a relevance grade of 0 or more",
     "rule_id": "an id (every row needs one)",
+    "rule_scalar_id": "ids (text or numbers, one value per row, not lists or records)",
+    "rule_id_no_nul": (
+        "an id without a NUL character (byte 0), which ends an id in C programs such as trec_eval"
+    ),
     "rule_log_base": "finite numbers above 1",
     "rule_data_frame": "a pandas DataFrame with one row per (run, query)",
     "rule_confidence": "a number strictly between 0 and 1, e.g. 0.95",

@@ -33,7 +33,7 @@ from ndcg_core.options import (
 )
 from ndcg_core.significance import MAX_RESAMPLES
 from ndcg_core.trec import GZIP_RATIO, INPUT_FORMATS, MAX_TEXT_SIZE, run_name
-from ndcg_core.validate import NDCGInputError
+from ndcg_core.validate import NDCGInputError, fail
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -251,8 +251,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--output-table",
         metavar="DB.RESULT",
-        help="with --engine spark: write the per-query rows as a table (overwritten), so nothing "
-        "leaves the cluster",
+        help="with --engine spark: write the per-query rows as a new table, so nothing leaves the "
+        "cluster (backticks quote a name: db.`per.query`); never a view or an input table",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --output-table: replace the table if it exists (--output replaces a file that "
+        "is not an input either way)",
     )
     parser.add_argument(
         "--warehouse",
@@ -294,13 +300,17 @@ def _no_relevant(args: argparse.Namespace, parser: argparse.ArgumentParser) -> s
 def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Options that only one of the forms (one run file; qrels and runs; metastore tables)
     understands."""
-    tables = bool(args.table or args.qrels_table or args.output_table or args.warehouse)
+    tables = bool(args.table) or any(
+        value is not None for value in (args.qrels_table, args.output_table, args.warehouse)
+    )
+    if args.overwrite and args.output_table is None:
+        parser.error("--overwrite needs --output-table (--output replaces a file that is not an input)")
     if tables:
         if args.engine != "spark":
             parser.error("--table, --qrels-table, --output-table and --warehouse need --engine spark")
         if args.files or args.qrels is not None:
             parser.error("metastore tables and files do not mix: give --qrels-table and --table only")
-        if not (args.table and args.qrels_table):
+        if not args.table or args.qrels_table is None:
             parser.error("evaluating tables needs both --qrels-table DB.QRELS and --table DB.RUN")
         return
     if not args.files:
@@ -371,13 +381,20 @@ def _wants_progress(args: argparse.Namespace) -> bool:
         return False
 
 
+def _bar(**options: Any) -> Any:
+    """A progress bar on stderr. tqdm's monitor thread is not started (``monitor_interval``
+    0): it would live until the interpreter exits, on every path, the errors' too."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0
+    return tqdm(file=sys.stderr, **options)
+
+
 def _read(args: argparse.Namespace, progress: bool) -> pd.DataFrame:
     path = args.files[0]
     if not progress:
         return read_run(path, ids=_ids(args))
-    from tqdm import tqdm
-
-    with tqdm(total=os.path.getsize(path), unit="B", unit_scale=True, desc="read", file=sys.stderr) as bar:
+    with _bar(total=os.path.getsize(path), unit="B", unit_scale=True, desc="read") as bar:
 
         def advance(done: int, total: int) -> None:
             bar.update(done - bar.n)
@@ -389,9 +406,7 @@ def _run_pandas(args: argparse.Namespace, progress: bool, k: int | None) -> RunR
     frame = _read(args, progress)
     if not progress:
         return evaluate_run(frame, **_options(args, k))
-    from tqdm import tqdm
-
-    with tqdm(total=1, desc=f"rank and sum {len(frame):,} rows", file=sys.stderr) as bar:
+    with _bar(total=1, desc=f"rank and sum {len(frame):,} rows") as bar:
         result = evaluate_run(frame, **_options(args, k))
         bar.update(1)
     return result
@@ -406,12 +421,12 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     bar = None
     if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=2, desc="start Spark", file=sys.stderr)
+        bar = _bar(total=2, desc="start Spark")
     try:
         session = engine.session(args.master)
-        session.sparkContext.setLogLevel("ERROR")
+        # FATAL: a failed task is logged at ERROR with its Java stack trace, before the
+        # error this command prints itself
+        session.sparkContext.setLogLevel("FATAL")
         if bar is not None:
             bar.update(1)
             bar.set_description("read, check, rank and sum")
@@ -507,6 +522,12 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
         no_relevant=args.no_relevant,
     )
     session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
+    session.sparkContext.setLogLevel("FATAL")  # no Java stack trace before the message
+    inputs = [args.qrels_table, *args.table]
+    for name in inputs:
+        nspark.table_name_parts(name)  # a bad name is refused before anything is read
+    if args.output_table is not None:  # refused before the work, not after it
+        nspark.check_output_table(session, args.output_table, inputs=inputs, overwrite=args.overwrite)
     qrels = nspark.read_table(session, args.qrels_table)
     tables = {name: nspark.read_table(session, name) for name in args.table}
     only = next(iter(tables.values()))
@@ -523,8 +544,8 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
         missing=options.missing,
         no_relevant=options.no_relevant,
     ).cache()
-    if args.output_table:
-        nspark.write_table(per_query, args.output_table)
+    if args.output_table is not None:
+        nspark.write_table(per_query, args.output_table, overwrite=args.overwrite, inputs=inputs)
     rows = pd.DataFrame(per_query.toPandas())
     means = pd.DataFrame(nspark.summarize_trec(per_query).toPandas())
     skipped = pd.DataFrame(nspark.queries_without_judgments(qrels, runs).toPandas())
@@ -732,6 +753,20 @@ def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse
     }
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse an --output that is one of the input files (the same file by any path): it
+    would be overwritten with the results."""
+    if args.output is None or args.output == "-":
+        return
+    for source in [*args.files, *([] if args.qrels is None else [args.qrels])]:
+        try:
+            same = os.path.samefile(args.output, source)
+        except OSError:  # either does not exist (yet): not the same file
+            same = False
+        if same:
+            fail("output_is_input", name=args.output)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -746,6 +781,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ties is None:
         args.ties = "trec_eval" if trec else "average"
     try:
+        _check_output(args)
         if trec:
             outcome: Any = _evaluate_trec(args)
             comparisons = _comparisons(outcome, args)

@@ -810,6 +810,46 @@ def build() -> None:
         error="parquet_invalid",
     )
 
+    # ---- issue "Read every file trec_eval reads", items 11 and 12
+    damaged = io.BytesIO()
+    pd.DataFrame(
+        {"query": ["q"] * 100, "item": [f"d{i}" for i in range(100)], "relevance": 1, "score": 0.5}
+    ).to_parquet(damaged, index=False, compression=None)
+    pages = bytearray(damaged.getvalue())
+    pages[8:600] = b"\xff" * 592
+    case(
+        "pq_damaged_inside",
+        bytes(pages),
+        "Parquet pages overwritten, the footer intact (Spark failed in collectToPython, exit 1)",
+        suffix=".parquet",
+        error="parquet_invalid",
+        params={"name": "pq_damaged_inside.parquet"},
+    )
+    case(
+        "cols_score_is_relevance",
+        HEADER + rows("q", GOOD),
+        "the grade column chosen as the score too (--score relevance): refused, not nDCG 1",
+        options={"score": "relevance"},
+        error="column_roles",
+        params={"column": "relevance", "first": "relevance", "second": "score"},
+    )
+    case(
+        "enc_latin1_short_row",
+        b"query,item,relevance,score\nq,a,1,0.9\nq,caf\xe9,1\n",
+        "a Latin-1 byte in a row with a field missing: the row is named, no pyarrow words",
+        error="field_count",
+        params={"row": 2, "got": 3, "expected": 4},
+    )
+    case(
+        "row_too_long",
+        gzip.compress(HEADER.encode() + b"q,a,1,0.9\nq," + b"x" * (9 << 20) + b",0,0.8\n", mtime=0),
+        "a field of 9 MiB (gzip, from a path): its line named, not pyarrow's 'straddling object'",
+        suffix=".csv.gz",
+        page=False,  # an upload is not decompressed; the page's test uploads the text itself
+        error="csv_row_too_long",
+        params={"line": 3, "got": len("q,") + (9 << 20) + len(",0,0.8"), "limit": 1 << 22},
+    )
+
 
 # ---- TREC qrels and runs (issue "Read every file trec_eval reads", items 1-4, 7, 8, 9)
 
@@ -1002,6 +1042,55 @@ def build_trec_formats() -> None:
     )
 
 
+def build_trec_types() -> None:
+    """Items 11 and 12 of the issue: wrong types and library messages, in TREC form."""
+    import pandas as pd
+
+    trec_case(
+        "score_underscore",
+        "a score 1_0 (Python's float reads 10, pyarrow refuses it): the line is named",
+        run=RUN.replace("0.8", "1_0"),
+        error="trec_value",
+        params={"name": "trec_score_underscore.run", "line": 2, "value": "1_0"},
+    )
+    trec_case(
+        "nul_in_ids",
+        "the same id with a NUL inside in both files: refused (C tools end the id at NUL)",
+        qrels=QRELS.replace(" a ", " a\x00x "),
+        run=RUN.replace(" a ", " a\x00x "),
+        error="trec_value",
+        params={"name": "trec_nul_in_ids.qrels", "line": 1},  # (the id is shown as 'a\\x00x')
+    )
+    trec_case(
+        "csv_latin1_short_row",
+        "CSV run: a Latin-1 byte in a row with a field missing; the row is named (not 'Row #3')",
+        qrels="query,item,relevance\nq,a,1\n",
+        run=b"query,item,score\nq,a,0.9\nq,caf\xe9\n",
+        suffix=".csv",
+        error="field_count",
+        params={"row": 2, "got": 2, "expected": 3},
+    )
+
+    def parquet_bytes(frame: Any) -> bytes:
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        return buffer.getvalue()
+
+    trec_case(
+        "qrels_timestamp_grade",
+        "Parquet qrels whose grade column is a timestamp: refused, not read as nanoseconds",
+        qrels=parquet_bytes(
+            pd.DataFrame(
+                {"query": ["q", "q"], "item": ["a", "b"], "relevance": pd.to_datetime([1, 0], unit="ns")}
+            )
+        ),
+        run=parquet_bytes(pd.DataFrame({"query": ["q", "q"], "item": ["b", "a"], "score": [0.9, 0.8]})),
+        suffix=".parquet",
+        error="trec_value",
+        params={"name": "trec_qrels_timestamp_grade.qrels.parquet", "value": "1970-01-01 00:00:00.000000001"},
+    )
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -1047,5 +1136,6 @@ if __name__ == "__main__":
     build()
     build_trec()
     build_trec_formats()
+    build_trec_types()
     write_manifest()
     print(f"{len(CASES)} cases, {len(TREC_CASES)} TREC cases")

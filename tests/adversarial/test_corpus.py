@@ -107,12 +107,16 @@ def test_corpus_api(case):
 # ----------------------------------------------------------------- command line
 
 
+#: The column options a case may set (``--score relevance``).
+ROLES = ("query", "item", "relevance", "score")
+
+
 def _cli_args(case: dict[str, Any], *extra: str) -> list[str]:
     options = _options(case)
     args = [str(FILES / case["file"])]
     if options["k"] is not None:
         args += ["--k", str(options["k"])]
-    for name in ("gain", "ties"):
+    for name in ("gain", "ties", *ROLES):
         if name in options:
             args += [f"--{name}", options[name]]
     return [*args, *extra]
@@ -153,6 +157,58 @@ def test_corpus_cli_subprocess_has_no_traceback(name):
     )
     assert "Traceback" not in result.stderr
     assert result.returncode == (2 if "error" in case else 0)
+
+
+#: Runs of each erroring command in the test below: 3 commands x 2 runs, about 1 s each.
+REPEATS = 2
+
+
+@pytest.fixture(scope="module")
+def large_bad_files(tmp_path_factory) -> dict[str, Path]:
+    """Files of 9 MB (over the CLI's 8 MiB progress threshold: the bar is on, the reader goes
+    through three blocks) whose last row is bad: a field missing; a Latin-1 byte in a row with a
+    field missing; and the same run as a TREC-form CSV against qrels."""
+    folder = tmp_path_factory.mktemp("large_bad")
+    body = "".join(f"q{i // 100},d{i},{i % 4},0.{i % 997}\n" for i in range(430_000)).encode()
+    files = {
+        "short_row": b"query,item,relevance,score\n" + body + b"q,zz,1\n",
+        "latin1_row": b"query,item,relevance,score\n" + body + b"q,caf\xe9,1\n",
+        "qrels": b"query,item,relevance\nq0,d1,1\n",
+    }
+    paths = {}
+    for name, data in files.items():
+        paths[name] = folder / f"{name}.csv"
+        paths[name].write_bytes(data)
+    return paths
+
+
+def test_corpus_cli_erroring_runs_always_exit_2(large_bad_files):
+    """Item 13 of the issue: twice in about 60 runs the CLI ended in SIGABRT ("terminate called
+    without an active exception") after the error, with the progress bar on. Each erroring
+    command is run REPEATS times; every run exits 2 with the message and nothing else."""
+    commands = [
+        ([str(large_bad_files["short_row"])], "Row 430001 has 3 field(s)"),
+        ([str(large_bad_files["latin1_row"])], "Row 430001 has 3 field(s)"),
+        (
+            ["--qrels", str(large_bad_files["qrels"]), str(large_bad_files["short_row"])],
+            "Row 430001 has 3 field(s)",
+        ),
+    ]
+    for args, message in commands:
+        for _ in range(REPEATS):
+            result = subprocess.run(
+                [sys.executable, "-m", "ndcg_core", *args],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=120,
+                check=False,
+            )
+            assert result.returncode == 2, (args, result.returncode, result.stderr[-2000:])
+            last = result.stderr.strip().splitlines()[-1]
+            assert last.startswith("error: ") and message in last, result.stderr[-2000:]
+            for sign in ("terminate called", "Traceback", "Exception ignored"):
+                assert sign not in result.stderr
 
 
 def test_corpus_one_row_queries(one_row_queries):
@@ -216,6 +272,11 @@ def _upload(page: _Page, case: dict[str, Any]):
     data = (FILES / case["file"]).read_bytes()
     at.file_uploader(key="evaluate.file").set_value((case["file"], data, "text/csv"))
     at.run()
+    chosen = {role: options[role] for role in ROLES if role in options}
+    if chosen:  # a new file's columns are guessed first, then chosen as a visitor would
+        for role, column in chosen.items():
+            at.selectbox(key=f"evaluate.col_{role}").set_value(column)
+        at.run()
     return at
 
 
@@ -285,3 +346,25 @@ def test_corpus_page_zh(page_zh, case):
         stripped = stripped.replace(repr(value), "").replace(str(value), "")
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]{2,}", stripped)) - _ALLOWED
     assert not words, (words, text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_corpus_page_row_too_long_uploaded_as_text(page_en, page_zh, lang):
+    """The case row_too_long is gzip on disk (9 MiB of text in 9 KB); the page is given its
+    text, as a visitor uploads it, and names the line in the page's language."""
+    import gzip
+
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
+
+    case = next(case for case in CASES if case["name"] == "row_too_long")
+    at = (page_en if lang == "en" else page_zh).get()
+    data = gzip.decompress((FILES / case["file"]).read_bytes())
+    at.file_uploader(key="evaluate.file").set_value(("row_too_long.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception
+    error = _api_error(case)
+    shown = dict(error.params, name="row_too_long.csv")
+    expected = error_text(lang, nc.NDCGInputError(error.key, **shown))
+    assert md_escape(expected) in [e.value for e in at.error]
+    assert not at.metric

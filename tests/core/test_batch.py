@@ -800,3 +800,141 @@ def test_evaluate_chunked_arrow_ids_name_an_empty_query_id():
     )
     with pytest.raises(nc.NDCGInputError, match=r"Row 3 of the column 'query'"):
         evaluate(frame)
+
+
+# ------------------------------------ issue "Read every file trec_eval reads", items 12 and 13
+
+#: A Latin-1 byte in a row that also has a field too few (the issue's file).
+LATIN1_SHORT_ROW = b"query,item,score\nq,a,0.9\nq,caf\xe9\n"
+
+
+def _long_row(size: int) -> bytes:
+    return b"query,item,relevance,score\nq,a,1,0.5\nq," + b"x" * size + b",1,0.5\nq,b,0,0.9\n"
+
+
+def test_read_run_names_the_line_of_a_row_too_long_to_read():
+    """A field of 9 MiB (an unclosed quote swallows the rest of a file the same way) is refused
+    naming its line, not with pyarrow's 'straddling object' words."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(_long_row(9 << 20), name="long.csv")
+    assert info.value.key == "csv_row_too_long"
+    assert info.value.params == {
+        "name": "long.csv",
+        "line": 3,
+        "got": len("q,") + (9 << 20) + len(",1,0.5"),
+        "limit": batch._BLOCK,
+    }
+
+
+def test_check_csv_fields_names_the_line_of_a_row_too_long_to_read(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_bytes(_long_row(9 << 20))
+    with pytest.raises(nc.NDCGInputError) as info:
+        batch.check_csv_fields(path)
+    assert (info.value.key, info.value.params["line"]) == ("csv_row_too_long", 3)
+
+
+def test_read_run_latin1_row_with_a_field_missing_names_the_row(capfd):
+    """The row is named (row 2, as the header is not a row), and nothing of pyarrow's or
+    Python's internals ('Exception ignored', UnicodeDecodeError) reaches stderr."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(LATIN1_SHORT_ROW, name="latin.csv")
+    assert (info.value.key, info.value.params) == ("field_count", {"row": 2, "got": 2, "expected": 3})
+    assert capfd.readouterr().err == ""
+
+
+def test_check_csv_fields_latin1_row_with_a_field_missing_names_the_row(tmp_path, capfd):
+    path = tmp_path / "latin.csv"
+    path.write_bytes(LATIN1_SHORT_ROW)
+    with pytest.raises(nc.NDCGInputError) as info:
+        batch.check_csv_fields(path)
+    assert (info.value.key, info.value.params) == ("field_count", {"row": 2, "got": 2, "expected": 3})
+    assert capfd.readouterr().err == ""
+
+
+def test_csv_readers_give_pyarrow_no_python_callback(tmp_path, monkeypatch):
+    """pyarrow's reader must never call back into Python: a callback still pending in one of
+    its threads when the interpreter exits aborts the process ("terminate called without an
+    active exception", SIGABRT, item 13)."""
+    import pyarrow.csv as pacsv
+
+    handlers = []
+    original = pacsv.ParseOptions
+
+    def recording(*args, **kwargs):
+        handlers.append(kwargs.get("invalid_row_handler"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pacsv, "ParseOptions", recording)
+    path = tmp_path / "short.csv"
+    path.write_bytes(b"query,relevance,score\nq,1,0.5\nq,0\n")
+    for call in (lambda: read_run(path), lambda: batch.check_csv_fields(path)):
+        with pytest.raises(nc.NDCGInputError):
+            call()
+    assert handlers and handlers == [None] * len(handlers)
+
+
+def test_read_run_gives_pyarrow_no_python_file_for_an_upload(run, monkeypatch):
+    """An uploaded Parquet file reaches pyarrow as a buffer, not as a Python file object that
+    pyarrow's reading threads would call back into Python to read (item 13)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sources = []
+    original = pq.ParquetFile
+
+    def recording(source, *args, **kwargs):
+        sources.append(source)
+        return original(source, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "ParquetFile", recording)
+    buffer = io.BytesIO()
+    run.to_parquet(buffer, index=False)
+    buffer.seek(0)
+    assert len(read_run(buffer)) == len(run)
+    assert sources and all(isinstance(source, (str, pa.NativeFile)) for source in sources)
+
+
+@pytest.mark.parametrize(
+    ("roles", "column", "first", "second"),
+    [
+        ({"score": "relevance"}, "relevance", "relevance", "score"),
+        ({"query": "item"}, "item", "query", "item"),
+        ({"item": "query"}, "query", "query", "item"),
+        ({"relevance": "score", "score": "score"}, "score", "relevance", "score"),
+    ],
+)
+def test_evaluate_run_refuses_one_column_for_two_roles(roles, column, first, second):
+    """``--score relevance`` ranked the run by its own grades (nDCG 1, exit 0): refused."""
+    frame = pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "relevance": [1, 0], "score": [0.5, 0.9]})
+    with pytest.raises(nc.NDCGInputError) as info:
+        evaluate_run(frame, **roles)
+    assert info.value.key == "column_roles"
+    assert info.value.params == {"column": column, "first": first, "second": second}
+
+
+def _damaged_parquet() -> bytes:
+    """A Parquet file whose pages are overwritten with 0xFF, its footer intact."""
+    frame = pd.DataFrame(
+        {"query": ["q"] * 100, "item": [f"d{i}" for i in range(100)], "relevance": 1, "score": 0.5}
+    )
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False, compression=None)
+    data = bytearray(buffer.getvalue())
+    data[8:600] = b"\xff" * 592
+    return bytes(data)
+
+
+def test_read_run_parquet_damaged_inside_is_named_without_pyarrow_words():
+    """Footer intact, pages damaged: pyarrow's 'Couldn't deserialize thrift' (an OSError) is
+    the project's parquet_invalid, as for a file cut short."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(_damaged_parquet(), name="damaged.parquet")
+    assert (info.value.key, info.value.params) == ("parquet_invalid", {"name": "damaged.parquet"})
+
+
+def test_read_run_parquet_that_cannot_be_opened_is_unreadable(tmp_path):
+    """An error opening the file stays 'unreadable' with the system's reason."""
+    with pytest.raises(nc.NDCGInputError) as info:
+        read_run(tmp_path)  # a folder
+    assert info.value.key == "unreadable"

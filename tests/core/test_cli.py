@@ -128,6 +128,22 @@ def test_main_shows_progress_bar_on_large_input(run_csv, monkeypatch, capsys):
     assert _printed_mean(captured.out) == pytest.approx(evaluate_run(run, k=3).mean, abs=1e-9)
 
 
+def test_main_progress_bar_leaves_no_thread_running(tmp_path, monkeypatch, capsys):
+    """tqdm's monitor thread (it lives until the interpreter exits) is never started: a bad
+    row ends the run with the bar on, and no thread is left behind to abort the exit (issue
+    "Read every file trec_eval reads", item 13)."""
+    import threading
+
+    from tqdm import _monitor
+
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"query,relevance,score\nq,1,0.5\nq,0\n")
+    monkeypatch.setattr(cli, "PROGRESS_BYTES", 1)
+    assert cli.main([str(path)]) == 2
+    assert "Row 2 has 2 field(s)" in capsys.readouterr().err
+    assert not [thread for thread in threading.enumerate() if isinstance(thread, _monitor.TMonitor)]
+
+
 # ----------------------------------------------------------------- issue 12
 
 
@@ -445,3 +461,39 @@ def test_main_resamples_too_many_exits_2_naming_the_limit(trec_files, capsys):
     assert cli.main(["--qrels", str(qrels_path), *map(str, paths[:2]), "--resamples", "1000000000"]) == 2
     err = capsys.readouterr().err
     assert "1000000000" in err and "1000000" in err
+
+
+# ------------------------------------------ issue "Read every file trec_eval reads", item 16
+
+
+@pytest.mark.parametrize("which", ["qrels", "run", "run_relative"])
+def test_main_refuses_an_output_that_is_an_input(trec_files, capsys, which, monkeypatch):
+    """--output naming the qrels or a run file overwrote it and exited 0: refused with status
+    2, the file untouched."""
+    qrels, runs, _, _ = trec_files
+    target = qrels if which == "qrels" else runs[0]
+    before = target.read_bytes()
+    output = str(target)
+    if which == "run_relative":
+        monkeypatch.chdir(target.parent)
+        output = f"./{target.name}"
+    status = cli.main(["--qrels", str(qrels), *map(str, runs), "--output", output])
+    assert status == 2
+    assert capsys.readouterr().err == f"error: {nc.NDCGInputError('output_is_input', name=output)}\n"
+    assert target.read_bytes() == before
+
+
+def test_main_refuses_an_output_that_is_the_run_file(run_csv, capsys):
+    path, _ = run_csv
+    before = path.read_bytes()
+    assert cli.main([str(path), "--output", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {nc.NDCGInputError('output_is_input', name=str(path))}\n"
+    assert path.read_bytes() == before
+
+
+def test_main_output_still_replaces_a_file_that_is_not_an_input(run_csv, tmp_path):
+    path, _ = run_csv
+    out = tmp_path / "old.csv"
+    out.write_text("old\n")
+    assert cli.main([str(path), "--output", str(out)]) == 0
+    assert out.read_text().startswith("query,")

@@ -295,3 +295,103 @@ def test_read_qrels_csv_refuses_an_id_over_1000_bytes_naming_the_line() -> None:
 def test_read_trec_run_refuses_a_12_mib_id_without_hashing_it() -> None:
     with pytest.raises(NDCGInputError, match=r"^Line 1 of the file 'huge\.run': an id of 12582912 bytes"):
         read_trec_run(b"q1 Q0 " + b"x" * (12 << 20) + b" 1 1.0 r\n", name="huge.run")
+
+
+# ------------------------------------------------------ items 11 and 12: wrong types, messages
+
+
+@pytest.mark.parametrize("value", ["1_0", "1__0", "_1"])
+def test_read_trec_run_names_the_line_of_a_score_with_an_underscore(value: str) -> None:
+    """Python's float() reads ``1_0`` (as 10); pyarrow does not: the line is named, not
+    pyarrow's 'CSV conversion error to double'."""
+    data = f"q Q0 a 1 0.5 r\nq Q0 b 2 {value} r\n".encode()
+    with pytest.raises(NDCGInputError) as info:
+        read_trec_run(data, name="run.txt")
+    assert info.value.key == "trec_value"
+    assert info.value.params == {
+        "name": "run.txt",
+        "line": 2,
+        "what": "field_score",
+        "value": value,
+        "rule": "rule_number",
+    }
+
+
+def test_read_qrels_names_the_line_of_a_grade_with_an_underscore() -> None:
+    with pytest.raises(NDCGInputError) as info:
+        read_qrels(b"q 0 a 1_0\n", name="qrels.txt")
+    assert (info.value.key, info.value.params["line"], info.value.params["value"]) == ("trec_value", 1, "1_0")
+
+
+@pytest.mark.parametrize(
+    ("type_", "values", "shown"),
+    [
+        ("timestamp[ns]", [1, 0], "1970-01-01 00:00:00.000000001"),
+        ("duration[s]", [1, 0], "0 days 00:00:01"),
+        ("date32[day]", [1, 0], "1970-01-02"),
+    ],
+)
+def test_read_qrels_parquet_refuses_a_grade_column_of_dates_or_durations(
+    type_: str, values: list[int], shown: str
+) -> None:
+    """A timestamp grade was read as its nanoseconds (nDCG 0.7039, exit 0): a date or a
+    duration is no grade, refused as the one-file form refuses it (the first value shown)."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"query": ["q", "q"], "item": ["a", "b"], "relevance": pa.array(values, type_)})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    with pytest.raises(NDCGInputError) as info:
+        read_qrels(buffer.getvalue(), name="qrels.parquet")
+    assert info.value.key == "trec_value"
+    assert {name: info.value.params[name] for name in ("name", "line", "value", "rule")} == {
+        "name": "qrels.parquet",
+        "line": 1,  # the first row (it was "Line 0")
+        "value": shown,
+        "rule": "rule_number",
+    }
+
+
+def test_read_trec_run_dataframe_refuses_a_timestamp_score() -> None:
+    frame = pd.DataFrame({"query": ["q"], "item": ["a"], "score": pd.to_datetime(["2024-01-01"])})
+    with pytest.raises(NDCGInputError) as info:
+        read_trec_run(frame)
+    assert info.value.key == "bad_column"
+    assert info.value.params == {
+        "row": 1,
+        "column": "score",
+        "value": "2024-01-01 00:00:00",
+        "rule": "rule_number",
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"q 0 a 1\nq 0 b\x00x 0\n", 2),  # TREC text: the document id
+        (b"q\x00 0 a 1\n", 1),  # TREC text: the query id
+        (b"query,item,relevance\nq,a,1\nq,b\x00x,0\n", 3),  # CSV: line 3 (the header is line 1)
+    ],
+)
+def test_read_qrels_refuses_an_id_holding_nul(data: bytes, line: int) -> None:
+    """A NUL inside an id ends it for C programs (trec_eval reads ``b\\0x`` as ``b``): refused,
+    naming the line, rather than matched by one tool and not by another."""
+    with pytest.raises(NDCGInputError) as info:
+        read_qrels(data, name="qrels.txt")
+    assert info.value.key == "trec_value"
+    assert (info.value.params["line"], info.value.params["rule"]) == (line, "rule_id_no_nul")
+
+
+def test_read_trec_run_parquet_names_rows_from_1() -> None:
+    """A Parquet file's rows are its lines: the second row's missing score is line 2."""
+    import io
+
+    frame = pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "score": [0.5, None]})
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    with pytest.raises(NDCGInputError) as info:
+        read_trec_run(buffer.getvalue(), name="run.parquet")
+    assert (info.value.key, info.value.params["line"]) == ("trec_value", 2)

@@ -87,6 +87,27 @@ def test_spark_corpus_cli_latin1_subprocess_has_no_java_trace():
         assert sign not in result.stderr
 
 
+@pytest.mark.parametrize("name", ["pq_truncated", "pq_damaged_inside"])
+def test_spark_corpus_cli_bad_parquet_subprocess_exits_2_without_java_trace(name):
+    """Item 12 of the issue "Read every file trec_eval reads": a Parquet file cut short printed
+    about 40 lines of Java stack trace before the message; one damaged inside (its footer
+    intact) ended in "Spark failed: ... collectToPython" with status 1. Both: the message of
+    the pandas engine, status 2, nothing of Java on stderr."""
+    case = next(case for case in CASES if case["name"] == name)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_core", *_cli_args(case, "--engine", "spark", "--master", "local[1]")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr[-3000:]
+    assert result.stderr.strip().splitlines()[-1] == f"error: {_api_error(case)}"
+    for sign in ("Traceback", "Exception", "java.", "at org.", "py4j", "ERROR"):
+        assert sign not in result.stderr, result.stderr[-3000:]
+
+
 @pytest.mark.parametrize(
     ("name", "refused"), [("enc_latin1_two_queries", True), ("ids_quoted_newline", False)]
 )
