@@ -115,7 +115,7 @@ def test_cli_refuses_to_replace_an_existing_table_without_overwrite(warehouse, c
 def test_cli_overwrite_replaces_an_existing_table(warehouse, capsys):
     warehouse.createDataFrame(pd.DataFrame({"x": [1]})).write.mode("overwrite").saveAsTable("t16.again")
     assert cli.main(_cli("--output-table", "t16.again", "--overwrite")) == 0, capsys.readouterr().err
-    assert "ndcg" in warehouse.table("t16.again").columns
+    assert "ndcg@10" in warehouse.table("t16.again").columns
 
 
 def test_cli_refuses_a_view_as_output_table(warehouse, capsys):
@@ -150,7 +150,7 @@ def test_cli_refuses_a_bad_input_table_name(warehouse, capsys, option):
 
 def test_cli_writes_a_backticked_table_name(warehouse, capsys):
     assert cli.main(_cli("--output-table", "`t16`.`per_query`")) == 0, capsys.readouterr().err
-    assert "ndcg" in warehouse.table("t16.per_query").columns
+    assert "ndcg@10" in warehouse.table("t16.per_query").columns
 
 
 def test_cli_backticked_name_with_a_dot_is_one_table_name_hive_refuses(warehouse, capsys):
