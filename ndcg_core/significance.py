@@ -49,6 +49,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from .batch import _check_columns, _shown
+from .options import MAX_RESAMPLES
 from .validate import check_choice, fail
 
 __all__ = [
@@ -71,10 +72,6 @@ Permutation = Literal["auto", "exact", "monte_carlo"]
 #: Most queries the exact test may enumerate when asked for explicitly (2**20 sign flips).
 MAX_EXACT_QUERIES = 20
 
-#: The most resamples (bootstrap) and random sign flips a comparison takes: 100 times the
-#: default. The Monte Carlo p-value's standard error is then at most 0.0005, below any
-#: figure shown; 10**9 of them took 7.45 GiB and minutes.
-MAX_RESAMPLES = 1_000_000
 
 #: Columns of :attr:`Comparison.runs` (one row per run, in order of appearance).
 RUN_COLUMNS: tuple[str, ...] = ("run", "is_baseline", "n_queries", "mean", "median", "std", "min", "max")

@@ -43,6 +43,7 @@ qrels, a pair graded twice with *different* grades is refused; the same grade wr
 kept once (it cannot change any number; trec_eval would still refuse it, and pytrec_eval's
 ``parse_qrel`` silently keeps the last grade).
 
+>>> import pandas as pd
 >>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1", "q2"], "item": ["a", "b", "c", "d"],
 ...                       "relevance": [3, 2, 0, 1]})
 >>> run = pd.DataFrame({"query": ["q1", "q1", "q1"], "item": ["b", "x", "a"],
@@ -61,22 +62,31 @@ import mmap
 import os
 import re
 import stat
+import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
-from typing import IO, Any, Literal, NoReturn
+from typing import IO, TYPE_CHECKING, Any, Literal, NoReturn
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
-from . import batch
 from .discounting import discounts
 from .gains import GAINS, Gain, first_overflow
 from .options import Grades, Options, measure_columns
-from .significance import Comparison, compare_runs
+from .ordering import order_by_ties, rank_order
 from .validate import check_choice, fail
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .significance import Comparison
+
+# pandas (and the batch engine, which is built on it) are imported by the functions that read
+# CSV, Parquet or DataFrames, and by the result's tables on first access: a TREC text file
+# evaluated into a report never loads them (about 0.25 s of a command's start).
 
 __all__ = [
     "GZIP_RATIO",
@@ -272,6 +282,13 @@ def _is_csv(data: Text) -> bool:
     return b"," in line
 
 
+def _is_frame(value: Any) -> bool:
+    """Whether ``value`` is a pandas DataFrame, without importing pandas (a program that never
+    imported it holds none)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, pd.DataFrame)
+
+
 def _check_file_columns(frame: pd.DataFrame, names: tuple[str, ...], label: str) -> None:
     """The columns a qrels or run file read as CSV or Parquet needs, refused naming the file."""
     for column in names:
@@ -424,6 +441,79 @@ def _split(
     return table, values
 
 
+def _numpy(array: Any) -> NDArray[Any]:
+    """A pyarrow array or chunked array of numbers or booleans, without nulls, as NumPy: a
+    read-only view of its buffer where it can be (booleans, packed in bits, are copied).
+
+    Not ``to_numpy()``, nor ``pa.array(...)`` the other way (:func:`_arrow`): pyarrow imports
+    pandas on its first conversion (its pandas shim), and a TREC text report needs no pandas
+    (a quarter of a second of the command's start; bench/README.md, "start-up").
+
+    >>> import pyarrow as pa
+    >>> _numpy(pa.chunked_array([[1.5, 2.0], [3.0]])).tolist(), _numpy(pa.array([True, False])).tolist()
+    ([1.5, 2.0, 3.0], [True, False])
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array, pa.ChunkedArray):
+        if array.num_chunks == 1:
+            array = array.chunk(0)
+        elif array.num_chunks == 0:
+            return np.zeros(0, dtype=_NUMPY_TYPES.get(str(array.type), np.bool_))
+        else:
+            array = pa.concat_arrays(array.chunks, memory_pool=pa.system_memory_pool())
+    if array.null_count:
+        raise ValueError("an array with nulls has no NumPy view")
+    if pa.types.is_boolean(array.type):
+        return _numpy(pc.cast(array, pa.uint8())).astype(np.bool_)
+    dtype = np.dtype(_NUMPY_TYPES[str(array.type)])
+    data = array.buffers()[1]
+    if data is None or not len(array):
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(data, dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+#: pyarrow's names of the number types :func:`_numpy` reads.
+_NUMPY_TYPES: dict[str, Any] = {
+    "double": np.float64,
+    "float": np.float32,
+    **{
+        f"{sign}int{bits}": np.dtype(f"{sign}int{bits}").type
+        for sign in ("", "u")
+        for bits in (8, 16, 32, 64)
+    },
+}
+
+
+def _arrow(values: NDArray[Any]) -> Any:
+    """A NumPy array of numbers or booleans as a pyarrow array, sharing its memory (booleans
+    are packed in bits), without the pandas shim of ``pa.array`` (see :func:`_numpy`).
+
+    >>> _arrow(np.array([3, 1])).to_pylist(), _arrow(np.array([True, False, True])).to_pylist()
+    ([3, 1], [True, False, True])
+    """
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), values.size, [None, pa.py_buffer(bits)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), values.size, [None, pa.py_buffer(values)])
+
+
+def _found(positions: Any) -> NDArray[Any]:
+    """``pc.index_in``'s answer (int32, null where not found) as NumPy, -1 where not found.
+
+    >>> import pyarrow as pa, pyarrow.compute as pc
+    >>> _found(pc.index_in(pa.array(["b", "x"]), value_set=pa.array(["a", "b"]))).tolist()
+    [1, -1]
+    """
+    import pyarrow.compute as pc
+
+    return _numpy(pc.fill_null(positions, _arrow(np.array([-1], dtype=np.int32))[0]))
+
+
 def _contiguous(column: Any) -> NDArray[Any]:
     """A pyarrow column without nulls as one numpy array, joined by pyarrow in memory from the
     system allocator (read-only: a view of pyarrow's buffer).
@@ -444,8 +534,7 @@ def _contiguous(column: Any) -> NDArray[Any]:
         column = (
             column.chunk(0) if column.num_chunks == 1 else pa.concat_arrays(column.chunks, memory_pool=pool)
         )
-    values: NDArray[Any] = column.to_numpy(zero_copy_only=False)
-    return values
+    return _numpy(column)
 
 
 #: A number written with a decimal comma (``0,9``, ``-1,5e3``), as a spreadsheet in many
@@ -497,6 +586,10 @@ def _frame_values(
     frame: pd.DataFrame, column: str, *, label: str | None, offset: int, what: str
 ) -> NDArray[np.float64]:
     """A numeric column as finite float64, or an error naming the line (files) or row (tables)."""
+    import pandas as pd
+
+    from . import batch
+
     series = frame[column]
     values: NDArray[np.float64]
     if series.dtype.kind in "mM":  # dates and durations: no grade or score (nanoseconds would be)
@@ -526,6 +619,8 @@ def _frame_values(
 def _id_column(frame: pd.DataFrame, column: str, *, label: str | None, offset: int) -> Any:
     """An id column as pyarrow text (no copy when pandas already holds it in pyarrow); a
     missing or empty id is an error naming the line or row."""
+    from . import batch
+
     text = batch.id_text(frame[column])
     missing = text.isna().to_numpy() | (text == "").to_numpy(dtype=bool, na_value=True)
     if missing.any():
@@ -573,15 +668,14 @@ class _Encoded:
 
     def take(self, keep: NDArray[np.bool_]) -> _Encoded:
         """The rows where ``keep`` is true (codes and ids unchanged; lines of the kept rows)."""
-        import pyarrow as pa
 
         kept = np.flatnonzero(keep)
         return _Encoded(
             self.query_codes[keep],
             self.queries,
-            self.items.filter(pa.array(keep)),
+            self.items.filter(_arrow(keep)),
             self.values[keep],
-            None if self.tag is None else self.tag.filter(keep),
+            None if self.tag is None else self.tag.filter(_arrow(keep)),
             self.data,
             self.offset,
             self.label,
@@ -590,6 +684,8 @@ class _Encoded:
 
     def frame(self, value: str) -> pd.DataFrame:
         """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``."""
+        import pandas as pd
+
         columns: dict[str, Any] = {
             "query": _strings(self.queries, self.query_codes),
             "item": _series(self.items),
@@ -634,14 +730,22 @@ def _stretch_codes(column: Any) -> tuple[NDArray[np.int32], Any] | None:
     ends, values, offset = [], [], 0
     for chunk in chunks:
         stretches = pc.run_end_encode(chunk, run_end_type=pa.int32(), memory_pool=pool)
-        ends.append(stretches.run_ends.to_numpy().astype(np.int64) + offset)
+        ends.append(_numpy(stretches.run_ends).astype(np.int64) + offset)
         values.append(stretches.values)
         offset += len(chunk)
         if 4 * sum(len(part) for part in values) > offset + 4096:  # not in stretches
             return None
     encoded = pc.dictionary_encode(pa.concat_arrays(values))
-    stretched = pa.RunEndEncodedArray.from_arrays(pa.array(np.concatenate(ends)), encoded.indices)
-    codes: NDArray[np.int32] = pc.run_end_decode(stretched, memory_pool=pool).to_numpy(zero_copy_only=False)
+    run_ends = _arrow(np.concatenate(ends).astype(np.int32))
+    stretched = pa.RunEndEncodedArray.from_buffers(
+        pa.run_end_encoded(pa.int32(), encoded.indices.type),
+        offset,
+        [None],
+        0,
+        0,
+        [run_ends, encoded.indices],
+    )
+    codes: NDArray[np.int32] = _numpy(pc.run_end_decode(stretched, memory_pool=pool))
     return codes, encoded.dictionary
 
 
@@ -666,7 +770,7 @@ def _encode(column: Any, *, wide: bool = True) -> tuple[NDArray[Any], Any]:
         codes = _contiguous(pa.chunked_array([chunk.indices for chunk in encoded.chunks]))
         dictionary = encoded.chunk(encoded.num_chunks - 1).dictionary
     else:
-        codes, dictionary = encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary
+        codes, dictionary = _numpy(encoded.indices), encoded.dictionary
     if dictionary.type != pa.string():  # large_string: lookups need one type on both sides
         dictionary = dictionary.cast(pa.string())
     return (codes.astype(np.intp, copy=False) if wide else codes), dictionary
@@ -764,7 +868,9 @@ def _table(
     ``max_size`` as in :func:`_load`; ``input_format`` as in :func:`read_qrels`)."""
 
     value = "relevance" if kind == "qrels" else "score"
-    if isinstance(source, pd.DataFrame):
+    if _is_frame(source):
+        from . import batch  # (here: pandas is loaded only for a CSV, Parquet or DataFrame)
+
         frame = source
         batch._check_columns(frame, ("query", "item", value))
         if len(frame) == 0:
@@ -777,6 +883,8 @@ def _table(
             fail("empty_table", what="file", name=label)
         parquet = data[:4] == b"PAR1"
         if parquet or input_format == "csv" or (input_format == "auto" and _is_csv(data)):
+            from . import batch
+
             frame = batch.read_run(_bytes(data), name=label, ids=("query", "item"))
             _check_file_columns(frame, ("query", "item", value), label)
             if len(frame) == 0:
@@ -794,6 +902,8 @@ def _table(
         values = _frame_values(frame, value, label=label, offset=offset, what=_FIELD_TERM[kind])
         tag = None
         if kind == "run" and "tag" in frame.columns:
+            from . import batch
+
             tag = _arrow_text(batch.id_text(frame["tag"]))
         data = None
     else:
@@ -842,11 +952,13 @@ def _take(strings: Any, rows: NDArray[Any]) -> Any:
 
     rows = np.asarray(rows, dtype=np.int64)
     if not isinstance(strings, pa.ChunkedArray):
-        return strings.take(pa.array(rows))
+        return strings.take(_arrow(rows))
     if strings.num_chunks == 1:
-        return strings.chunk(0).take(pa.array(rows))
-    if strings.num_chunks == 0 or rows.size == 0:
+        return strings.chunk(0).take(_arrow(rows))
+    if strings.num_chunks == 0:
         return pa.array([], type=strings.type)
+    if rows.size == 0:
+        return strings.chunk(0).slice(0, 0)
     ends = np.cumsum([len(chunk) for chunk in strings.chunks])
     which = np.searchsorted(ends, rows, side="right")
     order = np.argsort(which, kind="stable")
@@ -855,11 +967,11 @@ def _take(strings: Any, rows: NDArray[Any]) -> Any:
     for index, chunk in enumerate(strings.chunks):
         if edges[index + 1] > edges[index]:
             local = rows[order[edges[index] : edges[index + 1]]] - (ends[index] - len(chunk))
-            parts.append(chunk.take(pa.array(local)))
+            parts.append(chunk.take(_arrow(local)))
     taken = pa.concat_arrays(parts)
     inverse = np.empty_like(order)
     inverse[order] = np.arange(order.size)
-    return taken.take(pa.array(inverse))
+    return taken.take(_arrow(inverse))
 
 
 #: Odd 64-bit multipliers (splitmix64's) that spread the words of :func:`_text_hash`.
@@ -1006,6 +1118,8 @@ def _qrels(
     candidate[1:] |= same
     candidate[:-1] |= same
     rows = np.sort(order[candidate])
+    import pandas as pd  # (only for qrels with a repeated key: rare)
+
     exact = pd.DataFrame(
         {"query": table.query_codes[rows], "item": _take(table.items, rows).to_numpy(zero_copy_only=False)}
     )
@@ -1110,6 +1224,8 @@ def _repeated_pair(query_codes: NDArray[Any], n_queries: int, items: Any) -> tup
     if not suspect.any():
         return None
     rows = np.flatnonzero(suspect[query_codes])
+    import pandas as pd  # (only for a run whose keys repeat: rare)
+
     exact = pd.DataFrame(
         {
             "query": query_codes[rows],
@@ -1315,7 +1431,7 @@ def read_trec_run(
 # --------------------------------------------------------------------------- result
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class TrecResult:
     """An evaluation of runs against qrels.
 
@@ -1330,6 +1446,12 @@ class TrecResult:
     means : pandas.DataFrame
         One row per run: ``run, n_queries`` (queries in the mean) and the mean of each ndcg
         and judged column (judged over the answered queries).
+    columns : mapping of str to numpy array
+        What :attr:`per_query` holds, column by column; both tables are built from these and
+        :attr:`mean_rows` on first access, so a report that reads only the means never loads
+        pandas.
+    mean_rows : tuple of dict
+        What :attr:`means` holds, one dict per run.
     options : Options
         The options that made it.
     unjudged_queries : mapping of run name to tuple of str
@@ -1343,25 +1465,63 @@ class TrecResult:
         given, with ``"truncate"`` truncated.
     """
 
-    per_query: pd.DataFrame
-    means: pd.DataFrame
+    columns: Mapping[str, NDArray[Any]]
+    mean_rows: tuple[Mapping[str, Any], ...]
     options: Options
     unjudged_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     missing_queries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fractional_grades: tuple[tuple[float, float], ...] = ()
 
+    @classmethod
+    def from_frames(
+        cls, per_query: pd.DataFrame, means: pd.DataFrame, options: Options, **details: Any
+    ) -> TrecResult:
+        """A result made elsewhere (the Spark engine's tables) from its two tables, which it
+        keeps as they are."""
+        result = cls(
+            {str(name): per_query[name].to_numpy() for name in per_query.columns},
+            tuple(means.to_dict("records")),
+            options,
+            **details,
+        )
+        result.__dict__.update(per_query=per_query, means=means)  # (the cached tables)
+        return result
+
+    @cached_property
+    def per_query(self) -> pd.DataFrame:
+        import pandas as pd
+
+        frame = pd.DataFrame(dict(self.columns))
+        for name in ("run", "query"):
+            frame[name] = frame[name].astype("str")
+        return frame
+
+    @cached_property
+    def means(self) -> pd.DataFrame:
+        import pandas as pd
+
+        frame = pd.DataFrame(list(self.mean_rows))
+        frame["run"] = frame["run"].astype("str")
+        return frame
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The runs' names, in the order given."""
+        return tuple(str(row["run"]) for row in self.mean_rows)
+
     def no_relevant_counts(self) -> dict[str, int]:
         """The number of judged queries with nothing relevant (IDCG = 0) in each run's table.
 
+        >>> import pandas as pd
         >>> qrels = pd.DataFrame({"query": ["q1", "q2"], "item": ["a", "b"], "relevance": [1, 0]})
         >>> run = pd.DataFrame({"query": ["q1", "q2"], "item": ["a", "b"], "score": [1.0, 1.0]})
         >>> evaluate_trec(qrels, {"good": run}, k=10).no_relevant_counts()["good"]  # q2
         1
         """
         column = measure_columns(self.options.k, "idcg")[0]
-        empty = self.per_query[column].to_numpy(dtype=np.float64) == 0
-        counts = pd.Series(empty).groupby(self.per_query["run"].to_numpy(), sort=False).sum()
-        return {str(run): int(count) for run, count in counts.items()}
+        empty = np.asarray(self.columns[column], dtype=np.float64) == 0
+        runs = np.asarray(self.columns["run"], dtype=object)
+        return {run: int(np.count_nonzero(empty & (runs == run))) for run in self.runs}
 
     def compare(
         self,
@@ -1380,6 +1540,7 @@ class TrecResult:
         :attr:`Comparison.n_queries` says how many remain. ``measure`` defaults to the first
         cutoff's nDCG column.
 
+        >>> import pandas as pd
         >>> qrels = pd.DataFrame(
         ...     {"query": ["1", "1", "2", "2", "3", "3"], "item": ["a", "b"] * 3, "relevance": [1, 0, 0, 1, 2, 1]}
         ... )
@@ -1389,6 +1550,9 @@ class TrecResult:
         >>> comparison.tests["run"].tolist(), comparison.n_queries, comparison.tests["wins"].tolist()
         (['good'], 3, [3])
         """
+        from . import batch
+        from .significance import compare_runs
+
         column = measure if measure is not None else measure_columns(self.options.k, "ndcg")[0]
         batch._check_columns(self.per_query, (column,))
         values = self.per_query[["run", "query", column]]
@@ -1426,7 +1590,7 @@ def run_name(path: str | os.PathLike[str]) -> str:
 
 
 def _named_runs(runs: Any) -> list[tuple[str, Any]]:
-    if isinstance(runs, (pd.DataFrame, str, os.PathLike, bytes)):
+    if _is_frame(runs) or isinstance(runs, (str, os.PathLike, bytes)):
         runs = [runs]
     if isinstance(runs, Mapping):
         pairs = [(str(name), run) for name, run in runs.items()]
@@ -1552,7 +1716,10 @@ def _best_gains(
     >>> codes.tolist(), position.tolist(), best.tolist()
     ([0, 0, 1], [0, 1, 0], [3.0, 3.0, 2.0])
     """
-    level, values = pd.factorize(gains)
+
+    encoded = _arrow(gains).dictionary_encode()  # (a hash of the values: no sort)
+    level = _numpy(encoded.indices).astype(np.intp)
+    values = _numpy(encoded.dictionary)
     n_levels = values.size
     if n_queries * n_levels > 2 * codes.size + 4096:
         return None
@@ -1584,7 +1751,7 @@ def _ranked_positions(
         position = np.arange(codes.size)
         position -= starts[codes]
         return None, position
-    order = batch._rank_order(codes, counts, starts, values)
+    order = rank_order(codes, counts, starts, values)
     position = np.arange(codes.size)
     position -= starts[codes[order]]
     return order, position
@@ -1612,6 +1779,8 @@ def _trec_order(
     few, so no sort ever compares the ids of the whole run). ``items``: each row's item code
     (None: the row itself) and the ids (a pyarrow string array or chunked array). The order is
     None for the input order."""
+    import pyarrow.compute as pc
+
     order, position = _ranked_positions(codes, n_queries, score)
     ranked_codes, ranked_score = (codes, score) if order is None else (codes[order], score[order])
     same = ranked_score[1:] == ranked_score[:-1]
@@ -1628,8 +1797,8 @@ def _trec_order(
         group = np.cumsum(~after)
         tied_rows = rows if order is None else order[rows]
         names = _take(items[1], tied_rows if items[0] is None else items[0][tied_rows])
-        names = names.to_numpy(zero_copy_only=False)
-        item_codes, _ = pd.factorize(names, sort=True)  # str order = UTF-8 byte order (strcmp)
+        # pyarrow compares text by its bytes, as strcmp does
+        item_codes = _numpy(pc.rank(names, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
         # descending id within a tie group; the rows of a group are contiguous and keep their slots
         resorted = np.lexsort((-item_codes, group))
         if order is None:
@@ -1654,10 +1823,7 @@ def _ranked_gains(
     elif ties in ("optimistic", "pessimistic"):
         counts = np.bincount(codes, minlength=n_queries)
         starts = np.cumsum(counts) - counts
-        run = batch._Run(
-            codes=codes, queries=pd.RangeIndex(n_queries), relevance=np.fmax(grades, 0.0), score=score
-        )
-        order = batch._order(run, ties, counts, starts)
+        order = order_by_ties(codes, counts, starts, score, np.fmax(grades, 0.0), ties)
         position = np.arange(codes.size) - starts[codes[order]]
     else:  # "average" and "input": input order inside a tie
         order, position = _ranked_positions(codes, n_queries, score)
@@ -1701,7 +1867,7 @@ def _look_up(
     candidate = pool_rows[where[hit]]
     ours = _take(ids, hit)
     theirs = _take(pool.items, candidate)
-    same = pc.equal(ours, theirs).to_numpy(zero_copy_only=False)
+    same = _numpy(pc.equal(ours, theirs))
     found[hit[same]] = candidate[same]
     return found
 
@@ -1717,11 +1883,12 @@ def _look_up_by_text(
     """What :func:`_look_up` gives, by the ids' text (when judged ids of one query collide):
     the judged ids encoded, each (query, item) pair of the qrels numbered, and the run's
     pairs found among those numbers."""
+    import pandas as pd
     import pyarrow.compute as pc
 
     pool_codes, pool_ids = _encode(pool.items)
     pool_keys = pd.Index(pool.query_codes.astype(np.int64) * (len(pool_ids) + 1) + pool_codes)
-    item = pc.fill_null(pc.index_in(_run_ids(run, rows), value_set=pool_ids), -1).to_numpy()
+    item = _found(pc.index_in(_run_ids(run, rows), value_set=pool_ids))
     found = pool_keys.get_indexer(np.where(item >= 0, code.astype(np.int64) * (len(pool_ids) + 1) + item, -1))
     found[item < 0] = -1
     return np.asarray(found, dtype=np.intp)
@@ -1823,7 +1990,6 @@ def evaluate_trec(
         grades=grades,
     )
     form = check_choice(input_format, INPUT_FORMATS, option="input_format")
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     named = _named_runs(runs)
@@ -1865,18 +2031,18 @@ def evaluate_trec(
             codes, position, ranked = best
         pool_idcg = cumulative(codes, position, discounted(position, ranked))
 
-    query_ids = pd.Index(pool.queries.to_numpy(zero_copy_only=False), dtype="str")
+    query_ids = np.asarray(pool.queries.to_pylist(), dtype=object)
     given = np.argsort(by_size)  # column j of the given order is column given[j] of the sorted
     names = {m: measure_columns(options.k, m) for m in ("ndcg", "dcg", "idcg", "judged")}
     unjudged_queries: dict[str, tuple[str, ...]] = {}
     missing_queries: dict[str, tuple[str, ...]] = {}
-    tables: list[pd.DataFrame] = []
+    tables: list[dict[str, NDArray[Any]]] = []
     mean_rows: list[dict[str, Any]] = []
     for (name, run), counts in zip(encoded, run_counts, strict=True):
         # the run's ids looked up in the qrels' once per distinct id (hashed in C++)
-        query_map = pc.fill_null(pc.index_in(run.queries, value_set=pool.queries), -1).to_numpy()
+        query_map = _found(pc.index_in(run.queries, value_set=pool.queries))
         query_map = query_map.astype(np.intp)
-        unjudged_queries[name] = tuple(run.queries.filter(pa.array(query_map < 0)).to_pylist())
+        unjudged_queries[name] = tuple(run.queries.filter(_arrow(query_map < 0)).to_pylist())
         # rows per judged query (each of the run's queries is one of the qrels' at most)
         n_items = np.zeros(n_queries, dtype=np.intp)
         n_items[query_map[query_map >= 0]] = counts[query_map >= 0]
@@ -1954,7 +2120,7 @@ def evaluate_trec(
         if options.missing == "drop":
             ndcg[~answered] = np.nan
         columns: dict[str, Any] = {
-            "run": pd.Series([name] * n_queries, dtype="str"),
+            "run": np.full(n_queries, name, dtype=object),
             "query": query_ids,
             "n_items": n_items.astype(np.int64),
         }
@@ -1962,7 +2128,7 @@ def evaluate_trec(
             for column, index in zip(names[measure], given, strict=True):
                 columns[column] = values[:, index]
         columns["missing"] = ~answered
-        tables.append(pd.DataFrame(columns))
+        tables.append(columns)
         in_mean = ~np.isnan(ndcg[:, 0])
         row: dict[str, Any] = {"run": name, "n_queries": int(in_mean.sum())}
         for column, index in zip(names["ndcg"], given, strict=True):
@@ -1970,7 +2136,5 @@ def evaluate_trec(
         for column, index in zip(names["judged"], given, strict=True):
             row[column] = float(judged_share[answered, index].mean()) if answered.any() else float("nan")
         mean_rows.append(row)
-    per_query = pd.concat(tables, ignore_index=True)
-    means = pd.DataFrame(mean_rows)
-    means["run"] = means["run"].astype("str")
-    return TrecResult(per_query, means, options, unjudged_queries, missing_queries, fractional)
+    per_query = {column: np.concatenate([table[column] for table in tables]) for column in tables[0]}
+    return TrecResult(per_query, tuple(mean_rows), options, unjudged_queries, missing_queries, fractional)

@@ -16,30 +16,33 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ndcg_core.batch import RunResult, evaluate_run, read_run
 from ndcg_core.discounting import DISCOUNTS
-from ndcg_core.export import write_table
 from ndcg_core.gains import GAINS
 from ndcg_core.options import (
     BATCH_TIES,
     DESCRIPTIONS,
     GRADES,
     IDEALS,
+    MAX_RESAMPLES,
     MISSING,
     NO_RELEVANT,
     UNJUDGED,
     measure_columns,
     parse_cutoffs,
 )
-from ndcg_core.significance import MAX_RESAMPLES
 from ndcg_core.trec import GZIP_RATIO, INPUT_FORMATS, MAX_TEXT_SIZE, run_name
 from ndcg_core.validate import NDCGInputError, fail
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from ndcg_core.batch import RunResult
     from ndcg_core.significance import Comparison
     from ndcg_core.trec import TrecResult
+
+# The one-file engine (ndcg_core.batch), the comparison and the table writer are built on
+# pandas: they are imported where they are used, so that a TREC text report (qrels and one
+# run, no --output) never loads pandas (see bench/README.md, "start-up").
 
 #: Files from this size on get a progress bar (unless --no-progress).
 PROGRESS_BYTES = 8 * 1024 * 1024
@@ -391,6 +394,8 @@ def _bar(**options: Any) -> Any:
 
 
 def _read(args: argparse.Namespace, progress: bool) -> pd.DataFrame:
+    from ndcg_core.batch import read_run
+
     path = args.files[0]
     if not progress:
         return read_run(path, ids=_ids(args))
@@ -403,6 +408,8 @@ def _read(args: argparse.Namespace, progress: bool) -> pd.DataFrame:
 
 
 def _run_pandas(args: argparse.Namespace, progress: bool, k: int | None) -> RunResult:
+    from ndcg_core.batch import evaluate_run
+
     frame = _read(args, progress)
     if not progress:
         return evaluate_run(frame, **_options(args, k))
@@ -562,10 +569,10 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
     def queries(table: pd.DataFrame, run: str) -> tuple[str, ...]:
         return tuple(sorted(table.loc[table["run"] == run, "query"].astype(str)))
 
-    return TrecResult(
-        per_query=rows,
-        means=means,
-        options=options,
+    return TrecResult.from_frames(
+        rows,
+        means,
+        options,
         unjudged_queries={run: queries(skipped, run) for run in names},
         missing_queries={run: queries(rows[rows["missing"]], run) for run in names},
     )
@@ -606,10 +613,10 @@ def _trec_report(result: TrecResult, comparisons: list[Comparison], output: str 
     """One line per run: its mean(s), its judged share(s) and what was left out."""
     options = result.options
     columns = measure_columns(options.k, "ndcg") + measure_columns(options.k, "judged")
-    width = max(len(str(name)) for name in result.means["run"])
+    width = max(len(name) for name in result.runs)
     no_relevant = result.no_relevant_counts()
     lines = []
-    for row in result.means.to_dict("records"):
+    for row in result.mean_rows:
         run = str(row["run"])
         values = "  ".join(f"{_shown(column, options.k)} {row[column]:.4f}" for column in columns)
         notes = f"queries in the mean: {row['n_queries']}"
@@ -661,7 +668,7 @@ def _trec_eval_lines(result: TrecResult) -> list[str]:
     cutoffs = sorted(options.k) if options.k is not None else [None]
     columns = [(f"ndcg_cut_{k}", f"ndcg@{k}") if k is not None else ("ndcg", "ndcg") for k in cutoffs]
     lines: list[str] = []
-    for row in result.means.to_dict("records"):
+    for row in result.mean_rows:
         rows = result.per_query[result.per_query["run"] == row["run"]]
         # strcmp compares bytes: the order of UTF-8 text is the order of its code points
         for query, values in sorted(zip(rows["query"].astype(str), rows.to_dict("records"), strict=True)):
@@ -675,7 +682,7 @@ def _trec_eval_lines(result: TrecResult) -> list[str]:
 
 def _comparisons(result: TrecResult, args: argparse.Namespace) -> list[Comparison]:
     """With two or more runs: each nDCG column compared against the baseline."""
-    if len(result.means) < 2:
+    if len(result.runs) < 2:
         return []
     return [
         result.compare(measure=column, baseline=args.baseline, n_resamples=args.resamples, seed=args.seed)
@@ -727,9 +734,7 @@ def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse
             "no_relevant": options.no_relevant,
             "grades": options.grades,
         },
-        "means": [
-            {key: _finite(value) for key, value in row.items()} for row in result.means.to_dict("records")
-        ],
+        "means": [{key: _finite(value) for key, value in row.items()} for row in result.mean_rows],
         "n_no_relevant": result.no_relevant_counts(),
         "fractional_grades": [list(pair) for pair in result.fractional_grades],
         "missing_queries": {run: list(queries) for run, queries in result.missing_queries.items()},
@@ -785,7 +790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if trec:
             outcome: Any = _evaluate_trec(args)
             comparisons = _comparisons(outcome, args)
-            table = outcome.per_query
+            table = outcome.per_query if args.output is not None else None
         else:
             cutoffs = parse_cutoffs(args.k)
             outcome = _single(args, cutoffs)
@@ -802,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: Spark failed: {str(error).strip().splitlines()[0][:500]}", file=sys.stderr)
         return 1
     if args.output is not None:
+        from ndcg_core.export import write_table
+
         try:
             write_table(table, args.output)
         except OSError as error:

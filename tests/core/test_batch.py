@@ -201,7 +201,7 @@ def test_evaluate_average_near_ties_match_sklearn():
 @pytest.mark.parametrize("later_first", [False, True])
 def test_rank_order_packed_key_equals_lexsort(later_first):
     """The packed-key sort and its np.lexsort fallback (budget 0) give the same order."""
-    from ndcg_core.batch import _rank_order
+    from ndcg_core.ordering import rank_order as _rank_order
 
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 30, size=500)
