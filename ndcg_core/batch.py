@@ -64,7 +64,7 @@ from numpy.typing import NDArray
 
 from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
-from .options import NO_RELEVANT, BatchTies, NoRelevant, check_ties
+from .options import NO_RELEVANT, BatchTies, NoRelevant, Options, check_ties, given_options, run_options
 from .ordering import order_by_ties, rank_order
 from .validate import NDCGInputError, check_choice, check_k, fail
 
@@ -887,6 +887,16 @@ def check_roles(*, query: str, relevance: str, score: str, item: str | None) -> 
         seen[column] = role
 
 
+def _from_options(
+    options: Options, k: int | None, gain: Gain, discount: Discount, ties: Ties, no_relevant: NoRelevant
+) -> tuple[int | None, Gain, Discount, Ties, NoRelevant]:
+    """The five keywords of a one-file evaluation taken from ``options`` (see
+    :func:`ndcg_core.options.run_options`); the keywords given too must be their defaults."""
+    given = {"k": k, "gain": gain, "discount": discount, "ties": ties, "no_relevant": no_relevant}
+    chosen = run_options(given_options(options, given, Options()))
+    return chosen["k"], chosen["gain"], chosen["discount"], chosen["ties"], chosen["no_relevant"]
+
+
 def _check_options(k: Any, gain: str, discount: str, ties: str, no_relevant: str) -> None:
     check_k(k, 1)
     check_choice(gain, tuple(GAINS), option="gain")
@@ -1186,6 +1196,7 @@ def evaluate(
     discount: Discount = "log2",
     ties: Ties = "average",
     no_relevant: NoRelevant = "zero",
+    options: Options | None = None,
     query: str = "query",
     relevance: str = "relevance",
     score: str = "score",
@@ -1214,6 +1225,10 @@ def evaluate(
         the item column. ``"ignore"`` is refused (single lists only).
     no_relevant : {"zero", "drop"}
         nDCG of a query with nothing relevant: 0 (counted in the mean) or NaN (left out).
+    options : Options, optional
+        The five options above as one :class:`ndcg_core.options.Options` (one cutoff at most;
+        its qrels-only options left at their defaults), instead of the keywords: a keyword
+        that differs from its default is then refused.
     query, relevance, score : str
         Column names.
     item : str or None
@@ -1241,6 +1256,8 @@ def evaluate(
     >>> evaluate(run)[["query", "n_items", "ndcg"]].round(4).to_dict("list")
     {'query': ['a', 'b'], 'n_items': [5, 2], 'ndcg': [0.9762, 0.8155]}
     """
+    if options is not None:
+        k, gain, discount, ties, no_relevant = _from_options(options, k, gain, discount, ties, no_relevant)
     _check_options(k, gain, discount, ties, no_relevant)
     run = _prepare(frame, query=query, relevance=relevance, score=score, item=item, ties=ties)
     return _per_query(run, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
@@ -1335,6 +1352,7 @@ def evaluate_run(
     discount: Discount = "log2",
     ties: Ties = "average",
     no_relevant: NoRelevant = "zero",
+    options: Options | None = None,
     query: str = "query",
     relevance: str = "relevance",
     score: str = "score",
@@ -1347,7 +1365,11 @@ def evaluate_run(
     >>> result = evaluate_run(run, no_relevant="drop")
     >>> result.mean, result.n_queries, result.n_no_relevant, result.n_in_mean
     (1.0, 2, 1, 1)
+    >>> evaluate_run(run, options=Options(no_relevant="drop")).mean
+    1.0
     """
+    if options is not None:
+        k, gain, discount, ties, no_relevant = _from_options(options, k, gain, discount, ties, no_relevant)
     per_query = evaluate(
         frame,
         k=k,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from .discounting import DISCOUNTS, Discount
@@ -24,11 +24,14 @@ from .validate import check_choice, fail
 
 __all__ = [
     "BATCH_TIES",
+    "CHOICES",
     "DESCRIPTIONS",
     "GRADES",
     "IDEALS",
     "MISSING",
     "NO_RELEVANT",
+    "QRELS_ONLY",
+    "TREC_DEFAULTS",
     "UNJUDGED",
     "BatchTies",
     "Grades",
@@ -38,8 +41,10 @@ __all__ = [
     "Options",
     "Unjudged",
     "check_ties",
+    "given_options",
     "measure_columns",
     "parse_cutoffs",
+    "run_options",
 ]
 
 BatchTies = Literal["average", "optimistic", "pessimistic", "input", "trec_eval"]
@@ -64,6 +69,23 @@ NO_RELEVANT: tuple[NoRelevant, ...] = ("zero", "drop")
 #: Grades that are not whole numbers: used as given, or truncated toward zero as trec_eval
 #: reads them (C's ``atol``: 1.7 is 1, -0.5 is 0). The names of the tools table's ``grades``.
 GRADES: tuple[Grades, ...] = ("any", "truncate")
+
+#: The values of each option but ``k``: the vocabulary the command line, the pages and the link
+#: parsers offer, in this order.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "gain": tuple(GAINS),
+    "discount": DISCOUNTS,
+    "ties": BATCH_TIES,
+    "ideal": IDEALS,
+    "unjudged": UNJUDGED,
+    "missing": MISSING,
+    "no_relevant": NO_RELEVANT,
+    "grades": GRADES,
+}
+
+#: What :class:`Options` holds that a run with its own grades (the one-file engines) has no use
+#: for: it has no judged pool.
+QRELS_ONLY: tuple[str, ...] = ("ideal", "unjudged", "missing", "grades")
 
 #: The one English description of each option and of each of its values.
 DESCRIPTIONS: dict[str, str] = {
@@ -215,3 +237,59 @@ class Options:
     def columns(self) -> tuple[str, ...]:
         """The nDCG column names of a result under these options (see :func:`measure_columns`)."""
         return measure_columns(self.k)
+
+
+#: trec_eval's settings, the defaults of every evaluation against qrels (the TREC engines, the
+#: command line's --qrels, the Evaluate page's qrels form): nDCG@10, trec_eval's tie order,
+#: the ideal from the judged pool; the other options as :class:`Options` has them.
+TREC_DEFAULTS = Options(k=10, ties="trec_eval", ideal="pool")
+
+
+def given_options(options: Any, keywords: Mapping[str, Any], defaults: Options) -> Options:
+    """The options of an engine called with ``options=``: ``options`` itself, checked to be an
+    :class:`Options`, when none of the option ``keywords`` the engine was also called with
+    differs from its default (``defaults``, the engine's); a keyword that does is refused, so
+    that no choice is silently overridden.
+
+    >>> given_options(Options(k=5), {"k": 10, "gain": "linear"}, TREC_DEFAULTS).k
+    (5,)
+    >>> given_options(Options(k=5), {"k": 10, "gain": "exponential"}, TREC_DEFAULTS)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: Give the options either ... not both: gain also given as a keyword.
+    """
+    if not isinstance(options, Options):
+        fail("unknown_option", option="options", allowed="Options(...)", got=type(options).__name__)
+    changed = [
+        name
+        for name, value in keywords.items()
+        if (parse_cutoffs(value) if name == "k" else value) != getattr(defaults, name)
+    ]
+    if changed:
+        fail("options_and_keywords", names=", ".join(changed))
+    return options
+
+
+def run_options(options: Options) -> dict[str, Any]:
+    """The keywords of a one-file engine (``k`` as one cutoff or None, ``gain``, ``discount``,
+    ``ties``, ``no_relevant``) from ``options``; refused when it has several cutoffs or sets an
+    option that needs qrels.
+
+    >>> run_options(Options(k=5, gain="exponential"))["k"], run_options(Options())["k"]
+    (5, None)
+    >>> run_options(Options(ideal="pool"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: ideal='pool' applies to runs evaluated against qrels ... Leave it at 'list'.
+    """
+    plain = Options()
+    for name in QRELS_ONLY:
+        if getattr(options, name) != getattr(plain, name):
+            fail("options_need_qrels", option=name, got=getattr(options, name), default=getattr(plain, name))
+    if options.k is not None and len(options.k) > 1:
+        fail("options_one_cutoff", count=len(options.k), got=",".join(map(str, options.k)))
+    settings = {field.name: getattr(options, field.name) for field in fields(Options)}
+    for name in QRELS_ONLY:
+        del settings[name]
+    settings["k"] = None if options.k is None else options.k[0]
+    return settings

@@ -73,9 +73,20 @@ from typing import IO, TYPE_CHECKING, Any, Literal, NoReturn
 import numpy as np
 from numpy.typing import NDArray
 
-from .discounting import discounts
+from .discounting import Discount, discounts
 from .gains import GAINS, Gain, first_overflow
-from .options import Grades, Options, measure_columns
+from .options import (
+    TREC_DEFAULTS,
+    BatchTies,
+    Grades,
+    Ideal,
+    Missing,
+    NoRelevant,
+    Options,
+    Unjudged,
+    given_options,
+    measure_columns,
+)
 from .ordering import order_by_ties, rank_order
 from .validate import check_choice, fail
 
@@ -1936,14 +1947,15 @@ def evaluate_trec(
     runs: Mapping[str, pd.DataFrame | Source] | Sequence[pd.DataFrame | Source] | pd.DataFrame | Source,
     *,
     k: Any = 10,
-    gain: str = "linear",
-    discount: str = "log2",
-    ties: str = "trec_eval",
-    ideal: str = "pool",
-    unjudged: str = "zero",
-    missing: str = "zero",
-    no_relevant: str = "zero",
+    gain: Gain = "linear",
+    discount: Discount = "log2",
+    ties: BatchTies = "trec_eval",
+    ideal: Ideal = "pool",
+    unjudged: Unjudged = "zero",
+    missing: Missing = "zero",
+    no_relevant: NoRelevant = "zero",
     grades: Grades = "any",
+    options: Options | None = None,
     max_size: int = MAX_TEXT_SIZE,
     input_format: InputFormat = "auto",
 ) -> TrecResult:
@@ -1969,6 +1981,10 @@ def evaluate_trec(
         :data:`ndcg_core.options.DESCRIPTIONS`). ``grades="any"`` uses a grade such as 0.5 as
         given (and names it in :attr:`TrecResult.fractional_grades`); ``"truncate"`` truncates
         each grade toward zero first, as trec_eval reads grades (C's ``atol``).
+    options : Options, optional
+        Every option above as one :class:`ndcg_core.options.Options`, instead of the keywords
+        (a keyword that differs from its default, :data:`ndcg_core.options.TREC_DEFAULTS`, is
+        then refused).
     max_size : int, default MAX_TEXT_SIZE (2 GiB)
         The most text read from one gzip file, pipe or stream (see :func:`read_qrels`).
     input_format : {"auto", "trec", "csv"}, default "auto"
@@ -1978,17 +1994,18 @@ def evaluate_trec(
     -------
     TrecResult
     """
-    options = Options(
-        k=k,
-        gain=gain,  # type: ignore[arg-type]
-        discount=discount,  # type: ignore[arg-type]
-        ties=ties,  # type: ignore[arg-type]
-        ideal=ideal,  # type: ignore[arg-type]
-        unjudged=unjudged,  # type: ignore[arg-type]
-        missing=missing,  # type: ignore[arg-type]
-        no_relevant=no_relevant,  # type: ignore[arg-type]
-        grades=grades,
-    )
+    keywords = {
+        "k": k,
+        "gain": gain,
+        "discount": discount,
+        "ties": ties,
+        "ideal": ideal,
+        "unjudged": unjudged,
+        "missing": missing,
+        "no_relevant": no_relevant,
+        "grades": grades,
+    }
+    options = Options(**keywords) if options is None else given_options(options, keywords, TREC_DEFAULTS)
     form = check_choice(input_format, INPUT_FORMATS, option="input_format")
     import pyarrow.compute as pc
 

@@ -79,6 +79,18 @@ MESSAGES: dict[str, str] = {
     ),
     "position_invalid": "The position must be an integer from 1 to {n}. Got {got} instead.",
     "unknown_option": "{option} must be one of {allowed}. Got {got!r} instead.",
+    "options_and_keywords": (
+        "Give the options either as options=Options(...) or as keywords, not both: {names} also given "
+        "as a keyword."
+    ),
+    "options_one_cutoff": (
+        "A run with its own grades is evaluated at one cutoff at a time; these options have {count} "
+        "({got}). Evaluate once per cutoff, or use mean_ndcg_at_ks for a curve."
+    ),
+    "options_need_qrels": (
+        "{option}={got!r} applies to runs evaluated against qrels (evaluate_trec): a run with its own "
+        "grades has no judged pool. Leave it at {default!r}."
+    ),
     "label_empty": "Item {position} has an empty name. Every item needs a name, e.g. D{position}.",
     "label_duplicate": "The name {label!r} is used more than once. Item names must be unique.",
     "label_too_long": "The name of item {position} has {got} characters, more than the {limit} allowed.",

@@ -14,21 +14,19 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ndcg_core.discounting import DISCOUNTS
-from ndcg_core.gains import GAINS
 from ndcg_core.options import (
-    BATCH_TIES,
+    CHOICES,
     DESCRIPTIONS,
-    GRADES,
-    IDEALS,
     MAX_RESAMPLES,
-    MISSING,
-    NO_RELEVANT,
-    UNJUDGED,
+    QRELS_ONLY,
+    TREC_DEFAULTS,
+    Options,
     measure_columns,
     parse_cutoffs,
+    run_options,
 )
 from ndcg_core.trec import GZIP_RATIO, INPUT_FORMATS, MAX_TEXT_SIZE, run_name
 from ndcg_core.validate import NDCGInputError, fail
@@ -118,49 +116,15 @@ def _parser() -> argparse.ArgumentParser:
         "file's name without its suffixes, bm25.run.gz is bm25); --baseline takes these names",
     )
     parser.add_argument(
-        "--k", default=None, metavar="K", help=DESCRIPTIONS["k"] + " (default: 10 with --qrels)"
-    )
-    parser.add_argument(
-        "--gain", choices=tuple(GAINS), default="linear", help=DESCRIPTIONS["gain"] + " (default: linear)"
-    )
-    parser.add_argument(
-        "--discount", choices=DISCOUNTS, default="log2", help=DESCRIPTIONS["discount"] + " (default: log2)"
-    )
-    # Not argparse choices: a refused name ('ignore') gets the core's message, which says why.
-    parser.add_argument(
-        "--ties",
+        "--k",
         default=None,
-        metavar="{" + ",".join(BATCH_TIES) + "}",
-        help=DESCRIPTIONS["ties"] + " (default: average; trec_eval with --qrels)",
+        metavar="K",
+        help=DESCRIPTIONS["k"] + f" (default: {_trec_cutoffs()} with --qrels)",
     )
-    parser.add_argument(
-        "--ideal", choices=IDEALS, default=None, help=DESCRIPTIONS["ideal"] + " (with --qrels; default: pool)"
-    )
-    parser.add_argument(
-        "--unjudged",
-        choices=UNJUDGED,
-        default=None,
-        help=DESCRIPTIONS["unjudged"] + " (with --qrels; default: zero)",
-    )
-    parser.add_argument(
-        "--missing",
-        choices=MISSING,
-        default=None,
-        help=DESCRIPTIONS["missing"] + " (with --qrels; default: zero)",
-    )
-    parser.add_argument(
-        "--no-relevant",
-        choices=NO_RELEVANT,
-        default=None,
-        help=DESCRIPTIONS["no_relevant"] + " (default: zero). Their number is printed either way",
-    )
-    parser.add_argument(
-        "--grades",
-        choices=GRADES,
-        default=None,
-        help=DESCRIPTIONS["grades"] + " (with --qrels; default: any; grades that are not whole numbers "
-        "are named on stderr either way)",
-    )
+    for name, choices in CHOICES.items():
+        # ties: no argparse choices, so that a refused name ('ignore') gets the core's message
+        listed = {"metavar": "{" + ",".join(choices) + "}"} if name == "ties" else {"choices": choices}
+        parser.add_argument("--" + name.replace("_", "-"), default=None, help=_option_help(name), **listed)
     parser.add_argument(
         "--drop-no-relevant",
         action="store_true",
@@ -280,6 +244,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What the help adds to an option's description (:data:`ndcg_core.options.DESCRIPTIONS`).
+_NOTES = {
+    "no_relevant": "Their number is printed either way",
+    "grades": "Grades that are not whole numbers are named on stderr either way",
+}
+
+
+def _trec_cutoffs() -> str:
+    return ",".join(map(str, TREC_DEFAULTS.k or ()))
+
+
+def _option_help(name: str) -> str:
+    """An option's help: its description and its default in each form (a run file with its
+    grades; --qrels, trec_eval's defaults)."""
+    alone, trec = getattr(Options(), name), getattr(TREC_DEFAULTS, name)
+    if name in QRELS_ONLY:
+        default = f"with --qrels; default: {trec}"
+    elif alone == trec:
+        default = f"default: {alone}"
+    else:
+        default = f"default: {alone}; {trec} with --qrels"
+    note = f". {_NOTES[name]}" if name in _NOTES else ""
+    return f"{DESCRIPTIONS[name]} ({default}){note}"
+
+
+def _chosen(args: argparse.Namespace, defaults: Options, k: Any) -> Options:
+    """The options given on the command line, the form's ``defaults`` for the others."""
+    given = {name: getattr(args, name) for name in CHOICES if getattr(args, name) is not None}
+    return replace(defaults, k=k, **given)
+
+
 def _byte_count(text: str) -> int:
     """A positive whole number of bytes (argparse type)."""
     try:
@@ -321,7 +316,7 @@ def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
     if args.qrels is None:
         if len(args.files) > 1:
             parser.error("several files need --qrels QRELS (the judgments they are evaluated against)")
-        for option in ("ideal", "unjudged", "missing", "grades", "input_format", "name"):
+        for option in (*QRELS_ONLY, "input_format", "name"):
             if getattr(args, option) is not None:
                 flag = "--" + option.replace("_", "-")
                 parser.error(f"{flag} needs --qrels QRELS (a run file carries its own grades)")
@@ -358,18 +353,9 @@ def _check_names(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
             )
 
 
-def _options(args: argparse.Namespace, k: int | None) -> dict[str, Any]:
-    return {
-        "k": k,
-        "gain": args.gain,
-        "discount": args.discount,
-        "ties": args.ties,
-        "no_relevant": args.no_relevant,
-        "query": args.query,
-        "relevance": args.relevance,
-        "score": args.score,
-        "item": args.item,
-    }
+def _columns(args: argparse.Namespace) -> dict[str, Any]:
+    """The column names of a run file (--query, --relevance, --score, --item)."""
+    return {"query": args.query, "relevance": args.relevance, "score": args.score, "item": args.item}
 
 
 def _ids(args: argparse.Namespace) -> tuple[str, ...]:
@@ -411,10 +397,11 @@ def _run_pandas(args: argparse.Namespace, progress: bool, k: int | None) -> RunR
     from ndcg_core.batch import evaluate_run
 
     frame = _read(args, progress)
+    options = _chosen(args, Options(), k)
     if not progress:
-        return evaluate_run(frame, **_options(args, k))
+        return evaluate_run(frame, options=options, **_columns(args))
     with _bar(total=1, desc=f"rank and sum {len(frame):,} rows") as bar:
-        result = evaluate_run(frame, **_options(args, k))
+        result = evaluate_run(frame, options=options, **_columns(args))
         bar.update(1)
     return result
 
@@ -437,7 +424,8 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
         if bar is not None:
             bar.update(1)
             bar.set_description("read, check, rank and sum")
-        result = engine.evaluate_run(engine.read_run(session, args.files[0]), **_options(args, k))
+        options = run_options(_chosen(args, Options(), k))
+        result = engine.evaluate_run(engine.read_run(session, args.files[0]), **options, **_columns(args))
         if bar is not None:
             bar.update(1)
     finally:
@@ -515,19 +503,9 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
     import pandas as pd
 
     from ndcg_core import spark as nspark
-    from ndcg_core.options import Options
     from ndcg_core.trec import TrecResult
 
-    options = Options(
-        k=10 if args.k is None else args.k,
-        gain=args.gain,
-        discount=args.discount,
-        ties=args.ties,
-        ideal=args.ideal or "pool",
-        unjudged=args.unjudged or "zero",
-        missing=args.missing or "zero",
-        no_relevant=args.no_relevant,
-    )
+    options = _chosen(args, TREC_DEFAULTS, TREC_DEFAULTS.k if args.k is None else args.k)
     session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
     session.sparkContext.setLogLevel("FATAL")  # no Java stack trace before the message
     inputs = [args.qrels_table, *args.table]
@@ -584,18 +562,11 @@ def _evaluate_trec(args: argparse.Namespace) -> TrecResult:
     if args.table:
         return _evaluate_tables(args)
     runs = dict(zip(args.name, args.files, strict=True)) if args.name is not None else args.files
+    options = _chosen(args, TREC_DEFAULTS, TREC_DEFAULTS.k if args.k is None else args.k)
     return evaluate_trec(
         args.qrels,
         runs,
-        k=10 if args.k is None else args.k,
-        gain=args.gain,
-        discount=args.discount,
-        ties=args.ties,
-        ideal=args.ideal or "pool",
-        unjudged=args.unjudged or "zero",
-        missing=args.missing or "zero",
-        no_relevant=args.no_relevant,
-        grades=args.grades or "any",
+        options=options,
         max_size=args.max_decompressed_size,
         input_format=args.input_format or "auto",
     )
@@ -725,14 +696,7 @@ def _trec_json(result: TrecResult, comparisons: list[Comparison], args: argparse
         "runs": list(args.files) or list(args.table),
         "options": {
             "k": None if options.k is None else list(options.k),
-            "gain": options.gain,
-            "discount": options.discount,
-            "ties": options.ties,
-            "ideal": options.ideal,
-            "unjudged": options.unjudged,
-            "missing": options.missing,
-            "no_relevant": options.no_relevant,
-            "grades": options.grades,
+            **{name: getattr(options, name) for name in CHOICES},
         },
         "means": [{key: _finite(value) for key, value in row.items()} for row in result.mean_rows],
         "n_no_relevant": result.no_relevant_counts(),

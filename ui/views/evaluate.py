@@ -28,7 +28,7 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.gains import Gain
-from ndcg_core.options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, check_ties
+from ndcg_core.options import BATCH_TIES, NO_RELEVANT, BatchTies, NoRelevant, Options, check_ties
 from ndcg_core.ties import rank_by_score
 from ndcg_teach.samples import sample_run
 from ui.components import charts
@@ -83,6 +83,10 @@ class TableOptions:
     gain: Gain = "linear"
     ties: BatchTies = "average"
     no_relevant: NoRelevant = "zero"
+
+    def core(self) -> Options:
+        """The same choice as the core's options (the rest at their defaults)."""
+        return Options(k=self.k, gain=self.gain, ties=self.ties, no_relevant=self.no_relevant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,10 +207,7 @@ def _evaluate(frame: pd.DataFrame, columns: tuple[Any, ...], options: TableOptio
     query, relevance, score, item = columns
     return nc.evaluate_run(
         frame,
-        k=options.k,
-        gain=options.gain,
-        ties=options.ties,
-        no_relevant=options.no_relevant,
+        options=options.core(),
         query=query,
         relevance=relevance,
         score=score,

@@ -11,7 +11,7 @@ the plain-language reading of the tests; it does no metric or test arithmetic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -35,7 +35,7 @@ from ui.framework.state import MAX_ITEMS, Ranking
 from ui.framework.text import fmt, md_escape
 
 SAMPLE_SEED = 0
-DEFAULT_CUTOFFS: tuple[int, ...] = (10,)
+DEFAULT_CUTOFFS: tuple[int, ...] = opt.TREC_DEFAULTS.k or ()
 #: Characters of the cutoffs box: room for a dozen cutoffs, not for thousands of columns.
 MAX_CUTOFF_CHARS = 60
 CONFIDENCE = 0.95
@@ -47,15 +47,12 @@ QRELS_KEY = "evaluate.trec_qrels"
 RUNS_KEY = "evaluate.trec_runs"
 #: The link parameters of the options (the same names as the core's options, shortened).
 PARAMS = EVALUATE_TREC_PARAMS
-#: Each option's choices and default (the core's vocabulary, :mod:`ndcg_core.options`).
+#: Each option's choices and default: the core's vocabulary and trec_eval's defaults
+#: (:mod:`ndcg_core.options`); the page leaves grades as given.
 CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
-    "gain": (tuple(nc.GAINS), "linear"),
-    "discount": (tuple(nc.DISCOUNTS), "log2"),
-    "ties": (opt.BATCH_TIES, "trec_eval"),
-    "ideal": (opt.IDEALS, "pool"),
-    "unjudged": (opt.UNJUDGED, "zero"),
-    "missing": (opt.MISSING, "zero"),
-    "no_relevant": (opt.NO_RELEVANT, "zero"),
+    name: (choices, getattr(opt.TREC_DEFAULTS, name))
+    for name, choices in opt.CHOICES.items()
+    if name != "grades"
 }
 
 
@@ -170,7 +167,7 @@ def evaluate(collection: Collection, options: opt.Options) -> Any:
     """The core's evaluation of every run (cached by the files' digests and the options)."""
     return cached(
         ("trec_evaluate", collection.key, options),
-        lambda: trec.evaluate_trec(collection.qrels, collection.runs, **asdict(options)),
+        lambda: trec.evaluate_trec(collection.qrels, collection.runs, options=options),
     )
 
 
