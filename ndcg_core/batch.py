@@ -64,7 +64,7 @@ from numpy.typing import NDArray
 
 from .discounting import DISCOUNTS, Discount, discounts
 from .gains import GAINS, Gain, apply_gain, first_overflow
-from .options import NO_RELEVANT, BatchTies, NoRelevant, Options, check_ties, given_options, run_options
+from .options import NO_RELEVANT, BatchTies, NoRelevant, Options, check_ties, engine_options, run_options
 from .ordering import order_by_ties, rank_order
 from .validate import NDCGInputError, check_choice, check_k, fail
 
@@ -892,8 +892,11 @@ def _from_options(
 ) -> tuple[int | None, Gain, Discount, Ties, NoRelevant]:
     """The five keywords of a one-file evaluation taken from ``options`` (see
     :func:`ndcg_core.options.run_options`); the keywords given too must be their defaults."""
-    given = {"k": k, "gain": gain, "discount": discount, "ties": ties, "no_relevant": no_relevant}
-    chosen = run_options(given_options(options, given, Options()))
+    chosen = run_options(
+        engine_options(
+            options, Options(), k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant
+        )
+    )
     return chosen["k"], chosen["gain"], chosen["discount"], chosen["ties"], chosen["no_relevant"]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -41,7 +41,7 @@ __all__ = [
     "Options",
     "Unjudged",
     "check_ties",
-    "given_options",
+    "engine_options",
     "measure_columns",
     "parse_cutoffs",
     "run_options",
@@ -245,19 +245,23 @@ class Options:
 TREC_DEFAULTS = Options(k=10, ties="trec_eval", ideal="pool")
 
 
-def given_options(options: Any, keywords: Mapping[str, Any], defaults: Options) -> Options:
-    """The options of an engine called with ``options=``: ``options`` itself, checked to be an
-    :class:`Options`, when none of the option ``keywords`` the engine was also called with
-    differs from its default (``defaults``, the engine's); a keyword that does is refused, so
-    that no choice is silently overridden.
+def engine_options(options: Any, defaults: Options, **keywords: Any) -> Options:
+    """The options of an engine call: its option ``keywords`` as one :class:`Options`, or
+    ``options`` when it was given one (checked to be an :class:`Options`). Then no keyword may
+    differ from its default (``defaults``, the engine's): such a keyword is refused, so that
+    no choice is silently overridden.
 
-    >>> given_options(Options(k=5), {"k": 10, "gain": "linear"}, TREC_DEFAULTS).k
+    >>> engine_options(None, TREC_DEFAULTS, k=5, gain="exponential").k
     (5,)
-    >>> given_options(Options(k=5), {"k": 10, "gain": "exponential"}, TREC_DEFAULTS)  # doctest: +ELLIPSIS
+    >>> engine_options(Options(k=5), TREC_DEFAULTS, k=10, gain="linear").k
+    (5,)
+    >>> engine_options(Options(k=5), TREC_DEFAULTS, k=10, gain="exponential")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ndcg_core.validate.NDCGInputError: Give the options either ... not both: gain also given as a keyword.
     """
+    if options is None:
+        return Options(**keywords)
     if not isinstance(options, Options):
         fail("unknown_option", option="options", allowed="Options(...)", got=type(options).__name__)
     changed = [

@@ -46,6 +46,7 @@ from .batch import (
     RunSummary,
     Ties,
     _check_options,
+    _from_options,
     _is_parquet,
     check_csv_fields,
     check_roles,
@@ -53,7 +54,18 @@ from .batch import (
 )
 from .discounting import JARVELIN_BASE, Discount
 from .gains import Gain
-from .options import NO_RELEVANT, BatchTies, Ideal, Missing, NoRelevant, Options, Unjudged, measure_columns
+from .options import (
+    NO_RELEVANT,
+    TREC_DEFAULTS,
+    BatchTies,
+    Ideal,
+    Missing,
+    NoRelevant,
+    Options,
+    Unjudged,
+    engine_options,
+    measure_columns,
+)
 from .validate import check_choice, fail
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -476,6 +488,7 @@ def evaluate(
     discount: Discount = "log2",
     ties: Ties = "average",
     no_relevant: NoRelevant = "zero",
+    options: Options | None = None,
     query: str = "query",
     relevance: str = "relevance",
     score: str = "score",
@@ -488,7 +501,7 @@ def evaluate(
     ----------
     frame : pyspark.sql.DataFrame
         One row per (query, item): query id, grade, score.
-    k, gain, discount, ties, no_relevant, query, relevance, score, item
+    k, gain, discount, ties, no_relevant, options, query, relevance, score, item
         As in :func:`ndcg_core.batch.evaluate`.
     validate : bool
         Check the data first (one extra pass, plus a ``groupBy`` when an item column is
@@ -511,6 +524,8 @@ def evaluate(
     """
     sql = _spark()
     F, Window = sql.functions, sql.window.Window
+    if options is not None:
+        k, gain, discount, ties, no_relevant = _from_options(options, k, gain, discount, ties, no_relevant)
     _check_options(k, gain, discount, ties, no_relevant)
     check_roles(query=query, relevance=relevance, score=score, item=item)
     for column in (query, relevance, score):
@@ -592,6 +607,7 @@ def evaluate_run(
     discount: Discount = "log2",
     ties: Ties = "average",
     no_relevant: NoRelevant = "zero",
+    options: Options | None = None,
     query: str = "query",
     relevance: str = "relevance",
     score: str = "score",
@@ -601,6 +617,8 @@ def evaluate_run(
     """:func:`evaluate` with the per-query rows brought to pandas (one row per query, sorted
     by query) and summarised as :func:`ndcg_core.batch.evaluate_run` does. A file that Spark
     fails to read while computing is refused by name (``parquet_invalid``, ``unreadable``)."""
+    if options is not None:
+        k, gain, discount, ties, no_relevant = _from_options(options, k, gain, discount, ties, no_relevant)
     with _file_errors():
         per_query = evaluate(
             frame,
@@ -821,6 +839,7 @@ def evaluate_trec(
     unjudged: Unjudged = "zero",
     missing: Missing = "zero",
     no_relevant: NoRelevant = "zero",
+    options: Options | None = None,
     validate: bool = True,
 ) -> DataFrame:
     """nDCG@k of every (run, query) against separate judgments, the IR way, on Spark.
@@ -848,7 +867,9 @@ def evaluate_trec(
         Ranked results: columns ``query, item, score``, with a ``run`` column naming each
         system, or a mapping from run name to such a frame (without ``run``).
     k, gain, discount, ties, ideal, unjudged, missing, no_relevant
-        The options of :class:`ndcg_core.options.Options` (see its ``DESCRIPTIONS``). Inside
+        The options of :class:`ndcg_core.options.Options` (see its ``DESCRIPTIONS``), or all of
+        them as ``options`` (as in :func:`ndcg_core.trec.evaluate_trec`; ``grades`` stays
+        ``"any"``: the grades are used as given). Inside
         a tie, ``"average"``, ``"optimistic"`` and ``"pessimistic"`` fall back on the input
         order (``monotonically_increasing_id``) where the order matters for judged@k only.
     validate : bool
@@ -877,7 +898,9 @@ def evaluate_trec(
     """
     sql = _spark()
     F, Window = sql.functions, sql.window.Window
-    options = Options(
+    options = engine_options(
+        options,
+        TREC_DEFAULTS,
         k=k,
         gain=gain,
         discount=discount,
@@ -887,6 +910,8 @@ def evaluate_trec(
         missing=missing,
         no_relevant=no_relevant,
     )
+    if options.grades != "any":
+        fail("unknown_option", option="grades", allowed="any", got=options.grades)
     # every ranking ends on the input order, as the pandas engine's (stable sorts)
     run_rows = _runs_frame(runs, with_row=True)
     judged_rows = _qrels_frame(qrels)

@@ -84,7 +84,7 @@ from .options import (
     NoRelevant,
     Options,
     Unjudged,
-    given_options,
+    engine_options,
     measure_columns,
 )
 from .ordering import order_by_ties, rank_order
@@ -1994,18 +1994,19 @@ def evaluate_trec(
     -------
     TrecResult
     """
-    keywords = {
-        "k": k,
-        "gain": gain,
-        "discount": discount,
-        "ties": ties,
-        "ideal": ideal,
-        "unjudged": unjudged,
-        "missing": missing,
-        "no_relevant": no_relevant,
-        "grades": grades,
-    }
-    options = Options(**keywords) if options is None else given_options(options, keywords, TREC_DEFAULTS)
+    options = engine_options(
+        options,
+        TREC_DEFAULTS,
+        k=k,
+        gain=gain,
+        discount=discount,
+        ties=ties,
+        ideal=ideal,
+        unjudged=unjudged,
+        missing=missing,
+        no_relevant=no_relevant,
+        grades=grades,
+    )
     form = check_choice(input_format, INPUT_FORMATS, option="input_format")
     import pyarrow.compute as pc
 

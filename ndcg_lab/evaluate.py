@@ -26,7 +26,6 @@ from ndcg_core.options import (
     Options,
     measure_columns,
     parse_cutoffs,
-    run_options,
 )
 from ndcg_core.trec import GZIP_RATIO, INPUT_FORMATS, MAX_TEXT_SIZE, run_name
 from ndcg_core.validate import NDCGInputError, fail
@@ -424,8 +423,10 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
         if bar is not None:
             bar.update(1)
             bar.set_description("read, check, rank and sum")
-        options = run_options(_chosen(args, Options(), k))
-        result = engine.evaluate_run(engine.read_run(session, args.files[0]), **options, **_columns(args))
+        options = _chosen(args, Options(), k)
+        result = engine.evaluate_run(
+            engine.read_run(session, args.files[0]), options=options, **_columns(args)
+        )
         if bar is not None:
             bar.update(1)
     finally:
@@ -517,18 +518,7 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
     tables = {name: nspark.read_table(session, name) for name in args.table}
     only = next(iter(tables.values()))
     runs: Any = only if len(tables) == 1 and "run" in only.columns else tables
-    per_query = nspark.evaluate_trec(
-        qrels,
-        runs,
-        k=options.k,
-        gain=options.gain,
-        discount=options.discount,
-        ties=options.ties,
-        ideal=options.ideal,
-        unjudged=options.unjudged,
-        missing=options.missing,
-        no_relevant=options.no_relevant,
-    ).cache()
+    per_query = nspark.evaluate_trec(qrels, runs, options=options).cache()
     if args.output_table is not None:
         nspark.write_table(per_query, args.output_table, overwrite=args.overwrite, inputs=inputs)
     rows = pd.DataFrame(per_query.toPandas())

@@ -182,3 +182,22 @@ def test_spark_read_run_refuses_rows_with_another_field_count(spark, tmp_path, t
     path.write_text(text)
     with pytest.raises(nc.NDCGInputError, match=match):
         nspark.read_run(spark, str(path))
+
+
+def test_spark_engines_take_options(spark):
+    """options= on Spark: scikit-learn's numbers with exponential gains at k = 3, and the TREC
+    engine refuses a keyword that would be overridden."""
+    from sklearn.metrics import ndcg_score
+
+    from ndcg_core.options import Options
+
+    rows = pd.DataFrame(
+        {"query": ["a"] * 5, "relevance": [3, 2, 0, 0, 1], "score": [5.0, 4.0, 3.0, 2.0, 1.0]}
+    )
+    result = nspark.evaluate_run(spark.createDataFrame(rows), options=Options(k=3, gain="exponential"))
+    assert result.mean == pytest.approx(ndcg_score([[7, 3, 0, 0, 1]], [[5, 4, 3, 2, 1]], k=3), abs=1e-12)
+    qrels = spark.createDataFrame(pd.DataFrame({"query": ["a"], "item": ["x"], "relevance": [1.0]}))
+    run = spark.createDataFrame(pd.DataFrame({"query": ["a"], "item": ["x"], "score": [1.0]}))
+    with pytest.raises(nc.NDCGInputError) as error:
+        nspark.evaluate_trec(qrels, {"r": run}, options=Options(k=3), missing="drop")
+    assert error.value.key == "options_and_keywords"
