@@ -112,7 +112,9 @@ __all__ = [
     "run_name",
 ]
 
-Source = str | os.PathLike[str] | IO[bytes] | bytes
+#: A TREC file: a path, a binary stream or its bytes (read as bytes: a text stream is not one;
+#: the one-file engine's :data:`ndcg_core.batch.Source` also takes text).
+ByteSource = str | os.PathLike[str] | IO[bytes] | bytes
 
 #: How a qrels or run file is read: decided from its first line (``"auto"``), or forced.
 #: Parquet is recognised by its magic bytes whatever the choice.
@@ -205,7 +207,7 @@ def _gunzip(data: Text, label: str, max_size: int) -> bytes:
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-def _load(source: Source, label: str, max_size: int = MAX_TEXT_SIZE) -> Text:
+def _load(source: ByteSource, label: str, max_size: int = MAX_TEXT_SIZE) -> Text:
     """The bytes of a file, path or upload, gunzipped when they start with gzip's magic bytes.
 
     A plain file named by its path is mapped into memory rather than read: the parser reads
@@ -1347,7 +1349,7 @@ def _repeated_queries(query_codes: NDArray[Any], n_queries: int, items: Any) -> 
 
 
 def read_qrels(
-    source: Source | pd.DataFrame,
+    source: ByteSource | pd.DataFrame,
     *,
     name: str | None = None,
     max_size: int = MAX_TEXT_SIZE,
@@ -1403,7 +1405,7 @@ def read_qrels(
 
 
 def read_trec_run(
-    source: Source | pd.DataFrame,
+    source: ByteSource | pd.DataFrame,
     *,
     name: str | None = None,
     max_size: int = MAX_TEXT_SIZE,
@@ -1943,8 +1945,11 @@ def _fractional(grades: NDArray[np.float64]) -> tuple[tuple[float, float], ...]:
 
 
 def evaluate_trec(
-    qrels: pd.DataFrame | Source,
-    runs: Mapping[str, pd.DataFrame | Source] | Sequence[pd.DataFrame | Source] | pd.DataFrame | Source,
+    qrels: pd.DataFrame | ByteSource,
+    runs: Mapping[str, pd.DataFrame | ByteSource]
+    | Sequence[pd.DataFrame | ByteSource]
+    | pd.DataFrame
+    | ByteSource,
     *,
     k: Any = 10,
     gain: Gain = "linear",
