@@ -18,7 +18,7 @@ app: $(VENV)/.app-installed
 	$(BIN)/ndcg-lab app --server.port $(PORT)
 
 test: $(VENV)/.dev-installed system-deps lint
-	$(BIN)/python -m pytest $(XDIST)
+	$(BIN)/python -m pytest $(XDIST) --durations=30
 
 # The core and the teaching content over it (unit, properties, doctests, the layer rule): seconds.
 test-core: $(VENV)/.dev-installed
