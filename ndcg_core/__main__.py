@@ -2,9 +2,8 @@
 :mod:`ndcg_lab.evaluate`; this file is the one place the core imports ndcg_lab, and the layer
 test exempts it by name)."""
 
-import sys
-
+from ndcg_lab.cli import exit_with
 from ndcg_lab.evaluate import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_with(main())

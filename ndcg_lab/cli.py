@@ -10,9 +10,11 @@ the same arguments and exit status. Streamlit is not imported here: ``app`` hand
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 USAGE = """usage: ndcg-lab {app,evaluate} ...
 
@@ -49,5 +51,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
+def exit_with(status: int) -> NoReturn:
+    """End the process with ``status`` once its output is flushed, without the interpreter's
+    teardown: pyarrow's thread pools can abort a process that has finished its work as they are
+    destroyed at exit ("terminate called without an active exception", SIGABRT;
+    apache/arrow#34314, open; seen here in a three-line script that reads a CSV with pyarrow,
+    once in about 150 runs). With PySpark loaded the interpreter exits as usual: its exit hooks
+    stop the JVM."""
+    if "pyspark" in sys.modules:
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        # a closed pipe (| head): what was written is all the reader wanted
+        with contextlib.suppress(OSError):
+            stream.flush()
+    os._exit(status)
+
+
+def run() -> NoReturn:
+    """The ``ndcg-lab`` command: :func:`main`, then :func:`exit_with` its status."""
+    exit_with(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
