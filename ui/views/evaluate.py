@@ -480,6 +480,88 @@ class Progress:
 # --------------------------------------------------------------------------- charts
 
 
+def data_widgets(lang: str, t: Translate) -> tuple[TableRun | None, str | None, Progress]:
+    """The run to evaluate: the built-in sample (and its CSV) or an uploaded file, kept for the
+    session; with the name the results give it and the progress bar of a large file. A file
+    the core refuses shows its message, and no run."""
+    session.keep_widget("evaluate.source", "sample")
+    kind = st.radio(
+        t("evaluate.source"),
+        ("sample", "upload"),
+        key="evaluate.source",
+        horizontal=True,
+        format_func=lambda v: t(f"evaluate.source_{v}"),
+    )
+    source = None
+    label = None
+    progress = Progress(False)
+    if kind == "sample":
+        sample = load_sample()
+        st.caption(
+            t(
+                "evaluate.sample_caption",
+                seed=SAMPLE_SEED,
+                n_rows=f"{len(sample):,}",
+                n_queries=SAMPLE_QUERIES,
+            )
+        )
+        st.download_button(
+            t("evaluate.sample_download"),
+            sample_csv(),
+            file_name="sample_run.csv",
+            mime="text/csv",
+            key="evaluate.sample_download",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        source = TableRun(sample, key=f"sample:{SAMPLE_QUERIES}:{SAMPLE_SEED}", name="sample_run.csv")
+        label = t("evaluate.sample_name")
+    else:
+        st.caption(t("evaluate.format"))
+        on_change, args = session.upload_callback("evaluate.file")
+        upload = st.file_uploader(
+            t("evaluate.upload_label"),
+            key="evaluate.file",
+            help=t("evaluate.upload_help"),
+            on_change=on_change,
+            args=args,
+        )
+        st.caption(t("evaluate.size_limit", limit=st.get_option("server.maxUploadSize")))
+        kept = session.kept_files("evaluate.file", upload)
+        if not kept:
+            st.info(t("evaluate.upload_prompt"), icon=":material/upload_file:")
+        else:
+            file = kept[0]
+            if upload is None:
+                st.caption(t("evaluate.kept_files", names=md_escape(file.name)))
+                if st.button(t("evaluate.forget_files"), key="evaluate.forget", icon=":material/delete:"):
+                    session.forget_files("evaluate.file")
+                    st.rerun()
+            progress = Progress(file.size > LARGE_BYTES)
+            try:
+                table = load_upload(
+                    file.data,
+                    name=file.name,
+                    digest=file.digest,
+                    on_progress=progress.reader(t("evaluate.progress_read"), 0.5),
+                )
+            except NDCGInputError as err:
+                show_error(lang, err)
+            else:
+                source = TableRun(table, key=file.digest, name=file.name)
+                label = file.name
+                st.caption(
+                    t(
+                        "evaluate.file_loaded",
+                        name=md_escape(file.name),
+                        n_rows=f"{len(table):,}",
+                        n_columns=len(table.columns),
+                    )
+                )
+
+    return source, label, progress
+
+
 def table_config(k: str, t: Translate) -> dict[str, Any]:
     """Translated headers and 4-decimal formats for the core's per-query columns."""
     number = "%.4f"
