@@ -250,8 +250,7 @@ def read_run(
             raise
         if kind == "Parquet" and not isinstance(error, OSError):
             fail("parquet_invalid", name=label)  # pyarrow's own words are English only
-        reason = " ".join(str(error).split())[:300] or type(error).__name__
-        fail("unreadable", name=label, kind=kind, reason=reason)
+        _unreadable(error, label, kind)
     if len(frame) == 0:
         fail("empty_table", what="file", name=label)
     return frame
@@ -465,7 +464,23 @@ class CsvScan:
     multiline: bool
 
 
+def _unreadable(error: Exception, label: str, kind: str) -> NoReturn:
+    """``unreadable``, with the library's reason on one line (e.g. a gzip file cut short)."""
+    reason = " ".join(str(error).split())[:300] or type(error).__name__
+    fail("unreadable", name=label, kind=kind, reason=reason)
+
+
 def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -> CsvScan:
+    """:func:`_check_csv_fields`; a file that cannot be read to its end (a gzip file cut short)
+    is ``unreadable``, as :func:`read_run` says."""
+    label = _source_name(path, name)
+    try:
+        return _check_csv_fields(path, label)
+    except OSError as error:
+        _unreadable(error, label, "CSV")
+
+
+def _check_csv_fields(path: str | os.PathLike[str], label: str) -> CsvScan:
     """Refuse a CSV file (a local path) that is not UTF-8, or has a row whose number of fields
     differs from the header's, naming the line or the row as :func:`read_run` does.
 
@@ -491,7 +506,6 @@ def check_csv_fields(path: str | os.PathLike[str], *, name: str | None = None) -
     import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
-    label = _source_name(path, name)
     with pa.input_stream(os.fspath(path)) as stream:
         head = stream.read(1 << 20)
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (spreadsheets), as read_run says
@@ -745,7 +759,8 @@ def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArra
         codes, uniques = pd.factorize(series, sort=False)
         codes = codes.astype(np.intp, copy=False)
     names: NDArray[np.object_] | None = None
-    if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+    numeric = pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
+    if numeric:
         if text:
             names = _unique_text(uniques)
     else:
@@ -764,7 +779,34 @@ def _ids(frame: pd.DataFrame, column: str, *, text: bool = True) -> tuple[NDArra
     if missing.any():
         row = int(np.argmax(missing))
         fail("bad_column", row=row + 1, column=column, value="a missing value", rule="rule_id")
+    if not numeric:
+        _refuse_nul(codes, uniques if names is None else names, column)
     return codes, None if names is None else pd.Index(names, dtype="str")
+
+
+def _refuse_nul(codes: NDArray[np.intp], uniques: Any, column: str) -> None:
+    """Refuse an id holding a NUL character (C programs, trec_eval among them, end the id
+    there), naming its first row, as ``ndcg_core.trec`` refuses it in qrels and runs. Only the
+    unique ids (text, codes index them) are searched, by Arrow, without making objects."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = pa.array(uniques)
+    if pa.types.is_dictionary(text.type):  # categorical ids
+        text = text.dictionary_decode()
+    if not (pa.types.is_string(text.type) or pa.types.is_large_string(text.type)):
+        return  # numbers, dates: no NUL in their text
+    nul = pc.match_substring(text, "\x00")
+    if pc.any(nul).as_py():
+        flags = nul.to_numpy(zero_copy_only=False)
+        row = int(np.argmax(flags[codes]))
+        fail(
+            "bad_column",
+            row=row + 1,
+            column=column,
+            value=text[int(codes[row])].as_py(),
+            rule="rule_id_no_nul",
+        )
 
 
 def _descending_text_rank(codes: NDArray[np.intp], names: pd.Index) -> NDArray[np.int64]:

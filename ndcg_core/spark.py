@@ -348,7 +348,10 @@ def _check(
         *[F.col(f"`{name}`") for name in dict.fromkeys((query, relevance, score, *([item] if item else [])))],
         F.monotonically_increasing_id().alias(_ROW),
     )
-    problems: list[tuple[str, Column, str]] = [(query, _missing_id(query), "rule_id")]
+    problems: list[tuple[str, Column, str]] = [
+        (query, _missing_id(query), "rule_id"),
+        (query, _nul_id(query), "rule_id_no_nul"),
+    ]
     for column, grade in ((relevance, True), (score, False)):
         kind = frame.schema[column].dataType
         if not isinstance(kind, (NumericType, BooleanType, StringType)):
@@ -362,7 +365,7 @@ def _check(
         if grade:
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
-        problems.append((item, _missing_id(item), "rule_id"))
+        problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
     found = _first(
         rows.agg(
             F.count(F.lit(1)).alias("n"),
@@ -385,6 +388,8 @@ def _check(
             value, rule, row = str(_first(rows.select(F.col(column)))[0]), "rule_number", 1
         elif rule == "rule_id":
             value = "a missing value"
+        elif rule == "rule_id_no_nul":
+            value = str(cell)
         elif rule == "rule_number":
             value = _shown(cell)
         else:  # rule_finite, rule_grade: the number (a missing one is NaN, as pandas reads it)
@@ -738,7 +743,7 @@ def _missing_id(column: str) -> Column:
 def _nul_id(column: str) -> Column:
     """An id holding NUL, which C programs (trec_eval) end there (as ndcg_core.trec refuses)."""
     F = _spark().functions
-    flag: Column = F.col(column).contains("\x00")
+    flag: Column = F.col(column).cast("string").contains("\x00")
     return flag
 
 

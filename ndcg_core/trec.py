@@ -696,7 +696,8 @@ class _Encoded:
         )
 
     def frame(self, value: str) -> pd.DataFrame:
-        """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``."""
+        """The table as a DataFrame: ``query``, ``item`` (str), ``value`` and ``tag``; the
+        file it was read from kept in its ``attrs`` (:class:`_Origin`)."""
         import pandas as pd
 
         columns: dict[str, Any] = {
@@ -706,7 +707,30 @@ class _Encoded:
         }
         if self.tag is not None:
             columns["tag"] = _series(self.tag)
-        return pd.DataFrame(columns)
+        frame = pd.DataFrame(columns)
+        if self.label is not None:
+            frame.attrs[_ORIGIN] = _Origin(self.label, self.data, self.offset, self.rows, len(frame))
+        return frame
+
+
+#: The key of :class:`_Origin` in the ``attrs`` of a DataFrame that :func:`read_qrels` gives.
+_ORIGIN = "ndcg_core.trec.origin"
+
+
+class _Origin:
+    """The file a qrels DataFrame was read from, so that a refusal found only once it is
+    evaluated (a query whose gains overflow under the exponential gain) names the file and
+    its line, not 'table' and a row: the Evaluate page reads the qrels once and evaluates the
+    DataFrame under each choice of options. Kept by reference (copies of the frame share it;
+    pandas deep-copies ``attrs``), and used only while the frame has as many rows."""
+
+    __slots__ = ("data", "label", "n_rows", "offset", "rows")
+
+    def __init__(self, label: str, data: Text | None, offset: int, rows: Any, n_rows: int) -> None:
+        self.label, self.data, self.offset, self.rows, self.n_rows = label, data, offset, rows, n_rows
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Origin:
+        return self
 
 
 def _strings(uniques: Any, codes: NDArray[np.intp]) -> pd.Series:
@@ -941,7 +965,13 @@ def _table(
     # ids was the slowest step. Each row is its own "code" (None); the ids, left in pyarrow's
     # chunks, are hashed (:func:`_text_hash`), and only ids whose hashes match compared.
     item_ids = _string_chunks(items)
-    return _Encoded(query_codes, query_ids, item_ids, values, tag, data, offset, label)
+    encoded = _Encoded(query_codes, query_ids, item_ids, values, tag, data, offset, label)
+    origin = source.attrs.get(_ORIGIN) if _is_frame(source) else None
+    if isinstance(origin, _Origin) and origin.n_rows == len(source):
+        encoded = replace(
+            encoded, data=origin.data, offset=origin.offset, label=name or origin.label, rows=origin.rows
+        )
+    return encoded
 
 
 def _string_chunks(column: Any) -> Any:

@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
             "'=cmd; plain numbers such as -1 are unchanged. Parquet and JSON output are exact. "
             "Exit status: 0 ok, 2 bad input (message on stderr), 1 output not writable. "
             "Examples: python -m ndcg_core run.csv --k 10 --output per_query.csv; "
+            "python -m ndcg_core --engine spark --table db.pred --k 10 --output-table db.result; "
             "python -m ndcg_core --qrels qrels.txt bm25.run dense.run --k 5,10,20; "
             "python -m ndcg_core --qrels qrels.txt x/bm25.run y/bm25.run --name x --name y "
             "--format trec_eval"
@@ -167,8 +168,8 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=("pandas", "spark"),
         default="pandas",
-        help="pandas (this machine, default) or spark (needs PySpark and Java 17+; one run file, "
-        "without --qrels)",
+        help="pandas (this machine, default) or spark (needs PySpark and Java 17+; one run file "
+        "without --qrels, or metastore tables)",
     )
     parser.add_argument("--query", default="query", metavar="COL", help="query id column (default: query)")
     parser.add_argument(
@@ -206,8 +207,11 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DB.RUN",
-        help="with --engine spark: a run as a metastore table (query, item, score; or several runs "
-        "with a run column), read through spark.table; may be given more than once",
+        help="with --engine spark: a run as a metastore table, read through spark.table. With "
+        "--qrels-table, a run (query, item, score; or several runs with a run column), may be given "
+        "more than once; without it, one table of predictions with their labels (query, [item,] "
+        "relevance, score: --query, --item, --relevance, --score name them), evaluated as a run "
+        "FILE is",
     )
     parser.add_argument(
         "--qrels-table",
@@ -307,20 +311,17 @@ def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
             parser.error("--table, --qrels-table, --output-table and --warehouse need --engine spark")
         if args.files or args.qrels is not None:
             parser.error("metastore tables and files do not mix: give --qrels-table and --table only")
-        if not args.table or args.qrels_table is None:
-            parser.error("evaluating tables needs both --qrels-table DB.QRELS and --table DB.RUN")
+        if not args.table:
+            parser.error("evaluating tables needs --table DB.RUN (with --qrels-table DB.QRELS) or DB.PRED")
+        if args.qrels_table is None:
+            _check_predictions(args, parser)
         return
     if not args.files:
         parser.error("give a run FILE (or, with --engine spark, --qrels-table and --table)")
     if args.qrels is None:
         if len(args.files) > 1:
             parser.error("several files need --qrels QRELS (the judgments they are evaluated against)")
-        for option in (*QRELS_ONLY, "input_format", "name"):
-            if getattr(args, option) is not None:
-                flag = "--" + option.replace("_", "-")
-                parser.error(f"{flag} needs --qrels QRELS (a run file carries its own grades)")
-        if args.format == "trec_eval":
-            parser.error("--format trec_eval needs --qrels QRELS (trec_eval reads qrels and runs)")
+        _refuse_judgment_options(args, parser, "--qrels QRELS", "a run file carries its own grades")
     elif args.engine == "spark":
         parser.error(
             "--engine spark evaluates one run file with its grades, or metastore tables (--qrels-table, "
@@ -328,6 +329,31 @@ def _check_form(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
         )
     else:
         _check_names(args, parser)
+
+
+def _check_predictions(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """One table of predictions with their labels (no --qrels-table): the one-file form's
+    options only."""
+    if len(args.table) > 1:
+        parser.error(
+            "without --qrels-table, give one --table DB.PRED (query, [item,] relevance, score); "
+            "several run tables need --qrels-table DB.QRELS"
+        )
+    _refuse_judgment_options(
+        args, parser, "--qrels-table DB.QRELS", "a table of predictions carries its own labels"
+    )
+
+
+def _refuse_judgment_options(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, needs: str, why: str
+) -> None:
+    """Options about judgments apart from the run, given to a run that carries its own grades."""
+    for option in (*QRELS_ONLY, "input_format", "name"):
+        if getattr(args, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            parser.error(f"{flag} needs {needs} ({why})")
+    if args.format == "trec_eval":
+        parser.error(f"--format trec_eval needs {needs} (trec_eval reads qrels and runs)")
 
 
 def _check_names(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -363,6 +389,8 @@ def _ids(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def _wants_progress(args: argparse.Namespace) -> bool:
+    if not args.files:  # a table: Spark shows its own stages
+        return False
     try:
         return not args.no_progress and os.path.getsize(args.files[0]) >= PROGRESS_BYTES
     except OSError:
@@ -416,17 +444,14 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
     if progress:
         bar = _bar(total=2, desc="start Spark")
     try:
-        session = engine.session(args.master)
-        # FATAL: a failed task is logged at ERROR with its Java stack trace, before the
-        # error this command prints itself
-        session.sparkContext.setLogLevel("FATAL")
+        session = _spark_session(args)
         if bar is not None:
             bar.update(1)
             bar.set_description("read, check, rank and sum")
-        options = _chosen(args, Options(), k)
-        result = engine.evaluate_run(
-            engine.read_run(session, args.files[0]), options=options, **_columns(args)
-        )
+        # a table of predictions with their labels, or a run file
+        read = engine.read_table if args.table else engine.read_run
+        frame = read(session, (args.table or args.files)[0])
+        result = engine.evaluate_run(frame, options=_chosen(args, Options(), k), **_columns(args))
         if bar is not None:
             bar.update(1)
     finally:
@@ -435,8 +460,43 @@ def _run_spark(args: argparse.Namespace, progress: bool, k: int | None) -> RunRe
     return result
 
 
+def _spark_session(args: argparse.Namespace) -> Any:
+    """The Spark session of --master; with Hive's metastore when tables are read."""
+    from ndcg_core import spark as engine
+
+    session = engine.session(args.master, hive=bool(args.table), warehouse=args.warehouse)
+    # FATAL: a failed task is logged at ERROR with its Java stack trace, before the error this
+    # command prints itself
+    session.sparkContext.setLogLevel("FATAL")
+    return session
+
+
+def _check_output_table(args: argparse.Namespace) -> None:
+    """--output-table refused before any work: a bad name, an input, a view, a table that
+    exists without --overwrite."""
+    from ndcg_core import spark as engine
+
+    inputs = [*([] if args.qrels_table is None else [args.qrels_table]), *args.table]
+    for name in inputs:
+        engine.table_name_parts(name)  # a bad name is refused before anything is read
+    if args.output_table is not None:
+        engine.check_output_table(
+            _spark_session(args), args.output_table, inputs=inputs, overwrite=args.overwrite
+        )
+
+
+def _write_output_table(args: argparse.Namespace, table: pd.DataFrame) -> None:
+    """The per-query rows of a table of predictions as the table --output-table."""
+    from ndcg_core import spark as engine
+
+    rows = _spark_session(args).createDataFrame(table)
+    engine.write_table(rows, args.output_table, overwrite=args.overwrite, inputs=args.table)
+
+
 def _single(args: argparse.Namespace, cutoffs: tuple[int, ...] | None) -> list[RunResult]:
-    """One run file with its grades: one result per cutoff."""
+    """One run file (or table of predictions) with its grades: one result per cutoff."""
+    if args.table:
+        _check_output_table(args)
     progress = _wants_progress(args)
     run = _run_spark if args.engine == "spark" else _run_pandas
     return [run(args, progress, k) for k in (cutoffs or (None,))]
@@ -454,7 +514,7 @@ def _merged(results: list[RunResult], cutoffs: tuple[int, ...] | None) -> pd.Dat
     return table
 
 
-def _report(results: list[RunResult], output: str | None) -> list[str]:
+def _report(results: list[RunResult], output: str | None, output_table: str | None = None) -> list[str]:
     first = results[0]
     policy = "left out of the mean" if first.no_relevant == "drop" else "counted as 0 in the mean"
     lines = [f"mean {'nDCG' if r.k is None else f'nDCG@{r.k}'}: {r.mean:.10f}" for r in results]
@@ -464,6 +524,8 @@ def _report(results: list[RunResult], output: str | None) -> list[str]:
     ]
     if output is not None and output != "-":
         lines.append(f"per-query rows: {output}")
+    if output_table is not None:
+        lines.append(f"per-query table: {output_table}")
     return lines
 
 
@@ -479,7 +541,7 @@ def _single_json(
 ) -> dict[str, Any]:
     first = results[0]
     return {
-        "file": args.files[0],
+        **({"table": args.table[0]} if args.table else {"file": args.files[0]}),
         "options": {
             "k": None if cutoffs is None else list(cutoffs),
             "gain": first.gain,
@@ -507,13 +569,9 @@ def _evaluate_tables(args: argparse.Namespace) -> TrecResult:
     from ndcg_core.trec import TrecResult
 
     options = _chosen(args, TREC_DEFAULTS, TREC_DEFAULTS.k if args.k is None else args.k)
-    session = nspark.session(args.master, hive=True, warehouse=args.warehouse)
-    session.sparkContext.setLogLevel("FATAL")  # no Java stack trace before the message
+    _check_output_table(args)
+    session = _spark_session(args)
     inputs = [args.qrels_table, *args.table]
-    for name in inputs:
-        nspark.table_name_parts(name)  # a bad name is refused before anything is read
-    if args.output_table is not None:  # refused before the work, not after it
-        nspark.check_output_table(session, args.output_table, inputs=inputs, overwrite=args.overwrite)
     qrels = nspark.read_table(session, args.qrels_table)
     tables = {name: nspark.read_table(session, name) for name in args.table}
     only = next(iter(tables.values()))
@@ -736,7 +794,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parse_cutoffs(args.k)  # refused here, the message names the option
     except NDCGInputError as error:
         parser.error(f"argument --k: {error}")
-    trec = args.qrels is not None or bool(args.table)
+    trec = args.qrels is not None or args.qrels_table is not None
     if args.ties is None:
         args.ties = "trec_eval" if trec else "average"
     try:
@@ -749,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             cutoffs = parse_cutoffs(args.k)
             outcome = _single(args, cutoffs)
             table = _merged(outcome, cutoffs)
+            if args.output_table is not None:
+                _write_output_table(args, table)
     except NDCGInputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -780,7 +840,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif trec:
         print("\n".join(_trec_report(outcome, comparisons, args.output)), file=stream)
     else:
-        print("\n".join(_report(outcome, args.output)), file=stream)
+        print("\n".join(_report(outcome, args.output, args.output_table)), file=stream)
     return 0
 
 

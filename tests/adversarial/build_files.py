@@ -851,6 +851,126 @@ def build() -> None:
     )
 
 
+def build_more() -> None:
+    """One file with its grades: more of the issue "Read every file trec_eval reads" (items 1,
+    3, 10, 11, 12): comment lines and # in CSV (data there), NUL inside ids, decimal commas,
+    overflow per query, gzip variants, damaged and oddly typed Parquet."""
+    import decimal
+
+    import pandas as pd
+
+    case(
+        "nul_in_query_csv",
+        HEADER + "q\x00a,a,1,0.9\nq\x00a,b,0,0.8\n",
+        "a query id holding NUL: refused naming the row (C tools end the id at NUL)",
+        error="bad_column",
+        params={"row": 1, "column": "query"},
+    )
+    case(
+        "nul_in_item_csv",
+        HEADER + "q,a,1,0.9\nq,b\x00,0,0.8\n",
+        "an item id ending in NUL (b and b\\0 would be one item to trec_eval): refused, row 2",
+        error="bad_column",
+        params={"row": 2, "column": "item"},
+    )
+    base = {"query": ["q", "q"], "item": ["a", "b"], "relevance": [0, 1], "score": [0.9, 0.8]}
+    parquet(
+        "pq_nul_in_query",
+        pd.DataFrame({**base, "query": ["q", "q\x00"]}),
+        "Parquet: a query id holding NUL, row 2",
+        error="bad_column",
+        params={"row": 2, "column": "query"},
+    )
+    parquet(
+        "pq_nul_in_item",
+        pd.DataFrame({**base, "item": ["a\x00b", "b"]}),
+        "Parquet: an item id holding NUL, row 1",
+        error="bad_column",
+        params={"row": 1, "column": "item"},
+    )
+    case(
+        "csv_comment_line",
+        HEADER + "# judged in 2024\n" + rows("q", GOOD),
+        "a # line in a CSV file is a row (CSV is not TREC): one field, refused naming the row",
+        error="field_count",
+        params={"row": 1, "got": 1, "expected": 4},
+    )
+    case(
+        "csv_hash_query",
+        HEADER + rows("#1", SWAPPED),
+        "a CSV query id #1 is data, not a comment",
+        per_query=[["#1", "1/log2(3)"]],
+    )
+    case(
+        "csv_comment_of_four_fields",
+        HEADER + "# judged,in,2024,1\n" + rows("q", GOOD),
+        "a comment-looking row of four fields is the query '# judged' with one item graded 2024",
+        per_query=[["# judged", "1"], ["q", "1"]],
+    )
+    case(
+        "num_score_decimal_comma_quoted",
+        HEADER + 'q,a,1,"0,9"\nq,b,0,0.8\n',
+        "a quoted score 0,9 (a decimal comma): not a number, row 1",
+        error="bad_column",
+        params={"row": 1, "column": "score", "value": "0,9"},
+    )
+    case(
+        "num_sum_overflow_per_query",
+        HEADER + "q,a,1e308,0.9\nq,b,0,0.8\nr,a,0,0.9\nr,b,1e308,0.8\n",
+        "1e308 in each of two queries: the file's sum overflows, no query's does",
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+    )
+    case(
+        "num_exp_1023_in_two_queries",
+        HEADER + "q,a,1023,0.9\nq,b,0,0.8\nr,a,0,0.9\nr,b,1023,0.8\n",
+        "exponential gain 2^1023-1 once in each of two queries: no query overflows",
+        options={"gain": "exponential"},
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+    )
+    case(
+        "gzip_two_members",
+        gzip.compress((HEADER + rows("q", GOOD)).encode(), mtime=0)
+        + gzip.compress(rows("r", SWAPPED).encode(), mtime=0),
+        "two gzip members one after the other (cat a.gz b.gz): both read",
+        suffix=".csv.gz",
+        per_query=[["q", "1"], ["r", "1/log2(3)"]],
+        page=False,
+    )
+    whole = gzip.compress((HEADER + rows("q", GOOD) * 200).encode(), mtime=0)
+    case(
+        "gzip_cut_short",
+        whole[: len(whole) // 2],
+        "a gzip file cut in half: refused by name, not a partial read",
+        suffix=".csv.gz",
+        error="unreadable",
+        params={"name": "gzip_cut_short.csv.gz"},
+        page=False,
+    )
+    cut = io.BytesIO()
+    pd.DataFrame(base).to_parquet(cut, index=False)
+    case(
+        "pq_cut_in_half",
+        cut.getvalue()[: len(cut.getvalue()) // 2],
+        "a Parquet file cut in half (an interrupted copy): the footer is gone",
+        suffix=".parquet",
+        error="parquet_invalid",
+        params={"name": "pq_cut_in_half.parquet"},
+    )
+    parquet(
+        "pq_decimal_grades",
+        pd.DataFrame({**base, "relevance": [decimal.Decimal("0.0"), decimal.Decimal("1.5")]}),
+        "Parquet decimal(2,1) grades are numbers: 0.0 and 1.5",
+        per_query=[["q", "1/log2(3)"]],
+    )
+    parquet(
+        "pq_text_score_decimal_comma",
+        pd.DataFrame({**base, "score": ["0,9", "0,8"]}),
+        "Parquet scores stored as text with a decimal comma: not numbers, row 1",
+        error="bad_column",
+        params={"row": 1, "column": "score", "value": "0,9"},
+    )
+
+
 # ---- TREC qrels and runs (issue "Read every file trec_eval reads", items 1-4, 7, 8, 9)
 
 TREC_CASES: list[dict[str, Any]] = []
@@ -1042,6 +1162,12 @@ def build_trec_formats() -> None:
     )
 
 
+def parquet_bytes(frame: Any) -> bytes:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
 def build_trec_types() -> None:
     """Items 11 and 12 of the issue: wrong types and library messages, in TREC form."""
     import pandas as pd
@@ -1071,11 +1197,6 @@ def build_trec_types() -> None:
         params={"row": 2, "got": 2, "expected": 3},
     )
 
-    def parquet_bytes(frame: Any) -> bytes:
-        buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
-        return buffer.getvalue()
-
     trec_case(
         "qrels_timestamp_grade",
         "Parquet qrels whose grade column is a timestamp: refused, not read as nanoseconds",
@@ -1088,6 +1209,172 @@ def build_trec_types() -> None:
         suffix=".parquet",
         error="trec_value",
         params={"name": "trec_qrels_timestamp_grade.qrels.parquet", "value": "1970-01-01 00:00:00.000000001"},
+    )
+
+
+def build_trec_more() -> None:
+    """More TREC cases (items 1-4, 8-12): forced formats, truncated grades, Latin-1 runs, gzip
+    variants, comment-only runs, NUL in a run, overflow per query, Parquet types and damage.
+    ``options`` are the API's keyword arguments (the CLI's flags); the page, which has no
+    --grades or --input-format, is left out of those cases (``page = false``)."""
+    import pandas as pd
+
+    trec_case(
+        "fractional_grades_truncate",
+        "--grades truncate: 0.5, 1.7 read as 0, 1 as trec_eval reads them (its 0.6934), and said so",
+        qrels="q 0 a 0.5\nq 0 b 1.7\nq 0 c 1\n",
+        run="q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 c 3 1 r\n",
+        options={"grades": "truncate"},
+        page=False,
+        per_query=[["q", "(1/log2(3)+1/log2(4))/(1+1/log2(3))"]],
+        fractional=[[0.5, 0.0], [1.7, 1.0]],
+    )
+    trec_case(
+        "fractional_grade_truncate_not_round",
+        "--grades truncate: 2.9 is 2 (toward zero, C's atol), not 3",
+        qrels="q 0 a 2.9\nq 0 b 1\n",
+        run="q Q0 b 1 0.9 r\nq Q0 a 2 0.8 r\n",
+        options={"grades": "truncate"},
+        page=False,
+        per_query=[["q", "(1+2/log2(3))/(2+1/log2(3))"]],
+        fractional=[[2.9, 2.0]],
+    )
+    trec_case(
+        "force_trec_on_csv_header",
+        "--input-format trec on a CSV qrels: its header line is a TREC line of 1 field, refused",
+        qrels="query,item,relevance\nq1,a,3\n",
+        options={"input_format": "trec"},
+        page=False,
+        error="trec_field_count",
+        params={"name": "trec_force_trec_on_csv_header.qrels", "line": 1, "got": 1},
+    )
+    trec_case(
+        "force_csv_reads_comma_ids",
+        "--input-format csv: a CSV qrels and run whose first row looks like nothing in particular",
+        qrels="query,item,relevance\nq1,a,3\nq1,b,2\nq1,c,0\nq2,d,1\nq2,e,0\n",
+        run="query,item,score\nq1,b,0.9\nq1,x,0.8\nq1,a,0.7\nq2,e,0.5\nq2,d,0.4\n",
+        options={"input_format": "csv"},
+        page=False,
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "latin1_run",
+        "a Latin-1 run (caf\xe9 on line 6): not UTF-8, the run file and the line named",
+        run=RUN.encode() + "q2 Q0 caf\xe9 3 0.1 r\n".encode("latin-1"),
+        error="not_utf8",
+        params={"name": "trec_latin1_run.run", "line": 6},
+    )
+    trec_case(
+        "gzip_two_members",
+        "qrels and run as two gzip members each (cat a.gz b.gz): every line read",
+        qrels=gzip.compress(QRELS[:18].encode(), mtime=0) + gzip.compress(QRELS[18:].encode(), mtime=0),
+        run=gzip.compress(RUN[:32].encode(), mtime=0) + gzip.compress(RUN[32:].encode(), mtime=0),
+        suffix=".gz",
+        per_query=RUN_NDCG,
+    )
+    packed = gzip.compress((RUN * 40).encode(), mtime=0)
+    trec_case(
+        "gzip_cut_short_run",
+        "a gzip run cut before its end: refused by name, not read in part",
+        run=packed[: len(packed) // 2],
+        suffix=".gz",
+        error="unreadable",
+        params={"name": "trec_gzip_cut_short_run.run.gz"},
+    )
+    trec_case(
+        "plain_text_named_gz",
+        "files named .gz that are plain text: read as text (recognised from the content)",
+        suffix=".gz",
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "comment_after_bom",
+        "a byte-order mark, then a comment line: the comment is skipped",
+        qrels="\ufeff# judged in 2024\n" + QRELS,
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "comments_only_run",
+        "a run of comment lines only: no rows",
+        run="# bm25\n# no results\n",
+        error="empty_table",
+        params={"name": "trec_comments_only_run.run"},
+    )
+    trec_case(
+        "run_five_fields",
+        "a run line of five fields (the tag missing): refused naming the line",
+        run=RUN.replace("q1 Q0 a 3 0.7 r\n", "q1 Q0 a 3 0.7\n"),
+        error="trec_field_count",
+        params={"name": "trec_run_five_fields.run", "line": 3, "got": 5},
+    )
+    trec_case(
+        "tabs_and_spaces",
+        "fields separated by tabs and runs of spaces, as trec_eval reads them",
+        qrels=QRELS.replace(" 0 ", "\t0\t"),
+        run=RUN.replace(" Q0 ", "  Q0\t \t"),
+        per_query=RUN_NDCG,
+    )
+    trec_case(
+        "decimal_comma_grade",
+        "a grade with a decimal comma (2,0) in the qrels: the line and the decimal comma named",
+        qrels=QRELS.replace("q1 0 b 2\n", "q1 0 b 2,0\n"),
+        error="trec_value",
+        params={"name": "trec_decimal_comma_grade.qrels", "line": 2, "value": "2,0"},
+    )
+    trec_case(
+        "nul_in_run_only",
+        "a NUL inside a run's document id (x\\0y): refused naming the run's line",
+        run=RUN.replace(" x ", " x\x00y "),
+        error="trec_value",
+        params={"name": "trec_nul_in_run_only.run", "line": 2},
+    )
+    trec_case(
+        "sum_overflow_per_query_ok",
+        "1e308 in each of two queries: the file's sum overflows, no query's does",
+        qrels="q1 0 a 1e308\nq1 0 c 0\nq2 0 d 1e308\nq2 0 e 0\n",
+        per_query=[["q1", "1/log2(4)"], ["q2", "1/log2(3)"]],
+    )
+    trec_case(
+        "sum_overflow_one_query",
+        "1e308 twice in query q2: its sum overflows; the query and line named",
+        qrels="q1 0 a 1\nq2 0 d 1e308\nq2 0 e 1e308\n",
+        error="qrels_sum_overflow",
+        params={"name": "trec_sum_overflow_one_query.qrels", "query": "q2", "line": 3},
+    )
+    trec_case(
+        "exp_1023_in_two_queries",
+        "exponential gain 2^1023-1 once in each of two queries: nothing overflows",
+        qrels="q1 0 a 1023\nq2 0 d 1023\n",
+        options={"gain": "exponential"},
+        page=False,
+        per_query=[["q1", "1/log2(4)"], ["q2", "1/log2(3)"]],
+    )
+
+    trec_case(
+        "parquet_int_and_text_query_ids",
+        "Parquet qrels with integer query ids, a run with the text '7': one query (ids are text)",
+        qrels=parquet_bytes(pd.DataFrame({"query": [7, 7], "item": ["a", "b"], "relevance": [1, 0]})),
+        run=parquet_bytes(pd.DataFrame({"query": ["7", "7"], "item": ["b", "a"], "score": [0.9, 0.8]})),
+        suffix=".parquet",
+        per_query=[["7", "1/log2(3)"]],
+    )
+    trec_case(
+        "parquet_word_score",
+        "a Parquet run whose text score column holds a word: refused naming the run and the value",
+        qrels=parquet_bytes(pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "relevance": [1, 0]})),
+        run=parquet_bytes(pd.DataFrame({"query": ["q", "q"], "item": ["b", "a"], "score": ["0.9", "high"]})),
+        suffix=".parquet",
+        error="trec_value",
+        params={"name": "trec_parquet_word_score.run.parquet", "value": "high"},
+    )
+    trec_case(
+        "parquet_damaged_qrels",
+        "qrels that start with Parquet's magic bytes and hold nothing readable",
+        qrels=b"PAR1" + b"\x00" * 60 + b"PAR1",
+        run=parquet_bytes(pd.DataFrame({"query": ["q"], "item": ["a"], "score": [0.9]})),
+        suffix=".parquet",
+        error="parquet_invalid",
+        params={"name": "trec_parquet_damaged_qrels.qrels.parquet"},
     )
 
 
@@ -1134,8 +1421,10 @@ def write_manifest() -> None:
 if __name__ == "__main__":
     FILES.mkdir(exist_ok=True)
     build()
+    build_more()
     build_trec()
     build_trec_formats()
     build_trec_types()
+    build_trec_more()
     write_manifest()
     print(f"{len(CASES)} cases, {len(TREC_CASES)} TREC cases")

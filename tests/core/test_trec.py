@@ -933,6 +933,32 @@ def test_evaluate_trec_gain_sum_overflow_names_the_query_and_its_line():
     assert caught.value.key == "qrels_sum_overflow"
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (b"# judged in 2024\nq1 0 a 1\n\nq2 0 d1 1023\nq2 0 d1 1023\nq2 0 d2 1023\n", 6),
+        (b"query,item,relevance\nq1,a,1\nq2,d1,1023\nq2,d2,1023\n", 4),
+    ],
+    ids=["trec_with_comment_blank_and_repeated_lines", "csv"],
+)
+def test_qrels_read_first_then_evaluated_name_their_file_and_line(text, line):
+    """The Evaluate page reads the qrels once (read_qrels) and evaluates the DataFrame under each
+    choice of options: an overflow found then named the file 'table' and the row's number (a
+    comment line, a blank line, a repeated pair or a CSV header moved it off the file's line)."""
+    qrels = read_qrels(text, name="judged.qrels")
+    with pytest.raises(NDCGInputError) as caught:
+        evaluate_trec(qrels, {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, gain="exponential")
+    error = caught.value
+    assert error.key == "qrels_sum_overflow"
+    assert (error.params["name"], error.params["query"], error.params["line"]) == ("judged.qrels", "q2", line)
+    # a frame with rows taken out is no longer the file's: its rows are named, not lines
+    with pytest.raises(NDCGInputError) as caught:
+        evaluate_trec(
+            qrels.iloc[1:].reset_index(drop=True), {"r": io.BytesIO(b"q2 Q0 d1 1 1 r\n")}, gain="exponential"
+        )
+    assert (caught.value.params["name"], caught.value.params["line"]) == ("table", 2)
+
+
 def test_evaluate_trec_gain_overflow_names_the_query_and_its_line():
     qrels = io.BytesIO(b"q1 0 a 1\nq1 0 b 2\nq7 0 c 1100\n")
     with pytest.raises(NDCGInputError, match=r"Line 3.*query 'q7'") as caught:

@@ -87,10 +87,11 @@ def test_spark_corpus_cli_latin1_subprocess_has_no_java_trace():
         assert sign not in result.stderr
 
 
-@pytest.mark.parametrize("name", ["pq_truncated", "pq_damaged_inside"])
+@pytest.mark.parametrize("name", ["pq_truncated", "pq_cut_in_half", "pq_damaged_inside"])
 def test_spark_corpus_cli_bad_parquet_subprocess_exits_2_without_java_trace(name):
     """Item 12 of the issue "Read every file trec_eval reads": a Parquet file cut short printed
-    about 40 lines of Java stack trace before the message; one damaged inside (its footer
+    about 40 lines of Java stack trace before the message (pq_truncated: magic bytes and zeros;
+    pq_cut_in_half: a real file cut in half); one damaged inside (its footer
     intact) ended in "Spark failed: ... collectToPython" with status 1. Both: the message of
     the pandas engine, status 2, nothing of Java on stderr."""
     case = next(case for case in CASES if case["name"] == name)
