@@ -17,8 +17,10 @@ Sources, as the "variants and libraries" page cites them:
 
 - scikit-learn, ranx, trec_eval (pytrec_eval), Spark MLlib: checked by running them
   (``../shared/TEACHING.md`` §7). trec_eval truncates non-integer grades (it reads them with
-  ``atol``); pytrec_eval rejects them. ranx keeps tied items in input order in short lists and
-  sorts them arbitrarily from about 16 tied items.
+  ``atol``); pytrec_eval rejects them. ranx sorts with Numba's ``np.argsort`` (a quicksort):
+  a list of at most 15 items keeps tied items in input order; from 16 items any tie, even of
+  two, can be reordered. The order is deterministic, and :func:`ndcg_core.ties.ranx_order`
+  reproduces it, so the ranx rows show ranx's own number.
 - LightGBM: ``src/metric/dcg_calculator.cpp`` (``DefaultLabelGain``: 2^i - 1; discount
   ``1 / log2(2 + i)`` for 0-based i; ``std::stable_sort`` by score; ``CheckLabel`` rejects
   non-integer labels) and ``src/metric/rank_metric.hpp`` (a query with IDCG = 0 scores 1).
@@ -51,7 +53,7 @@ from ndcg_core.gains import Gain
 from ndcg_core.ranked import idcg, ndcg
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.steps import default_labels
-from ndcg_core.ties import Ties, ndcg_from_scores, rank_by_score
+from ndcg_core.ties import Ties, ndcg_from_scores, rank_by_score, ranx_order
 from ndcg_core.validate import (
     NDCGInputError,
     as_relevance,
@@ -93,9 +95,10 @@ TOOL_COLUMNS: tuple[str, ...] = (
 #: XGBoost's exponential gain (``MaxRel() == 31``).
 _LIGHTGBM_MAX_LABEL = 30
 _XGBOOST_MAX_LABEL = 31
-#: From about this many tied items ranx's order of ties stops being the input order
-#: (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort serves only short runs).
-RANX_ARBITRARY_FROM = 16
+#: From this many items (tied or not) ranx's order of tied items can differ from the input
+#: order (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort, which is
+#: stable, serves only runs of at most 15 items).
+RANX_REORDERS_FROM = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +107,8 @@ class Tool:
 
     ``gain``: ``"linear"``, ``"exponential"`` or ``"binary"``; ``ties``: a name of
     :data:`ndcg_core.ties.TIES` (``"average"``, ``"input"``, ``"trec_eval"``, ``"ignore"``)
-    or ``"input_short"`` (ranx: input order for short lists, arbitrary from about
-    :data:`RANX_ARBITRARY_FROM` tied items; computed as input order), ``"random"`` (shuffled:
+    or ``"ranx"`` (ranx's own order: Numba's quicksort, :func:`ndcg_core.ties.ranx_order`;
+    input order for lists of fewer than :data:`RANX_REORDERS_FROM` items), ``"random"`` (shuffled:
     the expected value is the average) or ``"ranked"`` (the tool
     takes a list already ranked; shown here sorted stably); ``ideal``: ``"list"`` or ``"pool"``;
     ``empty``: the score of a list with IDCG = 0 (nothing relevant); ``grades``: ``"any"``
@@ -160,7 +163,7 @@ TOOLS: tuple[Tool, ...] = (
         'ranx.evaluate(qrels, run, "ndcg@{k}")',
         'ranx.evaluate(qrels, run, "ndcg")',
         "linear",
-        "input_short",
+        "ranx",
         "pool",
         0.0,
         "truncate",
@@ -172,7 +175,7 @@ TOOLS: tuple[Tool, ...] = (
         'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
         'ranx.evaluate(qrels, run, "ndcg_burges")',
         "exponential",
-        "input_short",
+        "ranx",
         "pool",
         0.0,
         "truncate",
@@ -309,7 +312,9 @@ def _ordered(
 ) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
     # A TIES name for every Tool of TOOLS; rank_by_score checks it (check_choice).
-    ties = cast(Ties, "input" if tool.ties in ("ranked", "input_short") else tool.ties)
+    if tool.ties == "ranx":
+        return rel[ranx_order(sc)]
+    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
@@ -325,9 +330,10 @@ def _one(
 
     Statuses, the first that applies: ``rejects_fraction``, ``rejects_large``,
     ``rejects_single``, ``empty`` (IDCG = 0), ``truncated`` (non-integer grades cut to
-    integers), ``fraction_as_given`` (non-integer grades used as gains), ``ties_arbitrary``
-    (ranx with a tie group of :data:`RANX_ARBITRARY_FROM` items or more: the value shown is
-    the input order, ranx's own order is arbitrary), ``ok``.
+    integers), ``fraction_as_given`` (non-integer grades used as gains), ``ties_reordered``
+    (ranx on a list of :data:`RANX_REORDERS_FROM` items or more with tied scores: ranx's
+    quicksort may put tied items out of input order; the value shown is ranx's own order),
+    ``ok``.
     """
     fractional = bool((np.floor(rel) != rel).any()) or (
         pool is not None and bool((np.floor(pool) != pool).any())
@@ -343,9 +349,9 @@ def _one(
         note = "truncated" if fractional else note
     elif fractional and tool.gain != "binary":
         note = "fraction_as_given"
-    if note == "ok" and tool.ties == "input_short":
+    if note == "ok" and tool.ties == "ranx" and rel.size >= RANX_REORDERS_FROM:
         sizes = np.unique(as_scores(sc), return_counts=True)[1]
-        note = "ties_arbitrary" if sizes.max() >= RANX_ARBITRARY_FROM else note
+        note = "ties_reordered" if sizes.max() > 1 else note
     used_pool = pool if tool.ideal == "pool" else None
     # "linear" or "exponential" for every Tool of TOOLS; idcg and ndcg check it (check_choice).
     gain = cast(Gain, "linear" if tool.gain == "binary" else tool.gain)
@@ -404,7 +410,7 @@ def tool_scores(
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
         for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
-        ``"ties_arbitrary"``: see ``_one``) and ``source``.
+        ``"ties_reordered"``: see ``_one``) and ``source``.
 
     Raises
     ------
