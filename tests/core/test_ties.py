@@ -398,7 +398,7 @@ def test_ranx_order_is_the_order_ranx_gives_a_run():
         scores = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(float) / 4
         ids = [f"D{i}" for i in range(1, n + 1)]
         run = ranx.Run({"q": dict(zip(ids, scores.tolist(), strict=True))})
-        expected = [ids.index(d) for d in run.run["q"].keys()]
+        expected = [ids.index(d) for d in run.run["q"]]
         assert nc.ranx_order(scores).tolist() == expected, scores.tolist()
 
 
