@@ -131,6 +131,7 @@ def test_tool_scores_torchmetrics_uses_fractional_grades_as_given():
 def _ranx_ndcg(grades, scores, k, metric="ndcg"):
     """ranx itself on one query (every item judged, ids D1, D2, ...)."""
     import ranx  # imported here: its Numba functions compile on import (seconds)
+
     ids = [f"D{i}" for i in range(1, len(grades) + 1)]
     qrels = ranx.Qrels({"q": {d: int(g) for d, g in zip(ids, grades, strict=True) if g > 0}})
     run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
@@ -164,9 +165,12 @@ def test_tool_scores_ranx_rows_equal_ranx_on_random_tied_lists():
         k = int(rng.integers(1, n + 1))
         table = by_call(tool_scores(grades, scores, k=k))
         for label, metric in (("ranx ndcg", "ndcg"), ("ranx ndcg_burges", "ndcg_burges")):
-            assert table[label] == pytest.approx(
-                _ranx_ndcg(grades, scores, k, metric), abs=1e-12
-            ), (grades, scores, k, label)
+            assert table[label] == pytest.approx(_ranx_ndcg(grades, scores, k, metric), abs=1e-12), (
+                grades,
+                scores,
+                k,
+                label,
+            )
 
 
 def test_tool_scores_scikit_learn_ignore_ties_row_is_scikit_learns_number():
