@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_core.gains import Gain
+from ndcg_core.gains import Gain, apply_gain
 from ndcg_core.ranked import idcg, ndcg
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.steps import default_labels
@@ -66,10 +66,12 @@ from ndcg_core.validate import (
 __all__ = [
     "EMPTY_SKIP",
     "NOTHING_RETURNED",
+    "TIE_TOOLS",
     "TOOLS",
     "TOOL_COLUMNS",
     "Tool",
     "nothing_relevant_reports",
+    "tie_calls",
     "tool_call",
     "tool_scores",
 ]
@@ -457,3 +459,72 @@ def tool_scores(
             }
         )
     return pd.DataFrame(rows, columns=list(TOOL_COLUMNS))
+
+
+#: The tie treatments of the scores-and-ties page that are named after tools, and those tools.
+TIE_TOOLS: dict[str, tuple[str, ...]] = {
+    "average": ("scikit-learn",),
+    "ignore": ("scikit-learn",),
+    "input": ("LightGBM", "XGBoost"),
+    "trec_eval": ("trec_eval",),
+}
+
+
+def tie_calls(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    k: int | None,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, str | None]:
+    """For each tool-named tie treatment of :data:`TIE_TOOLS`: the call that returns the core's
+    number under this gain and discount, or ``None`` when no call of the tool does.
+
+    scikit-learn takes any gain pre-applied to ``y_true`` (it uses the values as gains) but only
+    the discount 1/log(i + 1); trec_eval reads integer gains from the qrels (pre-applied too),
+    breaks ties by document id and reads scores as float32 (trec_eval ≤ 9, pytrec_eval), so
+    scores that only differ below float32 precision tie there; LightGBM and XGBoost take
+    integer labels (0 to 30) with 2^rel − 1 by default, or the grade itself with
+    ``label_gain`` / ``ndcg_exp_gain=false``. No tool offers Järvelin and Kekäläinen's discount.
+
+    >>> calls = tie_calls([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], k=5, gain="exponential")
+    >>> calls["average"]
+    'ndcg_score([2 ** np.asarray(grades) - 1], [scores], k=5)'
+    >>> calls["trec_eval"]
+    'trec_eval -m ndcg_cut.5 qrels run  # qrels: 2^rel − 1 for each grade (127, 15, 1, 0, 0)'
+    >>> tie_calls([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], k=5, discount="jarvelin")
+    {'average': None, 'ignore': None, 'input': None, 'trec_eval': None}
+    """
+    rel = as_relevance(relevance)
+    sc = as_scores(scores)
+    check_same_length(rel, sc, what="grades_and_scores")
+    calls: dict[str, str | None] = dict.fromkeys(TIE_TOOLS)
+    if discount != "log2":
+        return calls
+    cut = "" if k is None else f", k={k}"
+    y_true = "[grades]" if gain == "linear" else "[2 ** np.asarray(grades) - 1]"
+    calls["average"] = f"ndcg_score({y_true}, [scores]{cut})"
+    calls["ignore"] = f"ndcg_score({y_true}, [scores]{cut}, ignore_ties=True)"
+    integral = bool((np.floor(rel) == rel).all())
+    if integral and rel.max() <= _LIGHTGBM_MAX_LABEL:
+        at = rel.size if k is None else k
+        if gain == "exponential":
+            calls["input"] = (
+                f'LightGBM {{"metric": "ndcg", "eval_at": [{at}]}} · XGBoost eval_metric="ndcg@{at}"'
+            )
+        else:
+            label_gain = ", ".join(str(i) for i in range(int(rel.max()) + 1))
+            calls["input"] = (
+                f'LightGBM {{"metric": "ndcg", "eval_at": [{at}], "label_gain": [{label_gain}]}}'
+                f' · XGBoost eval_metric="ndcg@{at}", ndcg_exp_gain=False'
+            )
+    float32_ties = np.unique(sc.astype(np.float32)).size != np.unique(sc).size
+    if integral and not float32_ties:
+        measure = "ndcg" if k is None else f"ndcg_cut.{k}"
+        call = f"trec_eval -m {measure} qrels run"
+        if gain == "exponential":
+            gains = ", ".join(str(int(x)) for x in apply_gain(rel, "exponential"))
+            call += f"  # qrels: 2^rel − 1 for each grade ({gains})"
+        calls["trec_eval"] = call
+    return calls
