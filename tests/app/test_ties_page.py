@@ -279,3 +279,8 @@ def test_ties_page_default_settings_show_the_calls_of_the_named_rows(app):
     texts = "\n".join(_texts(at))
     assert "ndcg_score([grades], [scores], k=5)" in texts
     assert "trec_eval -m ndcg_cut.5 qrels run" in texts
+    # linear gain: LightGBM and XGBoost return the input-order row only when told so (their
+    # default gain is 2^rel - 1, which gives 0.9728, not 0.8957)
+    assert '"label_gain": [0, 1, 2, 3, 4, 5, 6, 7]' in texts
+    assert "ndcg_exp_gain=False" in texts
+    assert shown["Input order"] == "0.8957"
