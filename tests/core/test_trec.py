@@ -959,3 +959,20 @@ def test_evaluate_trec_largest_64_bit_k_is_the_whole_list():
     """k = 2^63 - 1 is past every list: nDCG@k is nDCG of the whole list (here 1.0)."""
     result = evaluate_trec(io.BytesIO(b"q1 0 a 1\n"), {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, k=2**63 - 1)
     assert result.per_query[f"ndcg@{2**63 - 1}"].tolist() == [1.0]
+
+
+def test_judged_at_k_divides_by_min_k_n_as_ir_measures_does() -> None:
+    """ir_measures' Judged@k (judged_provider.py, since 0.3.1): a run shorter than the cutoff
+    divides by its length. Three returned items, two judged, k = 10: 2/3, not 2/10."""
+    import ndcg_core.spark
+    import ndcg_core.trec
+
+    qrels = pd.DataFrame({"query": ["q", "q"], "item": ["D1", "D3"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["D1", "D2", "D3"], "score": [3.0, 2.0, 1.0]})
+    result = evaluate_trec(qrels, run, k=10)
+    assert result.per_query["judged@10"].tolist() == [pytest.approx(2 / 3, abs=1e-12)]
+    for module in (ndcg_core.trec, ndcg_core.spark):  # the docs say the same (issue 23 item 4)
+        text = " ".join((module.__doc__ or "").split()) + " ".join(
+            " ".join((getattr(module, name).__doc__ or "").split()) for name in dir(module)
+        )
+        assert "divides by k instead" not in text
