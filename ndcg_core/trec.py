@@ -17,8 +17,9 @@ The defaults are trec_eval's conventions, so the default number equals
 ``trec_eval -c -m ndcg_cut.10 qrels run``:
 
 - ``ties="trec_eval"``: score descending, then item id descending as a string (byte order).
-  trec_eval keeps scores as 32-bit floats, so two scores that differ only beyond float32's
-  precision (about 7 significant digits) tie there and not here.
+  trec_eval 9 and earlier (and pytrec_eval, built on it) keep scores as 32-bit floats, so two
+  scores that differ only beyond float32's precision (about 7 significant digits) tie there
+  and not here; trec_eval 10 reads them as doubles, as this module does.
 - ``ideal="pool"``: IDCG from every judged item of the query, retrieved or not.
   ``ideal="list"`` takes it from the returned list's own grades (unjudged items as 0), as
   scikit-learn's ``ndcg_score`` would on that list.

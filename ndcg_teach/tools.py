@@ -34,9 +34,10 @@ Sources, as the "variants and libraries" page cites them:
   scores in random order, so the expected value is the tie average).
 - torchmetrics: ``src/torchmetrics/functional/retrieval/ndcg.py`` (``retrieval_normalized_dcg``:
   the target used as the gain, ``1 / log2(i + 2)``, ties averaged by a translation of
-  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0, or the query is skipped with
-  ``empty_target_action="skip"``; its docstring asks for integer targets, but non-integer
-  targets are used as given, as gains).
+  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0; its docstring asks for integer
+  targets, but non-integer targets are used as given, as gains) and the class
+  ``RetrievalNormalizedDCG``, whose ``empty_target_action`` scores such a query 0 (``"neg"``,
+  the default) or 1 (``"pos"``), skips it (``"skip"``) or raises (``"error"``).
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ class Tool:
     the expected value is the average) or ``"ranked"`` (the tool
     takes a list already ranked; shown here sorted stably); ``ideal``: ``"list"`` or ``"pool"``;
     ``empty``: the score of a list with IDCG = 0 (nothing relevant); ``grades``: ``"any"``
-    (used as given), ``"integer"`` (non-integer grades are an error) or ``"truncate"``;
+    (used as given), ``"integer"`` (non-integer grades are an error), ``"truncate"`` or
+    ``"positive"`` (PySpark: any grade above 0 counts as relevant);
     ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
     standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
     length, for tools that need one).
@@ -204,7 +206,7 @@ TOOLS: tuple[Tool, ...] = (
         "ranked",
         "pool",
         0.0,
-        "any",
+        "positive",
         "TEACHING.md §7 (run)",
     ),
     Tool(
@@ -260,7 +262,10 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 #: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
-EMPTY_SKIP: dict[str, str] = {"torchmetrics": 'empty_target_action="skip"'}
+#: torchmetrics' option is the class ``RetrievalNormalizedDCG``'s (``"neg"``, the default, scores
+#: such a query 0, ``"pos"`` 1, ``"skip"`` leaves it out, ``"error"`` raises); the functional
+#: ``retrieval_normalized_dcg`` of the Call column has no such option and reports 0.
+EMPTY_SKIP: dict[str, str] = {"torchmetrics": 'RetrievalNormalizedDCG(empty_target_action="skip")'}
 #: XGBoost's metric that scores a query with nothing relevant 0 instead of 1.
 XGBOOST_EMPTY_ZERO = "ndcg@k-"
 

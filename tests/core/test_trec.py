@@ -976,3 +976,19 @@ def test_judged_at_k_divides_by_min_k_n_as_ir_measures_does() -> None:
             " ".join((getattr(module, name).__doc__ or "").split()) for name in dir(module)
         )
         assert "divides by k instead" not in text
+
+
+def test_float32_scores_are_pytrec_evals_and_trec_eval_9s_not_trec_eval_10s() -> None:
+    """pytrec_eval (trec_eval 9's code) ties 1 and 1 + 1e-9 (float32): D2 before D1 by id
+    descending, so the relevant D1 lands second. The docs name the versions (issue 23)."""
+    import pytrec_eval
+
+    import ndcg_core.trec
+
+    qrels = {"q": {"D1": 1, "D2": 0}}
+    run = {"q": {"D1": 1.0 + 1e-9, "D2": 1.0}}
+    value = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run)["q"]["ndcg"]
+    assert value == pytest.approx(1 / math.log2(3), abs=1e-12)
+    doc = " ".join((ndcg_core.trec.__doc__ or "").split())
+    assert "trec_eval 9 and earlier (and pytrec_eval, built on it) keep scores as 32-bit floats" in doc
+    assert "trec_eval 10 reads them as doubles" in doc

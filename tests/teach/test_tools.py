@@ -207,7 +207,8 @@ def test_nothing_relevant_reports_agree_with_tool_scores():
 
 
 def test_nothing_relevant_skip_option_is_torchmetrics():
-    assert EMPTY_SKIP == {"torchmetrics": 'empty_target_action="skip"'}
+    """The option is the class RetrievalNormalizedDCG's, not the functional's (issue 23)."""
+    assert EMPTY_SKIP == {"torchmetrics": 'RetrievalNormalizedDCG(empty_target_action="skip")'}
 
 
 def test_nothing_returned_is_kept_apart_from_nothing_relevant():
