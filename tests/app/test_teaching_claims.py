@@ -3,8 +3,13 @@ English and Chinese), checked against the tool where it is installed or against 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from app_helpers import static_table
 from sklearn.metrics import ndcg_score as sk_ndcg
+
+from ui.framework.i18n import translate
 
 PAGES = "app_pages/"
 VARIANTS = PAGES + "3_Variants_and_libraries.py"
@@ -12,6 +17,7 @@ TIES = PAGES + "2_Scores_and_ties.py"
 BLIND = PAGES + "4_Blind_spots.py"
 EVALUATE = PAGES + "7_Evaluate_a_run.py"
 LANGS = ("en", "zh")
+LOCALES = Path(__file__).resolve().parents[2] / "locales" / "zh"
 
 
 def _all_text(at) -> str:
@@ -104,3 +110,34 @@ def test_evaluate_scikit_learn_note_names_the_one_item_exception(app, lang):
         if lang == "en"
         else ("至少有 2 项的查询" in captions)
     )
+
+
+# --- the Chinese sentences the audit found off -------------------------------------------
+
+
+def test_chinese_strings_the_audit_corrected():
+    zh = lambda key: translate("zh", key)  # noqa: E731
+    assert "很少越过前几条结果往下看的读者" in zh("lesson.bases.explain")  # "rarely get past"
+    assert "很少看过前几条结果" not in zh("lesson.bases.explain")
+    for key in ("ties.ignore", "variants.ties_ignore"):
+        assert "因机器而异" in zh(key) and "随机器" not in zh(key)  # 随机 reads as "random"
+    sources = zh("variants.sources")
+    assert "自拉取请求 #2031 起" in sources and "尚未合并的拉取请求（#3104）" in sources
+    assert "）（" not in zh("evaluate.ideal_pool")
+    assert "就可能出现" in zh("evaluate.trec_reading_chance") and "就会出现" not in zh(
+        "evaluate.trec_reading_chance"
+    )
+
+
+def test_chinese_qrels_term_is_one_across_the_app():
+    """qrels are 相关性判断 everywhere (terms, messages, the Evaluate page), never 相关性标注."""
+    texts = [p.read_text(encoding="utf-8") for p in LOCALES.glob("*.toml")]
+    assert not [t for t in texts if "相关性标注" in t]
+    assert "相关性判断（qrels）" in translate("zh", "evaluate.intro")
+
+
+def test_difficulty_columns_say_order_in_chinese(app):
+    at = app(page=BLIND, lang="zh")
+    at.radio(key="blind.difficulty.predict").set_value("A").run()
+    table = static_table(at, "最差顺序")
+    assert list(table.columns)[-4:] == ["最差顺序", "所有顺序的平均", "最佳顺序", "给定顺序"]
