@@ -43,6 +43,7 @@ __all__ = [
     "DIFFICULTY_HARD",
     "DUPLICATES",
     "FIELDS",
+    "FIXED_DISCOUNT",
     "GAIN_A",
     "GAIN_B",
     "GAIN_DISCOUNT",
@@ -74,6 +75,7 @@ __all__ = [
     "gain_case_scores",
     "judged_pool",
     "lengths_overtake",
+    "prompt_discount",
     "which_higher",
 ]
 
@@ -388,6 +390,19 @@ def lengths_overtake(gain: Gain, discount: Discount) -> int | None:
         if which_higher(long, short) == "A":
             return n
     return None
+
+
+#: Prompts asked under a discount of their own, whatever the Calculator's (the case needs it).
+FIXED_DISCOUNT: dict[str, Discount] = {"blind.gain": GAIN_DISCOUNT}
+
+
+def prompt_discount(prompt: str, discount: Discount) -> Discount:
+    """The discount ``prompt`` is asked under: its own (:data:`FIXED_DISCOUNT`) or ``discount``.
+
+    >>> prompt_discount("blind.gain", "jarvelin"), prompt_discount("blind.lengths", "jarvelin")
+    ('log2', 'jarvelin')
+    """
+    return FIXED_DISCOUNT.get(prompt, discount)
 
 
 def _blind_gain(**_: Any) -> Decision:
