@@ -4,6 +4,7 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core import ties
+from ndcg_teach.tools import tie_calls
 from ui.components import charts, slip, widgets
 from ui.framework.shared import current_frame, get_param, show_error
 from ui.framework.state import parse_decimals, parse_scores
@@ -58,18 +59,29 @@ if view is not None:
 
     k = ranking.cutoff
     st.header(t("ties.band_title" if view.n_tied_items else "ties.band_title_no_ties", k=k))
+    calls = tie_calls(
+        list(ranking.relevance), scores, k=ranking.k, gain=ranking.gain, discount=ranking.discount
+    )
     if ties_view.predict_band(ranking, scores, t):
-        ties_view.metrics(view, t, k=k)
+        ties_view.metrics(view, t, k=k, calls=calls)
+        ties_view.settings_note(ranking, calls, t)
         band = charts.tie_band_chart(
-            ties_view.treatments_frame(view, t), low=view.pessimistic, high=view.optimistic, t=t
+            ties_view.treatments_frame(view, t, calls),
+            low=view.pessimistic,
+            high=view.optimistic,
+            t=t,
         )
         st.altair_chart(band, width="stretch")
         st.caption(t("ties.single_caption"))
         charts.chart_downloads(band, "ties_band")
 
     st.header(t("ties.why_title"))
-    st.code(ties_view.why_code(t), language="python", wrap_lines=True)
-    st.markdown(t("ties.why", optimistic=f"{view.optimistic:.4f}", average=f"{view.average:.4f}"))
+    st.code(ties_view.why_code(t, k=ranking.k), language="python", wrap_lines=True)
+    # scikit-learn's own numbers: its linear gain and 1/log2(i+1), whatever the settings
+    sk = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels), k=ranking.k)
+    st.markdown(t("ties.why", optimistic=f"{sk.optimistic:.4f}", average=f"{sk.average:.4f}"))
+    if (ranking.gain, ranking.discount) != ("linear", "log2"):
+        st.caption(t("ties.why_defaults"))
 
 st.divider()
 st.header(t("ties.mistake_title"))

@@ -12,7 +12,8 @@ Explained (steps.py, latex.py)
 From scores: tie groups and tie treatments (ties.py)
     rank_by_score, tie_groups, dcg_from_scores, ndcg_from_scores, tie_view, round_scores,
     ScoreRanking, TieView, TIES ("average", "optimistic", "pessimistic", "input", "trec_eval",
-    "ignore": scikit-learn's own ignore_ties order, arbitrary and machine-dependent)
+    "ignore": scikit-learn's own ignore_ties order, arbitrary and machine-dependent),
+    ranx_order (ranx's own order of ties: Numba's quicksort)
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
 Gains and discounts (gains.py, discounting.py)
@@ -169,6 +170,7 @@ if TYPE_CHECKING:
         dcg_from_scores,
         ndcg_from_scores,
         rank_by_score,
+        ranx_order,
         round_scores,
         tie_groups,
         tie_view,
@@ -291,6 +293,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "dcg_from_scores",
         "ndcg_from_scores",
         "rank_by_score",
+        "ranx_order",
         "round_scores",
         "tie_groups",
         "tie_view",
@@ -409,6 +412,7 @@ __all__ = [
     "parse_relevance",
     "permutation_distribution",
     "rank_by_score",
+    "ranx_order",
     "read_qrels",
     "read_run",
     "read_trec_run",

@@ -888,8 +888,8 @@ def evaluate_trec(
         ``ndcg@5``, ``ndcg@10``, ... for several cutoffs, see
         :func:`ndcg_core.options.measure_columns`), and ``missing``. ``n_items`` counts the
         items the run returned (before ``unjudged="drop"`` removes any); judged@k is the share
-        of the first min(k, n) returned items that are judged (ir_measures' ``Judged@k``
-        divides by k instead). A judged query the run does not answer has a row with
+        of the first min(k, n) returned items that are judged (as ir_measures' ``Judged@k``
+        divides since 0.3.1). A judged query the run does not answer has a row with
         ``missing`` true, ``n_items`` 0, DCG 0, judged NaN and nDCG 0 (``missing="drop"``:
         NaN). nDCG is NaN wherever the options leave the query out of the mean
         (``missing="drop"``, or IDCG 0 with ``no_relevant="drop"``); :func:`summarize_trec`

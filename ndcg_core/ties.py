@@ -56,6 +56,7 @@ __all__ = [
     "dcg_from_scores",
     "ndcg_from_scores",
     "rank_by_score",
+    "ranx_order",
     "round_scores",
     "tie_groups",
     "tie_view",
@@ -428,3 +429,90 @@ def round_scores(scores: ArrayLike, decimals: int) -> NDArray[np.float64]:
     ):
         fail("decimals_invalid", got=repr(decimals), limit=_MAX_DECIMALS)
     return np.round(as_scores(scores), int(decimals))
+
+
+#: Numba's quicksort sorts runs of at most this many items + 1 by insertion sort, which is stable
+#: (``numba.misc.quicksort.SMALL_QUICKSORT``): a list of at most 15 items keeps its ties in input
+#: order; from 16 items the partitions move tied items.
+_NUMBA_SMALL_QUICKSORT = 15
+
+
+def ranx_order(scores: ArrayLike) -> NDArray[np.intp]:
+    """The order in which ranx ranks items: score descending, ties as Numba's quicksort leaves them.
+
+    ranx sorts a query's run with ``np.argsort`` of the negated scores inside Numba
+    (``ranx.data_structures.common.sort_dict_by_value``), and Numba's ``argsort`` is its own
+    quicksort (``numba/misc/quicksort.py``: median-of-three partitions, an insertion sort for
+    runs of at most 15 items, the larger partition stacked). It is deterministic but not
+    stable: a list of at most 15 items keeps tied items in input order; from 16 items any tie,
+    even of two, can be reordered. NumPy's own ``kind="quicksort"`` is an introsort with other
+    partitions and does not reproduce it. This is that algorithm, step for step, over Python
+    floats (the comparisons are the same ``<`` on float64; scores are finite).
+
+    Raises
+    ------
+    NDCGInputError
+        On empty or non-finite scores.
+
+    >>> ranx_order([0.5, 0.9, 0.5]).tolist()  # short list: ties in input order
+    [1, 0, 2]
+    >>> scores = [16.0 - i for i in range(16)]
+    >>> scores[10] = scores[13] = 100.0  # D11 and D14 tied at the top of 16 items
+    >>> ranx_order(scores)[:2].tolist()  # ranx ranks D14 first
+    [13, 10]
+    """
+    keys = [-float(x) for x in as_scores(scores)]
+    order = list(range(len(keys)))
+    stack = [(0, len(keys) - 1)]
+    while stack:
+        low, high = stack.pop()
+        while high - low >= _NUMBA_SMALL_QUICKSORT:
+            pivot_at = _numba_partition(keys, order, low, high)
+            if high - pivot_at > pivot_at - low:  # the larger side waits on the stack
+                if high > pivot_at:
+                    stack.append((pivot_at + 1, high))
+                high = pivot_at - 1
+            else:
+                if pivot_at > low:
+                    stack.append((low, pivot_at - 1))
+                low = pivot_at + 1
+        _numba_insertion_sort(keys, order, low, high)
+    return np.asarray(order, dtype=np.intp)
+
+
+def _numba_insertion_sort(keys: list[float], order: list[int], low: int, high: int) -> None:
+    """Numba's ``insertion_sort`` of ``order[low:high + 1]`` by ``keys`` (stable)."""
+    for i in range(low + 1, high + 1):
+        item = order[i]
+        value = keys[item]
+        j = i
+        while j > low and value < keys[order[j - 1]]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = item
+
+
+def _numba_partition(keys: list[float], order: list[int], low: int, high: int) -> int:
+    """Numba's ``partition``: median of three as pivot, Hoare-style swaps; the pivot's place."""
+    mid = (low + high) >> 1
+    if keys[order[mid]] < keys[order[low]]:
+        order[low], order[mid] = order[mid], order[low]
+    if keys[order[high]] < keys[order[mid]]:
+        order[high], order[mid] = order[mid], order[high]
+    if keys[order[mid]] < keys[order[low]]:
+        order[low], order[mid] = order[mid], order[low]
+    pivot = keys[order[mid]]
+    order[high], order[mid] = order[mid], order[high]
+    i, j = low, high - 1
+    while True:
+        while i < high and keys[order[i]] < pivot:
+            i += 1
+        while j >= low and pivot < keys[order[j]]:
+            j -= 1
+        if i >= j:
+            break
+        order[i], order[j] = order[j], order[i]
+        i += 1
+        j -= 1
+    order[i], order[high] = order[high], order[i]
+    return i

@@ -17,8 +17,9 @@ The defaults are trec_eval's conventions, so the default number equals
 ``trec_eval -c -m ndcg_cut.10 qrels run``:
 
 - ``ties="trec_eval"``: score descending, then item id descending as a string (byte order).
-  trec_eval keeps scores as 32-bit floats, so two scores that differ only beyond float32's
-  precision (about 7 significant digits) tie there and not here.
+  trec_eval 9 and earlier (and pytrec_eval, built on it) keep scores as 32-bit floats, so two
+  scores that differ only beyond float32's precision (about 7 significant digits) tie there
+  and not here; trec_eval 10 reads them as doubles, as this module does.
 - ``ideal="pool"``: IDCG from every judged item of the query, retrieved or not.
   ``ideal="list"`` takes it from the returned list's own grades (unjudged items as 0), as
   scikit-learn's ``ndcg_score`` would on that list.
@@ -34,8 +35,10 @@ The defaults are trec_eval's conventions, so the default number equals
 - Queries of a run without any judgment are left out and reported
   (:attr:`TrecResult.unjudged_queries`), as trec_eval leaves them out.
 - ``judged@k`` is the share of the first ``min(k, n)`` retrieved items (of the whole list,
-  before ``unjudged="drop"``) that have a judgment. (ir_measures' ``Judged@k`` divides by k
-  instead, so a list shorter than k scores lower there.)
+  before ``unjudged="drop"``) that have a judgment, as ir_measures' ``Judged@k`` computes it
+  since 0.3.1 (``judged_provider.py``: a run shorter than the cutoff divides by its length).
+  ir_measures breaks tied scores by document id ascending, so at a cutoff that splits a tie
+  it may count other items.
 
 Repeated pairs: trec_eval refuses a run or qrels that names a (query, document) pair twice
 ("duplicate docs"). A run with a repeated pair is refused here too, naming both lines. In the

@@ -43,8 +43,10 @@ __all__ = [
     "DIFFICULTY_HARD",
     "DUPLICATES",
     "FIELDS",
+    "FIXED_DISCOUNT",
     "GAIN_A",
     "GAIN_B",
+    "GAIN_DISCOUNT",
     "GAIN_K",
     "GAIN_POOL",
     "LENGTHS_A",
@@ -70,7 +72,10 @@ __all__ = [
     "Decision",
     "Prompt",
     "decide",
+    "gain_case_scores",
     "judged_pool",
+    "lengths_overtake",
+    "prompt_discount",
     "which_higher",
 ]
 
@@ -105,6 +110,8 @@ GAIN_POOL: tuple[float, ...] = (3.0, 2.0, 2.0, 2.0, 0.0, 0.0)
 GAIN_A: tuple[float, ...] = (2.0, 2.0, 2.0, 3.0, 0.0)
 GAIN_B: tuple[float, ...] = (3.0, 0.0, 0.0, 2.0, 2.0)
 GAIN_K = 5
+#: The discount the gain case always uses: the case holds with it only (TEACHING.md §4).
+GAIN_DISCOUNT: Discount = "log2"
 #: Unjudged items: the example typed with "?" for the items nobody judged.
 UNJUDGED_EXAMPLE = "3, ?, 2, ?, 0, 1"
 #: What nDCG does not model: one relevant page returned three times.
@@ -347,14 +354,59 @@ def _blind_difficulty(gain: Gain, discount: Discount, **_: Any) -> Decision:
     )
 
 
-def _blind_gain(discount: Discount, **_: Any) -> Decision:
-    scores = {
+def gain_case_scores(discount: Discount = GAIN_DISCOUNT) -> dict[str, tuple[float, float]]:
+    """nDCG@5 of systems A and B of "the gain can reorder systems", per gain, with ``discount``.
+
+    The case holds with 1/log2(i + 1) (:data:`GAIN_DISCOUNT`, which the case always uses): A
+    wins with linear gain, B with exponential gain. With Järvelin and Kekäläinen's discount A
+    wins under both, which the page says beside it.
+
+    >>> {g: [round(x, 3) for x in v] for g, v in gain_case_scores().items()}
+    {'linear': [0.907, 0.757], 'exponential': [0.805, 0.809]}
+    >>> {g: [round(x, 3) for x in v] for g, v in gain_case_scores("jarvelin").items()}
+    {'linear': [0.931, 0.669], 'exponential': [0.851, 0.731]}
+    """
+    return {
         g: (
             ndcg(list(GAIN_A), k=GAIN_K, gain=g, discount=discount, pool=list(GAIN_POOL)),
             ndcg(list(GAIN_B), k=GAIN_K, gain=g, discount=discount, pool=list(GAIN_POOL)),
         )
         for g in ("linear", "exponential")
     }
+
+
+def lengths_overtake(gain: Gain, discount: Discount) -> int | None:
+    """The shortest prefix of :data:`LONG_MIXED` whose DCG exceeds :data:`SHORT_PERFECT`'s
+    under ``gain`` and ``discount``, or ``None`` when no prefix does (the slider's range).
+
+    >>> lengths_overtake("linear", "log2"), lengths_overtake("linear", "jarvelin")
+    (8, 9)
+    >>> lengths_overtake("exponential", "log2") is None
+    True
+    """
+    short = metrics(list(SHORT_PERFECT), gain=gain, discount=discount).dcg
+    for n in range(len(SHORT_PERFECT), len(LONG_MIXED) + 1):
+        long = metrics(list(LONG_MIXED[:n]), gain=gain, discount=discount).dcg
+        if which_higher(long, short) == "A":
+            return n
+    return None
+
+
+#: Prompts asked under a discount of their own, whatever the Calculator's (the case needs it).
+FIXED_DISCOUNT: dict[str, Discount] = {"blind.gain": GAIN_DISCOUNT}
+
+
+def prompt_discount(prompt: str, discount: Discount) -> Discount:
+    """The discount ``prompt`` is asked under: its own (:data:`FIXED_DISCOUNT`) or ``discount``.
+
+    >>> prompt_discount("blind.gain", "jarvelin"), prompt_discount("blind.lengths", "jarvelin")
+    ('log2', 'jarvelin')
+    """
+    return FIXED_DISCOUNT.get(prompt, discount)
+
+
+def _blind_gain(**_: Any) -> Decision:
+    scores = gain_case_scores()
     return Decision(
         _AB,
         which_higher(*scores["exponential"]),

@@ -17,8 +17,10 @@ Sources, as the "variants and libraries" page cites them:
 
 - scikit-learn, ranx, trec_eval (pytrec_eval), Spark MLlib: checked by running them
   (``../shared/TEACHING.md`` §7). trec_eval truncates non-integer grades (it reads them with
-  ``atol``); pytrec_eval rejects them. ranx keeps tied items in input order in short lists and
-  sorts them arbitrarily from about 16 tied items.
+  ``atol``); pytrec_eval rejects them. ranx sorts with Numba's ``np.argsort`` (a quicksort):
+  a list of at most 15 items keeps tied items in input order; from 16 items any tie, even of
+  two, can be reordered. The order is deterministic, and :func:`ndcg_core.ties.ranx_order`
+  reproduces it, so the ranx rows show ranx's own number.
 - LightGBM: ``src/metric/dcg_calculator.cpp`` (``DefaultLabelGain``: 2^i - 1; discount
   ``1 / log2(2 + i)`` for 0-based i; ``std::stable_sort`` by score; ``CheckLabel`` rejects
   non-integer labels) and ``src/metric/rank_metric.hpp`` (a query with IDCG = 0 scores 1).
@@ -32,9 +34,10 @@ Sources, as the "variants and libraries" page cites them:
   scores in random order, so the expected value is the tie average).
 - torchmetrics: ``src/torchmetrics/functional/retrieval/ndcg.py`` (``retrieval_normalized_dcg``:
   the target used as the gain, ``1 / log2(i + 2)``, ties averaged by a translation of
-  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0, or the query is skipped with
-  ``empty_target_action="skip"``; its docstring asks for integer targets, but non-integer
-  targets are used as given, as gains).
+  scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0; its docstring asks for integer
+  targets, but non-integer targets are used as given, as gains) and the class
+  ``RetrievalNormalizedDCG``, whose ``empty_target_action`` scores such a query 0 (``"neg"``,
+  the default) or 1 (``"pos"``), skips it (``"skip"``) or raises (``"error"``).
 """
 
 from __future__ import annotations
@@ -47,11 +50,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_core.gains import Gain
+from ndcg_core.gains import Gain, apply_gain
 from ndcg_core.ranked import idcg, ndcg
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.steps import default_labels
-from ndcg_core.ties import Ties, ndcg_from_scores, rank_by_score
+from ndcg_core.ties import Ties, ndcg_from_scores, rank_by_score, ranx_order
 from ndcg_core.validate import (
     NDCGInputError,
     as_relevance,
@@ -64,10 +67,12 @@ from ndcg_core.validate import (
 __all__ = [
     "EMPTY_SKIP",
     "NOTHING_RETURNED",
+    "TIE_TOOLS",
     "TOOLS",
     "TOOL_COLUMNS",
     "Tool",
     "nothing_relevant_reports",
+    "tie_calls",
     "tool_call",
     "tool_scores",
 ]
@@ -93,9 +98,10 @@ TOOL_COLUMNS: tuple[str, ...] = (
 #: XGBoost's exponential gain (``MaxRel() == 31``).
 _LIGHTGBM_MAX_LABEL = 30
 _XGBOOST_MAX_LABEL = 31
-#: From about this many tied items ranx's order of ties stops being the input order
-#: (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort serves only short runs).
-RANX_ARBITRARY_FROM = 16
+#: From this many items (tied or not) ranx's order of tied items can differ from the input
+#: order (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort, which is
+#: stable, serves only runs of at most 15 items).
+RANX_REORDERS_FROM = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +110,13 @@ class Tool:
 
     ``gain``: ``"linear"``, ``"exponential"`` or ``"binary"``; ``ties``: a name of
     :data:`ndcg_core.ties.TIES` (``"average"``, ``"input"``, ``"trec_eval"``, ``"ignore"``)
-    or ``"input_short"`` (ranx: input order for short lists, arbitrary from about
-    :data:`RANX_ARBITRARY_FROM` tied items; computed as input order), ``"random"`` (shuffled:
+    or ``"ranx"`` (ranx's own order: Numba's quicksort, :func:`ndcg_core.ties.ranx_order`;
+    input order for lists of fewer than :data:`RANX_REORDERS_FROM` items), ``"random"`` (shuffled:
     the expected value is the average) or ``"ranked"`` (the tool
     takes a list already ranked; shown here sorted stably); ``ideal``: ``"list"`` or ``"pool"``;
     ``empty``: the score of a list with IDCG = 0 (nothing relevant); ``grades``: ``"any"``
-    (used as given), ``"integer"`` (non-integer grades are an error) or ``"truncate"``;
+    (used as given), ``"integer"`` (non-integer grades are an error), ``"truncate"`` or
+    ``"positive"`` (PySpark: any grade above 0 counts as relevant);
     ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
     standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
     length, for tools that need one).
@@ -160,7 +167,7 @@ TOOLS: tuple[Tool, ...] = (
         'ranx.evaluate(qrels, run, "ndcg@{k}")',
         'ranx.evaluate(qrels, run, "ndcg")',
         "linear",
-        "input_short",
+        "ranx",
         "pool",
         0.0,
         "truncate",
@@ -172,7 +179,7 @@ TOOLS: tuple[Tool, ...] = (
         'ranx.evaluate(qrels, run, "ndcg_burges@{k}")',
         'ranx.evaluate(qrels, run, "ndcg_burges")',
         "exponential",
-        "input_short",
+        "ranx",
         "pool",
         0.0,
         "truncate",
@@ -199,7 +206,7 @@ TOOLS: tuple[Tool, ...] = (
         "ranked",
         "pool",
         0.0,
-        "any",
+        "positive",
         "TEACHING.md §7 (run)",
     ),
     Tool(
@@ -255,7 +262,10 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 #: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
-EMPTY_SKIP: dict[str, str] = {"torchmetrics": 'empty_target_action="skip"'}
+#: torchmetrics' option is the class ``RetrievalNormalizedDCG``'s (``"neg"``, the default, scores
+#: such a query 0, ``"pos"`` 1, ``"skip"`` leaves it out, ``"error"`` raises); the functional
+#: ``retrieval_normalized_dcg`` of the Call column has no such option and reports 0.
+EMPTY_SKIP: dict[str, str] = {"torchmetrics": 'RetrievalNormalizedDCG(empty_target_action="skip")'}
 #: XGBoost's metric that scores a query with nothing relevant 0 instead of 1.
 XGBOOST_EMPTY_ZERO = "ndcg@k-"
 
@@ -309,7 +319,9 @@ def _ordered(
 ) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
     # A TIES name for every Tool of TOOLS; rank_by_score checks it (check_choice).
-    ties = cast(Ties, "input" if tool.ties in ("ranked", "input_short") else tool.ties)
+    if tool.ties == "ranx":
+        return rel[ranx_order(sc)]
+    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
@@ -325,9 +337,10 @@ def _one(
 
     Statuses, the first that applies: ``rejects_fraction``, ``rejects_large``,
     ``rejects_single``, ``empty`` (IDCG = 0), ``truncated`` (non-integer grades cut to
-    integers), ``fraction_as_given`` (non-integer grades used as gains), ``ties_arbitrary``
-    (ranx with a tie group of :data:`RANX_ARBITRARY_FROM` items or more: the value shown is
-    the input order, ranx's own order is arbitrary), ``ok``.
+    integers), ``fraction_as_given`` (non-integer grades used as gains), ``ties_reordered``
+    (ranx on a list of :data:`RANX_REORDERS_FROM` items or more with tied scores: ranx's
+    quicksort may put tied items out of input order; the value shown is ranx's own order),
+    ``ok``.
     """
     fractional = bool((np.floor(rel) != rel).any()) or (
         pool is not None and bool((np.floor(pool) != pool).any())
@@ -343,9 +356,9 @@ def _one(
         note = "truncated" if fractional else note
     elif fractional and tool.gain != "binary":
         note = "fraction_as_given"
-    if note == "ok" and tool.ties == "input_short":
+    if note == "ok" and tool.ties == "ranx" and rel.size >= RANX_REORDERS_FROM:
         sizes = np.unique(as_scores(sc), return_counts=True)[1]
-        note = "ties_arbitrary" if sizes.max() >= RANX_ARBITRARY_FROM else note
+        note = "ties_reordered" if sizes.max() > 1 else note
     used_pool = pool if tool.ideal == "pool" else None
     # "linear" or "exponential" for every Tool of TOOLS; idcg and ndcg check it (check_choice).
     gain = cast(Gain, "linear" if tool.gain == "binary" else tool.gain)
@@ -404,7 +417,7 @@ def tool_scores(
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
         for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
-        ``"ties_arbitrary"``: see ``_one``) and ``source``.
+        ``"ties_reordered"``: see ``_one``) and ``source``.
 
     Raises
     ------
@@ -451,3 +464,72 @@ def tool_scores(
             }
         )
     return pd.DataFrame(rows, columns=list(TOOL_COLUMNS))
+
+
+#: The tie treatments of the scores-and-ties page that are named after tools, and those tools.
+TIE_TOOLS: dict[str, tuple[str, ...]] = {
+    "average": ("scikit-learn",),
+    "ignore": ("scikit-learn",),
+    "input": ("LightGBM", "XGBoost"),
+    "trec_eval": ("trec_eval",),
+}
+
+
+def tie_calls(
+    relevance: ArrayLike,
+    scores: ArrayLike,
+    *,
+    k: int | None,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, str | None]:
+    """For each tool-named tie treatment of :data:`TIE_TOOLS`: the call that returns the core's
+    number under this gain and discount, or ``None`` when no call of the tool does.
+
+    scikit-learn takes any gain pre-applied to ``y_true`` (it uses the values as gains) but only
+    the discount 1/log(i + 1); trec_eval reads integer gains from the qrels (pre-applied too),
+    breaks ties by document id and reads scores as float32 (trec_eval ≤ 9, pytrec_eval), so
+    scores that only differ below float32 precision tie there; LightGBM and XGBoost take
+    integer labels (0 to 30) with 2^rel − 1 by default, or the grade itself with
+    ``label_gain`` / ``ndcg_exp_gain=false``. No tool offers Järvelin and Kekäläinen's discount.
+
+    >>> calls = tie_calls([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], k=5, gain="exponential")
+    >>> calls["average"]
+    'ndcg_score([2 ** np.asarray(grades) - 1], [scores], k=5)'
+    >>> calls["trec_eval"]
+    'trec_eval -m ndcg_cut.5 qrels run  # qrels: 2^rel − 1 for each grade (127, 15, 1, 0, 0)'
+    >>> tie_calls([7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9], k=5, discount="jarvelin")
+    {'average': None, 'ignore': None, 'input': None, 'trec_eval': None}
+    """
+    rel = as_relevance(relevance)
+    sc = as_scores(scores)
+    check_same_length(rel, sc, what="grades_and_scores")
+    calls: dict[str, str | None] = dict.fromkeys(TIE_TOOLS)
+    if discount != "log2":
+        return calls
+    cut = "" if k is None else f", k={k}"
+    y_true = "[grades]" if gain == "linear" else "[2 ** np.asarray(grades) - 1]"
+    calls["average"] = f"ndcg_score({y_true}, [scores]{cut})"
+    calls["ignore"] = f"ndcg_score({y_true}, [scores]{cut}, ignore_ties=True)"
+    integral = bool((np.floor(rel) == rel).all())
+    if integral and rel.max() <= _LIGHTGBM_MAX_LABEL:
+        at = rel.size if k is None else k
+        if gain == "exponential":
+            calls["input"] = (
+                f'LightGBM {{"metric": "ndcg", "eval_at": [{at}]}} · XGBoost eval_metric="ndcg@{at}"'
+            )
+        else:
+            label_gain = ", ".join(str(i) for i in range(int(rel.max()) + 1))
+            calls["input"] = (
+                f'LightGBM {{"metric": "ndcg", "eval_at": [{at}], "label_gain": [{label_gain}]}}'
+                f' · XGBoost eval_metric="ndcg@{at}", ndcg_exp_gain=False'
+            )
+    float32_ties = np.unique(sc.astype(np.float32)).size != np.unique(sc).size
+    if integral and not float32_ties:
+        measure = "ndcg" if k is None else f"ndcg_cut.{k}"
+        call = f"trec_eval -m {measure} qrels run"
+        if gain == "exponential":
+            gains = ", ".join(str(int(x)) for x in apply_gain(rel, "exponential"))
+            call += f"  # qrels: 2^rel − 1 for each grade ({gains})"
+        calls["trec_eval"] = call
+    return calls

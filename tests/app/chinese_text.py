@@ -46,6 +46,7 @@ ALLOWED_WORDS = {
         "scikit-learn",
         "sklearn",
         "ranx",
+        "numba",
         "trec_eval",
         "pytrec_eval",
         "ir_measures",

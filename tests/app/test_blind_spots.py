@@ -195,3 +195,63 @@ def test_blind_spots_lists_in_chinese_use_the_full_width_colon(app):
     # the padding case: list A is [3], list B the same with two irrelevant items after it
     assert "列表 A：`[3]` · 列表 B：`[3, 0, 0]`" in shown
     assert "列表 A: " not in shown and "列表 B: " not in shown
+
+
+# --- issue 23 item 3: the sentences hold under the settings the numbers use ---------------
+
+
+def _jk(i):
+    """Järvelin and Kekäläinen's discount at position i (b = 2): 1 / max(1, log2 i)."""
+    return 1 / max(1.0, L2(i))
+
+
+def _hand_ndcg(grades, pool, k, gain, discount):
+    g = (lambda x: x) if gain == "linear" else (lambda x: 2**x - 1)
+    dcg = sum(g(x) * discount(i) for i, x in enumerate(grades[:k], start=1))
+    return dcg / sum(g(x) * discount(i) for i, x in enumerate(sorted(pool, reverse=True)[:k], start=1))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_blind_spots_gain_case_keeps_its_discount_under_jarvelin(app, lang):
+    """With Järvelin–Kekäläinen chosen, the case still uses 1/log2(i+1) (B wins with exponential
+    gain) and says what J&K would give: A under both gains (0.931 vs 0.669; 0.851 vs 0.731)."""
+    at = _answer(app(page=PAGE, disc="jarvelin", lang=lang), gain="B")
+    assert not at.exception
+    winner = "更高者" if lang == "zh" else "Higher"
+    table = static_table(at, winner)
+    assert table[winner].tolist() == ["A", "B"]
+    log2 = lambda i: 1 / L2(i + 1)  # noqa: E731
+    pool, a, b = [3, 2, 2, 2, 0, 0], [2, 2, 2, 3, 0], [3, 0, 0, 2, 2]
+    col_a = "nDCG@5 · 系统 A" if lang == "zh" else "nDCG@5 · system A"
+    assert table[col_a].tolist() == [
+        f"{_hand_ndcg(a, pool, 5, g, log2):.4f}" for g in ("linear", "exponential")
+    ]
+    caption = " ".join(c.value for c in at.caption)
+    for gain, expected in (("linear", ("0.931", "0.669")), ("exponential", ("0.851", "0.731"))):
+        jk_a, jk_b = _hand_ndcg(a, pool, 5, gain, _jk), _hand_ndcg(b, pool, 5, gain, _jk)
+        assert (f"{jk_a:.3f}", f"{jk_b:.3f}") == expected
+        assert f"{jk_a:.4f}" in caption and f"{jk_b:.4f}" in caption
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_blind_spots_lengths_sentence_follows_the_settings(app, lang):
+    """ "A long list collects more DCG": with exponential gain list B never passes A (12 items at
+    most); with J&K and linear gain it passes from 9 items, not at the default 8."""
+    short, long = [3, 2, 1], [1, 0, 2, 1, 3, 1, 2, 1, 1, 2, 1, 1]
+    exp_dcg = lambda xs: sum((2**x - 1) / L2(i + 1) for i, x in enumerate(xs, start=1))  # noqa: E731
+    assert all(exp_dcg(long[:n]) < exp_dcg(short) for n in range(3, 13))
+    at = _answer(app(page=PAGE, gain="exponential", lang=lang), lengths="A")
+    info = " ".join(i.value for i in at.info)
+    assert (
+        ("超不过" in info and "12 项" in info)
+        if lang == "zh"
+        else "never passes list A’s, even at 12 items" in info
+    )
+    jk_dcg = lambda xs: sum(x * _jk(i) for i, x in enumerate(xs, start=1))  # noqa: E731
+    assert jk_dcg(long[:8]) < jk_dcg(short) < jk_dcg(long[:9])
+    at = _answer(app(page=PAGE, disc="jarvelin", lang=lang), lengths="A")
+    info = " ".join(i.value for i in at.info)
+    assert ("从 9 项起" in info) if lang == "zh" else "from 9 items on" in info
+    assert "DCG only adds up, so a long list collects more of it" not in " ".join(
+        m.value for m in at.markdown
+    )

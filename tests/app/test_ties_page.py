@@ -206,3 +206,81 @@ def test_ties_page_fixed_input_brings_the_ranking_back(app):
     assert not at.error
     assert _param(at, "scores") == "0.9,0.5,0.6,0.9,0.8"
     assert _reveal(at).metric
+
+
+# --- rows named after a tool carry that tool's number, under the page's gain and discount ------
+
+
+def _gains_qrels_ndcg(gains, scores, k):
+    """pytrec_eval (trec_eval 9) on qrels holding the gains themselves, ids D1, D2, ..."""
+    import pytrec_eval
+
+    ids = [f"D{i}" for i in range(1, len(gains) + 1)]
+    qrels = {"q": dict(zip(ids, map(int, gains), strict=True))}
+    run = {"q": dict(zip(ids, map(float, scores), strict=True))}
+    return pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{k}"}).evaluate(run)["q"][f"ndcg_cut_{k}"]
+
+
+def _texts(at):
+    return [c.value for c in at.caption] + [c.value for c in at.code] + [m.value for m in at.markdown]
+
+
+def test_ties_page_exponential_gain_rows_are_the_tools_calls_with_gains_applied(app):
+    """Issue 23 item 2: with exponential gain the scikit-learn row said 0.7041 under its name
+    though ndcg_score gives 0.6934; 0.7041 is ndcg_score on the gains 127, 15, 1, 0, 0."""
+    for lang, average, trec in (
+        ("en", "Average (default)", "trec_eval"),
+        ("zh", "平均（默认）", "trec_eval"),
+    ):
+        at = _reveal(
+            app(
+                page=PAGE, rel="7,4,1,0,0", scores="0.9,0.5,0.6,0.9,0.9", k="5", gain="exponential", lang=lang
+            )
+        )
+        assert not at.exception
+        shown = _metrics(at)
+        gains = [127, 15, 1, 0, 0]
+        assert shown[average] == f"{sk_ndcg([gains], [SCORES]):.4f}" == "0.7041"
+        assert shown[trec] == f"{_gains_qrels_ndcg(gains, SCORES, 5):.4f}" == "0.5091"
+        texts = "\n".join(_texts(at))
+        assert "ndcg_score([2 ** np.asarray(grades) - 1], [scores], k=5)" in texts
+        assert (
+            "trec_eval -m ndcg_cut.5 qrels run  # qrels: 2^rel − 1 for each grade (127, 15, 1, 0, 0)" in texts
+        )
+        assert ("exponential (2^rel − 1)" if lang == "en" else "指数") in texts
+        # the "why" paragraph is scikit-learn's own call on the grades: 0.6934
+        assert f"{sk_ndcg([GRADES], [SCORES]):.4f}" in texts
+
+
+def test_ties_page_jarvelin_discount_drops_the_tools_names(app):
+    """No tool offers Järvelin and Kekäläinen's discount: no row may carry a tool's name."""
+    for lang in ("en", "zh"):
+        at = _reveal(
+            app(page=PAGE, rel="7,4,1,0,0", scores="0.9,0.5,0.6,0.9,0.9", disc="jarvelin", lang=lang)
+        )
+        assert not at.exception
+        labels = [m.label for m in at.metric]
+        tools = ("scikit-learn", "trec_eval", "LightGBM", "XGBoost", "ignore_ties", "default", "默认")
+        assert len(labels) == 6
+        assert not [x for x in labels if any(name in x for name in tools)], labels
+        assert not [m.help for m in at.metric if "scikit-learn default" in m.help]
+        texts = "\n".join(_texts(at))
+        assert "ndcg_score(" not in texts.split("ranked = sorted")[0]  # no call above the "why"
+        assert ("Järvelin–Kekäläinen" in texts) and (
+            "no call" in texts if lang == "en" else "任何调用" in texts
+        )
+
+
+def test_ties_page_default_settings_show_the_calls_of_the_named_rows(app):
+    at = _reveal(app(page=PAGE, rel="7,4,1,0,0", scores="0.9,0.5,0.6,0.9,0.9", k="5"))
+    shown = _metrics(at)
+    assert shown["Average (default)"] == f"{sk_ndcg([GRADES], [SCORES], k=5):.4f}"
+    assert shown["trec_eval"] == f"{_gains_qrels_ndcg(GRADES, SCORES, 5):.4f}"
+    texts = "\n".join(_texts(at))
+    assert "ndcg_score([grades], [scores], k=5)" in texts
+    assert "trec_eval -m ndcg_cut.5 qrels run" in texts
+    # linear gain: LightGBM and XGBoost return the input-order row only when told so (their
+    # default gain is 2^rel - 1, which gives 0.9728, not 0.8957)
+    assert '"label_gain": [0, 1, 2, 3, 4, 5, 6, 7]' in texts
+    assert "ndcg_exp_gain=False" in texts
+    assert shown["Input order"] == "0.8957"

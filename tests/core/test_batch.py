@@ -548,7 +548,7 @@ def test_evaluate_sums_are_per_query():
 
 def test_evaluate_trec_eval_equals_pytrec_eval_ndcg_cut():
     """trec_eval's tie order (score descending, then docno descending), checked against
-    pytrec_eval on tied data; scores are float32-exact (trec_eval keeps them as floats)."""
+    pytrec_eval on tied data; scores are float32-exact (pytrec_eval keeps them as floats)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     rng = np.random.default_rng(12)
     rows = []

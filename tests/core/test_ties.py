@@ -387,3 +387,21 @@ def test_tie_view_takes_every_gain_and_discount_the_core_has(gain, discount):
     view = nc.tie_view(grades, scores, gain=gain, discount=discount)
     expected = nc.ndcg(grades, gain=gain, discount=discount)
     assert [view.average, view.optimistic, view.pessimistic] == pytest.approx([expected] * 3, abs=1e-12)
+
+
+def test_ranx_order_is_the_order_ranx_gives_a_run():
+    """ranx sorts a run with Numba's quicksort argsort; the core reproduces it on tied lists."""
+    import ranx  # imported here: its Numba functions compile on import (seconds)
+
+    rng = np.random.default_rng(7)
+    for n in [*range(2, 20), *rng.integers(20, 61, 60).tolist()]:
+        scores = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(float) / 4
+        ids = [f"D{i}" for i in range(1, n + 1)]
+        run = ranx.Run({"q": dict(zip(ids, scores.tolist(), strict=True))})
+        expected = [ids.index(d) for d in run.run["q"]]
+        assert nc.ranx_order(scores).tolist() == expected, scores.tolist()
+
+
+def test_ranx_order_keeps_input_order_up_to_fifteen_items_only():
+    assert nc.ranx_order([1.0] * 15).tolist() == list(range(15))
+    assert nc.ranx_order([1.0] * 16).tolist() != list(range(16))

@@ -985,3 +985,36 @@ def test_evaluate_trec_largest_64_bit_k_is_the_whole_list():
     """k = 2^63 - 1 is past every list: nDCG@k is nDCG of the whole list (here 1.0)."""
     result = evaluate_trec(io.BytesIO(b"q1 0 a 1\n"), {"r": io.BytesIO(b"q1 Q0 a 1 1 r\n")}, k=2**63 - 1)
     assert result.per_query[f"ndcg@{2**63 - 1}"].tolist() == [1.0]
+
+
+def test_judged_at_k_divides_by_min_k_n_as_ir_measures_does() -> None:
+    """ir_measures' Judged@k (judged_provider.py, since 0.3.1): a run shorter than the cutoff
+    divides by its length. Three returned items, two judged, k = 10: 2/3, not 2/10."""
+    import ndcg_core.spark
+    import ndcg_core.trec
+
+    qrels = pd.DataFrame({"query": ["q", "q"], "item": ["D1", "D3"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 3, "item": ["D1", "D2", "D3"], "score": [3.0, 2.0, 1.0]})
+    result = evaluate_trec(qrels, run, k=10)
+    assert result.per_query["judged@10"].tolist() == [pytest.approx(2 / 3, abs=1e-12)]
+    for module in (ndcg_core.trec, ndcg_core.spark):  # the docs say the same (issue 23 item 4)
+        text = " ".join((module.__doc__ or "").split()) + " ".join(
+            " ".join((getattr(module, name).__doc__ or "").split()) for name in dir(module)
+        )
+        assert "divides by k instead" not in text
+
+
+def test_float32_scores_are_pytrec_evals_and_trec_eval_9s_not_trec_eval_10s() -> None:
+    """pytrec_eval (trec_eval 9's code) ties 1 and 1 + 1e-9 (float32): D2 before D1 by id
+    descending, so the relevant D1 lands second. The docs name the versions (issue 23)."""
+    import pytrec_eval
+
+    import ndcg_core.trec
+
+    qrels = {"q": {"D1": 1, "D2": 0}}
+    run = {"q": {"D1": 1.0 + 1e-9, "D2": 1.0}}
+    value = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run)["q"]["ndcg"]
+    assert value == pytest.approx(1 / math.log2(3), abs=1e-12)
+    doc = " ".join((ndcg_core.trec.__doc__ or "").split())
+    assert "trec_eval 9 and earlier (and pytrec_eval, built on it) keep scores as 32-bit floats" in doc
+    assert "trec_eval 10 reads them as doubles" in doc

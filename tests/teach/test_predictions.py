@@ -193,3 +193,18 @@ def test_decide_ranking_prompt_without_grades_refused():
     with pytest.raises(nc.NDCGInputError) as err:
         decide("lesson.dcg")
     assert err.value.key == "empty"
+
+
+def test_blind_gain_is_decided_under_its_own_discount():
+    """Issue 23 item 3: the reversal holds with 1/log2(i+1) only; with Järvelin–Kekäläinen A
+    wins under both gains (0.851 vs 0.731 exponential), so the case keeps its discount, in the
+    page and in a live class."""
+    from ndcg_teach import predictions
+
+    for discount in ("log2", "jarvelin"):
+        decision = predictions.decide("blind.gain", discount=discount)
+        assert decision.correct == "B"
+        a, b = decision.values["exponential"]
+        assert (round(a, 4), round(b, 4)) == (0.8051, 0.8090)
+    assert predictions.prompt_discount("blind.gain", "jarvelin") == "log2"
+    assert predictions.prompt_discount("blind.lengths", "jarvelin") == "jarvelin"

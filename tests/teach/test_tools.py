@@ -128,12 +128,49 @@ def test_tool_scores_torchmetrics_uses_fractional_grades_as_given():
     )
 
 
-def test_tool_scores_ranx_warns_from_sixteen_tied_items():
-    fifteen = tool_scores([1] + [0] * 14, [0.5] * 15).set_index("label")
-    sixteen = tool_scores([1] + [0] * 15, [0.5] * 16).set_index("label")
-    assert fifteen.loc["ranx ndcg", "status"] == "ok"
-    assert sixteen.loc["ranx ndcg", "status"] == "ties_arbitrary"
-    assert sixteen.loc["ranx ndcg", "ndcg"] == 1.0  # the value shown is the input order
+def _ranx_ndcg(grades, scores, k, metric="ndcg"):
+    """ranx itself on one query (every item judged, ids D1, D2, ...)."""
+    import ranx  # imported here: its Numba functions compile on import (seconds)
+
+    ids = [f"D{i}" for i in range(1, len(grades) + 1)]
+    qrels = ranx.Qrels({"q": {d: int(g) for d, g in zip(ids, grades, strict=True) if g > 0}})
+    run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
+    return ranx.evaluate(qrels, run, f"{metric}@{k}")
+
+
+def test_tool_scores_ranx_rows_follow_ranx_on_sixteen_items_with_a_tie_of_two():
+    """The issue's list: 16 items, D11 (grade 2) tied with D14 at the top; ranx ranks D14 first."""
+    grades = [0] * 16
+    grades[10] = 2
+    scores = [16.0 - i for i in range(16)]
+    scores[10] = scores[13] = 100.0
+    row = tool_scores(grades, scores, k=1).set_index("label").loc["ranx ndcg"]
+    assert _ranx_ndcg(grades, scores, 1) == 0.0
+    assert row["ndcg"] == 0.0
+    assert row["status"] == "ties_reordered"
+    fifteen = tool_scores(grades[:15], scores[:15], k=1).set_index("label").loc["ranx ndcg"]
+    assert _ranx_ndcg(grades[:15], scores[:15], 1) == 1.0  # input order: D11 first
+    assert (fifteen["ndcg"], fifteen["status"]) == (1.0, "ok")
+
+
+def test_tool_scores_ranx_rows_equal_ranx_on_random_tied_lists():
+    """ranx's order of ties (Numba's quicksort) on lists of 2 to 60 items with many ties."""
+    rng = np.random.default_rng(23)
+    for _ in range(150):
+        n = int(rng.integers(2, 61))
+        grades = rng.integers(0, 4, n).tolist()
+        if not any(grades):
+            grades[0] = 1
+        scores = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(float).tolist()
+        k = int(rng.integers(1, n + 1))
+        table = by_call(tool_scores(grades, scores, k=k))
+        for label, metric in (("ranx ndcg", "ndcg"), ("ranx ndcg_burges", "ndcg_burges")):
+            assert table[label] == pytest.approx(_ranx_ndcg(grades, scores, k, metric), abs=1e-12), (
+                grades,
+                scores,
+                k,
+                label,
+            )
 
 
 def test_tool_scores_scikit_learn_ignore_ties_row_is_scikit_learns_number():
@@ -170,7 +207,8 @@ def test_nothing_relevant_reports_agree_with_tool_scores():
 
 
 def test_nothing_relevant_skip_option_is_torchmetrics():
-    assert EMPTY_SKIP == {"torchmetrics": 'empty_target_action="skip"'}
+    """The option is the class RetrievalNormalizedDCG's, not the functional's (issue 23)."""
+    assert EMPTY_SKIP == {"torchmetrics": 'RetrievalNormalizedDCG(empty_target_action="skip")'}
 
 
 def test_nothing_returned_is_kept_apart_from_nothing_relevant():

@@ -26,7 +26,7 @@ from ui.components.predict import Question, ask
 from ui.components.prompts import grades_text
 from ui.components.widgets import data_table, unjudged_notice
 from ui.framework.shared import Frame, show_error
-from ui.framework.state import GAIN_CHOICES, Variant, format_grade
+from ui.framework.state import Variant, format_grade
 from ui.framework.text import md_escape, md_table
 
 #: The lists of the cases (TEACHING.md §4), defined with the predictions that ask about them
@@ -316,8 +316,21 @@ def lengths(frame: Frame) -> None:
     sides = [Side(a, SHORT_PERFECT), Side(b, LONG_MIXED[:n])]
     numbers(sides, frame, key="blind_lengths", headline="dcg")
     charts(sides, frame, key="blind_lengths", ys=("dcg", "ndcg"))
-    st.info(t("blind_spots.lengths.why"), icon=":material/lightbulb:")
+    st.info(t("blind_spots.lengths.why") + "\n\n" + lengths_fact(frame), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_lengths")
+
+
+def lengths_fact(frame: Frame) -> str:
+    """Whether, under the page's gain and discount, list B's DCG ever passes list A's (the core)."""
+    gain, discount = frame.ranking.gain, frame.ranking.discount
+    n = predictions.lengths_overtake(gain, discount)
+    names = {
+        "gain": frame.t(f"blind_spots.variant_names.{gain}"),
+        "discount": frame.t(f"blind_spots.variant_names.{discount}"),
+    }
+    if n is None:
+        return frame.t("blind_spots.lengths.never", longest=len(LONG_MIXED), **names)
+    return frame.t("blind_spots.lengths.overtakes", n=n, **names)
 
 
 def _f(value: float) -> str:
@@ -392,14 +405,20 @@ def difficulty(frame: Frame) -> None:
 def gain_reorders(frame: Frame) -> None:
     """Pool {3, 2, 2, 2, 0, 0}, k = 5: A wins with linear gain, B with exponential gain."""
     t = frame.t
-    discount = frame.ranking.discount
-    scores = {
-        gain: (
-            nc.ndcg(list(GAIN_A), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
-            nc.ndcg(list(GAIN_B), k=GAIN_K, gain=gain, discount=discount, pool=list(GAIN_POOL)),
+    # the case holds with 1/log2(i+1) only: it always uses it, and says so (with the numbers
+    # Järvelin and Kekäläinen's discount would give)
+    scores = predictions.gain_case_scores()
+    jk = predictions.gain_case_scores("jarvelin")
+    st.caption(
+        t(
+            "blind_spots.gain.discount_fixed",
+            discount=t(f"blind_spots.variant_names.{predictions.GAIN_DISCOUNT}"),
+            jk_linear_a=_f(jk["linear"][0]),
+            jk_linear_b=_f(jk["linear"][1]),
+            jk_exp_a=_f(jk["exponential"][0]),
+            jk_exp_b=_f(jk["exponential"][1]),
         )
-        for gain in GAIN_CHOICES
-    }
+    )
     if not ask("blind.gain.predict", _question("gain", frame), t):
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}

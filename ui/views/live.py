@@ -609,7 +609,7 @@ def _predict_spec() -> dict[str, Any]:
         labels=list(r.labels),
         k=r.k,
         gain=r.gain,
-        discount=r.discount,
+        discount=predictions.prompt_discount(name, r.discount),
         scores=ties_scores() if "scores" in fields else None,
     )
 
@@ -648,7 +648,8 @@ def predict_picker(frame: Frame, code: str, key: str) -> None:
     name = _prompt_chosen()
     fields = predictions.PROMPTS[name].fields
     r = get_ranking()
-    gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{r.discount}")
+    used = predictions.prompt_discount(name, r.discount)  # a case may keep its own discount
+    gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{used}")
     if "relevance" in fields:
         items = ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
         k = r.cutoff if r.k is not None else t("live.whole")

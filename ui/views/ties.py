@@ -7,7 +7,7 @@ parsers, so a broken link shows a translated message instead of failing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -224,20 +224,39 @@ SINGLE_ORDERS: tuple[str, ...] = ("input", "trec_eval", "ignore")
 TREATMENTS: tuple[str, ...] = (*BAND, *SINGLE_ORDERS)
 
 
-def treatments_frame(view: TieView, t: Translate) -> pd.DataFrame:
+def treatment_name(name: str, calls: Mapping[str, str | None], t: Translate, *, short: bool = False) -> str:
+    """A treatment's label: named after its tools only when a call of theirs returns the number
+    (:func:`ndcg_teach.tools.tie_calls`); else by its rule alone (``ties.<name>_plain``)."""
+    plain = name in calls and calls[name] is None
+    return t(f"ties.{name}{'_plain' if plain else ''}{'_short' if short else ''}")
+
+
+def treatments_frame(
+    view: TieView, t: Translate, calls: Mapping[str, str | None] | None = None
+) -> pd.DataFrame:
     """One row per tie treatment: its key, translated name and nDCG (from the core's view)."""
+    named = {} if calls is None else calls
     return pd.DataFrame(
         {
             "treatment": list(TREATMENTS),
-            "name": [t(f"ties.{x}").replace("`", "") for x in TREATMENTS],  # charts show no Markdown
+            # charts show no Markdown
+            "name": [treatment_name(x, named, t).replace("`", "") for x in TREATMENTS],
             "ndcg": [getattr(view, x) for x in TREATMENTS],
         }
     )
 
 
-def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
+def metrics(
+    view: TieView,
+    t: Translate,
+    *,
+    k: int | None = None,
+    calls: Mapping[str, str | None] | None = None,
+) -> None:
     """The six numbers: the band (worst, average, best), then the tools' single orders; without
-    ties, the one nDCG@k every treatment gives."""
+    ties, the one nDCG@k every treatment gives. A row is named after a tool only where
+    ``calls`` holds the tool's call for it."""
+    named = {} if calls is None else calls
     with st.container(key="ties_metrics"):
         if view.n_tied_items == 0:  # one order: no treatments to tell apart
             st.metric(
@@ -251,21 +270,39 @@ def metrics(view: TieView, t: Translate, *, k: int | None = None) -> None:
             cols = st.columns(len(row))
             for col, name in zip(cols, row, strict=False):
                 col.metric(
-                    t(f"ties.{name}_short"),
+                    treatment_name(name, named, t, short=True),
                     f"{getattr(view, name):.4f}",
-                    help=f"{t(f'ties.{name}')}: {t(f'ties.{name}_help')}",
+                    help=f"{treatment_name(name, named, t)}: {t(f'ties.{name}_help')}",
                     border=True,
                 )
 
 
-def why_code(t: Translate) -> str:
+def settings_note(ranking: Ranking, calls: Mapping[str, str | None], t: Translate) -> None:
+    """Next to the numbers: the gain and discount they were computed with, the calls of the
+    tools that return them, and, where no call does, that the rows carry no tool's name."""
+    gain = t(f"calculator.value_gain_{ranking.gain}")
+    discount = t(f"calculator.value_discount_{ranking.discount}")
+    st.caption(t("ties.settings", gain=gain, discount=discount))
+    lines = [
+        f"# {treatment_name(name, calls, t).replace('`', '')}\n{call}"
+        for name in TREATMENTS
+        if (call := calls.get(name)) is not None
+    ]
+    if lines:
+        st.code("\n".join(lines), language="python", wrap_lines=True)
+    if any(call is None for call in calls.values()):
+        st.caption(t("ties.no_call", gain=gain, discount=discount))
+
+
+def why_code(t: Translate, *, k: int | None = None) -> str:
     """The code block of "why a hand-written sort disagrees", comments in the page's language."""
+    cut = "" if k is None else f", k={k}"
     return (
         "ranked = sorted(zip(scores, grades), reverse=True)   # "
         f"{t('ties.code_sorted')}\n"
-        "ndcg_score([grades], [scores])                       # "
+        f"ndcg_score([grades], [scores]{cut})                       # "
         f"{t('ties.code_average')}\n"
-        "ndcg_score([grades], [scores], ignore_ties=True)     # "
+        f"ndcg_score([grades], [scores]{cut}, ignore_ties=True)     # "
         f"{t('ties.code_ignore')}"
     )
 
