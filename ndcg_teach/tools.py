@@ -30,6 +30,13 @@ Sources, as the "variants and libraries" page cites them:
   ``2^label - 1``, rank discount ``1 / log2(1 + rank)``, ``divide_no_nan``) and
   ``tensorflow_ranking/python/utils.py`` (``sort_by_scores(..., shuffle_ties=True)``: tied
   scores in random order, so the expected value is the tie average).
+- gdeval (``gdeval.pl``, the TREC Web track's script, 2010-2014): gain ``2^rel - 1`` (``sub
+  dcg``), discount ``1 / ln(i + 2)`` for 0-based i (the base cancels in nDCG), the ideal from
+  every judged item of the topic with a grade above 0, cut at the same k; the run sorted by
+  score, then document id descending as text (``runOrder``, trec_eval's order); grades must be
+  integers up to ``$MAX_JUDGMENT`` = 4 (negative grades count 0); a topic with no relevant
+  judged item is left out of the mean (``topicDone``); version 1.2 always reports k = 20,
+  1.2a takes k as its third argument.
 - torchmetrics: ``src/torchmetrics/functional/retrieval/ndcg.py`` (``retrieval_normalized_dcg``:
   the target used as the gain, ``1 / log2(i + 2)``, ties averaged by a translation of
   scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0, or the query is skipped with
@@ -93,6 +100,8 @@ TOOL_COLUMNS: tuple[str, ...] = (
 #: XGBoost's exponential gain (``MaxRel() == 31``).
 _LIGHTGBM_MAX_LABEL = 30
 _XGBOOST_MAX_LABEL = 31
+#: gdeval's ``$MAX_JUDGMENT``: a larger grade in the qrels is a format error.
+_GDEVAL_MAX_LABEL = 4
 #: From about this many tied items ranx's order of ties stops being the input order
 #: (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort serves only short runs).
 RANX_ARBITRARY_FROM = 16
@@ -112,7 +121,8 @@ class Tool:
     (used as given), ``"integer"`` (non-integer grades are an error) or ``"truncate"``;
     ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
     standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
-    length, for tools that need one).
+    length, for tools that need one); ``skips_empty``: the tool leaves a query with nothing
+    relevant out of its mean (``empty`` is then NaN: it reports no value for it).
     """
 
     name: str
@@ -126,6 +136,7 @@ class Tool:
     grades: str
     source: str
     max_grade: int | None = None
+    skips_empty: bool = False
 
 
 #: The tools in the order the page lists them (TEACHING.md §7, row by row).
@@ -252,6 +263,20 @@ TOOLS: tuple[Tool, ...] = (
         "any",
         "src/torchmetrics/functional/retrieval/ndcg.py",
     ),
+    Tool(
+        "gdeval",
+        "gdeval",
+        "gdeval.pl qrels run {k}",
+        "gdeval.pl qrels run {k}",
+        "exponential",
+        "trec_eval",
+        "pool",
+        float("nan"),
+        "integer",
+        "gdeval.pl 1.2a (TREC Web track 2010-2014): sub dcg, runOrder, topicDone",
+        _GDEVAL_MAX_LABEL,
+        skips_empty=True,
+    ),
 )
 
 #: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
@@ -284,6 +309,8 @@ def nothing_relevant_reports() -> dict[float, tuple[str, ...]]:
     """
     out: dict[float, list[str]] = {}
     for tool in TOOLS:
+        if tool.skips_empty:
+            continue
         names = out.setdefault(tool.empty, [])
         if tool.name not in names:
             names.append(tool.name)
@@ -360,7 +387,7 @@ def _one(
             return float("nan"), "rejects_single"
         return value, "empty" if idcg(rel, k=k) == 0 else note
     if idcg(rel, k=k, gain=gain, pool=used_pool) == 0:
-        return tool.empty, "empty"
+        return (float("nan"), "empty_left_out") if tool.skips_empty else (tool.empty, "empty")
     if tool.ties in ("average", "random"):
         return ndcg_from_scores(rel, sc, k=k, gain=gain, ties="average", pool=used_pool), note
     return ndcg(_ordered(tool, rel, sc, labels), k=k, gain=gain, pool=used_pool), note
@@ -404,7 +431,8 @@ def tool_scores(
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
         for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
-        ``"ties_arbitrary"``: see ``_one``) and ``source``.
+        ``"ties_arbitrary"``, ``"empty_left_out"`` for a tool that leaves a query with nothing
+    relevant out of its mean: see ``_one``) and ``source``.
 
     Raises
     ------

@@ -253,7 +253,9 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
             t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
             t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
             t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
-            t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+            t("variants.empty"): [
+                t("variants.empty_left_out") if pd.isna(x) else format_grade(float(x)) for x in table["empty"]
+            ],
             t("variants.grades"): [
                 _grades_text(tool, grades, t)
                 for tool, grades in zip(table["tool"], table["grades"], strict=False)
