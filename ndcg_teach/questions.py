@@ -55,7 +55,9 @@ __all__ = [
     "label_gain_mapping",
     "length_drift",
     "metric_table",
+    "one_relevant_ndcg",
     "sampled_evaluation",
+    "sampled_positions",
     "shape_mistake",
 ]
 
@@ -242,31 +244,25 @@ def _full_ranks(model: str, n_users: int, n_items: int, rng: np.random.Generator
     return rng.integers(5, 101, n_users)
 
 
-def sampled_evaluation(
+def sampled_positions(
     *,
     n_users: int = 500,
     n_items: int = 10_000,
     negatives: int = 100,
-    k: int = 10,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """nDCG@k of two generated models, against the whole catalogue and against sampled items.
+    """Where each user's held-out item lands: in the whole catalogue and among sampled items.
 
     Each user has one held-out relevant item. A model ranks the whole catalogue of
-    ``n_items``; the full evaluation scores the held-out item's position there. The sampled
-    evaluation draws ``negatives`` other items for each user (seeded, without replacement)
-    and ranks the held-out item among those ``negatives + 1``: its position is 1 plus the
-    number of drawn items the model ranked above it. nDCG@k of a list with one relevant item
-    is computed by the core on the top k + 1 positions.
+    ``n_items``: ``full`` is the held-out item's position there (:func:`_full_ranks`). The
+    sampled evaluation draws ``negatives`` other items for the user (seeded, without
+    replacement) and ranks the held-out item among those ``negatives + 1``: ``sampled`` is 1
+    plus the number of drawn items the model ranked above it.
 
-    Columns: ``model``, ``full``, ``sampled`` (mean nDCG@k over users).
-
-    >>> t = sampled_evaluation(n_users=200).set_index("model")
-    >>> bool(t.loc["A", "full"] > t.loc["B", "full"]), bool(t.loc["A", "sampled"] < t.loc["B", "sampled"])
-    (True, True)
+    Columns: ``model`` (``"A"``, ``"B"``), ``user``, ``full``, ``sampled``.
     """
     rng = np.random.default_rng(seed)
-    rows = []
+    parts = []
     for model in ("A", "B"):
         full = _full_ranks(model, n_users, n_items, rng)
         sampled = np.empty(n_users, dtype=np.int64)
@@ -275,17 +271,44 @@ def sampled_evaluation(
             drawn = rng.choice(n_items - 1, size=negatives, replace=False) + 1
             drawn = np.where(drawn >= rank, drawn + 1, drawn)
             sampled[u] = 1 + int(np.count_nonzero(drawn < rank))
+        parts.append(
+            pd.DataFrame({"model": model, "user": np.arange(n_users), "full": full, "sampled": sampled})
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def sampled_evaluation(
+    *,
+    n_users: int = 500,
+    n_items: int = 10_000,
+    negatives: int = 100,
+    k: int = 10,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Mean nDCG@k of two generated models, against the whole catalogue and against sampled items.
+
+    The positions are :func:`sampled_positions`'; nDCG@k of a list with one relevant item is
+    computed by the core on the top k + 1 positions (:func:`one_relevant_ndcg`). Columns:
+    ``model``, ``full``, ``sampled``.
+
+    >>> t = sampled_evaluation(n_users=200).set_index("model")
+    >>> bool(t.loc["A", "full"] > t.loc["B", "full"]), bool(t.loc["A", "sampled"] < t.loc["B", "sampled"])
+    (True, True)
+    """
+    pos = sampled_positions(n_users=n_users, n_items=n_items, negatives=negatives, seed=seed)
+    rows = []
+    for model, part in pos.groupby("model", sort=True):
         rows.append(
             {
                 "model": model,
-                "full": float(np.mean([_one_relevant_ndcg(int(r), k) for r in full])),
-                "sampled": float(np.mean([_one_relevant_ndcg(int(r), k) for r in sampled])),
+                "full": float(np.mean([one_relevant_ndcg(int(r), k) for r in part["full"]])),
+                "sampled": float(np.mean([one_relevant_ndcg(int(r), k) for r in part["sampled"]])),
             }
         )
     return pd.DataFrame(rows, columns=["model", "full", "sampled"])
 
 
-def _one_relevant_ndcg(position: int, k: int) -> float:
+def one_relevant_ndcg(position: int, k: int) -> float:
     """nDCG@k of a list whose only relevant item is at ``position`` (the core, on k + 1 items)."""
     rel = np.zeros(min(position, k + 1))
     rel[-1] = 1.0

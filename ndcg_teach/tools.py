@@ -122,7 +122,9 @@ class Tool:
     ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
     standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
     length, for tools that need one); ``skips_empty``: the tool leaves a query with nothing
-    relevant out of its mean (``empty`` is then NaN: it reports no value for it).
+    relevant out of its mean (``empty`` is then NaN: it reports no value for it);
+    ``cutoff_always``: the tool always cuts at some k, the ideal too (without a cutoff, the
+    call and the value use the list's length).
     """
 
     name: str
@@ -137,6 +139,7 @@ class Tool:
     source: str
     max_grade: int | None = None
     skips_empty: bool = False
+    cutoff_always: bool = False
 
 
 #: The tools in the order the page lists them (TEACHING.md §7, row by row).
@@ -276,6 +279,7 @@ TOOLS: tuple[Tool, ...] = (
         "gdeval.pl 1.2a (TREC Web track 2010-2014): sub dcg, runOrder, topicDone",
         _GDEVAL_MAX_LABEL,
         skips_empty=True,
+        cutoff_always=True,
     ),
 )
 
@@ -356,6 +360,8 @@ def _one(
     (ranx with a tie group of :data:`RANX_ARBITRARY_FROM` items or more: the value shown is
     the input order, ranx's own order is arbitrary), ``ok``.
     """
+    if tool.cutoff_always and k is None:
+        k = rel.size
     fractional = bool((np.floor(rel) != rel).any()) or (
         pool is not None and bool((np.floor(pool) != pool).any())
     )
