@@ -11,8 +11,8 @@ from ranx import Qrels, Run, evaluate
 from sklearn.metrics import ndcg_score
 
 from ndcg_teach import questions
-from ui.views.lesson import STEPS
 from ui.framework.i18n import translate
+from ui.views.lesson import STEPS
 
 LESSON = "app_pages/1_Lesson.py"
 TIES = "app_pages/2_Scores_and_ties.py"
@@ -41,9 +41,9 @@ def test_shape_mistake_shows_scikit_learns_error_and_the_fix(app, page, lang):
     codes = [c.value for c in at.code]
     assert "ndcg_score([3, 2, 0, 0, 1], [5, 4, 3, 2, 1])" in codes
     assert f"ValueError: {err.value}" in codes
-    assert "ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])" in codes
     fixed = ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])
-    assert _metrics(at)["ndcg_score"] == f"{fixed:.4f}" == "0.9762"
+    assert f"ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])  # {fixed:.4f}" in codes
+    assert f"{fixed:.4f}" == "0.9762"
     assert any(e.label == translate(lang, "lesson.shape.title") for e in at.expander)
 
 
@@ -109,7 +109,9 @@ def test_which_metric_numbers_equal_pytrec_eval(app, lang):
     yours = static_table(at, translate(lang, "variants.metrics.col_rewards")).set_index(col_metric)[col_value]
     qrels = {"q": {f"D{i}": g for i, g in enumerate([3, 2, 0, 0, 1])}}
     run = {"q": {f"D{i}": float(5 - i) for i in range(5)}}
-    got = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.3", "map_cut.3", "recip_rank", "P.3"}).evaluate(run)["q"]
+    got = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.3", "map_cut.3", "recip_rank", "P.3"}).evaluate(
+        run
+    )["q"]
     assert yours.to_dict() == {
         "nDCG@3": f"{got['ndcg_cut_3']:.4f}",
         "AP@3": f"{got['map_cut_3']:.4f}",
@@ -122,9 +124,13 @@ def test_which_metric_numbers_equal_pytrec_eval(app, lang):
         (col_a, questions.DISAGREE_A, [1]),
         (col_b, questions.DISAGREE_B, [3, 3]),
     ):
-        qrels = {"q": {f"D{i}": int(g) for i, g in enumerate(ranked)} | {f"U{i}": g for i, g in enumerate(missed)}}
+        qrels = {
+            "q": {f"D{i}": int(g) for i, g in enumerate(ranked)} | {f"U{i}": g for i, g in enumerate(missed)}
+        }
         run = {"q": {f"D{i}": float(5 - i) for i in range(5)}}
-        got = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.5", "map_cut.5", "recip_rank", "P.5"}).evaluate(run)["q"]
+        got = pytrec_eval.RelevanceEvaluator(
+            qrels, {"ndcg_cut.5", "map_cut.5", "recip_rank", "P.5"}
+        ).evaluate(run)["q"]
         assert pair[column].to_dict() == {
             "nDCG@5": f"{got['ndcg_cut_5']:.4f}",
             "AP@5": f"{got['map_cut_5']:.4f}",
@@ -151,7 +157,9 @@ def test_sampled_negatives_overstate_and_reorder(app, lang):
 
     def mean_ndcg(model: str, column: str) -> float:
         positions = pos.loc[pos.model == model, column]
-        return float(np.mean([ndcg_score([_one_hot(int(p))], [_descending(int(p))], k=10) for p in positions]))
+        return float(
+            np.mean([ndcg_score([_one_hot(int(p))], [_descending(int(p))], k=10) for p in positions])
+        )
 
     for model in ("A", "B"):
         label = translate(lang, "blind_spots.sampled.metric", model=model, negatives="100")

@@ -97,6 +97,5 @@ def shape_panel(t: Translate, *, ns: str) -> None:
         st.code(f"ndcg_score([{grades}], [{scores}])", language="python")
         st.code(f"ValueError: {mistake.error}", language="text")
         st.markdown(t("lesson.shape.why"))
-        st.code(f"ndcg_score([[{grades}]], [[{scores}]])", language="python")
-        st.metric("ndcg_score", f"{mistake.fixed:.4f}", border=True)
+        st.code(f"ndcg_score([[{grades}]], [[{scores}]])  # {mistake.fixed:.4f}", language="python")
         st.caption(t("lesson.shape.many"))
