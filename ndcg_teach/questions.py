@@ -261,18 +261,21 @@ def sampled_positions(
 
     Columns: ``model`` (``"A"``, ``"B"``), ``user``, ``full``, ``sampled``.
     """
-    rng = np.random.default_rng(seed)
+    # two streams: the models' positions do not depend on how many items are sampled
+    rank_rng, sample_rng = (np.random.default_rng([seed, stream]) for stream in (0, 1))
+    full = {model: _full_ranks(model, n_users, n_items, rank_rng) for model in ("A", "B")}
     parts = []
     for model in ("A", "B"):
-        full = _full_ranks(model, n_users, n_items, rng)
         sampled = np.empty(n_users, dtype=np.int64)
-        for u, rank in enumerate(full):
+        for u, rank in enumerate(full[model]):
             # the other items' positions in the whole ranking: 1..n_items without the held-out one
-            drawn = rng.choice(n_items - 1, size=negatives, replace=False) + 1
+            drawn = sample_rng.choice(n_items - 1, size=negatives, replace=False) + 1
             drawn = np.where(drawn >= rank, drawn + 1, drawn)
             sampled[u] = 1 + int(np.count_nonzero(drawn < rank))
         parts.append(
-            pd.DataFrame({"model": model, "user": np.arange(n_users), "full": full, "sampled": sampled})
+            pd.DataFrame(
+                {"model": model, "user": np.arange(n_users), "full": full[model], "sampled": sampled}
+            )
         )
     return pd.concat(parts, ignore_index=True)
 

@@ -152,3 +152,9 @@ def test_gdeval_row_cuts_the_ideal_at_the_list_length_without_a_cutoff():
     # gdeval always cuts at k (here the list's length, 2): ideal [3, 3] of the pool [3, 3, 3]
     value = tool_scores([3, 0], pool=[3, 0, 3, 3]).set_index("label").loc["gdeval", "ndcg"]
     assert value == pytest.approx(7 / (7 + 7 / math.log2(3)), abs=1e-12)
+
+
+def test_sampled_full_positions_do_not_depend_on_the_sample_size():
+    small = questions.sampled_positions(n_users=50, n_items=1000, negatives=10)
+    large = questions.sampled_positions(n_users=50, n_items=1000, negatives=500)
+    assert small["full"].tolist() == large["full"].tolist()

@@ -95,7 +95,7 @@ def shape_panel(t: Translate, *, ns: str) -> None:
     with st.expander(t("lesson.shape.title")):
         st.markdown(t("lesson.shape.intro"))
         st.code(f"ndcg_score([{grades}], [{scores}])", language="python")
-        st.code(f"ValueError: {mistake.error}", language="text")
+        st.code(f"ValueError: {mistake.error}", language="text", wrap_lines=True)
         st.markdown(t("lesson.shape.why"))
         st.code(f"ndcg_score([[{grades}]], [[{scores}]])  # {mistake.fixed:.4f}", language="python")
         st.caption(t("lesson.shape.many"))

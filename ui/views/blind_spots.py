@@ -381,7 +381,7 @@ def length_drift(frame: Frame) -> None:
             border=True,
         )
     chart = length_drift_chart(data, t, k=DRIFT_K)
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(chart, width="stretch", height=380)
     chart_downloads(chart, "blind_length_drift", lang=frame.lang)
     st.info(t("blind_spots.drift.why", k=DRIFT_K), icon=":material/lightbulb:")
 

@@ -313,7 +313,7 @@ def metrics_section(ranking: Ranking, pool: Sequence[float] | None, t: Translate
         st.markdown(
             md_table(
                 {
-                    col_metric: [_metric_name(m, k, t) for m in values],
+                    col_metric: [_metric_name(m, ranking.cutoff, t) for m in values],
                     col_value: [f"{v:.4f}" for v in values.values()],
                     col_rewards: [t(f"variants.metrics.rewards_{m}") for m in values],
                 },
