@@ -1432,7 +1432,9 @@ def length_drift_chart(data: pd.DataFrame, t: Translate, *, k: int, height: int 
             "measure:N",
             scale=alt.Scale(domain=measures, range=[[1, 0], [6, 4]]),
             title=t("blind_spots.drift.chart_measure"),
-            legend=alt.Legend(orient="top"),
+            legend=alt.Legend(
+                orient="top", symbolType="stroke", symbolStrokeWidth=3, symbolStrokeColor=NEUTRAL
+            ),
         ),
         detail="measure:N",
         tooltip=[
