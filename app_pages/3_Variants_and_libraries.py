@@ -86,3 +86,4 @@ st.markdown(f"**{t('variants.why_title')}**")
 st.markdown(t("variants.why", **prompts.nothing_relevant_names(frame.lang)))
 with st.expander(t("variants.sources_title")):
     st.markdown(t("variants.sources"))
+variants.learner_questions(ranking, t)

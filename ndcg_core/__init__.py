@@ -16,6 +16,9 @@ From scores: tie groups and tie treatments (ties.py)
     ranx_order (ranx's own order of ties: Numba's quicksort)
 scikit-learn compatible, 2-D arrays with one row per query (sklearn_compat.py)
     dcg_score, ndcg_score (same values to 1e-12 and the same error messages)
+Binary relevance, as trec_eval defines it (binary.py: grade >= 1 is relevant)
+    precision_at_k (P_k), average_precision (map_cut_k), reciprocal_rank (recip_rank),
+    RELEVANT_FROM
 Gains and discounts (gains.py, discounting.py)
     GAINS ("linear", "exponential"), DISCOUNTS ("log2", "jarvelin"), discounts
 Runs in long format (one row per (query, item); batch.py, spark.py)
@@ -79,6 +82,12 @@ if TYPE_CHECKING:
         ndcg_bands,
         read_run,
         summarize,
+    )
+    from .binary import (
+        RELEVANT_FROM,
+        average_precision,
+        precision_at_k,
+        reciprocal_rank,
     )
     from .binning import (
         AnswerBins,
@@ -191,6 +200,12 @@ if TYPE_CHECKING:
     )
 
 _MODULES: dict[str, tuple[str, ...]] = {
+    "binary": (
+        "RELEVANT_FROM",
+        "average_precision",
+        "precision_at_k",
+        "reciprocal_rank",
+    ),
     "binning": (
         "AnswerBins",
         "Bar",
@@ -347,6 +362,7 @@ __all__ = [
     "MISSING",
     "NO_ITEM",
     "NO_RELEVANT",
+    "RELEVANT_FROM",
     "SAME_TOLERANCE",
     "STEPS",
     "STEP_COLUMNS",
@@ -372,6 +388,7 @@ __all__ = [
     "answer_bins",
     "answer_tolerance",
     "apply_gain",
+    "average_precision",
     "base_comparison",
     "cg",
     "compare_runs",
@@ -411,11 +428,13 @@ __all__ = [
     "parse_numbers",
     "parse_relevance",
     "permutation_distribution",
+    "precision_at_k",
     "rank_by_score",
     "ranx_order",
     "read_qrels",
     "read_run",
     "read_trec_run",
+    "reciprocal_rank",
     "round_scores",
     "run_name",
     "slide_down",

@@ -14,8 +14,12 @@ samples
     four TREC runs), for the Evaluate pages, the tests and the benchmarks.
 tools
     What well-known tools (scikit-learn, ranx, trec_eval, Spark MLlib, LightGBM, XGBoost,
-    TensorFlow Ranking, torchmetrics) compute on one list: ``TOOLS``, ``tool_scores``,
+    TensorFlow Ranking, torchmetrics, gdeval) compute on one list: ``TOOLS``, ``tool_scores``,
     ``tool_call``, ``nothing_relevant_reports``, each tool's defaults computed by the core.
+questions
+    The numbers of the questions learners ask most (a 1-D ``ndcg_score`` call, ``ndcg_score(y,
+    y)`` below 1, why @k, nDCG vs AP/RR/P@k, sampled negatives, LightGBM's ``label_gain``),
+    each computed by the core.
 messages
     The English of the errors this package raises (a practice link, an order given as an
     answer, a sample's options), registered with the core when the package is imported.

@@ -32,6 +32,13 @@ Sources, as the "variants and libraries" page cites them:
   ``2^label - 1``, rank discount ``1 / log2(1 + rank)``, ``divide_no_nan``) and
   ``tensorflow_ranking/python/utils.py`` (``sort_by_scores(..., shuffle_ties=True)``: tied
   scores in random order, so the expected value is the tie average).
+- gdeval (``gdeval.pl``, the TREC Web track's script, 2010-2014): gain ``2^rel - 1`` (``sub
+  dcg``), discount ``1 / ln(i + 2)`` for 0-based i (the base cancels in nDCG), the ideal from
+  every judged item of the topic with a grade above 0, cut at the same k; the run sorted by
+  score, then document id descending as text (``runOrder``, trec_eval's order); grades must be
+  integers up to ``$MAX_JUDGMENT`` = 4 (negative grades count 0); a topic with no relevant
+  judged item is left out of the mean (``topicDone``); version 1.2 always reports k = 20,
+  1.2a takes k as its third argument.
 - torchmetrics: ``src/torchmetrics/functional/retrieval/ndcg.py`` (``retrieval_normalized_dcg``:
   the target used as the gain, ``1 / log2(i + 2)``, ties averaged by a translation of
   scikit-learn's ``_tie_average_dcg``, an ideal of 0 gives 0; its docstring asks for integer
@@ -98,6 +105,8 @@ TOOL_COLUMNS: tuple[str, ...] = (
 #: XGBoost's exponential gain (``MaxRel() == 31``).
 _LIGHTGBM_MAX_LABEL = 30
 _XGBOOST_MAX_LABEL = 31
+#: gdeval's ``$MAX_JUDGMENT``: a larger grade in the qrels is a format error.
+_GDEVAL_MAX_LABEL = 4
 #: From this many items (tied or not) ranx's order of tied items can differ from the input
 #: order (TEACHING.md §7; ranx sorts with Numba's quicksort, whose insertion sort, which is
 #: stable, serves only runs of at most 15 items).
@@ -119,7 +128,10 @@ class Tool:
     ``"positive"`` (PySpark: any grade above 0 counts as relevant);
     ``label``: a short name, unique per row; ``call``: the call with the cutoff, ``{k}``
     standing for it, and ``call_all`` the call without a cutoff (``{k}`` there means the list
-    length, for tools that need one).
+    length, for tools that need one); ``skips_empty``: the tool leaves a query with nothing
+    relevant out of its mean (``empty`` is then NaN: it reports no value for it);
+    ``cutoff_always``: the tool always cuts at some k, the ideal too (without a cutoff, the
+    call and the value use the list's length).
     """
 
     name: str
@@ -133,6 +145,8 @@ class Tool:
     grades: str
     source: str
     max_grade: int | None = None
+    skips_empty: bool = False
+    cutoff_always: bool = False
 
 
 #: The tools in the order the page lists them (TEACHING.md §7, row by row).
@@ -259,6 +273,21 @@ TOOLS: tuple[Tool, ...] = (
         "any",
         "src/torchmetrics/functional/retrieval/ndcg.py",
     ),
+    Tool(
+        "gdeval",
+        "gdeval",
+        "gdeval.pl qrels run {k}",
+        "gdeval.pl qrels run {k}",
+        "exponential",
+        "trec_eval",
+        "pool",
+        float("nan"),
+        "integer",
+        "gdeval.pl 1.2a (TREC Web track 2010-2014): sub dcg, runOrder, topicDone",
+        _GDEVAL_MAX_LABEL,
+        skips_empty=True,
+        cutoff_always=True,
+    ),
 )
 
 #: Tools that can leave a query with nothing relevant out instead of scoring it, and how.
@@ -294,6 +323,8 @@ def nothing_relevant_reports() -> dict[float, tuple[str, ...]]:
     """
     out: dict[float, list[str]] = {}
     for tool in TOOLS:
+        if tool.skips_empty:
+            continue
         names = out.setdefault(tool.empty, [])
         if tool.name not in names:
             names.append(tool.name)
@@ -342,6 +373,8 @@ def _one(
     quicksort may put tied items out of input order; the value shown is ranx's own order),
     ``ok``.
     """
+    if tool.cutoff_always and k is None:
+        k = rel.size
     fractional = bool((np.floor(rel) != rel).any()) or (
         pool is not None and bool((np.floor(pool) != pool).any())
     )
@@ -373,7 +406,7 @@ def _one(
             return float("nan"), "rejects_single"
         return value, "empty" if idcg(rel, k=k) == 0 else note
     if idcg(rel, k=k, gain=gain, pool=used_pool) == 0:
-        return tool.empty, "empty"
+        return (float("nan"), "empty_left_out") if tool.skips_empty else (tool.empty, "empty")
     if tool.ties in ("average", "random"):
         return ndcg_from_scores(rel, sc, k=k, gain=gain, ties="average", pool=used_pool), note
     return ndcg(_ordered(tool, rel, sc, labels), k=k, gain=gain, pool=used_pool), note
@@ -417,7 +450,8 @@ def tool_scores(
         ``"empty"`` for IDCG = 0, ``"rejects_fraction"`` for non-integer grades,
         ``"rejects_large"`` for grades above ``max_grade``, ``"rejects_single"``
         for scikit-learn on a one-item list, ``"truncated"``, ``"fraction_as_given"`` and
-        ``"ties_reordered"``: see ``_one``) and ``source``.
+        ``"ties_reordered"``, ``"empty_left_out"`` for a tool that leaves a query with nothing
+        relevant out of its mean: see ``_one``) and ``source``.
 
     Raises
     ------

@@ -58,6 +58,7 @@ ALLOWED_WORDS = {
         "TensorFlow",
         "TF-Ranking",
         "torchmetrics",
+        "gdeval",
         "Altair",
         "NumPy",
         "SciPy",
@@ -114,6 +115,8 @@ ALLOWED_WORDS = {
         "Craswell",
         "Grinspan",
         "Holm",
+        "Krichene",
+        "Rendle",
         # venues of the references
         "SIGIR",
         "CIKM",
@@ -122,6 +125,7 @@ ALLOWED_WORDS = {
         "ECIR",
         "ICML",
         "COLT",
+        "KDD",
         # references by their usual short names (Manning et al., Introduction to Information Retrieval)
         "IIR",
         # languages by their own names (the language switcher)
@@ -138,6 +142,7 @@ _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", re.DOTALL)
 _TITLE = re.compile(r"《[^》]*》")  # a reference's title, as Chinese sets it
 _QUOTED = re.compile(r"'[^'\n]{0,200}'")  # a value quoted by {x!r}
 _CALL = re.compile(r"[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")  # ndcg_score(y_true, y_score)
+_SCRIPT = re.compile(r"\b[\w-]+\.pl(?: +[\w./-]+)+")  # gdeval.pl qrels run 10: a Perl script's command line
 _COMMAND = re.compile(r"\b[\w.-]+(?: +-{1,2}[A-Za-z][\w.=-]*(?: +[\w./=-]+)*)+")  # trec_eval -m x a b
 _IDENTIFIER = re.compile(r"\b\w+(?:[_.]\w+)+\b|\b\w+=\S*")  # y_true, tfr.keras.metrics, k=5, metric="x"
 _NAME = re.compile(r"“[^”\s\u4e00-\u9fff]{1,60}”")  # one quoted name: a file's column “query”
@@ -154,7 +159,7 @@ def english_words(text: str) -> list[str]:
     ['Relevance', 'grade']
     """
     text = _ESCAPE.sub(r"\1", _MATH.sub(" ", _ICON.sub(" ", text)))
-    for pattern in (_MATH, _JSON, _TITLE, _QUOTED, _NAME, _CALL, _COMMAND, _IDENTIFIER):
+    for pattern in (_MATH, _JSON, _TITLE, _QUOTED, _NAME, _CALL, _SCRIPT, _COMMAND, _IDENTIFIER):
         text = pattern.sub(" ", text)
     for phrase in ALLOWED_PHRASES:
         text = text.replace(phrase, " ")

@@ -98,14 +98,20 @@ def test_tool_scores_nothing_relevant_scores_one_in_lightgbm_and_xgboost_only():
     table = tool_scores([0, 0, 0])
     ones = set(table.loc[table["ndcg"] == 1.0, "tool"])
     assert ones == {"LightGBM", "XGBoost"}
-    assert (table["status"] == "empty").all()
+    # gdeval leaves such a topic out of its mean (gdeval.pl, topicDone: only topics with a
+    # relevant judged item are scored): no value
+    left_out = table["status"] == "empty_left_out"
+    assert set(table.loc[left_out, "tool"]) == {"gdeval"}
+    assert table.loc[left_out, "ndcg"].isna().all()
+    assert (table.loc[~left_out, "status"] == "empty").all()
 
 
 def test_tool_scores_marks_tools_that_reject_fractional_grades():
-    """TEACHING.md §7: only LightGBM and XGBoost refuse non-integer grades."""
+    """TEACHING.md §7: LightGBM and XGBoost refuse non-integer grades; so does gdeval (its qrels
+    format check, /^-?[0-9]+$/)."""
     table = tool_scores([2.5, 1, 0])
     rejected = set(table.loc[table["status"] == "rejects_fraction", "tool"])
-    assert rejected == {"LightGBM", "XGBoost"}
+    assert rejected == {"LightGBM", "XGBoost", "gdeval"}
     assert table.loc[table["status"] == "rejects_fraction", "ndcg"].isna().all()
 
 

@@ -1392,3 +1392,71 @@ def chart_downloads(chart: Any, name: str, *, lang: str | None = None) -> None:
                 icon=":material/download:",
                 type="tertiary",
             )
+
+
+# --- why @k: nDCG of growing lists (ndcg_teach.questions.length_drift) ----------------------
+
+
+def length_drift_chart(data: pd.DataFrame, t: Translate, *, k: int, height: int = 300) -> alt.LayerChart:
+    """nDCG without a cutoff and nDCG@k against the list's length (log scale), for the list in
+    its order (blue) and shuffled (orange); solid without a cutoff, dashed at k.
+
+    ``data``: the columns of :func:`ndcg_teach.questions.length_drift`.
+    """
+    orders = [t("blind_spots.drift.order_pattern"), t("blind_spots.drift.order_shuffled")]
+    measures = [t("blind_spots.drift.measure_all"), t("blind_spots.drift.measure_k", k=k)]
+    long = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "length": data["length"],
+                    "order": data["order"].map({"pattern": orders[0], "shuffled": orders[1]}),
+                    "measure": measures[i],
+                    "value": data[column],
+                }
+            )
+            for i, column in enumerate(("ndcg", "ndcg_k"))
+        ],
+        ignore_index=True,
+    )
+    enc = dict(
+        x=alt.X("length:Q", title=t("blind_spots.drift.chart_length"), scale=alt.Scale(type="log")),
+        y=alt.Y("value:Q", title="nDCG", scale=alt.Scale(domain=[0, 1.05])),
+        color=alt.Color(
+            "order:N",
+            scale=alt.Scale(domain=orders, range=[BLUE, ORANGE]),
+            title=t("blind_spots.drift.chart_order"),
+            legend=alt.Legend(orient="top"),
+        ),
+        strokeDash=alt.StrokeDash(
+            "measure:N",
+            scale=alt.Scale(domain=measures, range=[[1, 0], [6, 4]]),
+            title=t("blind_spots.drift.chart_measure"),
+            legend=alt.Legend(
+                orient="top", symbolType="stroke", symbolStrokeWidth=3, symbolStrokeColor=NEUTRAL
+            ),
+        ),
+        detail="measure:N",
+        tooltip=[
+            alt.Tooltip("order:N", title=t("blind_spots.drift.chart_order")),
+            alt.Tooltip("measure:N", title=t("blind_spots.drift.chart_measure")),
+            alt.Tooltip("length:Q", title=t("blind_spots.drift.chart_length")),
+            alt.Tooltip("value:Q", title="nDCG", format=".4f"),
+        ],
+    )
+    line = alt.Chart(long).mark_line(strokeWidth=3).encode(**enc)
+    points = alt.Chart(long).mark_point(filled=True, size=60).encode(**enc)
+    longest = data[data["length"] == data["length"].max()].set_index("order")
+    description = t(
+        "blind_spots.drift.chart_description",
+        k=k,
+        shortest=int(data["length"].min()),
+        longest=int(data["length"].max()),
+        pattern_all=f"{float(longest.loc['pattern', 'ndcg']):.4f}",
+        shuffled_all=f"{float(longest.loc['shuffled', 'ndcg']):.4f}",
+        pattern_k=f"{float(longest.loc['pattern', 'ndcg_k']):.4f}",
+        shuffled_k=f"{float(longest.loc['shuffled', 'ndcg_k']):.4f}",
+    )
+    return _layer(line, points).properties(
+        height=height, title=t("blind_spots.drift.chart_title"), description=description
+    )

@@ -10,7 +10,7 @@ import streamlit as st
 
 import ndcg_core as nc
 from ndcg_core.ties import rank_by_score
-from ndcg_teach import predictions
+from ndcg_teach import predictions, questions
 from ui.components import prompts
 from ui.components.predict import ask
 from ui.components.widgets import data_table
@@ -53,8 +53,13 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     shown = {name: f"{value:.4f}" for name, value in numbers.items()}
     shown["wrong_ndcg"] = f"{numbers['wrong_ndcg']:.5f}"
     q = prompts.question("lesson.slip", {}, t)
-    if not ask(f"{ns}.predict.slip", q, t, show_me=True):
-        return
+    if ask(f"{ns}.predict.slip", q, t, show_me=True):
+        _slip_reveal(t, ns=ns, shown=shown)
+    shape_panel(t, ns=ns)
+
+
+def _slip_reveal(t: Translate, *, ns: str, shown: dict[str, str]) -> None:
+    """The slip explained: DCG by hand, the tutorial's calls and the right one."""
     st.markdown(f"**{t('lesson.slip.by_hand')}**")
     st.latex(nc.formula("dcg", list(SLIP_GRADES)).substituted)
     wrong, right = st.columns(2)
@@ -77,3 +82,20 @@ def slip_panel(t: Translate, *, ns: str) -> None:
     st.markdown(t("lesson.slip.why", right=shown["right"]))
     st.caption(t("lesson.slip.tie_table"))
     data_table(slip_ranking(t), key=f"{ns}.slip_table")
+
+
+def shape_panel(t: Translate, *, ns: str) -> None:
+    """scikit-learn's "Got multiclass instead" on a 1-D list, and the fix: one row per query.
+
+    The message is the core's ``ndcg_score``'s, which raises scikit-learn's own words
+    (:func:`ndcg_teach.questions.shape_mistake`)."""
+    mistake = questions.shape_mistake()
+    grades = ", ".join(format_grade(g) for g in questions.SHAPE_GRADES)
+    scores = ", ".join(format_grade(g) for g in questions.SHAPE_SCORES)
+    with st.expander(t("lesson.shape.title")):
+        st.markdown(t("lesson.shape.intro"))
+        st.code(f"ndcg_score([{grades}], [{scores}])", language="python")
+        st.code(f"ValueError: {mistake.error}", language="text", wrap_lines=True)
+        st.markdown(t("lesson.shape.why"))
+        st.code(f"ndcg_score([[{grades}]], [[{scores}]])  # {mistake.fixed:.4f}", language="python")
+        st.caption(t("lesson.shape.many"))

@@ -19,9 +19,9 @@ import streamlit as st
 import ndcg_core as nc
 from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
-from ndcg_teach import predictions
+from ndcg_teach import predictions, questions
 from ui.components import prompts
-from ui.components.charts import chart_downloads, difficulty_chart, lists_by_k_chart
+from ui.components.charts import chart_downloads, difficulty_chart, length_drift_chart, lists_by_k_chart
 from ui.components.predict import Question, ask
 from ui.components.prompts import grades_text
 from ui.components.widgets import data_table, unjudged_notice
@@ -296,6 +296,34 @@ def nothing_relevant(frame: Frame) -> None:
     charts(sides, frame, key="blind_nothing")
     st.info(t("blind_spots.nothing.why", **names), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_nothing")
+    nothing_in_a_batch(frame)
+
+
+def nothing_in_a_batch(frame: Frame) -> None:
+    """Why ``ndcg_score(y, y)`` is below 1: a batch with one query that has nothing relevant,
+    and the mean each tool reports for it (:func:`ndcg_teach.questions.empty_query_means`)."""
+    t = frame.t
+    st.subheader(t("blind_spots.batch.title"))
+    rows = ",\n     ".join("[" + ", ".join(format_grade(g) for g in r) + "]" for r in questions.EMPTY_BATCH)
+    st.code(f"y = [{rows}]\nndcg_score(y, y)", language="python")
+    means = questions.empty_query_means()
+    by_tool = means.set_index("tool")["mean"]
+    st.metric("ndcg_score(y, y)", _f(float(by_tool["scikit-learn"])), border=True)
+    st.markdown(t("blind_spots.batch.why", value=_f(float(by_tool["scikit-learn"]))))
+    col_tool, col_empty = t("blind_spots.batch.col_tool"), t("blind_spots.batch.col_empty")
+    col_queries, col_mean = t("blind_spots.batch.col_queries"), t("blind_spots.batch.col_mean")
+    st.markdown(
+        md_table(
+            {
+                col_tool: [str(x) for x in means["tool"]],  # the tools' own names, not user text
+                col_empty: [t(f"blind_spots.batch.empty_{x}") for x in means["empty"]],
+                col_queries: [str(int(x)) for x in means["queries"]],
+                col_mean: [_f(float(x)) for x in means["mean"]],
+            },
+            right={col_queries, col_mean},
+        )
+    )
+    st.caption(t("blind_spots.batch.fix"))
 
 
 def lengths(frame: Frame) -> None:
@@ -318,6 +346,44 @@ def lengths(frame: Frame) -> None:
     charts(sides, frame, key="blind_lengths", ys=("dcg", "ndcg"))
     st.info(t("blind_spots.lengths.why") + "\n\n" + lengths_fact(frame), icon=":material/lightbulb:")
     step_tables(sides, frame, key="blind_lengths")
+    length_drift(frame)
+
+
+#: The cutoff the drift compares against, and the lengths the list B pattern grows to.
+DRIFT_K = 10
+
+
+def length_drift(frame: Frame) -> None:
+    """Why @k: list B grown far beyond the slider, in its order and shuffled; without a cutoff
+    both drift toward 1 (:func:`ndcg_teach.questions.length_drift`, Wang et al. 2013)."""
+    t = frame.t
+    st.subheader(t("blind_spots.drift.title"))
+    st.markdown(t("blind_spots.drift.story", k=DRIFT_K))
+    lengths = questions.DRIFT_LENGTHS
+    longest = st.select_slider(
+        t("blind_spots.drift.length"),
+        options=list(lengths),
+        value=lengths[-1],
+        format_func=lambda n: f"{n:,}",
+        key="blind.lengths.drift",
+    )
+    shown = tuple(n for n in lengths if n <= longest)
+    data = questions.length_drift(LONG_MIXED, shown, k=DRIFT_K, **_options(frame))
+    last = data[data["length"] == longest].set_index("order")
+    c1, c2 = st.columns(2)
+    for col, order in ((c1, "pattern"), (c2, "shuffled")):
+        col.metric(
+            t(f"blind_spots.drift.metric_{order}", n=f"{longest:,}"),
+            _f(float(last.loc[order, "ndcg"])),
+            delta=f"nDCG@{DRIFT_K} {_f(float(last.loc[order, 'ndcg_k']))}",
+            delta_color="off",
+            delta_arrow="off",
+            border=True,
+        )
+    chart = length_drift_chart(data, t, k=DRIFT_K)
+    st.altair_chart(chart, width="stretch", height=380)
+    chart_downloads(chart, "blind_length_drift", lang=frame.lang)
+    st.info(t("blind_spots.drift.why", k=DRIFT_K), icon=":material/lightbulb:")
 
 
 def lengths_fact(frame: Frame) -> str:
@@ -488,6 +554,67 @@ def unjudged(frame: Frame) -> None:
     st.info(t("blind_spots.unjudged.why"), icon=":material/lightbulb:")
 
 
+def sampled(frame: Frame) -> None:
+    """nDCG@10 over 1 held-out item + sampled items vs the whole catalogue: two generated models
+    (:func:`ndcg_teach.questions.sampled_evaluation`, Krichene & Rendle 2020)."""
+    t = frame.t
+    first = questions.sampled_evaluation(n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS).set_index("model")
+    q = Question(
+        t(
+            "blind_spots.sampled.question",
+            a=_f(float(first.loc["A", "full"])),
+            b=_f(float(first.loc["B", "full"])),
+        ),
+        {key: t(f"blind_spots.sampled.answer_{key.lower()}") for key in ("A", "B", "same")},
+        which_higher(float(first.loc["A", "sampled"]), float(first.loc["B", "sampled"])),
+        t(
+            "blind_spots.sampled.reveal",
+            a=_f(float(first.loc["A", "sampled"])),
+            b=_f(float(first.loc["B", "sampled"])),
+        ),
+    )
+    if not ask("blind.sampled.predict", q, t):
+        return
+    negatives = st.select_slider(
+        t("blind_spots.sampled.negatives"),
+        options=list(SAMPLED_NEGATIVES),
+        value=100,
+        format_func=lambda n: f"{n:,}",
+        key="blind.sampled.negatives",
+    )
+    table = questions.sampled_evaluation(negatives=negatives, n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS)
+    by_model = table.set_index("model")
+    cols = st.columns(2)
+    for col, model in zip(cols, ("A", "B"), strict=True):
+        col.metric(
+            t("blind_spots.sampled.metric", model=model, negatives=f"{negatives:,}"),
+            _f(float(by_model.loc[model, "sampled"])),
+            delta=t("blind_spots.sampled.full_delta", value=_f(float(by_model.loc[model, "full"]))),
+            delta_color="off",
+            delta_arrow="off",
+            border=True,
+        )
+    col_model, col_full = t("blind_spots.sampled.col_model"), t("blind_spots.sampled.col_full")
+    col_sampled = t("blind_spots.sampled.col_sampled", negatives=f"{negatives:,}")
+    st.markdown(
+        md_table(
+            {
+                col_model: [t(f"blind_spots.sampled.model_{m}") for m in table["model"]],
+                col_full: [_f(float(x)) for x in table["full"]],
+                col_sampled: [_f(float(x)) for x in table["sampled"]],
+            },
+            right={col_full, col_sampled},
+        )
+    )
+    st.caption(t("blind_spots.sampled.setup", users=f"{SAMPLED_USERS:,}", items=f"{SAMPLED_ITEMS:,}"))
+    st.info(t("blind_spots.sampled.why"), icon=":material/lightbulb:")
+
+
+#: The sampled-negatives case: users, catalogue size and the sample sizes offered.
+SAMPLED_USERS, SAMPLED_ITEMS = 500, 10_000
+SAMPLED_NEGATIVES = (50, 100, 500, 1000, 5000)
+
+
 def not_modelled(frame: Frame) -> None:
     """[3, 3, 3]: nDCG does not see redundancy; ERR, RBP and α-nDCG in words, with references."""
     t = frame.t
@@ -506,4 +633,5 @@ CASES: tuple[tuple[str, Callable[[Frame], None]], ...] = (
     ("gain", gain_reorders),
     ("unjudged", unjudged),
     ("not_modelled", not_modelled),
+    ("sampled", sampled),
 )

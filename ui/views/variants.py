@@ -19,15 +19,18 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_core.discounting import Discount
 from ndcg_core.gains import Gain
-from ndcg_teach import tools
+from ndcg_teach import questions, tools
+from ndcg_teach.predictions import which_higher
 from ui.components import prompts
 from ui.components.charts import short_discount
 from ui.components.predict import Question
+from ui.components.prompts import grades_text
 from ui.components.widgets import data_table
 from ui.framework.i18n import Translate
 from ui.framework.palette import css_text_on_fill
 from ui.framework.shared import get_param, get_ranking, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking, format_grade
+from ui.framework.text import md_table
 
 #: The variants compared side by side: (gain, discount).
 VARIANTS: tuple[tuple[Gain, Discount], ...] = (
@@ -239,6 +242,8 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
         status = row["status"]
         if status == "ok":
             return ""
+        if status == "empty_left_out":
+            return t("variants.gdeval.status_empty_left_out")
         if status == "empty":
             return t("variants.status_empty", value=format_grade(float(row["empty"])))
         if status == "rejects_large":
@@ -253,11 +258,136 @@ def tools_table(table: pd.DataFrame, t: Translate) -> pd.DataFrame:
             t("variants.gain"): [t(f"variants.gain_{g}") for g in table["gain"]],
             t("variants.ties"): [t(f"variants.ties_{x}") for x in table["ties"]],
             t("variants.ideal"): [t(f"variants.ideal_{x}") for x in table["ideal"]],
-            t("variants.empty"): [format_grade(float(x)) for x in table["empty"]],
+            t("variants.empty"): [
+                t("variants.gdeval.empty_left_out") if pd.isna(x) else format_grade(float(x))
+                for x in table["empty"]
+            ],
             t("variants.grades"): [
                 _grades_text(tool, grades, t)
                 for tool, grades in zip(table["tool"], table["grades"], strict=False)
             ],
             t("variants.note"): [note(row) for _, row in table.iterrows()],
         }
+    )
+
+
+# --- the questions learners ask (issue 23, items 8 and 10) ----------------------------------
+
+
+def learner_questions(ranking: Ranking, t: Translate) -> None:
+    """The page's last sections: which metric (nDCG, AP, RR, P@k) and LightGBM's ``label_gain``.
+    They need a grade for every item (the page's notice above says so otherwise)."""
+    if ranking.has_unjudged:
+        return
+    try:
+        pool = pool_of(ranking, judged_extra())
+    except NDCGInputError:  # shown above, at the judged-items box
+        pool = None
+    metrics_section(ranking, pool, t)
+    label_gain_section(ranking, t)
+
+
+# --- which metric: nDCG, AP, RR, P@k (ndcg_teach.questions.metric_table) --------------------
+
+
+def _metric_name(metric: str, k: int | None, t: Translate) -> str:
+    return t(f"variants.metrics.name_{metric}", k="k" if k is None else k)
+
+
+def metrics_section(ranking: Ranking, pool: Sequence[float] | None, t: Translate) -> None:
+    """nDCG@k, AP@k, RR and P@k of the shared ranking (when every item is graded), then two
+    rankings of one query on which they disagree; every number from the core."""
+    st.header(t("variants.metrics.title"))
+    st.markdown(t("variants.metrics.intro"))
+    k = ranking.k
+    col_metric, col_value, col_rewards = (
+        t("variants.metrics.col_metric"),
+        t("variants.metrics.col_value"),
+        t("variants.metrics.col_rewards"),
+    )
+    if not ranking.has_unjudged:
+        values = questions.metric_table(
+            list(ranking.relevance), k=k, pool=pool, gain=ranking.gain, discount=ranking.discount
+        )
+        st.markdown(f"**{t('variants.metrics.yours')}**")
+        st.markdown(
+            md_table(
+                {
+                    col_metric: [_metric_name(m, ranking.cutoff, t) for m in values],
+                    col_value: [f"{v:.4f}" for v in values.values()],
+                    col_rewards: [t(f"variants.metrics.rewards_{m}") for m in values],
+                },
+                right={col_value},
+            )
+        )
+    dk = questions.DISAGREE_K
+    a = questions.metric_table(list(questions.DISAGREE_A), k=dk, pool=list(questions.DISAGREE_POOL))
+    b = questions.metric_table(list(questions.DISAGREE_B), k=dk, pool=list(questions.DISAGREE_POOL))
+    st.markdown(
+        t(
+            "variants.metrics.disagree",
+            a=grades_text(questions.DISAGREE_A),
+            b=grades_text(questions.DISAGREE_B),
+            pool=grades_text(questions.DISAGREE_POOL),
+        )
+    )
+    col_a, col_b = t("variants.metrics.col_a"), t("variants.metrics.col_b")
+    prefers = {"A": "prefers_a", "B": "prefers_b", "same": "prefers_same"}
+    st.markdown(
+        md_table(
+            {
+                col_metric: [_metric_name(m, dk, t) for m in a],
+                col_a: [f"{a[m]:.4f}" for m in a],
+                col_b: [f"{b[m]:.4f}" for m in a],
+                t("variants.metrics.col_prefers"): [
+                    t(f"variants.metrics.{prefers[which_higher(a[m], b[m])]}") for m in a
+                ],
+            },
+            right={col_a, col_b},
+        )
+    )
+    st.info(t("variants.metrics.why"), icon=":material/lightbulb:")
+
+
+# --- LightGBM's label_gain (ndcg_teach.questions.label_gain_mapping) ------------------------
+
+
+def label_gain_section(ranking: Ranking, t: Translate) -> None:
+    """LightGBM's "Label 72 is not less than the number of label mappings (31)" and non-integer
+    labels: the shared ranking's grades mapped to 0..m-1 with one gain each, and the call."""
+    st.header(t("variants.label_gain.title"))
+    st.markdown(t("variants.label_gain.intro", limit=questions.LIGHTGBM_DEFAULT_LABELS))
+    if ranking.has_unjudged:
+        return
+    gain = ranking.gain
+    m = questions.label_gain_mapping(list(ranking.relevance), gain=gain, k=ranking.k)
+
+    st.markdown(
+        t(
+            "variants.label_gain.mapping",
+            grades=grades_text(ranking.relevance),
+            levels=grades_text(m.levels),
+            gain=t(f"variants.gain_{gain}"),
+        )
+    )
+    st.code(label_gain_code(m, ranking.cutoff, t), language="python")
+    c1, c2 = st.columns(2)
+    c1.metric(
+        t("variants.label_gain.metric_grades", gain=t(f"variants.gain_{gain}")),
+        f"{m.ndcg_grades:.4f}",
+        border=True,
+    )
+    c2.metric(t("variants.label_gain.metric_labels"), f"{m.ndcg_labels:.4f}", border=True)
+    st.caption(t("variants.label_gain.why"))
+
+
+def label_gain_code(m: questions.LabelGain, k: int, t: Translate) -> str:
+    """The LightGBM call with the mapped labels and their gains (``lightgbm.train``'s params)."""
+    labels = ", ".join(str(x) for x in m.labels)
+    gains = ", ".join(format(g, ".15g") for g in m.label_gain)
+    return (
+        f"y = [{labels}]  # {t('variants.label_gain.code_labels', m=len(m.levels) - 1)}\n"
+        f'params = {{"objective": "lambdarank", "metric": "ndcg", "eval_at": [{k}],\n'
+        f'          "label_gain": [{gains}]}}\n'
+        f"train = lightgbm.Dataset(X, label=y, group=[{len(m.labels)}])"
     )
