@@ -44,7 +44,7 @@ from ndcg_core.scales import Scale, check_scale, grade_cells
 from ui.framework import messages, styles
 from ui.framework.i18n import Translate
 from ui.framework.palette import BLUE, css_text_on_fill
-from ui.framework.shared import get_ranking, presenting, set_ranking, show_error
+from ui.framework.shared import CHANGE, get_ranking, presenting, set_ranking, show_error
 from ui.framework.state import (
     MAX_ITEMS,
     UNJUDGED_GRADE,
@@ -57,7 +57,7 @@ from ui.framework.state import (
 from ui.framework.styles import TABLE_PREFIX, column_ems, step_parts, step_table_key, table_parts
 from ui.framework.text import md_escape, md_table
 
-_CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
+_CHANGE = CHANGE  # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
 
 
@@ -189,7 +189,10 @@ def grades_input(
     """
     key = f"{prefix}.text"
     has_error = (st.session_state.get(f"{prefix}.error.text") or (None,))[0] == ranking
-    if not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance:
+    # the box's own state is dropped while another page runs: fill it again on the way back
+    if key not in st.session_state or (
+        not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance
+    ):
         st.session_state[key] = grades_text(ranking)
         st.session_state[f"{prefix}.text_for"] = ranking.relevance
     st.text_input(

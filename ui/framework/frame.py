@@ -42,6 +42,7 @@ from ui.framework.shared import (
     PAGE_PARAMS,
     PRESENT,
     Frame,
+    arrive,
     get_ranking,
     init_session,
     keep_computable,
@@ -183,6 +184,7 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
     _freeze_imported_objects()
     lang = session_language()
     refused = keep_computable()
+    arrive(page.id)
     present = bool(st.session_state.get(PRESENT))
     st.set_page_config(
         page_title=f"{i18n.translate(lang, f'nav.{page.id}')} · {i18n.translate(lang, 'common.app_name')}",
