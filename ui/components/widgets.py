@@ -402,10 +402,6 @@ def apply_table(prefix: str, *, scale: Scale = "free", allow_unjudged: bool = Fa
     change_ranking(new)
 
 
-#: The grades a person chooses from in the table, per scale, "?" last (an unjudged item).
-GRADE_OPTIONS: dict[str, tuple[str, ...]] = {"graded": ("3", "2", "1", "0", "?"), "binary": ("1", "0", "?")}
-
-
 def items_table(
     ranking: Ranking,
     t: Translate,
@@ -417,21 +413,16 @@ def items_table(
 ) -> None:
     """A table of item names and grades, rows can be added and deleted; its message below.
 
-    With ``allow_unjudged`` the grade is text: chosen from the scale's grades and "?" (graded,
-    binary) or typed ("free"), so an item can be marked as not judged. Edits are taken over by
-    :func:`apply_table` at the start of the next run.
+    With ``allow_unjudged`` the grade is typed text on every scale, so an item can be marked
+    as not judged ("?"): a drop-down of the scale's grades dropped a typed "two", "-1" or "7"
+    without a word, where a text cell brings the grades box's message (:func:`apply_table`).
+    Edits are taken over by :func:`apply_table` at the start of the next run.
     """
     key = table_key(ranking, prefix)
     help_text = t(f"calculator.grades_help_{scale}")
     grade_column: Any
     if not allow_unjudged:
         grade_column = st.column_config.NumberColumn(t("table.relevance"), format="%g", help=help_text)
-    elif scale in GRADE_OPTIONS:
-        grade_column = st.column_config.SelectboxColumn(
-            t("table.relevance"),
-            options=list(GRADE_OPTIONS[scale]),
-            help=help_text + " " + t("calculator.grades_help_unjudged"),
-        )
     else:
         grade_column = st.column_config.TextColumn(
             t("table.relevance"),
