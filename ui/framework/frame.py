@@ -215,7 +215,7 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
         show_error(lang, refused)
     missed = get_ranking().missed
     if missed and page.id in POOL_BLIND_PAGES:
-        st.caption(i18n.translate(lang, "common.pool_not_used", m=len(missed)))
+        st.caption(i18n.translate(lang, "common.pool_not_used", n=len(missed)))
     made = Frame(page=page.id, lang=lang, present=present)
     keep_frame(made)
     return made

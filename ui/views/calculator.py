@@ -347,7 +347,7 @@ def pool_panel(ranking: Ranking, t: Translate) -> None:
             ),
             icon=":material/inventory_2:",
         )
-        st.caption(t("calculator.pool_edit", m=len(ranking.missed)))
+        st.caption(t("calculator.pool_edit", n=len(ranking.missed)))
         st.button(
             t("calculator.pool_forget"),
             key=f"{PREFIX}.forget_pool",
