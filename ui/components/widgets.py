@@ -926,13 +926,16 @@ def _shown_cells(data: pd.DataFrame | Styler) -> dict[str, list[str]] | None:
     return {header: [row[n] for row in rows[1:]] for n, header in enumerate(rows[0])}
 
 
-def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
+def data_table(
+    data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto", wrap: bool = False
+) -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
     static and large in presenter mode (a data frame draws on a canvas at a fixed size). There a
     table too wide for a projector is also shown in parts (``styles.table_parts``), each
     repeating its first column; the style sheet shows the whole table where it fits, else the
     parts, as for the step table. A Styler that colours cells is shown whole by ``st.table``,
-    which the presenter style sheet enlarges."""
+    which the presenter style sheet enlarges. ``wrap``: a table of long texts is static for a
+    learner too, its cells wrapped (a data frame's canvas cut a column of sentences at 1280 px)."""
     cells = _shown_cells(data) if presenting() else None
     if cells is not None:
         frame = data if isinstance(data, pd.DataFrame) else data.data
@@ -948,6 +951,11 @@ def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["
         return
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
+        return
+    if wrap and (cells := _shown_cells(data)) is not None:
+        frame = data if isinstance(data, pd.DataFrame) else data.data
+        right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+        static_table(cells, right=right, key=f"{key}-wrapped", scroll=False)
         return
     st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
 

@@ -374,6 +374,12 @@ PRESENTER_CSS = f"""<style>
 @container {PRESENT_CONTAINER} (max-width: {PRESENT_STACK_PX}px) {{
   [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap !important; }}
   [data-testid="stColumn"] {{ flex: 1 1 100% !important; min-width: 100% !important; width: 100% !important; }}
+  /* tables are split into parts for the 928 px of a 1024 px projector (PRESENT_TABLE_EMS):
+     in two thirds of the room, two thirds of the type */
+  [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.1rem !important; }}
+  [data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.1rem; }}
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.1rem !important; overflow-wrap: anywhere; }}
 }}
 </style>"""
 
