@@ -14,7 +14,7 @@ frame = current_frame()
 t = frame.t
 widgets.scrollable_formulas()
 ties_view.ensure_scores()
-ranking = frame.ranking
+ranking = ties_view.page_ranking()  # the page's own grades, or the shared ranking's
 
 st.title(t("nav.ties"))
 st.markdown(t("ties.intro"))
@@ -26,6 +26,7 @@ st.button(
     type="tertiary",
 )
 ties_view.grades_and_scores(ranking, t, frame.lang)
+ties_view.use_in_calculator(t)
 
 decimals = None
 try:

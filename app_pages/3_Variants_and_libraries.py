@@ -70,7 +70,7 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
         show_error(frame.lang, err)
     else:
         st.caption(t("variants.tools_caption", k=k))
-        widgets.data_table(variants.tools_table(tools, t), key="variants.tools")
+        widgets.data_table(variants.tools_table(tools, t), key="variants.tools", wrap=True)
         tools_chart = charts.tools_chart(tools, t)
         st.altair_chart(tools_chart, width="stretch")
         charts.chart_downloads(tools_chart, "variants_tools")

@@ -114,6 +114,13 @@ def _result(x: float, digits: int) -> str:
     return f"{x:.{digits}f}"
 
 
+def _fixed(x: float, digits: int) -> str:
+    """DCG, IDCG or nDCG: always ``digits`` decimals (1.0000, not 1), as the app's metric cards
+    show them: one rounding rule for a number wherever a view shows it."""
+    x = float(x)
+    return _scientific(x, digits) if abs(x) >= SCIENTIFIC_FROM else f"{x:.{digits}f}"
+
+
 def _gain_tex(x: float, gain: str) -> str:
     return _grade(x) if gain == "linear" else f"2^{{{_grade(x)}}}-1"
 
@@ -291,13 +298,13 @@ def formula(
         )
         parts, terms = _dcg_sum(source, cutoff, gain, discount)
         body, hidden = _shorten(parts, " + ")
-        text = _equation(name(step.upper()), body, _result(value, digits), False)
+        text = _equation(name(step.upper()), body, _fixed(value, digits), False)
         return Formula(step, general, text, value, terms, hidden, label_k)
     ratio = f"\\frac{{{name('DCG')}}}{{{name('IDCG')}}}"
     if m.idcg > 0:
         text = (
-            f"{name('nDCG')} = {ratio} = \\frac{{{_result(m.dcg, digits)}}}"
-            f"{{{_result(m.idcg, digits)}}} = {_result(m.ndcg, digits)}"
+            f"{name('nDCG')} = {ratio} = \\frac{{{_fixed(m.dcg, digits)}}}"
+            f"{{{_fixed(m.idcg, digits)}}} = {_fixed(m.ndcg, digits)}"
         )
     else:  # nothing relevant: the rule, not a division by zero
         text = f"{name('nDCG')} = 0 \\quad ({name('IDCG')} = 0)"

@@ -730,7 +730,10 @@ def _as_float_vector(values: ArrayLike, what: str, allow_nan: bool = False) -> N
     finite = np.isfinite(array) | (np.isnan(array) if allow_nan else False)
     if not finite.all():
         position = int(np.argmin(finite))
-        fail("not_finite", what=what, position=position + 1, token=str(array[position]))
+        item = values[position] if isinstance(values, (list, tuple)) else None
+        # a typed cell ("1e999") is named as typed, as the text box names it, not as "inf"
+        token = item.strip()[:40] if isinstance(item, str) else str(array[position])
+        fail("not_finite", what=what, position=position + 1, token=token)
     return array
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import operator
 import re
 
@@ -547,7 +548,7 @@ def test_cg_metric_sums_exponential_gains(app):
         (
             {"edited_rows": {1: {"grade": "1e400"}}},
             "not_finite",
-            {"what": "relevance_list", "position": 2, "token": "inf"},
+            {"what": "relevance_list", "position": 2, "token": "1e400"},  # as typed (issue 24)
         ),
         (
             {"edited_rows": {1: {"item": "x" * 100_000}}},
@@ -635,3 +636,37 @@ def test_parse_k_refuses_underscores(text):
     with pytest.raises(nc.NDCGInputError) as caught:
         parse_k(text)
     assert caught.value.key == "k_invalid"
+
+
+# --------------------------------------------------------------------------- issue 24, item 3
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("preset", "typed"),
+    [("example", "two"), ("example", "-1"), ("example", "1e999"), ("example", "7"), ("binary", "2")],
+)
+def test_a_typed_grade_cell_is_kept_and_refused_with_the_grades_box_message(app, lang, preset, typed):
+    """On the 0–3 and 0/1 scales the grade cell takes typing (a text cell, not a drop-down that
+    drops "two" without a word) and a refused value gets the message the grades box gives."""
+    at = app(lang=lang)
+    if preset == "binary":
+        at.selectbox(key="calc.preset").set_value("binary").run()
+    before = ranking(at)
+    table = next(e for e in at.dataframe if e.proto.editing_mode)
+    grade = json.loads(table.proto.columns)["grade"]["type_config"]
+    assert grade["type"] == "text"  # a drop-down ("selectbox") cannot be typed into
+    at.session_state[w.table_key(before, "calc")] = {
+        "edited_rows": {1: {"grade": typed}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    assert not at.exception
+    assert ranking(at) == before
+    from_table = errors(at)
+    # the same grades typed into the box: the box's own message
+    grades = [w.grades_text(before).split(", ")[0], typed, *w.grades_text(before).split(", ")[2:]]
+    at.text_input(key="calc.text").set_value(", ".join(grades)).run()
+    assert len(from_table) == 1
+    assert errors(at) == from_table * 2  # the table's message, still shown, and the box's: the same

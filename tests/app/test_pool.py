@@ -202,7 +202,7 @@ def test_page_with_pool_runs_without_nan(app, page, lang):
 )
 def test_page_with_list_ideal_says_it_does_not_use_the_pool(app, page, lang):
     at = app(page=page, rel="3,2,0,0,1", missed=MISSED, lang=lang, timeout=60)
-    assert translate(lang, "common.pool_not_used", m=2) in [c.value for c in at.caption]
+    assert translate(lang, "common.pool_not_used", n=2) in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("page", PAGES)

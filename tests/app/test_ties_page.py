@@ -25,9 +25,12 @@ def _reveal(at):
 
 
 def test_ties_page_preloads_the_practitioners_example(app):
+    """The example is the page's own (``grades``): the shared ranking (``rel``) stays 3,2,0,0,1."""
     at = app(page=PAGE)
     assert not at.exception
-    assert _param(at, "rel") == "7,4,1,0,0"
+    assert _param(at, "rel") == "3,2,0,0,1"
+    assert _param(at, "grades") == "7,4,1,0,0"
+    assert at.text_input(key="ties.grades").value == "7, 4, 1, 0, 0"
     assert _param(at, "scores") == "0.9,0.5,0.6,0.9,0.9"
     assert at.text_input(key="ties.scores").value == "0.9,0.5,0.6,0.9,0.9"
 

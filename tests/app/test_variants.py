@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+from app_helpers import static_table, static_tables
+
 import ndcg_core as nc
 from ndcg_teach.tools import tool_scores
+from ui.framework.i18n import translate
 
 PAGE = "app_pages/3_Variants_and_libraries.py"
 
@@ -13,8 +17,8 @@ def _reveal(at, answer="higher"):
 
 
 def _tools(at):
-    """The tools table: the page's last table."""
-    return at.dataframe[-1].value
+    """The tools table: a static table (its long texts wrap), named by its call column."""
+    return static_table(at, "Call (with your k)")
 
 
 def test_variants_runs_on_defaults(app):
@@ -165,3 +169,13 @@ def test_blind_spots_nothing_relevant_names_the_tools_from_the_core(app):
     assert f"{ones} do report 1" in text
     assert "the tools report 0, not 1" not in text
     assert "pytrec_eval and trec_eval 9 leave it out of the mean" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_variants_tools_table_wraps_its_long_texts(app, lang):
+    """Issue 24: a data frame (a canvas) cut the "Tied scores" column at 1280 px; the tools
+    table is a static table whose cells wrap, in both languages."""
+    at = app(page=PAGE, lang=lang)
+    header = translate(lang, "variants.ties")
+    assert static_tables(at, header)
+    assert not any(header in frame.value.columns for frame in at.dataframe)

@@ -126,3 +126,57 @@ def test_data_table_presenter_fits_1024_in_parts(server, browser, lang):
         assert not cut, cut
     finally:
         context.close()
+
+
+#: Cut or overlapping parts of the main area: a table, formula or chart reaching past the
+#: column it is in (the general formulas overlapped the worked ones), a chart's legend past its
+#: chart, and a select box whose text is cut ("Choose an exar").
+_CUT_PARTS = r"""() => {
+  const out = [];
+  const name = (e) => (e.textContent || "").replace(/\s+/g, " ").slice(0, 40);
+  const main = document.querySelector("[data-testid='stMain']");
+  for (const column of main.querySelectorAll("[data-testid='stColumn']")) {
+    const right = column.getBoundingClientRect().right;
+    for (const e of column.querySelectorAll("table, .katex, [data-testid='stVegaLiteChart'] svg.marks")) {
+      const box = e.getBoundingClientRect();
+      if (box.width > 0 && box.right > right + 1) out.push(`«${name(e)}» ends at ${Math.round(box.right)} > column ${Math.round(right)}`);
+    }
+  }
+  for (const svg of main.querySelectorAll("[data-testid='stVegaLiteChart'] svg.marks")) {
+    const right = svg.getBoundingClientRect().right;
+    for (const legend of svg.querySelectorAll(".role-legend")) {
+      const box = legend.getBoundingClientRect();
+      if (box.width > 0 && box.right > right + 1) out.push(`legend «${name(legend)}» cut at ${Math.round(right)}`);
+    }
+  }
+  for (const e of main.querySelectorAll("[data-baseweb='select'] *")) {
+    const text = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (text && e.scrollWidth > e.clientWidth + 1) {
+      out.push(`select text «${name(e)}» cut: ${e.scrollWidth} > ${e.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page_id", ["calculator", "lesson"])
+def test_presenter_layout_holds_with_the_sidebar_open_at_1024(server, browser, page_id, lang):
+    """The teacher opens the sidebar (to reach Share) in presenter mode at 1024×768."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+    page = context.new_page()
+    try:
+        open_page(page, f"{server}{PAGES[page_id]}&present=1&lang={lang}")
+        assert_no_exception(page)
+        page.get_by_test_id("stExpandSidebarButton").click()
+        page.get_by_test_id("stSidebarCollapseButton").wait_for()
+        check = f"() => ({_OVERFLOWS})().concat(({_CUT_PARTS})())"
+        with contextlib.suppress(PlaywrightTimeout):  # the layout settles after the sidebar opens
+            page.wait_for_function(f"() => ({check})().length === 0", timeout=10_000)
+        problems = page.evaluate(check)
+        screenshot(page, f"projector-{page_id}-1024-present-sidebar-{lang}", full_page=False)
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()

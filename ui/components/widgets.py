@@ -44,7 +44,7 @@ from ndcg_core.scales import Scale, check_scale, grade_cells
 from ui.framework import messages, styles
 from ui.framework.i18n import Translate
 from ui.framework.palette import BLUE, css_text_on_fill
-from ui.framework.shared import get_ranking, presenting, set_ranking, show_error
+from ui.framework.shared import CHANGE, get_ranking, presenting, set_ranking, show_error
 from ui.framework.state import (
     MAX_ITEMS,
     UNJUDGED_GRADE,
@@ -57,7 +57,7 @@ from ui.framework.state import (
 from ui.framework.styles import TABLE_PREFIX, column_ems, step_parts, step_table_key, table_parts
 from ui.framework.text import md_escape, md_table
 
-_CHANGE = "lab.change"  # (before, after, cause) of the last change made through these widgets
+_CHANGE = CHANGE  # (before, after, cause) of the last change made through these widgets
 _CARD_SEP = " · "
 
 
@@ -189,7 +189,10 @@ def grades_input(
     """
     key = f"{prefix}.text"
     has_error = (st.session_state.get(f"{prefix}.error.text") or (None,))[0] == ranking
-    if not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance:
+    # the box's own state is dropped while another page runs: fill it again on the way back
+    if key not in st.session_state or (
+        not has_error and st.session_state.get(f"{prefix}.text_for") != ranking.relevance
+    ):
         st.session_state[key] = grades_text(ranking)
         st.session_state[f"{prefix}.text_for"] = ranking.relevance
     st.text_input(
@@ -399,10 +402,6 @@ def apply_table(prefix: str, *, scale: Scale = "free", allow_unjudged: bool = Fa
     change_ranking(new)
 
 
-#: The grades a person chooses from in the table, per scale, "?" last (an unjudged item).
-GRADE_OPTIONS: dict[str, tuple[str, ...]] = {"graded": ("3", "2", "1", "0", "?"), "binary": ("1", "0", "?")}
-
-
 def items_table(
     ranking: Ranking,
     t: Translate,
@@ -414,21 +413,16 @@ def items_table(
 ) -> None:
     """A table of item names and grades, rows can be added and deleted; its message below.
 
-    With ``allow_unjudged`` the grade is text: chosen from the scale's grades and "?" (graded,
-    binary) or typed ("free"), so an item can be marked as not judged. Edits are taken over by
-    :func:`apply_table` at the start of the next run.
+    With ``allow_unjudged`` the grade is typed text on every scale, so an item can be marked
+    as not judged ("?"): a drop-down of the scale's grades dropped a typed "two", "-1" or "7"
+    without a word, where a text cell brings the grades box's message (:func:`apply_table`).
+    Edits are taken over by :func:`apply_table` at the start of the next run.
     """
     key = table_key(ranking, prefix)
     help_text = t(f"calculator.grades_help_{scale}")
     grade_column: Any
     if not allow_unjudged:
         grade_column = st.column_config.NumberColumn(t("table.relevance"), format="%g", help=help_text)
-    elif scale in GRADE_OPTIONS:
-        grade_column = st.column_config.SelectboxColumn(
-            t("table.relevance"),
-            options=list(GRADE_OPTIONS[scale]),
-            help=help_text + " " + t("calculator.grades_help_unjudged"),
-        )
     else:
         grade_column = st.column_config.TextColumn(
             t("table.relevance"),
@@ -932,13 +926,16 @@ def _shown_cells(data: pd.DataFrame | Styler) -> dict[str, list[str]] | None:
     return {header: [row[n] for row in rows[1:]] for n, header in enumerate(rows[0])}
 
 
-def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto") -> None:
+def data_table(
+    data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto", wrap: bool = False
+) -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
     static and large in presenter mode (a data frame draws on a canvas at a fixed size). There a
     table too wide for a projector is also shown in parts (``styles.table_parts``), each
     repeating its first column; the style sheet shows the whole table where it fits, else the
     parts, as for the step table. A Styler that colours cells is shown whole by ``st.table``,
-    which the presenter style sheet enlarges."""
+    which the presenter style sheet enlarges. ``wrap``: a table of long texts is static for a
+    learner too, its cells wrapped (a data frame's canvas cut a column of sentences at 1280 px)."""
     cells = _shown_cells(data) if presenting() else None
     if cells is not None:
         frame = data if isinstance(data, pd.DataFrame) else data.data
@@ -954,6 +951,11 @@ def data_table(data: pd.DataFrame | Styler, *, key: str, height: int | Literal["
         return
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
+        return
+    if wrap and (cells := _shown_cells(data)) is not None:
+        frame = data if isinstance(data, pd.DataFrame) else data.data
+        right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+        static_table(cells, right=right, key=f"{key}-wrapped", scroll=False)
         return
     st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
 

@@ -42,6 +42,7 @@ from ui.framework.shared import (
     PAGE_PARAMS,
     PRESENT,
     Frame,
+    arrive,
     get_ranking,
     init_session,
     keep_computable,
@@ -183,6 +184,7 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
     _freeze_imported_objects()
     lang = session_language()
     refused = keep_computable()
+    arrive(page.id)
     present = bool(st.session_state.get(PRESENT))
     st.set_page_config(
         page_title=f"{i18n.translate(lang, f'nav.{page.id}')} · {i18n.translate(lang, 'common.app_name')}",
@@ -213,7 +215,7 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
         show_error(lang, refused)
     missed = get_ranking().missed
     if missed and page.id in POOL_BLIND_PAGES:
-        st.caption(i18n.translate(lang, "common.pool_not_used", m=len(missed)))
+        st.caption(i18n.translate(lang, "common.pool_not_used", n=len(missed)))
     made = Frame(page=page.id, lang=lang, present=present)
     keep_frame(made)
     return made

@@ -87,7 +87,14 @@ def translate(lang: str, key: str, **params: Any) -> str:
 
     A key missing in ``lang`` falls back to English, and a key missing everywhere shows the key
     itself, so a slip never crashes a page (the locale tests catch both).
+
+    Plurals: when the count ``n`` is 1 and ``<key>_one`` exists, that text is used ("1 query
+    ... is", not "1 queries ... are"); a key whose count can be 1 names it ``n`` and has its
+    ``_one`` form in every language (Chinese, with no plural, words it as the other form).
     """
+    count = params.get("n")
+    if type(count) is int and count == 1 and f"{key}_one" in catalog(lang):
+        key = f"{key}_one"
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key

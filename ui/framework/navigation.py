@@ -49,7 +49,7 @@ LIVE_PRIVATE: tuple[str, ...] = ("key", "student")
 PAGES: tuple[Page, ...] = (
     Page("calculator", "app_pages/0_Calculator.py", "Calculator", ("scale",)),
     Page("lesson", "app_pages/1_Lesson.py", "Lesson", ("step",)),
-    Page("ties", "app_pages/2_Scores_and_ties.py", "Scores_and_ties", ("scores", "dec")),
+    Page("ties", "app_pages/2_Scores_and_ties.py", "Scores_and_ties", ("grades", "scores", "dec")),
     Page(
         "variants",
         "app_pages/3_Variants_and_libraries.py",

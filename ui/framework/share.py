@@ -97,7 +97,7 @@ def share_control(lang: str, link: str, share: Any = None) -> None:
                 _share_note(lang, share)
             st.image(
                 qr_png(link, scale=10),
-                caption=i18n.translate(lang, "classroom.qr_caption"),
+                caption=i18n.translate(lang, _local("classroom.qr_caption", share)),
                 width="stretch",
                 alt=i18n.translate(lang, "classroom.qr_alt"),
             )
@@ -121,6 +121,12 @@ QR_CSS = """<style>
 </style>"""
 
 
+def _local(key: str, share: Any) -> str:
+    """``key``, or its ``_local`` form when no address students can open is known: the QR code
+    then holds this computer's own address and says so ("this computer only")."""
+    return f"{key}_local" if share is not None and share.source == "unreachable" else key
+
+
 def _share_note(lang: str, share: Any) -> None:
     import streamlit as st
 
@@ -133,7 +139,7 @@ def _share_note(lang: str, share: Any) -> None:
 def _qr_dialog(lang: str, link: str, share: Any = None) -> None:
     import streamlit as st
 
-    @st.dialog(i18n.translate(lang, "classroom.qr_title"), width="large")
+    @st.dialog(i18n.translate(lang, _local("classroom.qr_title", share)), width="large")
     def show() -> None:
         if share is not None and share.source == "unreachable":
             _share_note(lang, share)

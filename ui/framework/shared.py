@@ -40,6 +40,12 @@ _FRAME = "lab.frame"
 LIVE_START = "lab.live_start_from"
 _INIT = "lab.init"
 _GOOD = "lab.good_ranking"  # the last shared ranking check_ranking accepted
+#: (before, after, cause) of the last change a person made to the shared ranking on a page
+#: (ui.components.widgets.change_ranking); forgotten when the person goes to another page, so
+#: a note reports only a change just made.
+CHANGE = "lab.change"
+_CHOSEN = "lab.ranking_chosen"  # the ranking came from the link or a person's action
+_LAST_PAGE = "lab.last_page"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +104,7 @@ def init_session() -> None:
     ranking, errors = ranking_from_params(params)
     errors = refused + errors
     st.session_state[_RANKING] = ranking
+    st.session_state[_CHOSEN] = any(name in params for name in ("rel", "item", "missed"))
     st.session_state[LINK_ERRORS] = errors
     st.session_state[_EXTRA] = {k: v for k, v in params.items() if k not in SHARED_PARAMS}
     lang = i18n.normalize_language(params.get("lang") if isinstance(params.get("lang"), str) else None)
@@ -135,9 +142,24 @@ def get_ranking() -> Ranking:
 
 
 def set_ranking(ranking: Ranking) -> None:
-    """Replace the shared ranking; callers are widget callbacks or run before rendering."""
+    """Replace the shared ranking; callers are widget callbacks of a person's action (never a
+    page visit: see CONTRIBUTING, "The shared ranking")."""
     st.session_state[_RANKING] = ranking
+    st.session_state[_CHOSEN] = True
     write_url(st.session_state.get(PAGE_PARAMS, ()))
+
+
+def ranking_chosen() -> bool:
+    """Whether the shared ranking is one somebody chose (a link's ``rel``/``item``/``missed``,
+    or an action that set it), not the example a fresh session starts with."""
+    return bool(st.session_state.get(_CHOSEN))
+
+
+def arrive(page: str) -> None:
+    """Note the page of this run; going to another page forgets the last change's note."""
+    if st.session_state.get(_LAST_PAGE) != page:
+        st.session_state.pop(CHANGE, None)
+        st.session_state[_LAST_PAGE] = page
 
 
 def get_param(name: str, default: Any = None) -> Any:

@@ -328,6 +328,12 @@ UPRIGHT_CSS = """<style>
 #: data frames (``st.dataframe``) draw on a canvas at their content width and overflow when
 #: zoomed, so they keep their size: a page shows a table large with ``st.table`` when
 #: ``frame.present`` is true (this CSS enlarges ``st.table``).
+#: The main area's container (CSS container query) in presenter mode, and its width (content
+#: box, px) below which the presenter layout stacks columns: a 1024 px projector with the
+#: sidebar open leaves about 630 px, with it closed 928 px.
+PRESENT_CONTAINER = "lab-main"
+PRESENT_STACK_PX = 900
+
 PRESENTER_CSS = f"""<style>
 /* nDCG Lab presenter mode */
 [class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
@@ -359,6 +365,22 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
+/* the thumb's value, at large type, sits above the track: room for it under the label */
+[data-testid="stMain"] [data-testid="stSlider"] [data-baseweb="slider"] {{ padding-top: 1.4rem; }}
+/* a narrow main area (a 1024 px projector with the sidebar open: about 630 px): columns are
+   stacked, so formulas, the ranking pair, charts and the settings panel get the whole width */
+[data-testid="stMainBlockContainer"] {{ container-type: inline-size; container-name: {PRESENT_CONTAINER}; }}
+@container {PRESENT_CONTAINER} (max-width: {PRESENT_STACK_PX}px) {{
+  [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap !important; }}
+  [data-testid="stColumn"] {{ flex: 1 1 100% !important; min-width: 100% !important; width: 100% !important; }}
+  /* tables are split into parts for the 928 px of a 1024 px projector (PRESENT_TABLE_EMS):
+     in two thirds of the room, two thirds of the type */
+  [data-testid="stTable"] table, [data-testid="stTable"] th, [data-testid="stTable"] td {{ font-size: 1.1rem !important; }}
+  [data-testid="stMain"] [class*="st-key-{STEP_TABLE_PREFIX}"] {{ font-size: 1.1rem; }}
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] th,
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] td {{ font-size: 1.1rem !important; overflow-wrap: anywhere; }}
+}}
 </style>"""
 
 

@@ -63,10 +63,20 @@ def breakable_math(tex: str) -> str:
     operators when the line is full; ``\\dfrac`` and ``\\limits`` keep the display look (a
     ``\\displaystyle`` would group the whole formula and forbid the breaks).
 
+    An exponential gain ``2^{3}-1`` is one group (``{2^{3}-1}``), so a line never breaks inside
+    it, between "2³ −" and "1".
+
     >>> print(breakable_math(r"\\mathrm{DCG@k} = \\sum_{i=1}^{k} \\frac{rel_i}{\\log_2(i+1)}"))
     $\\mathrm{DCG@k} = \\sum\\limits_{i=1}^{k} \\dfrac{rel_i}{\\log_2(i+1)}$
+    >>> print(breakable_math(r"G = (2^{3}-1, 2^{rel_i} - 1)"))
+    $G = ({2^{3}-1}, {2^{rel_i} - 1})$
     """
+    tex = _EXPONENTIAL_GAIN.sub(r"{\g<0>}", tex)
     return "$" + tex.replace("\\frac{", "\\dfrac{").replace("\\sum_", "\\sum\\limits_") + "$"
+
+
+#: ``2^{x}-1`` (or ``2^{x} - 1``) in the core's LaTeX: an exponential gain.
+_EXPONENTIAL_GAIN = re.compile(r"2\^\{[^{}]*\}\s*-\s*1")
 
 
 def join_names(names: Sequence[str], lang: str) -> str:

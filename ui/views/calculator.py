@@ -23,6 +23,7 @@ from ui.framework.text import breakable_math, md_escape
 
 PREFIX = "calc"
 SCALE_PARAM = "scale"
+_SCALE_SEEN = f"{PREFIX}.scale_seen"  # not a widget key: kept while other pages run
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +99,15 @@ def current_scale(ranking: Ranking) -> tuple[Scale, NDCGInputError | None]:
     """The relevance scale of the view, from the link; a scale the grades do not fit is replaced.
 
     Returns the scale and the problem found (to show next to the scale control), if any. A
-    missing scale is inferred from the grades (graded when they are whole numbers 0-3).
+    missing scale is inferred from the grades (graded when they are whole numbers 0-3). Only
+    the session's first Calculator run reports a problem (a link whose scale and grades
+    disagree): later, grades that do not fit came from another page's explicit action (a query
+    opened from Evaluate, grades used from Scores and ties), and the scale follows them.
     """
     value = get_param(SCALE_PARAM)
     problem: NDCGInputError | None = None
+    first = not st.session_state.get(_SCALE_SEEN)
+    st.session_state[_SCALE_SEEN] = True
     try:
         if value is None:
             raise LookupError
@@ -109,7 +115,7 @@ def current_scale(ranking: Ranking) -> tuple[Scale, NDCGInputError | None]:
         check_scale(ranking.relevance, scale, allow_unjudged=True)
         return scale, None
     except NDCGInputError as err:
-        problem = err
+        problem = err if first else None
     except LookupError:
         pass
     inferred = infer_scale(ranking.relevance, allow_unjudged=True)
@@ -341,7 +347,7 @@ def pool_panel(ranking: Ranking, t: Translate) -> None:
             ),
             icon=":material/inventory_2:",
         )
-        st.caption(t("calculator.pool_edit", m=len(ranking.missed)))
+        st.caption(t("calculator.pool_edit", n=len(ranking.missed)))
         st.button(
             t("calculator.pool_forget"),
             key=f"{PREFIX}.forget_pool",

@@ -22,9 +22,18 @@ from ui.components import prompts
 from ui.components.predict import Question, ask
 from ui.components.widgets import data_table, static_table
 from ui.framework.i18n import Translate
+from ui.framework.navigation import PAGE_BY_ID
 from ui.framework.palette import css_text_on_fill
-from ui.framework.shared import get_param, get_ranking, presenting, set_param, set_ranking, show_error
-from ui.framework.state import MAX_ITEMS, Ranking, format_grade, parse_scores
+from ui.framework.shared import (
+    get_param,
+    get_ranking,
+    presenting,
+    ranking_chosen,
+    set_param,
+    set_ranking,
+    show_error,
+)
+from ui.framework.state import MAX_ITEMS, Ranking, check_ranking, format_grade, parse_scores
 from ui.framework.styles import NARROW_PREFIX, WIDE_PREFIX
 
 #: The practitioner's example of TEACHING.md §3: three items tie at 0.9.
@@ -51,43 +60,100 @@ def _one(value: Any) -> Any:
     return value[-1] if isinstance(value, list) and value else value
 
 
+#: The page's own grades (link parameter): the practitioner's example or grades typed here,
+#: kept on this page until "use these grades in the Calculator" (CONTRIBUTING, "The shared
+#: ranking"); absent, the page shows the shared ranking's grades.
+GRADES_PARAM = "grades"
+
+
 def load_practitioner() -> None:
-    """Put the practitioner's example in place: its grades (shared) and scores (link)."""
-    ranking = get_ranking()
-    set_ranking(ranking.with_items(PRACTITIONER_GRADES))
+    """Put the practitioner's example on this page: its grades and scores (the page's own link
+    parameters; the shared ranking stays as it is)."""
+    set_param(GRADES_PARAM, ",".join(format_grade(x) for x in PRACTITIONER_GRADES))
     set_param("scores", format_scores(PRACTITIONER_SCORES))
     set_param("dec", None)
     st.session_state.pop("ties.error.scores", None)
     st.session_state.pop("ties.error.grades", None)
+    st.session_state.pop("ties.error.link_grades", None)
 
 
 def ensure_scores() -> None:
-    """A first visit without scores: the practitioner's example if the ranking is untouched,
-    else one score per item in rank order (n, n - 1, ..., 1: no ties)."""
+    """A first visit without scores: the practitioner's example when nobody chose the shared
+    ranking (a fresh session's example), else one score per item of the shared ranking in rank
+    order (n, n - 1, ..., 1: no ties). A visit never changes the shared ranking."""
     if get_param("scores") is not None:
         return
-    ranking = get_ranking()
-    untouched = Ranking()
-    if ranking.relevance == untouched.relevance and ranking.labels == untouched.labels:
+    if get_param(GRADES_PARAM) is None and not ranking_chosen():
         load_practitioner()
     else:
-        set_param("scores", format_scores(range(ranking.n, 0, -1)))
+        set_param("scores", format_scores(range(page_ranking().n, 0, -1)))
 
 
-# --- inputs -------------------------------------------------------------------------------
+def _grades_ranking(shared: Ranking, text: str) -> Ranking:
+    rel = nc.parse_relevance(text, limit=MAX_ITEMS)
+    new = shared.with_items(rel.tolist(), shared.labels if rel.size == shared.n else None)
+    check_ranking(new)
+    return new
+
+
+def page_ranking() -> Ranking:
+    """The ranking this page works on: the shared one with the page's own grades, if any.
+
+    Grades of a link the core refuses are dropped from the link; their message is kept for
+    :func:`grades_and_scores` to show under the box.
+    """
+    shared = get_ranking()
+    raw = _one(get_param(GRADES_PARAM))
+    if raw is None:
+        return shared
+    try:
+        return _grades_ranking(shared, str(raw))
+    except NDCGInputError as err:
+        set_param(GRADES_PARAM, None)
+        st.session_state["ties.error.link_grades"] = err
+        return shared
+
+
+def own_grades() -> bool:
+    """Whether the page shows grades of its own (not the shared ranking's)."""
+    return get_param(GRADES_PARAM) is not None
 
 
 def _on_grades() -> None:
-    ranking = get_ranking()
+    shared = get_ranking()
     try:
-        rel = nc.parse_relevance(st.session_state["ties.grades"], limit=MAX_ITEMS)
-        labels = ranking.labels if rel.size == ranking.n else None
-        new = ranking.with_items(rel.tolist(), labels)
+        new = _grades_ranking(shared, st.session_state["ties.grades"])
     except NDCGInputError as err:
         st.session_state["ties.error.grades"] = err
         return
     st.session_state.pop("ties.error.grades", None)
-    set_ranking(new)
+    st.session_state.pop("ties.error.link_grades", None)
+    same = new.relevance == shared.relevance
+    set_param(GRADES_PARAM, None if same else ",".join(format_grade(x) for x in new.relevance))
+
+
+_GO = "ties.go_calculator"
+
+
+def _use_in_calculator() -> None:
+    set_ranking(page_ranking())
+    set_param(GRADES_PARAM, None)
+    st.session_state[_GO] = True  # the button is gone on the next run (no own grades left)
+
+
+def use_in_calculator(t: Translate) -> None:
+    """The explicit action that hands the page's own grades to the shared ranking and opens the
+    Calculator; offered only while the page shows grades of its own."""
+    if st.session_state.pop(_GO, False):
+        st.switch_page(PAGE_BY_ID["calculator"].path)
+    if own_grades():
+        st.button(
+            t("ties.use_in_calculator"),
+            key="ties.use",
+            on_click=_use_in_calculator,
+            icon=":material/calculate:",
+            help=t("ties.use_in_calculator_help"),
+        )
 
 
 def _on_scores() -> None:
@@ -106,8 +172,9 @@ def _on_decimals() -> None:
 
 
 def _sync(key: str, value: str) -> None:
-    """Show ``value`` in the text box ``key`` when its source changed (not while it has an error)."""
-    if (
+    """Show ``value`` in the text box ``key`` when its source changed (not while it has an
+    error), and again after another page ran (which dropped the box's state)."""
+    if key not in st.session_state or (
         st.session_state.get(f"{key}_for") != value
         and f"{key.replace('.', '.error.', 1)}" not in st.session_state
     ):
@@ -138,8 +205,9 @@ def grades_and_scores(ranking: Ranking, t: Translate, lang: str) -> None:
             help=t("ties.grades_help"),
             placeholder="7, 4, 1, 0, 0",
         )
-        if (err := st.session_state.get("ties.error.grades")) is not None:
-            show_error(lang, err)
+        for name in ("ties.error.grades", "ties.error.link_grades"):
+            if (err := st.session_state.get(name)) is not None:
+                show_error(lang, err)
     with right:
         st.text_input(
             t("ties.scores_label"),
