@@ -225,8 +225,9 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
 
 
-def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
-    """The question: its title, task and list(s), in the viewer's language."""
+def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = False) -> None:
+    """The question: its title, task and list(s), in the viewer's language (an order to drag
+    shows its list, except on a phone whose drag ``cards`` show it)."""
     t = frame.t
     if spec.get("kind") == "predict":
         predict_prompt(frame, spec, number=number)
@@ -246,15 +247,19 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
             discount=t(f"blind_spots.variant_names.{e.discount}"),
         )
     )
-    if e.kind == "compare":
-        widgets.static_table(
-            _list_cells(frame, e.relevance, e.labels, t("practice.list_a")), key=f"live-a-{number}"
+    if e.kind == "compare":  # one table, A's rows over B's (a projector has the room for one)
+        a = _list_cells(frame, e.relevance, e.labels, t("practice.list_a"))
+        b = _list_cells(frame, e.other or (), e.other_labels or (), t("practice.list_b"))
+        names = [f"{x} · {row}" for x in "AB" for row in next(iter(a.values()))]
+        both = {t("practice.position"): names}
+        both.update(
+            {
+                n: [*a_cells, *b_cells]
+                for (n, a_cells), b_cells in zip(list(a.items())[1:], list(b.values())[1:], strict=True)
+            }
         )
-        widgets.static_table(
-            _list_cells(frame, e.other or (), e.other_labels or (), t("practice.list_b")),
-            key=f"live-b-{number}",
-        )
-    elif e.kind != "ideal_order":
+        widgets.static_table(both, shaded=[False, False, True, True], key=f"live-ab-{number}")
+    elif e.kind != "ideal_order" or not cards:
         widgets.static_table(_list_cells(frame, e.relevance, e.labels, None), key=f"live-list-{number}")
 
 
@@ -290,7 +295,9 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
     return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
 
 
-def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None) -> None:
+def worked_answer(
+    frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None, titled: bool = True
+) -> None:
     """The step table(s) behind the answer: the list's (A's and B's), or the student's order's.
 
     A page's prediction about a list shows that list's step table; one about the page's fixed
@@ -299,7 +306,8 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
     t = frame.t
     if spec.get("kind") == "predict":
         if "relevance" in spec:
-            st.markdown(f"**{t('live.steps_title')}**")
+            if titled:
+                st.markdown(f"**{t('live.steps_title')}**")
             table = nc.step_table(
                 list(spec["relevance"]),
                 labels=list(spec["labels"]),
@@ -312,14 +320,18 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
             widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
         return
     e = questions.exercise(spec)
-    st.markdown(f"**{t('live.steps_title')}**")
+    if titled:
+        st.markdown(f"**{t('live.steps_title')}**")
     lists: list[tuple[str | None, Any, Any]]
     if e.kind == "compare":
         lists = [("A", e.relevance, e.labels), ("B", e.other, e.other_labels)]
-    elif e.kind == "ideal_order" and order is not None:
+    elif e.kind == "ideal_order":
+        # the student's own order on their phone; else the ideal order the question asks for
+        # (its table ends at nDCG = 1), never the Calculator's order the items came from
         grade = dict(zip(e.labels, e.relevance, strict=True))
-        lists = [(None, [grade[x] for x in order], order)]
-        st.caption(t("live.steps_yours"))
+        shown = order if order is not None else widgets.answer_order(e.answer)
+        lists = [(None, [grade[x] for x in shown], shown)]
+        st.caption(t("live.steps_yours" if order is not None else "live.steps_ideal"))
     else:
         lists = [(None, e.relevance, e.labels)]
     for n, (name, rel, labels) in enumerate(lists):
@@ -425,7 +437,7 @@ def start_from(page: str) -> None:
     the predictions of ``page`` are offered first. The key goes into this session's private
     link parameters only (never into a share link or QR code, :func:`ui.frame`)."""
     st.session_state["live.from"] = page
-    st.session_state["live.offer"] = True  # the "add a question" form open on arrival
+    st.session_state["live.adding"] = True  # the "add a question" form open on arrival
     if page in prompts.PAGES:
         st.session_state["live.source"] = "predict"
         st.session_state["live.predict_page"] = page
@@ -552,7 +564,6 @@ def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
-        st.session_state.pop("live.offer", None)
 
 
 def _end(code: str, key: str) -> None:
@@ -734,36 +745,50 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         _add_button(t, "practice", code, key, _practice_spec)
 
 
+def _question_row(
+    frame: Frame, code: str, key: str, q: QuestionInfo, *, ended: bool, prefix: str = "live"
+) -> None:
+    """One question's line (number, kind, state, count) and its open / close / reveal buttons;
+    Reveal asks first (it cannot be undone)."""
+    t = frame.t
+    with st.container(
+        key=f"{prefix.replace('.', '-')}-q-{q.number}", horizontal=True, vertical_alignment="center"
+    ):
+        st.markdown(
+            t(
+                "live.question_line",
+                number=q.number,
+                kind=kind_text(t, q.spec),
+                state=t(f"live.state_{q.state}"),
+                count=count_text(t, q.n_answers),
+            )
+        )
+        for action, label, allowed in (
+            # a revealed question stays closed: its answer has been shown
+            ("open_question", "open", q.state in ("ready", "closed")),
+            ("close_question", "close", q.state == "open"),
+            ("reveal", "reveal", q.state in ("open", "closed")),
+        ):
+            name = f"{prefix}.{label}.{q.number}" if prefix != "live" else f"live.{label}.{q.number}"
+            click: tuple[Callable[..., None], tuple[Any, ...]] = (
+                (_ask, ("reveal", q.number)) if action == "reveal" else (_act, (action, code, key, q.number))
+            )
+            st.button(
+                t(f"live.{label}"),
+                key=name,
+                on_click=click[0],
+                args=click[1],
+                disabled=ended or not allowed,
+                # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
+            )
+
+
 def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], *, ended: bool) -> None:
     """Every question with its state and count, and its open / close / reveal buttons."""
-    t = frame.t
     if not items:
-        st.caption(t("live.no_questions"))
+        st.caption(frame.t("live.no_questions"))
     for q in items:
-        with st.container(key=f"live-q-{q.number}", horizontal=True, vertical_alignment="center"):
-            st.markdown(
-                t(
-                    "live.question_line",
-                    number=q.number,
-                    kind=kind_text(t, q.spec),
-                    state=t(f"live.state_{q.state}"),
-                    count=count_text(t, q.n_answers),
-                )
-            )
-            for action, label, allowed in (
-                # a revealed question stays closed: its answer has been shown
-                ("open_question", "open", q.state in ("ready", "closed")),
-                ("close_question", "close", q.state == "open"),
-                ("reveal", "reveal", q.state in ("open", "closed")),
-            ):
-                st.button(
-                    t(f"live.{label}"),
-                    key=f"live.{label}.{q.number}",
-                    on_click=_act,
-                    args=(action, code, key, q.number),
-                    disabled=ended or not allowed,
-                    # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
-                )
+        _question_row(frame, code, key, q, ended=ended)
 
 
 def _lock(code: str, key: str) -> None:
@@ -842,22 +867,21 @@ def _controls(frame: Frame, code: str, key: str, *, locked: bool, show: bool) ->
             st.form_submit_button(
                 t("live.remove"), on_click=_remove, args=(code, key), icon=":material/person_remove:"
             )
+    end_control(frame, code, key)
 
 
-def teacher(
-    frame: Frame, code: str, key: str, *, ended: bool, locked: bool = False, show: bool = False
-) -> None:
-    """The teacher's view: links, questions and controls, the current question's answers."""
+def _links(frame: Frame, code: str, key: str, base: address.ShareAddress, *, ended: bool) -> None:
+    """The students' link (large: it is read from the back of the room), the room's button
+    and the teacher's secret link. An ended class keeps them folded away, without QR code."""
     t = frame.t
-    error = st.session_state.pop("live.error", None)
-    if error is not None:
-        show_error(frame.lang, error)
-    added = st.session_state.pop("live.added", None)
-    if added is not None:
-        st.success(t("live.added", number=added), icon=":material/check:")
-    base = _base(_page_url())
     join = student_link(base.url, code, frame.lang)
-    st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
+    if ended:
+        with st.expander(t("live.links_title"), icon=":material/link:"):
+            with st.container(key="live-student-link"):
+                st.code(join, language=None, wrap_lines=True)
+            st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
+        _teacher_link(frame, code, key, base)
+        return
     links, qr = st.columns([3, 2], gap="large")
     with links:
         st.markdown(f"**{t('live.students_title')}**")
@@ -870,29 +894,92 @@ def teacher(
             else:
                 st.caption(share.share_note(frame.lang, base))
         st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
-        with (
-            st.expander(t("live.teacher_link_title"), icon=":material/key:"),
-            st.container(key="live-teacher-link"),
-        ):
-            st.caption(t("live.teacher_link_help"))
-            st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
+        _teacher_link(frame, code, key, base)
     with qr, st.container(key="live-qr"):
-        st.image(share.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
+        st.image(share.qr_png(join, scale=8), width=240, alt=t("live.qr_alt"))
+
+
+def _teacher_link(frame: Frame, code: str, key: str, base: address.ShareAddress) -> None:
+    t = frame.t
+    with (
+        st.expander(t("live.teacher_link_title"), icon=":material/key:"),
+        st.container(key="live-teacher-link"),
+    ):
+        st.caption(t("live.teacher_link_help"))
+        st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
+
+
+def _ask(name: str, value: Any) -> None:
+    """A control that acts only once confirmed: remember what is asked (``live.confirm.<name>``)."""
+    st.session_state[f"live.confirm.{name}"] = value
+
+
+def _drop(name: str) -> None:
+    st.session_state.pop(f"live.confirm.{name}", None)
+
+
+def _confirmed_end(code: str, key: str) -> None:
+    _drop("end")
+    _end(code, key)
+
+
+def _confirmed_reveal(code: str, key: str, number: int) -> None:
+    _drop("reveal")
+    _act("reveal", code, key, number)
+
+
+def _confirm(
+    t: Translate, name: str, text: str, yes: str, on_yes: Callable[..., None], args: tuple[Any, ...]
+) -> None:
+    """The question asked before an action that cannot be undone, with its two buttons."""
+    with st.container(key=f"live-confirm-{name}", border=True):
+        st.warning(text, icon=":material/help:")
+        with st.container(horizontal=True):
+            st.button(yes, key=f"live.{name}_yes", on_click=on_yes, args=args, icon=":material/check:")
+            st.button(t("live.cancel"), key=f"live.{name}_no", on_click=_drop, args=(name,))
+
+
+def end_control(frame: Frame, code: str, key: str) -> None:
+    """ "End the class", asked once more before it acts (apart from the downloads)."""
+    t = frame.t
+    if st.session_state.get("live.confirm.end"):
+        _confirm(t, "end", t("live.end_confirm"), t("live.end_yes"), _confirmed_end, (code, key))
+    else:
+        st.button(
+            t("live.end"), key="live.end", on_click=_ask, args=("end", True), icon=":material/stop_circle:"
+        )
+
+
+def teacher(
+    frame: Frame, code: str, key: str, *, ended: bool, locked: bool = False, show: bool = False
+) -> None:
+    """The teacher's view: links and the class's controls; the current question with its
+    controls and its answers together; every question; adding one; the downloads."""
+    t = frame.t
+    # always drawn, full or empty: what follows keeps its place on the page (and its state)
+    with st.container(key="live-flash"):
+        error = st.session_state.pop("live.error", None)
+        if error is not None:
+            show_error(frame.lang, error)
+        added = st.session_state.pop("live.added", None)
+        if added is not None:
+            st.success(t("live.added", number=added), icon=":material/check:")
+    st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
+    _links(frame, code, key, _base(_page_url()), ended=ended)
     if ended:
         st.info(t("live.ended", hours=int(DEFAULT_TTL // 3600)), icon=":material/event_busy:")
     else:
         class_controls(frame, code, key, locked=locked, show=show)
     st.divider()
-    items = store().questions(code)
+    lesson(frame, code, key, ended=ended)
     if not ended:
-        # open while there is no question, or while the teacher came from a page to ask its questions
-        offer = not items or bool(st.session_state.get("live.offer"))
-        with st.expander(t("live.add_title"), expanded=offer, icon=":material/add_circle:"):
-            add_question(frame, code, key)
-    st.subheader(t("live.questions_title"))
-    question_list(frame, code, key, items, ended=ended)
-    st.divider()
-    teacher_results(frame, code, key)
+        st.divider()
+        # open while there is no question, or while the teacher came from a page to ask its
+        # questions; then it stays as the teacher leaves it (a toggle, never folded by a rerun)
+        st.session_state.setdefault("live.adding", not store().questions(code))
+        if st.toggle(t("live.add_title"), key="live.adding"):
+            with st.container(key="live-add", border=True):
+                add_question(frame, code, key)
     st.divider()
     with st.container(horizontal=True):
         st.download_button(
@@ -904,24 +991,38 @@ def teacher(
             on_click="ignore",
             icon=":material/download:",
         )
-        if not ended:
-            st.button(
-                t("live.end"), key="live.end", on_click=_end, args=(code, key), icon=":material/stop_circle:"
-            )
 
 
 @st.fragment(run_every=REFRESH)
-def teacher_results(frame: Frame, code: str, key: str) -> None:
-    """The current question and its answers (the teacher sees them before the reveal), read
-    again every :data:`REFRESH` seconds."""
+def lesson(frame: Frame, code: str, key: str, *, ended: bool) -> None:
+    """The current question with its own controls and its answers, then every question with
+    its count, read again every :data:`REFRESH` seconds (no count stays stale)."""
+    t = frame.t
+    items = store().questions(code)
     q = store().current(code)
-    if q is None:
-        st.caption(frame.t("live.room_waiting"))
-        return
-    if not shown_valid(frame, q):
-        return
-    prompt(frame, q.spec, number=q.number)
-    results(frame, code, q, key=key)
+    asked = st.session_state.get("live.confirm.reveal")
+    if (
+        asked is not None
+        and not ended
+        and any(i.number == asked and i.state in ("open", "closed") for i in items)
+    ):
+        _confirm(
+            t,
+            "reveal",
+            t("live.reveal_confirm", number=asked),
+            t("live.reveal_yes"),
+            _confirmed_reveal,
+            (code, key, int(asked)),
+        )
+    with st.container(key="live-current"):
+        if q is None:
+            st.caption(t("live.room_waiting"))
+        elif shown_valid(frame, q):
+            _question_row(frame, code, key, q, ended=ended, prefix="live.current")
+            prompt(frame, q.spec, number=q.number)
+            results(frame, code, q, key=key)
+    st.subheader(t("live.questions_title"))
+    question_list(frame, code, key, items, ended=ended)
 
 
 # ----------------------------------------------------------------------------- room
@@ -929,22 +1030,35 @@ def teacher_results(frame: Frame, code: str, key: str) -> None:
 
 @st.fragment(run_every=REFRESH)
 def room(frame: Frame, code: str) -> None:
-    """The projector: how to join, the current question, the answers, after the reveal the worked answer."""
+    """The projector, one screen at 1024×768: how to join (small once a question is up), the
+    question beside its answers (the count, the chart, after the reveal the verdict and the
+    right answer); the worked step table folded below."""
     t = frame.t
     join = student_link(_base(_page_url()).url, code, frame.lang)
-    text, qr = st.columns([4, 1])
-    text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
-    qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
     q = store().current(code)
+    if store().class_info(code).ended:  # no QR code to a class that takes nobody
+        st.info(t("live.room_ended"), icon=":material/event_busy:")
+    elif q is None:
+        text, qr = st.columns([4, 1])
+        text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
+        qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
+    else:
+        with st.container(key="live-room-join", horizontal=True, vertical_alignment="center"):
+            st.caption(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
+            st.image(share.qr_png(join, scale=4), width=96, alt=t("live.qr_alt"))
     if q is None:
         st.info(t("live.room_waiting"), icon=":material/hourglass:")
         return
     if not shown_valid(frame, q):
         return
-    prompt(frame, q.spec, number=q.number)
-    results(frame, code, q)
+    question, answers = st.columns([11, 9], gap="large")
+    with question:
+        prompt(frame, q.spec, number=q.number)
+    with answers:
+        results(frame, code, q)
     if q.state == "revealed":
-        worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}")
+        with st.expander(t("live.steps_title"), icon=":material/table:"):
+            worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}", titled=False)
 
 
 # ----------------------------------------------------------------------------- student
@@ -1110,7 +1224,7 @@ def student(frame: Frame, code: str, token: str) -> None:
         return
     if not shown_valid(frame, q):
         return
-    prompt(frame, q.spec, number=q.number)
+    prompt(frame, q.spec, number=q.number, cards=q.state == "open")
     own = store().own_answer(code, token, q.number)
     if st.session_state.pop("live.saved", None) == q.number and own is not None:
         st.success(t("live.saved"), icon=":material/check:")
