@@ -16,6 +16,7 @@ import vl_convert as vlc
 from chinese_text import english_leftovers
 
 import ndcg_core as nc
+from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
 from ui.components import charts
@@ -925,3 +926,84 @@ def test_live_ideal_order_reveal_works_the_ideal_order(app, db, lang, view):
         f"{dcg + 1 / math.log2(6):.4f}" not in shown
         and f"{(dcg + 1 / math.log2(6)) / (dcg + 0.5):.4f}" not in shown
     )
+
+
+def _in_order(node) -> list:
+    out = [node]
+    for child in getattr(node, "children", {}).values():
+        out += _in_order(child)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_landing_offers_join_before_start(app, db, lang):
+    # on a phone the columns stack: the first one is on top, and most visitors are students
+    at = app(page=LIVE, lang=lang)
+    keys = [getattr(e, "key", None) for e in _in_order(at.main)]
+    assert keys.index("live.join_code") < keys.index("live.start")
+
+
+def test_live_full_class_message_has_one_measure_word_in_chinese():
+    from ndcg_core import NDCGInputError
+
+    text = i18n.error_text("zh", NDCGInputError("live_full", code="K7P2QX", limit=500, what="students"))
+    assert "已达到 500 名学生的上限" in text and "个名" not in text
+    text = i18n.error_text("zh", NDCGInputError("live_full", code="K7P2QX", limit=100, what="questions"))
+    assert "已达到 100 道题的上限" in text
+
+
+# ----------------------------------------------------------------------------- part two: a student's words
+
+PRACTICE_WORDS = {
+    "en": ["from the Calculator", "part of the link", "Predict, then check", "your ranking"],
+    "zh": ["来自计算器", "包含在链接中", "先预测，再检查", "你的排序"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    ("kind", "prompt"),
+    [("compare", None), ("compare_k", None), ("ideal_order", None), ("predict", "lesson.ndcg")],
+)
+def test_live_phone_texts_are_written_for_a_class(app, db, lang, kind, prompt):
+    # the teacher's list, not the student's Calculator: no "your ranking", no "part of the link"
+    if kind == "predict":
+        code, _key, _number = _predict(db, prompt)
+    else:
+        code, _key, _number = _class(db, kind.removesuffix("_k"), k=3 if kind.endswith("_k") else None)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(at, lang)
+    shown = _texts(at) + "\n".join(r.label + "".join(r.options) for r in at.radio)
+    assert [w for w in PRACTICE_WORDS[lang] if w in shown] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_wrong_choice_names_the_right_answer_once(app, db, lang):
+    code, key, number = _class(db, "compare", k=None)
+    student = db.join(code)
+    db.submit(code, student.token, number, "same")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    right = "List A scores higher" if lang == "en" else "列表 A 的 nDCG 更高"
+    said = [m.value for m in [*at.error, *at.info, *at.success] if right in m.value]
+    assert len(said) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_forged_choice_is_refused_with_the_options_shown(app, db, lang):
+    code, _key, number = _class(db, "compare", k=None)
+    student = db.join(code)
+    with pytest.raises(NDCGInputError) as refused:  # what a forged request gets from the store
+        db.submit(code, student.token, number, "C")
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    at.session_state["live.error"] = refused.value
+    at.run()
+    _clean(at, lang)
+    text = "\n".join(e.value for e in at.error)
+    names = (
+        ["List A scores higher", "List B scores higher"]
+        if lang == "en"
+        else ["列表 A 的 nDCG 更高", "列表 B 的 nDCG 更高"]
+    )
+    assert all(n in text for n in names) and "A, B, same" not in text and "'C'" not in text

@@ -34,7 +34,7 @@ from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, MAX_ANSWER_CHARS, Answer, LiveStore, QuestionInfo, default_url
 from ndcg_teach import exercises, predictions
 from ui.components import charts, prompts, widgets
-from ui.framework import address, share
+from ui.framework import address, i18n, share
 from ui.framework.i18n import Translate
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
 from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
@@ -168,9 +168,22 @@ def kind_text(t: Translate, spec: dict[str, Any]) -> str:
     return t(f"practice.kind.{spec['kind']}")
 
 
+def class_voice(frame: Frame) -> Translate:
+    """The viewer's translator, with a page's text reworded for a class where the page speaks
+    to a learner at their own ranking (``live.asked.<key with __ for .>``: "this list", the
+    teacher's, shown above the question)."""
+    own = i18n.catalog(frame.lang)
+
+    def t(key: str, **params: Any) -> str:
+        reworded = f"live.asked.{key.replace('.', '__')}"
+        return frame.t(reworded if reworded in own else key, **params)
+
+    return t
+
+
 def asked(frame: Frame, spec: dict[str, Any]) -> prompts.Asked:
-    """A ``"predict"`` question in the viewer's language (the page's own words)."""
-    return prompts.asked(str(spec["prompt"]), spec, frame.t, frame.lang)
+    """A ``"predict"`` question in the viewer's language (the page's words, for a class)."""
+    return prompts.asked(str(spec["prompt"]), spec, class_voice(frame), frame.lang)
 
 
 def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
@@ -235,14 +248,19 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = Fal
     e = questions.exercise(spec)
     st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
     at_k = e.kind == "compare" and e.k is not None  # at the teacher's k, and said so
-    text = t("live.prompt_compare_k", k=e.k) if at_k else t(f"practice.prompt.{e.kind}", k=e.cutoff)
+    if at_k:
+        text = t("live.prompt_compare_k", k=e.k)
+    elif e.kind in ("compare", "ideal_order"):  # Practice's "predict, then check" is not a class's
+        text = t(f"live.prompt_{e.kind}")
+    else:
+        text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in exercises.NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "
         text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
     st.markdown(text)
     st.caption(
         t(
-            "practice.variant",
+            "live.variant",  # the teacher's settings, not the student's Calculator's
             gain=t(f"blind_spots.variant_names.{e.gain}"),
             discount=t(f"blind_spots.variant_names.{e.discount}"),
         )
@@ -464,7 +482,8 @@ def landing(frame: Frame) -> None:
     flash = st.session_state.pop("live.flash", None)
     if flash:
         st.warning(t(f"live.{flash[0]}", n=flash[1]), icon=":material/hourglass:")
-    teach, learn = st.columns(2, gap="large")
+    # joining first: on a phone (columns stacked) the student's box is the one on top
+    learn, teach = st.columns(2, gap="large")
     with teach, st.container(border=True):
         st.header(t("live.start_title"))
         st.caption(t("live.start_help"))
@@ -1200,6 +1219,17 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
             )
 
 
+def student_error(frame: Frame, q: QuestionInfo | None, err: NDCGInputError) -> None:
+    """A refused answer in the student's words: a choice outside the options (a forged
+    request) is answered with the options as shown, never the store's keys."""
+    if err.key == "unknown_option" and q is not None and questions.answer_type(q.spec) == "choice":
+        shown = "、".join if frame.lang == "zh" else ", ".join
+        names = shown(f"“{name}”" for name in choice_names(frame, q.spec).values())
+        st.error(frame.t("live.bad_choice", options=md_escape(names)), icon=":material/error:")
+        return
+    show_error(frame.lang, err)
+
+
 def student(frame: Frame, code: str, token: str) -> None:
     """A student's phone: who they are, the open question and its answer, after the reveal
     their answer against the truth with the step table."""
@@ -1214,9 +1244,9 @@ def student(frame: Frame, code: str, token: str) -> None:
         token = me.token
     st.markdown(t("live.you_are", name=t("live.student_name", number=me.number)))
     error = st.session_state.pop("live.error", None)
-    if error is not None:
-        show_error(frame.lang, error)
     q = store().current(code)
+    if error is not None:
+        student_error(frame, q, error)
     st.session_state["live.fresh"] = True
     _watch(code, None if q is None else (q.number, q.state))
     if q is None:
@@ -1231,7 +1261,8 @@ def student(frame: Frame, code: str, token: str) -> None:
     if own is not None:
         st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
     if q.state == "open":
-        answer_form(frame, code, token, q, own)
+        with st.container(key="live-answer"):  # large tap targets (ui.framework.styles)
+            answer_form(frame, code, token, q, own)
         return
     if q.state == "closed":
         st.info(t("live.closed_wait"), icon=":material/hourglass:")
@@ -1243,11 +1274,11 @@ def student(frame: Frame, code: str, token: str) -> None:
         st.caption(t("live.no_answer"))
         st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
     else:
-        verdict(frame, q.spec, own)
-        if not own.correct:
-            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
-        elif q.spec.get("kind") == "predict":  # right, and still the page's why
+        verdict(frame, q.spec, own)  # a wrong choice's verdict names the right one: said once
+        if q.spec.get("kind") == "predict":  # the page's why, right or not
             st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
+        elif not own.correct and questions.answer_type(q.spec) != "choice":
+            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
     order = (
         widgets.answer_order(own.value)
         if own is not None and questions.answer_type(q.spec) == "ranking"
