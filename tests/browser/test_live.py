@@ -446,3 +446,72 @@ def test_live_teacher_controls_and_a_decimal_comma_from_a_phone(browser, live_se
     finally:
         for context in (teacher_context, phone_context, late_context):
             context.close()
+
+
+def test_live_teacher_screen_and_phone_tap_targets(browser, tmp_path):
+    """At 1280×800 the teacher of a class with five questions sees the current question's
+    controls and its live answers together in one window; on the teacher's presenter page the
+    students' link is no smaller than the body text; on a 390×844 phone the options and Send
+    are tap targets of 44 px or more, and "Join a class" comes before "Start a class" (issue
+    22, items 5 and 10). Screenshots in English and Chinese."""
+    from playwright.sync_api import expect
+
+    from ndcg_live import questions
+    from ndcg_live.store import LiveStore
+
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    store = LiveStore(url)
+    code, key = store.create_class()
+    ranking = ([3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    for kind in ("ndcg", "ideal_order", "ndcg", "ndcg"):
+        store.add_question(code, key, questions.spec_from_ranking(kind, *ranking, k=3))
+    number = store.add_question(code, key, questions.spec_from_ranking("compare", *ranking, k=3))
+    store.open_question(code, key, number)
+    for answer in ("A", "A", "B", "same", "A"):
+        store.submit(code, store.join(code).token, number, answer)
+    store.dispose()
+    with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
+        for lang in ("en", "zh"):
+            locale = "en-US" if lang == "en" else "zh-CN"
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+            teacher = context.new_page()
+            phone_context = browser.new_context(**PHONE, locale=locale)
+            phone = phone_context.new_page()
+            try:
+                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}")
+                current = teacher.locator(".st-key-live-current")
+                chart = current.locator("[data-testid='stVegaLiteChart']")
+                expect(chart.locator("svg, canvas").first).to_be_visible(timeout=COUNT_TIMEOUT)
+                row = current.locator(f".st-key-live-current-q-{number}")
+                row.evaluate("e => e.scrollIntoView({block: 'start'})")
+                top, bottom = row.bounding_box(), chart.bounding_box()
+                assert top is not None and bottom is not None
+                assert bottom["y"] + bottom["height"] - top["y"] <= 800, (top, bottom)
+                # the list's counts are the current ones, with the chart's
+                expect(teacher.locator(f".st-key-live-q-{number}")).to_contain_text(TEXTS[lang]["five"])
+                screenshot(teacher, f"live-teacher-{lang}-current-1280", full_page=False)
+                assert_no_exception(teacher)
+
+                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}&present=1")
+                link = teacher.locator(".st-key-live-student-link code")
+                sizes = teacher.locator("[data-testid='stMain'] p").evaluate_all(
+                    "es => es.map(e => parseFloat(getComputedStyle(e).fontSize))"
+                )
+                assert link.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= min(sizes)
+
+                open_page(phone, f"{base}/Live_class?class={code}&lang={lang}")
+                answer = phone.locator(".st-key-live-answer")
+                expect(answer.locator("[data-testid='stRadio'] label").first).to_be_visible()
+                heights = answer.locator("[data-testid='stRadio'] label, button").evaluate_all(
+                    "es => es.map(e => e.getBoundingClientRect().height)"
+                )
+                assert len(heights) >= 4 and min(heights) >= 44, heights  # three options and Send
+                screenshot(phone, f"live-phone-{lang}-choice-390", full_page=False)
+                open_page(phone, f"{base}/Live_class?lang={lang}")
+                join = phone.get_by_role("heading", name={"en": "Join a class", "zh": "加入课堂"}[lang])
+                start = phone.get_by_role("button", name=TEXTS[lang]["start"])
+                assert join.bounding_box()["y"] < start.bounding_box()["y"]
+                screenshot(phone, f"live-phone-{lang}-landing-390", full_page=False)
+            finally:
+                context.close()
+                phone_context.close()

@@ -362,6 +362,7 @@ PRESENTER_CSS = f"""<style>
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] .st-key-live-student-link code {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
 </style>"""
