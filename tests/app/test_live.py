@@ -1007,3 +1007,20 @@ def test_live_forged_choice_is_refused_with_the_options_shown(app, db, lang):
         else ["列表 A 的 nDCG 更高", "列表 B 的 nDCG 更高"]
     )
     assert all(n in text for n in names) and "A, B, same" not in text and "'C'" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_asks_a_revealed_question_again(app, db, lang):
+    code, key, number = _class(db, "compare")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    at.button(key=f"live.reask.{number}").click().run()
+    _clean(at, lang)
+    asked = db.questions(code)
+    assert len(asked) == 2 and asked[1].spec == asked[0].spec and asked[1].state == "ready"
+
+
+def test_live_teacher_downloads_every_answer(app, db):
+    code, key, _ = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert [d for d in at.get("download_button") if "live.csv_answers" in str(d.proto.id)]

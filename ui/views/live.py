@@ -20,10 +20,11 @@ names) is escaped with :func:`ui.md_escape`; nothing typed is rendered as HTML.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 import streamlit as st
 from streamlit_sortables import sort_items
@@ -44,6 +45,8 @@ from ui.framework.text import md_escape
 #: Public link parameters (the students' link) and private ones (never in a share link).
 PARAMS = LIVE_PARAMS
 PRIVATE = LIVE_PRIVATE
+_P = ParamSpec("_P")
+
 #: How often the room's answers and a student's "is there a new question?" are read (seconds).
 REFRESH = 2.0
 #: Classes one browser session may start within :data:`START_WINDOW` seconds.
@@ -521,10 +524,52 @@ def page(frame: Frame) -> None:
     if view == "landing":
         landing(frame)
         return
+    try:
+        _page(frame, params, view)
+    except NDCGInputError as err:
+        if err.key != "live_unavailable":
+            raise
+        # an action just refused is said first (a phone's "not saved, press Send again")
+        unavailable(frame, st.session_state.pop("live.error", None) or err)
+
+
+def unavailable(frame: Frame, err: NDCGInputError) -> None:
+    """The database does not answer (the store has tried for about 2 s): said in the page's
+    language, never Streamlit's error page; the page runs again by itself once it answers."""
+    show_error(frame.lang, err)
+    reconnect()
+
+
+@st.fragment(run_every=REFRESH)
+def reconnect() -> None:
+    """Every :data:`REFRESH` seconds: once the database answers again, run the whole page."""
+    if store().ping():
+        st.rerun()
+
+
+def _guarded(body: Callable[Concatenate[Frame, _P], None]) -> Callable[Concatenate[Frame, _P], None]:
+    """A part of the page that reruns by itself (a fragment): while the database does not
+    answer it says so in its place, and tries again at its next run."""
+
+    @functools.wraps(body)
+    def run(frame: Frame, /, *args: _P.args, **kwargs: _P.kwargs) -> None:
+        try:
+            body(frame, *args, **kwargs)
+        except NDCGInputError as err:
+            if err.key != "live_unavailable":
+                raise
+            show_error(frame.lang, err)
+
+    return run
+
+
+def _page(frame: Frame, params: dict[str, str], view: str) -> None:
     code = params["class"].upper()
     try:
         info = store().class_info(code)
     except NDCGInputError as err:
+        if err.key == "live_unavailable":
+            raise
         show_error(frame.lang, err)
         landing(frame)
         return
@@ -583,6 +628,15 @@ def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
+
+
+def _reask(code: str, key: str, number: int) -> None:
+    try:
+        again = store().reask(code, key, number)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+    else:
+        st.session_state["live.added"] = again
 
 
 def _end(code: str, key: str) -> None:
@@ -800,6 +854,15 @@ def _question_row(
                 disabled=ended or not allowed,
                 # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
             )
+        if q.state == "revealed" and not ended and prefix == "live":
+            # the same question once more, as a new one (after the explanation, a second try)
+            st.button(
+                t("live.reask"),
+                key=f"live.reask.{q.number}",
+                on_click=_reask,
+                args=(code, key, q.number),
+                icon=":material/replay:",
+            )
 
 
 def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], *, ended: bool) -> None:
@@ -836,6 +899,7 @@ def _remove(code: str, key: str) -> None:
 
 
 @st.fragment(run_every=REFRESH)
+@_guarded
 def join_stats(frame: Frame, code: str, key: str) -> None:
     """Who is in the class and how fast they join (read again every :data:`REFRESH` seconds)."""
     t = frame.t
@@ -1010,9 +1074,20 @@ def teacher(
             on_click="ignore",
             icon=":material/download:",
         )
+        st.download_button(
+            t("live.csv_answers"),
+            data=lambda: store().export_answers_csv(code, key),
+            file_name=f"live_class_{code}_answers.csv",
+            mime="text/csv",
+            key="live.csv_answers",
+            on_click="ignore",
+            icon=":material/download:",
+            help=t("live.csv_answers_help"),
+        )
 
 
 @st.fragment(run_every=REFRESH)
+@_guarded
 def lesson(frame: Frame, code: str, key: str, *, ended: bool) -> None:
     """The current question with its own controls and its answers, then every question with
     its count, read again every :data:`REFRESH` seconds (no count stays stale)."""
@@ -1048,6 +1123,7 @@ def lesson(frame: Frame, code: str, key: str, *, ended: bool) -> None:
 
 
 @st.fragment(run_every=REFRESH)
+@_guarded
 def room(frame: Frame, code: str) -> None:
     """The projector, one screen at 1024×768: how to join (small once a question is up), the
     question beside its answers (the count, the chart, after the reveal the verdict and the
@@ -1093,7 +1169,11 @@ def _watch(code: str, shown: tuple[int, str] | None) -> None:
     """Rerun the page when the teacher opens, closes or reveals a question."""
     if st.session_state.pop("live.fresh", False):
         return  # the page's own run has just read it
-    if _signature(code) != shown:
+    try:
+        now = _signature(code)
+    except NDCGInputError:  # the database not answering: the next check tries again
+        return
+    if now != shown:
         st.rerun()
 
 
@@ -1121,8 +1201,12 @@ def _submit(code: str, token: str, number: int, answer: Any) -> None:
     try:
         store().submit(code, token, number, answer)
     except NDCGInputError as err:
+        if err.key == "live_unavailable":  # said as "not saved, send again", the answer kept
+            err = NDCGInputError("live_not_saved")
+            st.session_state[f"live.unsent.{number}"] = answer
         st.session_state["live.error"] = err
     else:
+        st.session_state.pop(f"live.unsent.{number}", None)
         st.session_state["live.saved"] = number
 
 
@@ -1141,6 +1225,8 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
             on_click=lambda: _submit(code, token, q.number, _order_from_cards(q.spec, order, shown)),
         )
         return
+    # an answer the database did not take stays in the box (the box may have gone meanwhile)
+    unsent = str(st.session_state.get(f"live.unsent.{q.number}", ""))
     with st.form(f"live.form.{q.number}", border=False):
         if kind == "number":
             st.text_input(
@@ -1148,14 +1234,20 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 key=f"live.answer.{q.number}",
                 max_chars=MAX_ANSWER_CHARS,  # the store refuses longer ones itself
                 placeholder="0.85",
-                value="" if own is None else f"{widgets.answer_number(own.value):g}",
+                value=unsent if unsent else "" if own is None else f"{widgets.answer_number(own.value):g}",
             )
         else:
             names = choice_names(frame, q.spec)
             st.radio(
                 t("live.choice_label"),
                 list(names),
-                index=None if own is None else list(names).index(str(own.value)),
+                index=(
+                    list(names).index(unsent)
+                    if unsent in names
+                    else None
+                    if own is None
+                    else list(names).index(str(own.value))
+                ),
                 key=f"live.answer.{q.number}",
                 format_func=lambda c: names[c],
             )
@@ -1237,7 +1329,10 @@ def student(frame: Frame, code: str, token: str) -> None:
     try:
         me = store().join(code, token or None, client=client_address())
     except NDCGInputError as err:
-        show_error(frame.lang, err)
+        if err.key == "live_unavailable":  # an answer just refused is said first ("not saved")
+            unavailable(frame, st.session_state.pop("live.error", None) or err)
+        else:
+            show_error(frame.lang, err)
         return
     if me.token != token:
         set_param("student", me.token)  # the link keeps the student through a reload
