@@ -335,6 +335,12 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def _check_key(row: Any, key: str | None) -> None:
+    """Refuse (``live_wrong_key``) unless ``key`` is the teacher key of the class ``row``."""
+    if not key or len(str(key)) > MAX_SECRET_CHARS or not hmac.compare_digest(row.key_hash, _hash(str(key))):
+        fail("live_wrong_key", code=row.code)
+
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -694,12 +700,7 @@ class LiveStore:
         now = self.clock()
         with self._read() as conn:
             row = self._class_row(conn, code, now)
-            if (
-                not key
-                or len(str(key)) > MAX_SECRET_CHARS
-                or not hmac.compare_digest(row.key_hash, _hash(str(key)))
-            ):
-                fail("live_wrong_key", code=row.code)
+            _check_key(row, key)
             present = self._present(conn, row.id)
             recent = conn.execute(
                 sa.select(sa.func.count()).where(
@@ -775,12 +776,7 @@ class LiveStore:
         now = self.clock()
         with self._read() as conn:
             row = self._class_row(conn, code, now)
-            if (
-                not key
-                or len(str(key)) > MAX_SECRET_CHARS
-                or not hmac.compare_digest(row.key_hash, _hash(str(key)))
-            ):
-                fail("live_wrong_key", code=row.code)
+            _check_key(row, key)
             rows = conn.execute(
                 sa.select(
                     questions_table.c.number.label("question"),
