@@ -7,7 +7,9 @@ from ui.views import live
 
 live.take_start_request()
 frame = current_frame()
-st.title(frame.t("nav.live"))
-if live.view_of(live.link_params()) == "landing":
+view = live.view_of(live.link_params())
+if view != "room":  # the projector's one screen is the question and its answers
+    st.title(frame.t("nav.live"))
+if view == "landing":
     st.markdown(frame.t("live.intro"))
 live.page(frame)

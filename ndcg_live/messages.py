@@ -26,6 +26,14 @@ MESSAGES: dict[str, str] = {
         "the most one address may add. Ask your teacher."
     ),
     "live_hidden": "The answers are shown after the reveal.",
+    "live_unavailable": (
+        "The class's database is not answering (it may be restarting): nothing was saved or changed. "
+        "This page connects again by itself; then try once more."
+    ),
+    "live_not_saved": (
+        "Your answer was not saved: the class's database did not answer. It is still in the box: "
+        "press Send again in a moment."
+    ),
     "live_answer_too_long": "Your answer has {got} characters, more than the {limit} allowed.",
     "live_answer_too_many": "Your answer has {got} items, more than the {limit} a question has.",
     "live_bad_students": (

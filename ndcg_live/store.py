@@ -35,6 +35,7 @@ Every refusal is an :class:`ndcg_core.NDCGInputError` with a ``live_*`` key, sho
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -48,7 +49,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import platformdirs
 import sqlalchemy as sa
@@ -66,6 +67,7 @@ __all__ = [
     "MAX_PER_ADDRESS",
     "MAX_STUDENTS",
     "MIGRATIONS",
+    "RETRY_DELAYS",
     "STATES",
     "Answer",
     "ClassInfo",
@@ -301,8 +303,42 @@ class Answer:
     submitted_at: float
 
 
+#: Seconds between the tries of an operation whose database did not answer (a restart, a
+#: network hiccup, a locked SQLite file): about 2 s in all, then ``live_unavailable``.
+RETRY_DELAYS: tuple[float, ...] = (0.2, 0.5, 1.2)
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _retrying(method: Callable[Concatenate[LiveStore, _P], _R]) -> Callable[Concatenate[LiveStore, _P], _R]:
+    """Run ``method`` again, after :data:`RETRY_DELAYS`, while the database does not answer
+    (SQLAlchemy's ``OperationalError`` or ``InterfaceError``: its connection refused or lost);
+    then refuse with ``live_unavailable``, which a page says in its language. Each try is a
+    whole transaction: nothing half-done stays behind a failed one."""
+
+    @functools.wraps(method)
+    def run(self: LiveStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for delay in (*self.retry_delays, None):
+            try:
+                return method(self, *args, **kwargs)
+            except (sa.exc.OperationalError, sa.exc.InterfaceError):
+                if delay is None:
+                    break
+                time.sleep(delay)
+        fail("live_unavailable")
+
+    return run
+
+
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _check_key(row: Any, key: str | None) -> None:
+    """Refuse (``live_wrong_key``) unless ``key`` is the teacher key of the class ``row``."""
+    if not key or len(str(key)) > MAX_SECRET_CHARS or not hmac.compare_digest(row.key_hash, _hash(str(key))):
+        fail("live_wrong_key", code=row.code)
 
 
 # --------------------------------------------------------------------------- the store
@@ -338,6 +374,7 @@ class LiveStore:
         teacher_limit: RateLimit = RateLimit(burst=60, per_second=5.0),
         join_limit: RateLimit = RateLimit(burst=120, per_second=6.0),
         address_limit: RateLimit = RateLimit(burst=100, per_second=5.0),
+        retry_delays: tuple[float, ...] = RETRY_DELAYS,
     ) -> None:
         self.url = url or default_url()
         self.ttl = float(ttl)
@@ -346,6 +383,7 @@ class LiveStore:
         self.teacher_limit = teacher_limit
         self.join_limit = join_limit
         self.address_limit = address_limit
+        self.retry_delays = tuple(retry_delays)
         self.engine = self._engine(self.url)
         self._purged_at = 0.0
         self._lock = threading.Lock()
@@ -489,6 +527,7 @@ class LiveStore:
             fail("live_no_question", question=number)
         return row
 
+    @_retrying
     def purge_expired(self) -> int:
         """Delete classes (and their questions, students and answers) past their expiry."""
         now = self.clock()
@@ -509,6 +548,7 @@ class LiveStore:
 
     # ----------------------------------------------------------------- teacher
 
+    @_retrying
     def create_class(self) -> tuple[str, str]:
         """A new class: its join code and its teacher key (shown once, stored hashed)."""
         now = self.clock()
@@ -538,6 +578,7 @@ class LiveStore:
                 continue  # the code is taken (maybe by an expired class): draw another
         raise RuntimeError("no free join code after 20 draws")
 
+    @_retrying
     def is_teacher(self, code: str, key: str | None) -> bool:
         """Whether ``key`` is the teacher key of the class (False for no key or no class)."""
         if not key or len(str(key)) > MAX_SECRET_CHARS:
@@ -546,6 +587,7 @@ class LiveStore:
             row = self._class_row(conn, code, self.clock())
         return hmac.compare_digest(row.key_hash, _hash(str(key)))
 
+    @_retrying
     def add_question(self, code: str, key: str, spec: dict[str, Any]) -> int:
         """Add a question (checked by the core first); returns its number in the class."""
         questions.check(spec)  # raises on a spec the core refuses
@@ -564,6 +606,7 @@ class LiveStore:
             )
             return number
 
+    @_retrying
     def _set_state(self, code: str, key: str, number: int, state: str) -> None:
         now = self.clock()
         with self._write() as conn:
@@ -597,6 +640,7 @@ class LiveStore:
         """Close question ``number`` (if open) and show the truth to everyone."""
         self._set_state(code, key, number, "revealed")
 
+    @_retrying
     def end_class(self, code: str, key: str) -> None:
         """End the class: no more answers; it stays readable until it expires."""
         now = self.clock()
@@ -609,6 +653,7 @@ class LiveStore:
             )
             conn.execute(classes.update().where(classes.c.id == row.id).values(ended_at=now))
 
+    @_retrying
     def lock_joining(self, code: str, key: str, *, locked: bool) -> None:
         """Lock (or open again) joining: no new student while locked; joined ones stay."""
         now = self.clock()
@@ -616,6 +661,7 @@ class LiveStore:
             row = self._teacher_row(conn, code, key, now)
             conn.execute(classes.update().where(classes.c.id == row.id).values(locked=bool(locked)))
 
+    @_retrying
     def show_live(self, code: str, key: str, *, show: bool) -> None:
         """Whether the room (anyone with the room's link) sees the answers before the reveal."""
         now = self.clock()
@@ -623,6 +669,7 @@ class LiveStore:
             row = self._teacher_row(conn, code, key, now)
             conn.execute(classes.update().where(classes.c.id == row.id).values(show_live=bool(show)))
 
+    @_retrying
     def remove_students(self, code: str, key: str, first: int, last: int) -> int:
         """Remove students ``first`` to ``last`` (their numbers, inclusive): their answers are
         deleted, their links stop working, their seats are free. Returns how many were removed.
@@ -647,17 +694,13 @@ class LiveStore:
                 conn.execute(students.update().where(students.c.id.in_(ids)).values(removed_at=now))
             return len(ids)
 
+    @_retrying
     def join_stats(self, code: str, key: str) -> JoinStats:
         """The joins as the teacher sees them (a read: it takes no token)."""
         now = self.clock()
         with self._read() as conn:
             row = self._class_row(conn, code, now)
-            if (
-                not key
-                or len(str(key)) > MAX_SECRET_CHARS
-                or not hmac.compare_digest(row.key_hash, _hash(str(key)))
-            ):
-                fail("live_wrong_key", code=row.code)
+            _check_key(row, key)
             present = self._present(conn, row.id)
             recent = conn.execute(
                 sa.select(sa.func.count()).where(
@@ -721,8 +764,65 @@ class LiveStore:
             )
         return out.getvalue().encode("utf-8-sig")
 
+    @_retrying
+    def export_answers_csv(self, code: str, key: str) -> bytes:
+        """Every answer of the class as UTF-8 CSV, one row per answer (teacher only).
+
+        Columns: ``question, student, value, correct, score, submitted_at``: ``student`` is the
+        anonymous number the student saw ("Student 7"), never a token; ``value`` the answer as
+        stored (a number, an option key, or an order's names separated by spaces); ``score``
+        an order's nDCG; ``submitted_at`` seconds since the epoch (UTC).
+        """
+        now = self.clock()
+        with self._read() as conn:
+            row = self._class_row(conn, code, now)
+            _check_key(row, key)
+            rows = conn.execute(
+                sa.select(
+                    questions_table.c.number.label("question"),
+                    students.c.number.label("student"),
+                    answers.c.value,
+                    answers.c.correct,
+                    answers.c.score,
+                    answers.c.submitted_at,
+                )
+                .join(questions_table, questions_table.c.id == answers.c.question_id)
+                .join(students, students.c.id == answers.c.student_id)
+                .where(questions_table.c.class_id == row.id)
+                .order_by(questions_table.c.number, students.c.number)
+            ).all()
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["question", "student", "value", "correct", "score", "submitted_at"])
+        for r in rows:
+            value = json.loads(r.value)
+            shown = " ".join(_cell(str(x)) for x in value) if isinstance(value, list) else _cell(str(value))
+            score = "" if r.score is None else format(float(r.score), ".17g")
+            writer.writerow(
+                [r.question, r.student, shown, int(bool(r.correct)), score, f"{r.submitted_at:.3f}"]
+            )
+        return out.getvalue().encode("utf-8-sig")
+
+    def reask(self, code: str, key: str, number: int) -> int:
+        """A new question (ready, not open) asking question ``number`` again, once it has been
+        revealed: the same list, settings and kind; returns the new question's number."""
+        with self._read() as conn:
+            row = self._class_row(conn, code, self.clock())
+            q = self._question_row(conn, row.id, number)
+        return self.add_question(code, key, json.loads(q.spec))
+
     # ----------------------------------------------------------------- everyone
 
+    def ping(self) -> bool:
+        """Whether the database answers now (one try, no retry: a page polls it to recover)."""
+        try:
+            with self._read() as conn:
+                conn.execute(sa.select(1))
+        except (sa.exc.OperationalError, sa.exc.InterfaceError):
+            return False
+        return True
+
+    @_retrying
     def class_info(self, code: str) -> ClassInfo:
         """The class of a join code; refused when there is none or it expired."""
         with self._read() as conn:
@@ -749,6 +849,7 @@ class LiveStore:
             ).scalar_one()
         )
 
+    @_retrying
     def questions(self, code: str) -> list[QuestionInfo]:
         """The class's questions in order, with their answer counts."""
         with self._read() as conn:
@@ -768,6 +869,7 @@ class LiveStore:
             ).all()
         return [QuestionInfo(r.id, r.number, json.loads(r.spec), r.state, int(r.n)) for r in rows]
 
+    @_retrying
     def current(self, code: str) -> QuestionInfo | None:
         """The question everyone looks at: the last one opened (open, closed or revealed)."""
         with self._read() as conn:
@@ -783,6 +885,7 @@ class LiveStore:
             n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
         return QuestionInfo(q.id, q.number, json.loads(q.spec), q.state, int(n))
 
+    @_retrying
     def answers(self, code: str, number: int, *, key: str | None = None) -> list[Answer]:
         """The answers to question ``number`` (values, verdicts and scores; no students).
 
@@ -813,6 +916,7 @@ class LiveStore:
 
     # ----------------------------------------------------------------- students
 
+    @_retrying
     def join(self, code: str, token: str | None = None, *, client: str | None = None) -> Student:
         """The student of ``token`` in the class, or a new anonymous student with a new token.
 
@@ -896,6 +1000,7 @@ class LiveStore:
         self._take(conn, clients, found, self.address_limit, now)
         conn.execute(clients.update().where(clients.c.id == found.id).values(n_students=found.n_students + 1))
 
+    @_retrying
     def student(self, code: str, token: str) -> Student:
         """The student of ``token``; refused when the token is not in the class."""
         with self._read() as conn:
@@ -912,6 +1017,7 @@ class LiveStore:
             fail("live_removed", code=row.code)
         return Student(int(found.number), str(token))
 
+    @_retrying
     def submit(self, code: str, token: str, number: int, answer: Any) -> Answer:
         """Store a student's answer to question ``number`` (replacing their earlier one).
 
@@ -958,6 +1064,7 @@ class LiveStore:
             conn.execute(classes.update().where(classes.c.id == row.id).values(last_activity=now))
         return Answer(judged.value, judged.correct, judged.score, now)
 
+    @_retrying
     def own_answer(self, code: str, token: str, number: int) -> Answer | None:
         """The student's stored answer to question ``number``, if any."""
         with self._read() as conn:

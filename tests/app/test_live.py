@@ -16,6 +16,7 @@ import vl_convert as vlc
 from chinese_text import english_leftovers
 
 import ndcg_core as nc
+from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
 from ui.components import charts
@@ -81,6 +82,14 @@ def _set_state(db, code, key, number, state):
         db.close_question(code, key, number)
     elif state == "revealed":
         db.reveal(code, key, number)
+
+
+def _elements(node, kind: str) -> list:
+    """Every element of type ``kind`` in ``node`` (AppTest has no accessor for images or link buttons)."""
+    found = [node] if getattr(node, "type", None) == kind else []
+    for child in getattr(node, "children", {}).values():
+        found += _elements(child, kind)
+    return found
 
 
 def _ndcg3() -> float:
@@ -215,6 +224,7 @@ def test_live_teacher_opens_closes_and_reveals(app, db):
     at.button(key="live.close.1").click().run()
     assert db.questions(code)[0].state == "closed"
     at.button(key="live.reveal.1").click().run()
+    at.button(key="live.reveal_yes").click().run()
     assert db.questions(code)[0].state == "revealed"
     assert "Normalized DCG" in _texts(at) or "nDCG" in _texts(at)
 
@@ -232,6 +242,7 @@ def test_live_teacher_ends_the_class(app, db, lang):
     code, key, _number = _class(db)
     at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
     at.button(key="live.end").click().run()
+    at.button(key="live.end_yes").click().run()
     _clean(at, lang)
     assert db.class_info(code).ended and at.button(key="live.open.1").disabled
 
@@ -606,18 +617,28 @@ def test_live_sidebar_start_keeps_the_key_out_of_every_share_link(app, db):
     assert code in live_links[0] and code not in lesson_links[0]  # the lesson's link is the lesson's
 
 
-def _add_form(at):
-    return next(e for e in at.expander if e.label == "Add a question")
+def test_live_add_form_stays_open_while_questions_are_added(app, db):
+    # "Add a question" folded after almost every click once a question existed (issue 22, item 5)
+    at, code, _key = _start_from(app, LESSON)
+    for n in range(1, 4):
+        at.button(key="live.add_predict").click().run()
+        assert len(db.questions(code)) == n
+        assert at.toggle(key="live.adding").value and at.button(key="live.add_predict") is not None
+    at.toggle(key="live.adding").set_value(False).run()  # the teacher folds it: it stays folded
+    at.button(key="live.open.1").click().run()
+    assert not at.toggle(key="live.adding").value and not [
+        b for b in at.button if b.key == "live.add_predict"
+    ]
 
 
 def test_live_sidebar_return_opens_the_add_form_on_the_pages_predictions(app, db):
     at, _code, _key = _start_from(app, LESSON)
-    at.button(key="live.add_predict").click().run()  # a first question: the form closes
-    assert not _add_form(at).proto.expanded
+    at.button(key="live.add_predict").click().run()
+    at.toggle(key="live.adding").set_value(False).run()
     at.switch_page(BLIND).run()
     at.sidebar.button(key="lab.live").click().run()
     at.switch_page(LIVE).run()
-    assert _add_form(at).proto.expanded and at.radio(key="live.predict_page").value == "blind_spots"
+    assert at.toggle(key="live.adding").value and at.radio(key="live.predict_page").value == "blind_spots"
 
 
 def test_live_teacher_ties_prediction_uses_the_ties_pages_scores(app, db):
@@ -838,3 +859,168 @@ def test_live_compare_question_says_and_uses_the_teachers_k(app, db, lang):
     asked = i18n.translate(lang, "live.prompt_compare_k", k=3)
     assert asked in _texts(at) and db.current(code).spec["k"] == 3
     assert questions.expected(db.current(code).spec) == "A"  # nDCG@3: 0.8950 against 0.4750
+
+
+# ----------------------------------------------------------------------------- part two: confirmations, the ideal order
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_end_the_class_asks_first_and_can_be_cancelled(app, db, lang):
+    code, key, _number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    at.button(key="live.end").click().run()
+    _clean(at, lang)
+    assert not db.class_info(code).ended  # one click asks, it does not end
+    at.button(key="live.end_no").click().run()
+    assert not db.class_info(code).ended and not [b for b in at.button if b.key == "live.end_yes"]
+    at.button(key="live.end").click().run()
+    at.button(key="live.end_yes").click().run()
+    _clean(at, lang)
+    assert db.class_info(code).ended
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_reveal_asks_first_and_can_be_cancelled(app, db, lang):
+    code, key, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    at.button(key=f"live.reveal.{number}").click().run()
+    _clean(at, lang)
+    assert db.questions(code)[0].state == "open"  # one click asks, it does not reveal
+    at.button(key="live.reveal_no").click().run()
+    assert db.questions(code)[0].state == "open"
+    at.button(key=f"live.reveal.{number}").click().run()
+    at.button(key="live.reveal_yes").click().run()
+    _clean(at, lang)
+    assert db.questions(code)[0].state == "revealed"
+
+
+def test_live_ended_class_shows_no_qr_code_or_room_button_up_front(app, db):
+    code, key, _number = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert len(_elements(at.main, "image")) == 1  # the QR code while the class runs
+    assert [e for e in at.main.children.values() if _elements(e, "link_button") and e.type != "expander"]
+    db.end_class(code, key)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert _elements(at.main, "image") == [] and not [b for b in at.button if b.key == "live.end"]
+    # the room's link stays reachable, folded away in an expander
+    outside = [e for e in at.main.children.values() if e.type != "expander"]
+    assert not [e for e in outside if _elements(e, "link_button")] and _elements(at.main, "link_button")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("view", ["room", "student"])
+def test_live_ideal_order_reveal_works_the_ideal_order(app, db, lang, view):
+    # [3, 2, 0, 0, 1]: the ideal order D1 D2 D5 D3 D4; its step table ends at nDCG = 1 and
+    # DCG = IDCG = 3 + 2/log2(3) + 1/2 = 4.7619; the Calculator's order (4.6487, 0.9762) is not shown
+    code, key, number = _class(db, "ideal_order", k=None)
+    db.reveal(code, key, number)
+    params = (
+        {"class": code, "view": "room"} if view == "room" else {"class": code}
+    )  # a phone that did not answer
+    at = app(page=LIVE, lang=lang, **params)
+    _clean(at, lang)
+    shown = _texts(at).replace("\\", "")
+    dcg = 3 + 2 / math.log2(3)
+    assert f"{dcg + 1 / 2:.4f}" in shown
+    assert (
+        f"{dcg + 1 / math.log2(6):.4f}" not in shown
+        and f"{(dcg + 1 / math.log2(6)) / (dcg + 0.5):.4f}" not in shown
+    )
+
+
+def _in_order(node) -> list:
+    out = [node]
+    for child in getattr(node, "children", {}).values():
+        out += _in_order(child)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_landing_offers_join_before_start(app, db, lang):
+    # on a phone the columns stack: the first one is on top, and most visitors are students
+    at = app(page=LIVE, lang=lang)
+    keys = [getattr(e, "key", None) for e in _in_order(at.main)]
+    assert keys.index("live.join_code") < keys.index("live.start")
+
+
+def test_live_full_class_message_has_one_measure_word_in_chinese():
+    from ndcg_core import NDCGInputError
+
+    text = i18n.error_text("zh", NDCGInputError("live_full", code="K7P2QX", limit=500, what="students"))
+    assert "已达到 500 名学生的上限" in text and "个名" not in text
+    text = i18n.error_text("zh", NDCGInputError("live_full", code="K7P2QX", limit=100, what="questions"))
+    assert "已达到 100 道题的上限" in text
+
+
+# ----------------------------------------------------------------------------- part two: a student's words
+
+PRACTICE_WORDS = {
+    "en": ["from the Calculator", "part of the link", "Predict, then check", "your ranking"],
+    "zh": ["来自计算器", "包含在链接中", "先预测，再检查", "你的排序"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    ("kind", "prompt"),
+    [("compare", None), ("compare_k", None), ("ideal_order", None), ("predict", "lesson.ndcg")],
+)
+def test_live_phone_texts_are_written_for_a_class(app, db, lang, kind, prompt):
+    # the teacher's list, not the student's Calculator: no "your ranking", no "part of the link"
+    if kind == "predict":
+        code, _key, _number = _predict(db, prompt)
+    else:
+        code, _key, _number = _class(db, kind.removesuffix("_k"), k=3 if kind.endswith("_k") else None)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(at, lang)
+    shown = _texts(at) + "\n".join(r.label + "".join(r.options) for r in at.radio)
+    assert [w for w in PRACTICE_WORDS[lang] if w in shown] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_wrong_choice_names_the_right_answer_once(app, db, lang):
+    code, key, number = _class(db, "compare", k=None)
+    student = db.join(code)
+    db.submit(code, student.token, number, "same")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    right = "List A scores higher" if lang == "en" else "列表 A 的 nDCG 更高"
+    said = [m.value for m in [*at.error, *at.info, *at.success] if right in m.value]
+    assert len(said) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_forged_choice_is_refused_with_the_options_shown(app, db, lang):
+    code, _key, number = _class(db, "compare", k=None)
+    student = db.join(code)
+    with pytest.raises(NDCGInputError) as refused:  # what a forged request gets from the store
+        db.submit(code, student.token, number, "C")
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    at.session_state["live.error"] = refused.value
+    at.run()
+    _clean(at, lang)
+    text = "\n".join(e.value for e in at.error)
+    names = (
+        ["List A scores higher", "List B scores higher"]
+        if lang == "en"
+        else ["列表 A 的 nDCG 更高", "列表 B 的 nDCG 更高"]
+    )
+    assert all(n in text for n in names) and "A, B, same" not in text and "'C'" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_asks_a_revealed_question_again(app, db, lang):
+    code, key, number = _class(db, "compare")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    at.button(key=f"live.reask.{number}").click().run()
+    _clean(at, lang)
+    asked = db.questions(code)
+    assert len(asked) == 2 and asked[1].spec == asked[0].spec and asked[1].state == "ready"
+
+
+def test_live_teacher_downloads_every_answer(app, db):
+    code, key, _ = _class(db)
+    at = app(page=LIVE, **{"class": code, "key": key})
+    assert [d for d in at.get("download_button") if "live.csv_answers" in str(d.proto.id)]

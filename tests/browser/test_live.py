@@ -31,6 +31,7 @@ TEXTS = {
         "add": "Add the question",
         "open": "Open",
         "reveal": "Reveal",
+        "reveal_yes": "Yes, reveal",
         "answer": "Your answer (a number, two decimals are enough)",
         "send": "Send my answer",
         "five": "5 answers",
@@ -42,6 +43,7 @@ TEXTS = {
         "add": "添加这道题",
         "open": "开放",
         "reveal": "公布答案",
+        "reveal_yes": "确定公布",
         "answer": "你的回答（一个数，两位小数即可）",
         "send": "提交我的回答",
         "five": "5 个回答",
@@ -191,6 +193,10 @@ def test_live_class_reveal_in_chinese_on_phone_and_room(browser, two_servers):
             "button", name=TEXTS["zh"]["reveal"], exact=True
         ).click()
         wait_idle(teacher)
+        teacher.locator(".st-key-live-confirm-reveal").get_by_role(
+            "button", name=TEXTS["zh"]["reveal_yes"]
+        ).click()
+        wait_idle(teacher)
         # the phone sees the reveal by itself (it checks every two seconds), with the step table
         expect(phone.get_by_text(re.compile(r"^正确：0\.98 "))).to_be_visible(timeout=COUNT_TIMEOUT)
         expect(phone.locator("[class*='st-key-lab-steps-']").first).to_be_visible()
@@ -290,9 +296,18 @@ def test_live_class_page_prediction_started_from_the_lesson(browser, live_server
 ROOM_ANSWERS = ["0.895", "0.89", "0.9", "0.885", "0.88", "0.85", "0.2", "1"]
 
 
+def _in_view(page, locator) -> bool:
+    """Whether the element is drawn whole inside the window, as the page opened (no scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
 def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
-    """The room after the reveal at 1024×768 in presenter mode, English and Chinese: the
-    verdict ("4 of 8 right.") and the chart's axis labels are >= 20 px as drawn; screenshots."""
+    """The room after the reveal at 1024×768 in presenter mode, English and Chinese: one screen
+    holds the question, the chart, the verdict ("4 of 8 right.") and the right answer, for a
+    number and for an A-vs-B question (issue 22, item 1); the verdict and the chart's axis
+    labels are >= 20 px as drawn; screenshots."""
     from playwright.sync_api import expect
 
     from ndcg_live import questions
@@ -308,8 +323,19 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
     for answer in ROOM_ANSWERS:
         store.submit(code, store.join(code).token, number, answer)
     store.reveal(code, key, number)
+    ab, ab_key = store.create_class()
+    number_ab = store.add_question(
+        ab,
+        ab_key,
+        questions.spec_from_ranking("compare", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3),
+    )
+    store.open_question(ab, ab_key, number_ab)
+    for answer in ("A", "A", "B", "same", "A"):
+        store.submit(ab, store.join(ab).token, number_ab, answer)
+    store.reveal(ab, ab_key, number_ab)
     store.dispose()
     verdicts = {"en": "4 of 8 right.", "zh": "8 人中 4 人答对。"}
+    verdicts_ab = {"en": "3 of 5 right.", "zh": "5 人中 3 人答对。"}
     with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
         for lang, verdict in verdicts.items():
             context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
@@ -321,6 +347,15 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
                 chart = results.locator("[data-testid='stVegaLiteChart']")
                 expect(chart.locator("svg, canvas").first).to_be_visible()
                 assert_no_exception(room)
+                one_screen = [
+                    room.locator("h2").first,  # the question
+                    results.locator("[data-testid='stAlertContainer']"),  # the right answer
+                    chart,
+                    results.get_by_text(verdict),
+                ]
+                assert all(_in_view(room, part) for part in one_screen), [
+                    part.bounding_box() for part in one_screen
+                ]
                 size = results.get_by_text(verdict).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
                 assert size >= 20
                 # axis labels as drawn (SVG text boxes after the presenter zoom of 1.3)
@@ -333,6 +368,22 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
                 screenshot(room, f"live-room-{lang}-histogram-revealed-1024", full_page=False)
                 results.get_by_text(verdict).scroll_into_view_if_needed()
                 screenshot(room, f"live-room-{lang}-histogram-verdict-1024", full_page=False)
+                open_page(room, f"{base}/Live_class?class={ab}&view=room&lang={lang}&present=1")
+                results = room.locator(".st-key-live-results")
+                expect(results.get_by_text(verdicts_ab[lang])).to_be_visible(timeout=COUNT_TIMEOUT)
+                chart = results.locator("[data-testid='stVegaLiteChart']")
+                expect(chart.locator("svg, canvas").first).to_be_visible()
+                one_screen = [
+                    room.locator("h2").first,
+                    room.locator("[class*='st-key-lab-table-live-ab-']"),  # both lists
+                    chart,
+                    results.get_by_text(verdicts_ab[lang]),
+                    results.locator("[data-testid='stAlertContainer']"),
+                ]
+                assert all(_in_view(room, part) for part in one_screen), [
+                    part.bounding_box() for part in one_screen
+                ]
+                screenshot(room, f"live-room-{lang}-compare-revealed-1024", full_page=False)
             finally:
                 context.close()
 
@@ -395,3 +446,72 @@ def test_live_teacher_controls_and_a_decimal_comma_from_a_phone(browser, live_se
     finally:
         for context in (teacher_context, phone_context, late_context):
             context.close()
+
+
+def test_live_teacher_screen_and_phone_tap_targets(browser, tmp_path):
+    """At 1280×800 the teacher of a class with five questions sees the current question's
+    controls and its live answers together in one window; on the teacher's presenter page the
+    students' link is no smaller than the body text; on a 390×844 phone the options and Send
+    are tap targets of 44 px or more, and "Join a class" comes before "Start a class" (issue
+    22, items 5 and 10). Screenshots in English and Chinese."""
+    from playwright.sync_api import expect
+
+    from ndcg_live import questions
+    from ndcg_live.store import LiveStore
+
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    store = LiveStore(url)
+    code, key = store.create_class()
+    ranking = ([3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    for kind in ("ndcg", "ideal_order", "ndcg", "ndcg"):
+        store.add_question(code, key, questions.spec_from_ranking(kind, *ranking, k=3))
+    number = store.add_question(code, key, questions.spec_from_ranking("compare", *ranking, k=3))
+    store.open_question(code, key, number)
+    for answer in ("A", "A", "B", "same", "A"):
+        store.submit(code, store.join(code).token, number, answer)
+    store.dispose()
+    with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
+        for lang in ("en", "zh"):
+            locale = "en-US" if lang == "en" else "zh-CN"
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+            teacher = context.new_page()
+            phone_context = browser.new_context(**PHONE, locale=locale)
+            phone = phone_context.new_page()
+            try:
+                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}")
+                current = teacher.locator(".st-key-live-current")
+                chart = current.locator("[data-testid='stVegaLiteChart']")
+                expect(chart.locator("svg, canvas").first).to_be_visible(timeout=COUNT_TIMEOUT)
+                row = current.locator(f".st-key-live-current-q-{number}")
+                row.evaluate("e => e.scrollIntoView({block: 'start'})")
+                top, bottom = row.bounding_box(), chart.bounding_box()
+                assert top is not None and bottom is not None
+                assert bottom["y"] + bottom["height"] - top["y"] <= 800, (top, bottom)
+                # the list's counts are the current ones, with the chart's
+                expect(teacher.locator(f".st-key-live-q-{number}")).to_contain_text(TEXTS[lang]["five"])
+                screenshot(teacher, f"live-teacher-{lang}-current-1280", full_page=False)
+                assert_no_exception(teacher)
+
+                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}&present=1")
+                link = teacher.locator(".st-key-live-student-link code")
+                sizes = teacher.locator("[data-testid='stMain'] p").evaluate_all(
+                    "es => es.map(e => parseFloat(getComputedStyle(e).fontSize))"
+                )
+                assert link.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= min(sizes)
+
+                open_page(phone, f"{base}/Live_class?class={code}&lang={lang}")
+                answer = phone.locator(".st-key-live-answer")
+                expect(answer.locator("[data-testid='stRadio'] label").first).to_be_visible()
+                heights = answer.locator("[data-testid='stRadio'] label, button").evaluate_all(
+                    "es => es.map(e => e.getBoundingClientRect().height)"
+                )
+                assert len(heights) >= 4 and min(heights) >= 44, heights  # three options and Send
+                screenshot(phone, f"live-phone-{lang}-choice-390", full_page=False)
+                open_page(phone, f"{base}/Live_class?lang={lang}")
+                join = phone.get_by_role("heading", name={"en": "Join a class", "zh": "加入课堂"}[lang])
+                start = phone.get_by_role("button", name=TEXTS[lang]["start"])
+                assert join.bounding_box()["y"] < start.bounding_box()["y"]
+                screenshot(phone, f"live-phone-{lang}-landing-390", full_page=False)
+            finally:
+                context.close()
+                phone_context.close()

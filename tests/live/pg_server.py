@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -40,9 +41,38 @@ def _as_user(cmd: list[str], user: str | None) -> list[str]:
     return cmd if user is None else ["runuser", "-u", user, "--", *cmd]
 
 
+@dataclass
+class PostgresServer:
+    """A running test server: its URL, and ``stop()`` / ``start()`` for a fault in mid-test."""
+
+    url: str
+    _ctl: list[str]
+    _start: list[str]
+    _user: str | None
+
+    def stop(self) -> None:
+        """Stop the server at once (as a crash or a restart would: connections are cut)."""
+        subprocess.run(
+            _as_user([*self._ctl, "-m", "immediate", "-w", "stop"], self._user),
+            check=True,
+            capture_output=True,
+        )
+
+    def start(self) -> None:
+        """Start the stopped server again, on the same port and data."""
+        subprocess.run(_as_user(self._start, self._user), check=True, capture_output=True)
+
+
 @contextmanager
 def postgres_server() -> Iterator[str]:
     """Start a PostgreSQL server; yield its SQLAlchemy URL (psycopg 3); stop and delete it."""
+    with postgres_handle() as server:
+        yield server.url
+
+
+@contextmanager
+def postgres_handle() -> Iterator[PostgresServer]:
+    """Start a PostgreSQL server; yield it (:class:`PostgresServer`); stop and delete it."""
     binaries = pg_bin()
     if binaries is None:
         raise RuntimeError("PostgreSQL is not installed: run scripts/system-deps (package postgresql)")
@@ -74,13 +104,9 @@ def postgres_server() -> Iterator[str]:
         capture_output=True,
     )
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(
-        _as_user(
-            [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"], user
-        ),
-        check=True,
-        capture_output=True,
-    )
+    ctl = [str(binaries / "pg_ctl"), "-D", str(data)]
+    start = [*ctl, "-l", str(log), "-o", options, "-w", "start"]
+    subprocess.run(_as_user(start, user), check=True, capture_output=True)
     try:
         subprocess.run(
             _as_user(
@@ -89,7 +115,7 @@ def postgres_server() -> Iterator[str]:
             check=True,
             capture_output=True,
         )
-        yield f"postgresql+psycopg://lab@127.0.0.1:{port}/ndcg"
+        yield PostgresServer(f"postgresql+psycopg://lab@127.0.0.1:{port}/ndcg", ctl, start, user)
     finally:
         subprocess.run(
             _as_user([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"], user),

@@ -693,3 +693,46 @@ def test_version_one_database_is_brought_to_version_two(database_url, clock):
     info, version = second.class_info(code), second.schema_version()
     second.dispose()
     assert (version, again.number, info.locked, info.n_students) == (2, 1, True, 1)
+
+
+def test_export_answers_csv_has_every_answer_value(store):
+    # issue 22, item 7: every answer's value, not only the counts
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number)
+    first, second = store.join(code), store.join(code)
+    store.submit(code, first.token, number, "0.9")
+    store.submit(code, second.token, number, "0,2")
+    order = store.add_question(code, key, questions.spec_from_ranking("ideal_order", *RANKING))
+    store.open_question(code, key, order)
+    store.submit(code, second.token, order, ["D1", "D2", "D5", "D3", "D4"])
+    text = store.export_answers_csv(code, key).decode("utf-8-sig")
+    rows = [line.split(",") for line in text.splitlines()]
+    assert rows[0] == ["question", "student", "value", "correct", "score", "submitted_at"]
+    assert [r[:4] for r in rows[1:]] == [
+        ["1", "1", "0.9", "1"],
+        ["1", "2", "0.2", "0"],
+        ["2", "2", "D1 D2 D5 D3 D4", "1"],
+    ]
+    assert float(rows[3][4]) == 1.0
+    assert first.token not in text and second.token not in text
+
+
+def test_export_answers_csv_checks_the_key(store):
+    code, _key, _number = _class_with_question(store)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.export_answers_csv(code, "wrong")
+    assert caught.value.key == "live_wrong_key"
+
+
+def test_reask_copies_a_question_as_a_new_one(store):
+    code, key, number = _class_with_question(store, "compare")
+    store.open_question(code, key, number)
+    store.submit(code, store.join(code).token, number, "A")
+    store.reveal(code, key, number)
+    again = store.reask(code, key, number)
+    asked = store.questions(code)
+    assert again == number + 1 and asked[1].spec == asked[0].spec
+    assert (asked[1].state, asked[1].n_answers) == ("ready", 0)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.reask(code, "wrong", number)
+    assert caught.value.key == "live_wrong_key"

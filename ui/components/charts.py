@@ -416,6 +416,9 @@ def difficulty_chart(rows: pd.DataFrame, t: Translate, *, height: int = 220) -> 
 #: and titles, legend, the counts over the bars, the exact value's label. In presenter mode
 #: they are read from the back of a room (>= 20 px on the projector).
 _LIVE_TYPE = {False: (13, 14, 16, 15), True: (18, 19, 21, 21)}
+#: Heights of the room's charts (px, before the zoom): on a 1024×768 projector the question,
+#: the chart, the verdict and the right answer fit one screen beside each other.
+_LIVE_HEIGHT = {False: 280, True: 250}
 
 
 def _live_type(chart: alt.LayerChart, present: bool) -> alt.LayerChart:
@@ -446,25 +449,31 @@ def live_choice_chart(
     )
     title_count, title_answer = t("charts.live_count"), t("charts.live_answer")
     colour = alt.Scale(domain=[right, other], range=[GREEN, BLUE if truth is None else NEUTRAL])
+    # bars across, the options' names on the left: long names stay whole in a narrow column
     base = alt.Chart(data).encode(
+        y=alt.Y("option:N", sort=list(data["option"]), title=None, axis=alt.Axis(labelLimit=320)),
         x=alt.X(
-            "option:N",
-            sort=list(data["option"]),
-            title=title_answer,
-            axis=alt.Axis(labelAngle=0, labelLimit=260),
+            "count:Q",
+            title=title_count,
+            axis=alt.Axis(tickMinStep=1, format="d"),
+            scale=alt.Scale(domain=[0, max(data["count"], default=0) + 1]),
         ),
-        y=alt.Y("count:Q", title=title_count, axis=alt.Axis(tickMinStep=1)),
         tooltip=[alt.Tooltip("option:N", title=title_answer), alt.Tooltip("count:Q", title=title_count)],
     )
     bars = base.mark_bar().encode(
         color=alt.Color(
-            "mark:N", scale=colour, title=None, legend=None if truth is None else alt.Legend(orient="bottom")
+            "mark:N",
+            scale=colour,
+            title=None,
+            legend=None
+            if truth is None
+            else alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
         )
     )
-    labels = base.mark_text(dy=-8, fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q")
+    labels = base.mark_text(dx=6, align="left", fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q")
     values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
     chart = _layer(bars, labels).properties(
-        height=320 if present else 280,
+        height=_LIVE_HEIGHT[present],
         description=t("charts.live_choice_description", n=sum(counts.values()), values=values),
     )
     return _live_type(chart, present)
@@ -509,7 +518,11 @@ def live_number_chart(
         domain=[marks[v] for v in shown],
         range=[{"unknown": BLUE, "right": GREEN, "wrong": NEUTRAL}[v] for v in shown],
     )
-    legend = None if truth is None else alt.Legend(orient="bottom", title=None, labelLimit=600)
+    legend = (
+        None
+        if truth is None
+        else alt.Legend(orient="bottom", direction="vertical", title=None, labelLimit=600)
+    )
     base = alt.Chart(data).encode(
         x=alt.X("lo:Q", bin="binned", title=axis, scale=scale),
         x2="hi:Q",
@@ -558,9 +571,9 @@ def live_number_chart(
         )
         layers = [rule, *layers, text]
         description += " " + label
-    # presenter mode: the plot keeps its height under the axes, titles and legend drawn large
-    height = 360 if present else 280
-    return _live_type(_layer(*layers).properties(height=height, description=description), present)
+    return _live_type(
+        _layer(*layers).properties(height=_LIVE_HEIGHT[present], description=description), present
+    )
 
 
 # --- the lesson's early steps ---------------------------------------------------------

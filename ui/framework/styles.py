@@ -210,6 +210,11 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
   border-radius: 0.5rem; outline: 3px solid {FOCUS_RING}; outline-offset: 2px; }}
 [data-testid="stElementContainer"]:has(a.{SKIP_LINK_CLASS}):not(:focus-within) {{ margin-bottom: -1rem; }}
 [data-testid="stElementContainer"]:has(.{NO_ROOM_CLASS}) {{ margin-bottom: -1rem; }}
+/* the live class: a phone's options and Send button are tap targets of 44-48 px (WCAG 2.5.5,
+   Apple's and Android's minimum); the students' link is read off the teacher's screen */
+.st-key-live-answer [data-testid="stRadio"] label {{ min-height: 44px; align-items: center; }}
+.st-key-live-answer button {{ min-height: 48px; }}
+.st-key-live-student-link code {{ font-size: 1.3rem !important; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 
@@ -363,6 +368,7 @@ PRESENTER_CSS = f"""<style>
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
+[data-testid="stMain"] .st-key-live-student-link code {{ font-size: 1.6rem !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}

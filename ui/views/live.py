@@ -20,10 +20,11 @@ names) is escaped with :func:`ui.md_escape`; nothing typed is rendered as HTML.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 import streamlit as st
 from streamlit_sortables import sort_items
@@ -34,7 +35,7 @@ from ndcg_live import questions
 from ndcg_live.store import DEFAULT_TTL, MAX_ANSWER_CHARS, Answer, LiveStore, QuestionInfo, default_url
 from ndcg_teach import exercises, predictions
 from ui.components import charts, prompts, widgets
-from ui.framework import address, share
+from ui.framework import address, i18n, share
 from ui.framework.i18n import Translate
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
 from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
@@ -44,6 +45,8 @@ from ui.framework.text import md_escape
 #: Public link parameters (the students' link) and private ones (never in a share link).
 PARAMS = LIVE_PARAMS
 PRIVATE = LIVE_PRIVATE
+_P = ParamSpec("_P")
+
 #: How often the room's answers and a student's "is there a new question?" are read (seconds).
 REFRESH = 2.0
 #: Classes one browser session may start within :data:`START_WINDOW` seconds.
@@ -168,9 +171,22 @@ def kind_text(t: Translate, spec: dict[str, Any]) -> str:
     return t(f"practice.kind.{spec['kind']}")
 
 
+def class_voice(frame: Frame) -> Translate:
+    """The viewer's translator, with a page's text reworded for a class where the page speaks
+    to a learner at their own ranking (``live.asked.<key with __ for .>``: "this list", the
+    teacher's, shown above the question)."""
+    own = i18n.catalog(frame.lang)
+
+    def t(key: str, **params: Any) -> str:
+        reworded = f"live.asked.{key.replace('.', '__')}"
+        return frame.t(reworded if reworded in own else key, **params)
+
+    return t
+
+
 def asked(frame: Frame, spec: dict[str, Any]) -> prompts.Asked:
-    """A ``"predict"`` question in the viewer's language (the page's own words)."""
-    return prompts.asked(str(spec["prompt"]), spec, frame.t, frame.lang)
+    """A ``"predict"`` question in the viewer's language (the page's words, for a class)."""
+    return prompts.asked(str(spec["prompt"]), spec, class_voice(frame), frame.lang)
 
 
 def choice_names(frame: Frame, spec: dict[str, Any]) -> dict[str, str]:
@@ -225,8 +241,9 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
 
 
-def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
-    """The question: its title, task and list(s), in the viewer's language."""
+def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = False) -> None:
+    """The question: its title, task and list(s), in the viewer's language (an order to drag
+    shows its list, except on a phone whose drag ``cards`` show it)."""
     t = frame.t
     if spec.get("kind") == "predict":
         predict_prompt(frame, spec, number=number)
@@ -234,27 +251,36 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     e = questions.exercise(spec)
     st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
     at_k = e.kind == "compare" and e.k is not None  # at the teacher's k, and said so
-    text = t("live.prompt_compare_k", k=e.k) if at_k else t(f"practice.prompt.{e.kind}", k=e.cutoff)
+    if at_k:
+        text = t("live.prompt_compare_k", k=e.k)
+    elif e.kind in ("compare", "ideal_order"):  # Practice's "predict, then check" is not a class's
+        text = t(f"live.prompt_{e.kind}")
+    else:
+        text = t(f"practice.prompt.{e.kind}", k=e.cutoff)
     if e.kind in exercises.NUMERIC_KINDS and e.k is None:
         sep = "" if text.endswith(("。", "？", "！")) else " "
         text = f"{text}{sep}{t('practice.prompt.whole', k=e.cutoff)}"
     st.markdown(text)
     st.caption(
         t(
-            "practice.variant",
+            "live.variant",  # the teacher's settings, not the student's Calculator's
             gain=t(f"blind_spots.variant_names.{e.gain}"),
             discount=t(f"blind_spots.variant_names.{e.discount}"),
         )
     )
-    if e.kind == "compare":
-        widgets.static_table(
-            _list_cells(frame, e.relevance, e.labels, t("practice.list_a")), key=f"live-a-{number}"
+    if e.kind == "compare":  # one table, A's rows over B's (a projector has the room for one)
+        a = _list_cells(frame, e.relevance, e.labels, t("practice.list_a"))
+        b = _list_cells(frame, e.other or (), e.other_labels or (), t("practice.list_b"))
+        names = [f"{x} · {row}" for x in "AB" for row in next(iter(a.values()))]
+        both = {t("practice.position"): names}
+        both.update(
+            {
+                n: [*a_cells, *b_cells]
+                for (n, a_cells), b_cells in zip(list(a.items())[1:], list(b.values())[1:], strict=True)
+            }
         )
-        widgets.static_table(
-            _list_cells(frame, e.other or (), e.other_labels or (), t("practice.list_b")),
-            key=f"live-b-{number}",
-        )
-    elif e.kind != "ideal_order":
+        widgets.static_table(both, shaded=[False, False, True, True], key=f"live-ab-{number}")
+    elif e.kind != "ideal_order" or not cards:
         widgets.static_table(_list_cells(frame, e.relevance, e.labels, None), key=f"live-list-{number}")
 
 
@@ -290,7 +316,9 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
     return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
 
 
-def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None) -> None:
+def worked_answer(
+    frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None, titled: bool = True
+) -> None:
     """The step table(s) behind the answer: the list's (A's and B's), or the student's order's.
 
     A page's prediction about a list shows that list's step table; one about the page's fixed
@@ -299,7 +327,8 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
     t = frame.t
     if spec.get("kind") == "predict":
         if "relevance" in spec:
-            st.markdown(f"**{t('live.steps_title')}**")
+            if titled:
+                st.markdown(f"**{t('live.steps_title')}**")
             table = nc.step_table(
                 list(spec["relevance"]),
                 labels=list(spec["labels"]),
@@ -312,14 +341,18 @@ def worked_answer(frame: Frame, spec: dict[str, Any], *, key: str, order: list[s
             widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
         return
     e = questions.exercise(spec)
-    st.markdown(f"**{t('live.steps_title')}**")
+    if titled:
+        st.markdown(f"**{t('live.steps_title')}**")
     lists: list[tuple[str | None, Any, Any]]
     if e.kind == "compare":
         lists = [("A", e.relevance, e.labels), ("B", e.other, e.other_labels)]
-    elif e.kind == "ideal_order" and order is not None:
+    elif e.kind == "ideal_order":
+        # the student's own order on their phone; else the ideal order the question asks for
+        # (its table ends at nDCG = 1), never the Calculator's order the items came from
         grade = dict(zip(e.labels, e.relevance, strict=True))
-        lists = [(None, [grade[x] for x in order], order)]
-        st.caption(t("live.steps_yours"))
+        shown = order if order is not None else widgets.answer_order(e.answer)
+        lists = [(None, [grade[x] for x in shown], shown)]
+        st.caption(t("live.steps_yours" if order is not None else "live.steps_ideal"))
     else:
         lists = [(None, e.relevance, e.labels)]
     for n, (name, rel, labels) in enumerate(lists):
@@ -425,7 +458,7 @@ def start_from(page: str) -> None:
     the predictions of ``page`` are offered first. The key goes into this session's private
     link parameters only (never into a share link or QR code, :func:`ui.frame`)."""
     st.session_state["live.from"] = page
-    st.session_state["live.offer"] = True  # the "add a question" form open on arrival
+    st.session_state["live.adding"] = True  # the "add a question" form open on arrival
     if page in prompts.PAGES:
         st.session_state["live.source"] = "predict"
         st.session_state["live.predict_page"] = page
@@ -452,7 +485,8 @@ def landing(frame: Frame) -> None:
     flash = st.session_state.pop("live.flash", None)
     if flash:
         st.warning(t(f"live.{flash[0]}", n=flash[1]), icon=":material/hourglass:")
-    teach, learn = st.columns(2, gap="large")
+    # joining first: on a phone (columns stacked) the student's box is the one on top
+    learn, teach = st.columns(2, gap="large")
     with teach, st.container(border=True):
         st.header(t("live.start_title"))
         st.caption(t("live.start_help"))
@@ -490,10 +524,52 @@ def page(frame: Frame) -> None:
     if view == "landing":
         landing(frame)
         return
+    try:
+        _page(frame, params, view)
+    except NDCGInputError as err:
+        if err.key != "live_unavailable":
+            raise
+        # an action just refused is said first (a phone's "not saved, press Send again")
+        unavailable(frame, st.session_state.pop("live.error", None) or err)
+
+
+def unavailable(frame: Frame, err: NDCGInputError) -> None:
+    """The database does not answer (the store has tried for about 2 s): said in the page's
+    language, never Streamlit's error page; the page runs again by itself once it answers."""
+    show_error(frame.lang, err)
+    reconnect()
+
+
+@st.fragment(run_every=REFRESH)
+def reconnect() -> None:
+    """Every :data:`REFRESH` seconds: once the database answers again, run the whole page."""
+    if store().ping():
+        st.rerun()
+
+
+def _guarded(body: Callable[Concatenate[Frame, _P], None]) -> Callable[Concatenate[Frame, _P], None]:
+    """A part of the page that reruns by itself (a fragment): while the database does not
+    answer it says so in its place, and tries again at its next run."""
+
+    @functools.wraps(body)
+    def run(frame: Frame, /, *args: _P.args, **kwargs: _P.kwargs) -> None:
+        try:
+            body(frame, *args, **kwargs)
+        except NDCGInputError as err:
+            if err.key != "live_unavailable":
+                raise
+            show_error(frame.lang, err)
+
+    return run
+
+
+def _page(frame: Frame, params: dict[str, str], view: str) -> None:
     code = params["class"].upper()
     try:
         info = store().class_info(code)
     except NDCGInputError as err:
+        if err.key == "live_unavailable":
+            raise
         show_error(frame.lang, err)
         landing(frame)
         return
@@ -552,7 +628,15 @@ def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
-        st.session_state.pop("live.offer", None)
+
+
+def _reask(code: str, key: str, number: int) -> None:
+    try:
+        again = store().reask(code, key, number)
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+    else:
+        st.session_state["live.added"] = again
 
 
 def _end(code: str, key: str) -> None:
@@ -735,36 +819,59 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         _add_button(t, "practice", code, key, _practice_spec)
 
 
+def _question_row(
+    frame: Frame, code: str, key: str, q: QuestionInfo, *, ended: bool, prefix: str = "live"
+) -> None:
+    """One question's line (number, kind, state, count) and its open / close / reveal buttons;
+    Reveal asks first (it cannot be undone)."""
+    t = frame.t
+    with st.container(
+        key=f"{prefix.replace('.', '-')}-q-{q.number}", horizontal=True, vertical_alignment="center"
+    ):
+        st.markdown(
+            t(
+                "live.question_line",
+                number=q.number,
+                kind=kind_text(t, q.spec),
+                state=t(f"live.state_{q.state}"),
+                count=count_text(t, q.n_answers),
+            )
+        )
+        for action, label, allowed in (
+            # a revealed question stays closed: its answer has been shown
+            ("open_question", "open", q.state in ("ready", "closed")),
+            ("close_question", "close", q.state == "open"),
+            ("reveal", "reveal", q.state in ("open", "closed")),
+        ):
+            name = f"{prefix}.{label}.{q.number}" if prefix != "live" else f"live.{label}.{q.number}"
+            click: tuple[Callable[..., None], tuple[Any, ...]] = (
+                (_ask, ("reveal", q.number)) if action == "reveal" else (_act, (action, code, key, q.number))
+            )
+            st.button(
+                t(f"live.{label}"),
+                key=name,
+                on_click=click[0],
+                args=click[1],
+                disabled=ended or not allowed,
+                # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
+            )
+        if q.state == "revealed" and not ended and prefix == "live":
+            # the same question once more, as a new one (after the explanation, a second try)
+            st.button(
+                t("live.reask"),
+                key=f"live.reask.{q.number}",
+                on_click=_reask,
+                args=(code, key, q.number),
+                icon=":material/replay:",
+            )
+
+
 def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], *, ended: bool) -> None:
     """Every question with its state and count, and its open / close / reveal buttons."""
-    t = frame.t
     if not items:
-        st.caption(t("live.no_questions"))
+        st.caption(frame.t("live.no_questions"))
     for q in items:
-        with st.container(key=f"live-q-{q.number}", horizontal=True, vertical_alignment="center"):
-            st.markdown(
-                t(
-                    "live.question_line",
-                    number=q.number,
-                    kind=kind_text(t, q.spec),
-                    state=t(f"live.state_{q.state}"),
-                    count=count_text(t, q.n_answers),
-                )
-            )
-            for action, label, allowed in (
-                # a revealed question stays closed: its answer has been shown
-                ("open_question", "open", q.state in ("ready", "closed")),
-                ("close_question", "close", q.state == "open"),
-                ("reveal", "reveal", q.state in ("open", "closed")),
-            ):
-                st.button(
-                    t(f"live.{label}"),
-                    key=f"live.{label}.{q.number}",
-                    on_click=_act,
-                    args=(action, code, key, q.number),
-                    disabled=ended or not allowed,
-                    # never type="primary": white on the dark theme's sky-blue primary is 2.3:1 (axe-core)
-                )
+        _question_row(frame, code, key, q, ended=ended)
 
 
 def _lock(code: str, key: str) -> None:
@@ -793,6 +900,7 @@ def _remove(code: str, key: str) -> None:
 
 
 @st.fragment(run_every=REFRESH)
+@_guarded
 def join_stats(frame: Frame, code: str, key: str) -> None:
     """Who is in the class and how fast they join (read again every :data:`REFRESH` seconds)."""
     t = frame.t
@@ -843,22 +951,21 @@ def _controls(frame: Frame, code: str, key: str, *, locked: bool, show: bool) ->
             st.form_submit_button(
                 t("live.remove"), on_click=_remove, args=(code, key), icon=":material/person_remove:"
             )
+    end_control(frame, code, key)
 
 
-def teacher(
-    frame: Frame, code: str, key: str, *, ended: bool, locked: bool = False, show: bool = False
-) -> None:
-    """The teacher's view: links, questions and controls, the current question's answers."""
+def _links(frame: Frame, code: str, key: str, base: address.ShareAddress, *, ended: bool) -> None:
+    """The students' link (large: it is read from the back of the room), the room's button
+    and the teacher's secret link. An ended class keeps them folded away, without QR code."""
     t = frame.t
-    error = st.session_state.pop("live.error", None)
-    if error is not None:
-        show_error(frame.lang, error)
-    added = st.session_state.pop("live.added", None)
-    if added is not None:
-        st.success(t("live.added", number=added), icon=":material/check:")
-    base = _base(_page_url())
     join = student_link(base.url, code, frame.lang)
-    st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
+    if ended:
+        with st.expander(t("live.links_title"), icon=":material/link:"):
+            with st.container(key="live-student-link"):
+                st.code(join, language=None, wrap_lines=True)
+            st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
+        _teacher_link(frame, code, key, base)
+        return
     links, qr = st.columns([3, 2], gap="large")
     with links:
         st.markdown(f"**{t('live.students_title')}**")
@@ -871,29 +978,92 @@ def teacher(
             else:
                 st.caption(share.share_note(frame.lang, base))
         st.link_button(t("live.room_open"), room_link(base.url, code, frame.lang), icon=":material/tv:")
-        with (
-            st.expander(t("live.teacher_link_title"), icon=":material/key:"),
-            st.container(key="live-teacher-link"),
-        ):
-            st.caption(t("live.teacher_link_help"))
-            st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
+        _teacher_link(frame, code, key, base)
     with qr, st.container(key="live-qr"):
-        st.image(share.qr_png(join, scale=8), width=300, alt=t("live.qr_alt"))
+        st.image(share.qr_png(join, scale=8), width=240, alt=t("live.qr_alt"))
+
+
+def _teacher_link(frame: Frame, code: str, key: str, base: address.ShareAddress) -> None:
+    t = frame.t
+    with (
+        st.expander(t("live.teacher_link_title"), icon=":material/key:"),
+        st.container(key="live-teacher-link"),
+    ):
+        st.caption(t("live.teacher_link_help"))
+        st.code(teacher_link(base.url, code, key, frame.lang), language=None, wrap_lines=True)
+
+
+def _ask(name: str, value: Any) -> None:
+    """A control that acts only once confirmed: remember what is asked (``live.confirm.<name>``)."""
+    st.session_state[f"live.confirm.{name}"] = value
+
+
+def _drop(name: str) -> None:
+    st.session_state.pop(f"live.confirm.{name}", None)
+
+
+def _confirmed_end(code: str, key: str) -> None:
+    _drop("end")
+    _end(code, key)
+
+
+def _confirmed_reveal(code: str, key: str, number: int) -> None:
+    _drop("reveal")
+    _act("reveal", code, key, number)
+
+
+def _confirm(
+    t: Translate, name: str, text: str, yes: str, on_yes: Callable[..., None], args: tuple[Any, ...]
+) -> None:
+    """The question asked before an action that cannot be undone, with its two buttons."""
+    with st.container(key=f"live-confirm-{name}", border=True):
+        st.warning(text, icon=":material/help:")
+        with st.container(horizontal=True):
+            st.button(yes, key=f"live.{name}_yes", on_click=on_yes, args=args, icon=":material/check:")
+            st.button(t("live.cancel"), key=f"live.{name}_no", on_click=_drop, args=(name,))
+
+
+def end_control(frame: Frame, code: str, key: str) -> None:
+    """ "End the class", asked once more before it acts (apart from the downloads)."""
+    t = frame.t
+    if st.session_state.get("live.confirm.end"):
+        _confirm(t, "end", t("live.end_confirm"), t("live.end_yes"), _confirmed_end, (code, key))
+    else:
+        st.button(
+            t("live.end"), key="live.end", on_click=_ask, args=("end", True), icon=":material/stop_circle:"
+        )
+
+
+def teacher(
+    frame: Frame, code: str, key: str, *, ended: bool, locked: bool = False, show: bool = False
+) -> None:
+    """The teacher's view: links and the class's controls; the current question with its
+    controls and its answers together; every question; adding one; the downloads."""
+    t = frame.t
+    # always drawn, full or empty: what follows keeps its place on the page (and its state)
+    with st.container(key="live-flash"):
+        error = st.session_state.pop("live.error", None)
+        if error is not None:
+            show_error(frame.lang, error)
+        added = st.session_state.pop("live.added", None)
+        if added is not None:
+            st.success(t("live.added", number=added), icon=":material/check:")
+    st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
+    _links(frame, code, key, _base(_page_url()), ended=ended)
     if ended:
         st.info(t("live.ended", hours=int(DEFAULT_TTL // 3600)), icon=":material/event_busy:")
     else:
         class_controls(frame, code, key, locked=locked, show=show)
     st.divider()
-    items = store().questions(code)
+    lesson(frame, code, key, ended=ended)
     if not ended:
-        # open while there is no question, or while the teacher came from a page to ask its questions
-        offer = not items or bool(st.session_state.get("live.offer"))
-        with st.expander(t("live.add_title"), expanded=offer, icon=":material/add_circle:"):
-            add_question(frame, code, key)
-    st.subheader(t("live.questions_title"))
-    question_list(frame, code, key, items, ended=ended)
-    st.divider()
-    teacher_results(frame, code, key)
+        st.divider()
+        # open while there is no question, or while the teacher came from a page to ask its
+        # questions; then it stays as the teacher leaves it (a toggle, never folded by a rerun)
+        st.session_state.setdefault("live.adding", not store().questions(code))
+        if st.toggle(t("live.add_title"), key="live.adding"):
+            with st.container(key="live-add", border=True):
+                add_question(frame, code, key)
     st.divider()
     with st.container(horizontal=True):
         st.download_button(
@@ -905,47 +1075,86 @@ def teacher(
             on_click="ignore",
             icon=":material/download:",
         )
-        if not ended:
-            st.button(
-                t("live.end"), key="live.end", on_click=_end, args=(code, key), icon=":material/stop_circle:"
-            )
+        st.download_button(
+            t("live.csv_answers"),
+            data=lambda: store().export_answers_csv(code, key),
+            file_name=f"live_class_{code}_answers.csv",
+            mime="text/csv",
+            key="live.csv_answers",
+            on_click="ignore",
+            icon=":material/download:",
+            help=t("live.csv_answers_help"),
+        )
 
 
 @st.fragment(run_every=REFRESH)
-def teacher_results(frame: Frame, code: str, key: str) -> None:
-    """The current question and its answers (the teacher sees them before the reveal), read
-    again every :data:`REFRESH` seconds."""
+@_guarded
+def lesson(frame: Frame, code: str, key: str, *, ended: bool) -> None:
+    """The current question with its own controls and its answers, then every question with
+    its count, read again every :data:`REFRESH` seconds (no count stays stale)."""
+    t = frame.t
+    items = store().questions(code)
     q = store().current(code)
-    if q is None:
-        st.caption(frame.t("live.room_waiting"))
-        return
-    if not shown_valid(frame, q):
-        return
-    prompt(frame, q.spec, number=q.number)
-    results(frame, code, q, key=key)
+    asked = st.session_state.get("live.confirm.reveal")
+    if (
+        asked is not None
+        and not ended
+        and any(i.number == asked and i.state in ("open", "closed") for i in items)
+    ):
+        _confirm(
+            t,
+            "reveal",
+            t("live.reveal_confirm", number=asked),
+            t("live.reveal_yes"),
+            _confirmed_reveal,
+            (code, key, int(asked)),
+        )
+    with st.container(key="live-current"):
+        if q is None:
+            st.caption(t("live.room_waiting"))
+        elif shown_valid(frame, q):
+            _question_row(frame, code, key, q, ended=ended, prefix="live.current")
+            prompt(frame, q.spec, number=q.number)
+            results(frame, code, q, key=key)
+    st.subheader(t("live.questions_title"))
+    question_list(frame, code, key, items, ended=ended)
 
 
 # ----------------------------------------------------------------------------- room
 
 
 @st.fragment(run_every=REFRESH)
+@_guarded
 def room(frame: Frame, code: str) -> None:
-    """The projector: how to join, the current question, the answers, after the reveal the worked answer."""
+    """The projector, one screen at 1024×768: how to join (small once a question is up), the
+    question beside its answers (the count, the chart, after the reveal the verdict and the
+    right answer); the worked step table folded below."""
     t = frame.t
     join = student_link(_base(_page_url()).url, code, frame.lang)
-    text, qr = st.columns([4, 1])
-    text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
-    qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
     q = store().current(code)
+    if store().class_info(code).ended:  # no QR code to a class that takes nobody
+        st.info(t("live.room_ended"), icon=":material/event_busy:")
+    elif q is None:
+        text, qr = st.columns([4, 1])
+        text.markdown(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
+        qr.image(share.qr_png(join, scale=6), width=160, alt=t("live.qr_alt"))
+    else:
+        with st.container(key="live-room-join", horizontal=True, vertical_alignment="center"):
+            st.caption(t("live.room_join", link=f"`{join}`", code=f"**`{code}`**"))
+            st.image(share.qr_png(join, scale=4), width=96, alt=t("live.qr_alt"))
     if q is None:
         st.info(t("live.room_waiting"), icon=":material/hourglass:")
         return
     if not shown_valid(frame, q):
         return
-    prompt(frame, q.spec, number=q.number)
-    results(frame, code, q)
+    question, answers = st.columns([11, 9], gap="large")
+    with question:
+        prompt(frame, q.spec, number=q.number)
+    with answers:
+        results(frame, code, q)
     if q.state == "revealed":
-        worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}")
+        with st.expander(t("live.steps_title"), icon=":material/table:"):
+            worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}", titled=False)
 
 
 # ----------------------------------------------------------------------------- student
@@ -961,7 +1170,11 @@ def _watch(code: str, shown: tuple[int, str] | None) -> None:
     """Rerun the page when the teacher opens, closes or reveals a question."""
     if st.session_state.pop("live.fresh", False):
         return  # the page's own run has just read it
-    if _signature(code) != shown:
+    try:
+        now = _signature(code)
+    except NDCGInputError:  # the database not answering: the next check tries again
+        return
+    if now != shown:
         st.rerun()
 
 
@@ -989,8 +1202,12 @@ def _submit(code: str, token: str, number: int, answer: Any) -> None:
     try:
         store().submit(code, token, number, answer)
     except NDCGInputError as err:
+        if err.key == "live_unavailable":  # said as "not saved, send again", the answer kept
+            err = NDCGInputError("live_not_saved")
+            st.session_state[f"live.unsent.{number}"] = answer
         st.session_state["live.error"] = err
     else:
+        st.session_state.pop(f"live.unsent.{number}", None)
         st.session_state["live.saved"] = number
 
 
@@ -1009,6 +1226,8 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
             on_click=lambda: _submit(code, token, q.number, _order_from_cards(q.spec, order, shown)),
         )
         return
+    # an answer the database did not take stays in the box (the box may have gone meanwhile)
+    unsent = str(st.session_state.get(f"live.unsent.{q.number}", ""))
     with st.form(f"live.form.{q.number}", border=False):
         if kind == "number":
             st.text_input(
@@ -1016,14 +1235,20 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 key=f"live.answer.{q.number}",
                 max_chars=MAX_ANSWER_CHARS,  # the store refuses longer ones itself
                 placeholder="0.85",
-                value="" if own is None else f"{widgets.answer_number(own.value):g}",
+                value=unsent if unsent else "" if own is None else f"{widgets.answer_number(own.value):g}",
             )
         else:
             names = choice_names(frame, q.spec)
             st.radio(
                 t("live.choice_label"),
                 list(names),
-                index=None if own is None else list(names).index(str(own.value)),
+                index=(
+                    list(names).index(unsent)
+                    if unsent in names
+                    else None
+                    if own is None
+                    else list(names).index(str(own.value))
+                ),
                 key=f"live.answer.{q.number}",
                 format_func=lambda c: names[c],
             )
@@ -1087,6 +1312,17 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
             )
 
 
+def student_error(frame: Frame, q: QuestionInfo | None, err: NDCGInputError) -> None:
+    """A refused answer in the student's words: a choice outside the options (a forged
+    request) is answered with the options as shown, never the store's keys."""
+    if err.key == "unknown_option" and q is not None and questions.answer_type(q.spec) == "choice":
+        shown = "、".join if frame.lang == "zh" else ", ".join
+        names = shown(f"“{name}”" for name in choice_names(frame, q.spec).values())
+        st.error(frame.t("live.bad_choice", options=md_escape(names)), icon=":material/error:")
+        return
+    show_error(frame.lang, err)
+
+
 def student(frame: Frame, code: str, token: str) -> None:
     """A student's phone: who they are, the open question and its answer, after the reveal
     their answer against the truth with the step table."""
@@ -1094,16 +1330,19 @@ def student(frame: Frame, code: str, token: str) -> None:
     try:
         me = store().join(code, token or None, client=client_address())
     except NDCGInputError as err:
-        show_error(frame.lang, err)
+        if err.key == "live_unavailable":  # an answer just refused is said first ("not saved")
+            unavailable(frame, st.session_state.pop("live.error", None) or err)
+        else:
+            show_error(frame.lang, err)
         return
     if me.token != token:
         set_param("student", me.token)  # the link keeps the student through a reload
         token = me.token
     st.markdown(t("live.you_are", name=t("live.student_name", number=me.number)))
     error = st.session_state.pop("live.error", None)
-    if error is not None:
-        show_error(frame.lang, error)
     q = store().current(code)
+    if error is not None:
+        student_error(frame, q, error)
     st.session_state["live.fresh"] = True
     _watch(code, None if q is None else (q.number, q.state))
     if q is None:
@@ -1111,14 +1350,15 @@ def student(frame: Frame, code: str, token: str) -> None:
         return
     if not shown_valid(frame, q):
         return
-    prompt(frame, q.spec, number=q.number)
+    prompt(frame, q.spec, number=q.number, cards=q.state == "open")
     own = store().own_answer(code, token, q.number)
     if st.session_state.pop("live.saved", None) == q.number and own is not None:
         st.success(t("live.saved"), icon=":material/check:")
     if own is not None:
         st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
     if q.state == "open":
-        answer_form(frame, code, token, q, own)
+        with st.container(key="live-answer"):  # large tap targets (ui.framework.styles)
+            answer_form(frame, code, token, q, own)
         return
     if q.state == "closed":
         st.info(t("live.closed_wait"), icon=":material/hourglass:")
@@ -1130,11 +1370,11 @@ def student(frame: Frame, code: str, token: str) -> None:
         st.caption(t("live.no_answer"))
         st.success(truth_text(frame, q.spec), icon=":material/lightbulb:")
     else:
-        verdict(frame, q.spec, own)
-        if not own.correct:
-            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
-        elif q.spec.get("kind") == "predict":  # right, and still the page's why
+        verdict(frame, q.spec, own)  # a wrong choice's verdict names the right one: said once
+        if q.spec.get("kind") == "predict":  # the page's why, right or not
             st.info(asked(frame, q.spec).answer, icon=":material/lightbulb:")
+        elif not own.correct and questions.answer_type(q.spec) != "choice":
+            st.info(truth_text(frame, q.spec), icon=":material/lightbulb:")
     order = (
         widgets.answer_order(own.value)
         if own is not None and questions.answer_type(q.spec) == "ranking"
