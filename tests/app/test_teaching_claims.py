@@ -26,8 +26,9 @@ def _all_text(at) -> str:
     return "\n".join(parts)
 
 
-def _tools(at):
-    return at.dataframe[-1].value
+def _tools(at, lang):
+    """The tools table: a static table (its long texts wrap), named by its call column."""
+    return static_table(at, translate(lang, "variants.call"))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -40,7 +41,7 @@ def test_ranx_row_of_sixteen_items_with_a_tie_is_ranx_own_number(app, lang):
     scores[10] = scores[13] = "100"
     at = app(page=VARIANTS, rel=",".join(grades), scores=",".join(scores), by_score="1", k="1", lang=lang)
     assert not at.exception
-    table = _tools(at)
+    table = _tools(at, lang)
     ranx = table[table.iloc[:, 0] == "ranx"].iloc[0]  # the first ranx row: ndcg@1
     assert ranx.iloc[1] == 'ranx.evaluate(qrels, run, "ndcg@1")'
     assert ranx.iloc[2] == "0.0000"
@@ -55,7 +56,7 @@ def test_spark_row_says_any_grade_above_zero_counts_as_relevant(app, lang):
     at = app(page=VARIANTS, rel="3,2,0,0,1", lang=lang)
     at.radio(key="variants.predict.guess").set_value("higher").run()
     text = _all_text(at)
-    table = _tools(at)
+    table = _tools(at, lang)
     rows = table.astype(str).agg(" ".join, axis=1)
     spark = next(r for r in rows if "Spark" in r)
     wanted = "any grade above 0 counts as relevant" if lang == "en" else "任何大于 0 的等级都算作相关"
