@@ -44,7 +44,10 @@ def test_evaluate_names_one_worst_query_in_the_singular(app, lang, expected):
 
 @pytest.mark.parametrize(
     ("lang", "expected"),
-    [("en", "the 1 judged item not returned stays in the pool"), ("zh", "那 1 个未返回的已标注项仍留在评测池中")],
+    [
+        ("en", "the 1 judged item not returned stays in the pool"),
+        ("zh", "那 1 个未返回的已标注项仍留在评测池中"),
+    ],
 )
 def test_the_pool_note_names_one_missed_item_in_the_singular(app, lang, expected):
     at = app(rel="3,2,0", missed="3", lang=lang)
