@@ -36,7 +36,7 @@ source, label, progress = ev.data_widgets(frame.lang, t)
 columns = None
 if source is not None:
     st.subheader(t("evaluate.columns_header"))
-    columns = ev.column_widgets(list(source.frame.columns), t)
+    columns = ev.column_widgets(source, t)
 st.header(t("evaluate.options_header"))
 options = ev.option_widgets(frame.lang, t)
 

@@ -307,6 +307,24 @@ def test_corpus_page_en(page_en, case):
     assert shown[label] == f"{mean:.4f}"
 
 
+def test_corpus_page_next_file_with_the_same_header_starts_from_its_own_columns():
+    """A column choice belongs to one file: after a file whose visitor chose the grade column as
+    the score too (refused), the next file with the same header is read with its own guesses
+    and gets its own message, not the last file's (seen in CI, where the order of cases varies)."""
+    from ui.framework.i18n import error_text
+    from ui.framework.text import md_escape
+
+    by_name = {case["name"]: case for case in CASES}
+    page = _Page("en")
+    roles = error_text("en", _api_error(by_name["cols_score_is_relevance"]))
+    assert md_escape(roles) in [e.value for e in _upload(page, by_name["cols_score_is_relevance"]).error]
+    at = _upload(page, by_name["num_score_decimal_comma_quoted"])
+    shown = [e.value for e in at.error]
+    assert md_escape(error_text("en", _api_error(by_name["num_score_decimal_comma_quoted"]))) in shown
+    assert md_escape(roles) not in shown
+    assert at.selectbox(key="evaluate.col_score").value == "score"
+
+
 # Latin words a Chinese message may keep: option names, format names, symbols.
 _ALLOWED = {
     "ignore",

@@ -306,6 +306,7 @@ def test_every_chart_of_blind_spots_explore_and_evaluate_has_downloads(app):
                 "blind_nothing_ndcg",
                 "blind_lengths_dcg",
                 "blind_lengths_ndcg",
+                "blind_length_drift",
             ],
         ),
         "explore": (explore, ["explore_swaps", "explore_all_orderings", "explore_slide_down"]),

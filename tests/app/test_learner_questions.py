@@ -39,10 +39,10 @@ def test_shape_mistake_shows_scikit_learns_error_and_the_fix(app, page, lang):
         ndcg_score([3, 2, 0, 0, 1], [5, 4, 3, 2, 1])
     assert "Got multiclass instead" in str(err.value)
     codes = [c.value for c in at.code]
-    assert "ndcg_score([3, 2, 0, 0, 1], [5, 4, 3, 2, 1])" in codes
+    assert "ndcg_score([3, 2, 0, 0, 1],\n           [5, 4, 3, 2, 1])" in codes
     assert f"ValueError: {err.value}" in codes
     fixed = ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])
-    assert f"ndcg_score([[3, 2, 0, 0, 1]], [[5, 4, 3, 2, 1]])  # {fixed:.4f}" in codes
+    assert f"ndcg_score([[3, 2, 0, 0, 1]],\n           [[5, 4, 3, 2, 1]])\n# {fixed:.4f}" in codes
     assert f"{fixed:.4f}" == "0.9762"
     assert any(e.label == translate(lang, "lesson.shape.title") for e in at.expander)
 

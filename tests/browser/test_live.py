@@ -280,6 +280,10 @@ def test_live_class_page_prediction_started_from_the_lesson(browser, live_server
         expect(teacher.locator(".st-key-live-results")).to_contain_text("1 answer", timeout=COUNT_TIMEOUT)
         teacher.locator(".st-key-live-q-1").get_by_role("button", name="Reveal", exact=True).click()
         wait_idle(teacher)
+        teacher.locator(".st-key-live-confirm-reveal").get_by_role(
+            "button", name=TEXTS["en"]["reveal_yes"]
+        ).click()
+        wait_idle(teacher)
         # CG@5 = 6 > DCG@5 = 3 + 2/log2 3 + 1/log2 6 = 4.6487: the lesson's reveal, on the phone
         expect(phone.get_by_text("Right: CG.")).to_be_visible(timeout=COUNT_TIMEOUT)
         expect(phone.get_by_text(re.compile(r"DCG@5 = 4\.6487"))).to_be_visible()

@@ -94,8 +94,11 @@ def shape_panel(t: Translate, *, ns: str) -> None:
     scores = ", ".join(format_grade(g) for g in questions.SHAPE_SCORES)
     with st.expander(t("lesson.shape.title")):
         st.markdown(t("lesson.shape.intro"))
-        st.code(f"ndcg_score([{grades}], [{scores}])", language="python")
+        # one argument a line, as the other calls: a phone's 324 px hold 38 characters
+        st.code(f"ndcg_score([{grades}],\n           [{scores}])", language="python")
         st.code(f"ValueError: {mistake.error}", language="text", wrap_lines=True)
         st.markdown(t("lesson.shape.why"))
-        st.code(f"ndcg_score([[{grades}]], [[{scores}]])  # {mistake.fixed:.4f}", language="python")
+        st.code(
+            f"ndcg_score([[{grades}]],\n           [[{scores}]])\n# {mistake.fixed:.4f}", language="python"
+        )
         st.caption(t("lesson.shape.many"))

@@ -176,13 +176,18 @@ NO_ROOM_CLASS = "lab-no-room"
 #: inline code takes the text colour (Streamlit's green was 4.3:1 light, 4.2:1 dark at its small
 #: size: axe-core); the current page's link in the sidebar, which Streamlit draws disabled at 40 %
 #: (2.3:1), is shown in the text colour on a grey band instead; a focus ring (FOCUS_RING) on the
-#: page's own controls; skip links (``--lab-page-css`` tells a test that this sheet is applied).
+#: page's own controls; skip links (``--lab-page-css`` tells a test that this sheet is applied);
+#: the Variants tools table's call column may break inside a call where the page is wide
+#: enough for the whole table (its one-word calls made it 887 px in 820 and cut the last column
+#: at 1280 px; axe flagged the scrolling box, which a keyboard cannot reach).
 PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] [data-testid="stMarkdownContainer"] {{ overflow-x: auto; }}
 [class*="st-key-{TABLE_PREFIX}"] table {{ margin: 0 0 1rem; font-variant-numeric: tabular-nums; }}
 [class*="st-key-{TABLE_PREFIX}"] {{ container-type: inline-size; }}
 [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
   padding: 0.25rem 0.45rem; font-size: 0.9rem; }}
+@container (min-width: 40em) {{ .st-key-{TABLE_PREFIX}variants-tools-wrapped td:nth-child(2) {{
+  overflow-wrap: anywhere; min-width: 11em; }} }}
 @container (max-width: 25em) {{ [class*="st-key-{TABLE_PREFIX}"] th, [class*="st-key-{TABLE_PREFIX}"] td {{
   padding: 0.2rem 0.25rem; }} }}
 [class*="st-key-{STEP_TABLE_PREFIX}"] {{ container-type: inline-size; font-size: 0.9rem; }}

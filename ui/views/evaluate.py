@@ -423,17 +423,18 @@ def option_widgets(lang: str, t: Translate) -> TableOptions:
     return TableOptions(**values)
 
 
-def column_widgets(columns: Sequence[Any], t: Translate) -> Columns | None:
+def column_widgets(source: TableRun, t: Translate) -> Columns | None:
     """Selectboxes choosing each role's column; ``None`` until query, relevance and score are set."""
+    columns = list(source.frame.columns)
     guess = guess_columns(columns)
     chosen: dict[str, Any] = {}
-    # a choice belongs to a file's columns: another file starts from its own guesses (a kept
-    # "no item column" would otherwise refuse trec_eval ties on a file that has one)
-    header = tuple(str(column) for column in columns)
-    if st.session_state.get("evaluate.columns_of") != header:
+    # a choice belongs to one file: another file, even with the same header, starts from its own
+    # guesses (a kept "no item column" would refuse trec_eval ties on a file that has one, a
+    # kept "score = relevance" would refuse the next file for a choice its visitor never made)
+    if st.session_state.get("evaluate.columns_of") != source.key:
         for role in ROLES:
             st.session_state.pop(f"evaluate.col_{role}", None)
-        st.session_state["evaluate.columns_of"] = header
+        st.session_state["evaluate.columns_of"] = source.key
     for box, role in zip(st.columns(4), ROLES, strict=True):
         key = f"evaluate.col_{role}"
         options: list[Any] = ([None] if role == "item" else []) + list(columns)
