@@ -39,6 +39,7 @@ __all__ = [
     "check_k",
     "check_labels",
     "check_same_length",
+    "control_character",
     "fail",
     "message_layers",
     "parse_answer",
@@ -676,8 +677,12 @@ def parse_labels(text: str, n: int | None = None, *, limit: int = 60) -> list[st
     return check_labels(labels, limit=limit)
 
 
-def _control_character(label: str) -> str | None:
-    """The first control or format character of ``label`` (Unicode Cc / Cf), as ``U+XXXX``."""
+def control_character(label: str) -> str | None:
+    """The first control or format character of ``label`` (Unicode Cc / Cf), as ``U+XXXX``.
+
+    >>> control_character("a" + chr(9) + "b"), control_character("D1")
+    ('U+0009', None)
+    """
     for char in label:
         if unicodedata.category(char) in ("Cc", "Cf"):
             return f"U+{ord(char):04X}"
@@ -700,7 +705,7 @@ def check_labels(labels: Sequence[Any], *, limit: int = 60) -> list[str]:
         label = "" if raw is None or (isinstance(raw, float) and math.isnan(raw)) else str(raw).strip()
         if not label:
             fail("label_empty", position=index + 1)
-        char = _control_character(label)
+        char = control_character(label)
         if char is not None:
             fail("label_control", position=index + 1, char=char)
         if len(label) > limit:

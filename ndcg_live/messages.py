@@ -39,6 +39,11 @@ MESSAGES: dict[str, str] = {
     "live_bad_students": (
         "Students {first} to {last}: give two whole numbers from 1 up, the first not after the last."
     ),
+    "live_text_too_long": "The question's own text has {got} characters, more than the {limit} allowed.",
+    "live_text_control": (
+        "The question's own text contains a control character ({char}). Write it on one line: "
+        "no new lines, tabs or other invisible characters."
+    ),
     "live_unknown_prompt": (
         "This app has no question {prompt!r} to ask (it may come from another version of the app). "
         "Add another question."

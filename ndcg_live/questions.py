@@ -2,7 +2,8 @@
 
 A question is stored as a small JSON-able dictionary (:func:`spec_from_ranking`,
 :func:`spec_from_practice`) that names a list and a kind, never a text: every screen renders
-it in its own language. :func:`exercise` turns a spec into an :class:`ndcg_core.Exercise`
+it in its own language; the one text a spec may carry is the teacher's own words
+(:func:`with_text`), shown as typed above the built-in task. :func:`exercise` turns a spec into an :class:`ndcg_core.Exercise`
 whose exact answer comes from the core, and :func:`judge` checks an answer with
 :func:`ndcg_teach.exercises.check_answer` (the Practice page's judge): a number must be one
 finite number, an order a permutation of the items, a choice one of the options.
@@ -34,10 +35,12 @@ from ndcg_teach.predictions import FIELDS, PROMPTS, Decision, decide
 __all__ = [
     "ANSWER_TYPES",
     "CALCULATOR_KINDS",
+    "MAX_TEXT",
     "TOLERANCE",
     "Judged",
     "answer_type",
     "check",
+    "check_text",
     "decision",
     "exercise",
     "expected",
@@ -49,6 +52,7 @@ __all__ = [
     "spec_from_prompt",
     "spec_from_ranking",
     "tally",
+    "with_text",
 ]
 
 #: Numeric answers within this absolute distance of the exact value are right (two decimals,
@@ -65,6 +69,8 @@ ANSWER_TYPES: dict[str, str] = {
 CALCULATOR_KINDS: tuple[str, ...] = ("ndcg", "ideal_order", "compare")
 #: The most items a live question shows (a phone shows them as cards).
 MAX_ITEMS = 12
+#: The most characters of a teacher's own words on a question (one line on a projector).
+MAX_TEXT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +212,42 @@ def spec_from_prompt(
     return spec
 
 
+def check_text(text: Any) -> str:
+    """The teacher's own words on a question: one line of at most :data:`MAX_TEXT` characters,
+    kept as typed apart from spaces at either end ("" for none).
+
+    >>> check_text("  Which list would a user rather see? ")
+    'Which list would a user rather see?'
+    >>> check_text("D1" + chr(10) + "D2")
+    Traceback (most recent call last):
+    ...
+    ndcg_core.validate.NDCGInputError: The question's own text contains a control character (U+000A). ...
+    """
+    if not isinstance(text, str):
+        fail("unknown_option", option="text", allowed="str", got=type(text).__name__)
+    words = text.strip()
+    char = nc.validate.control_character(words)
+    if char is not None:
+        fail("live_text_control", char=char)
+    if len(words) > MAX_TEXT:
+        fail("live_text_too_long", got=len(words), limit=MAX_TEXT)
+    return words
+
+
+def with_text(spec: dict[str, Any], text: Any) -> dict[str, Any]:
+    """``spec`` with the teacher's own words (:func:`check_text`) under ``"text"``; empty words
+    leave it without. Every screen shows them as typed, above the task in its own language.
+
+    >>> with_text(spec_from_practice(1, 1), " Warm-up ")["text"]
+    'Warm-up'
+    >>> "text" in with_text(spec_from_practice(1, 1), "")
+    False
+    """
+    words = check_text(text)
+    plain = {key: value for key, value in spec.items() if key != "text"}
+    return {**plain, "text": words} if words else plain
+
+
 def decision(spec: dict[str, Any]) -> Decision:
     """The options and right option of a ``"predict"`` spec, from the core (the page's rule).
 
@@ -231,6 +273,8 @@ def check(spec: Any) -> None:
     if not isinstance(spec, dict):
         fail("unknown_option", option="spec", allowed="dict", got=type(spec).__name__)
     answer_type(spec)
+    if "text" in spec and not check_text(spec["text"]):
+        fail("unknown_option", option="text", allowed="str", got="''")
     try:
         if spec["kind"] == "predict":
             decision(spec)

@@ -713,8 +713,9 @@ class LiveStore:
         """The class's questions and their answer counts as UTF-8 CSV (teacher only).
 
         Columns: ``question, origin, kind, k, gain, discount, relevance, labels, expected,
-        state, answers, correct, prompt`` (``prompt``: the page's question of a ``"predict"``
-        kind, e.g. ``lesson.bases``); no student appears in it.
+        state, answers, correct, prompt, text`` (``prompt``: the page's question of a
+        ``"predict"`` kind, e.g. ``lesson.bases``; ``text``: the teacher's own words); no
+        student appears in it.
         """
         info = self.class_info(code)
         if not self.is_teacher(info.code, key):
@@ -736,6 +737,7 @@ class LiveStore:
                 "answers",
                 "correct",
                 "prompt",
+                "text",
             ]
         )
         for q in self.questions(info.code):
@@ -760,6 +762,7 @@ class LiveStore:
                     len(given),
                     sum(a.correct for a in given),
                     q.spec.get("prompt", ""),
+                    _cell(str(q.spec.get("text", ""))),
                 ]
             )
         return out.getvalue().encode("utf-8-sig")

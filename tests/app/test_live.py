@@ -203,6 +203,54 @@ def test_live_teacher_adds_a_practice_exercise(app, db, lang):
     assert db.questions(code)[0].spec == questions.spec_from_practice(7, 6)
 
 
+#: A teacher's own words with signs Markdown, HTML or LaTeX would act on, in each language.
+OWN_WORDS = {
+    "en": "Only the top 3 count: <b>which</b> *list* wins? $x$ [link](http://x) 两个列表",
+    "zh": "只看前 3 条：<b>哪个</b> *列表* 更好？ $x$ [链接](#x) ~~A~~",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_own_words_reach_every_screen_as_typed(app, db, lang):
+    """The words typed above a built-in question: stored trimmed, cleared from the box once
+    added, and shown as typed (no bold, link, formula or HTML) to the teacher, a student and
+    the room, with the built-in task in the screen's language under them."""
+    at, code, _ = _teacher(app, lang)
+    at.radio(key="live.kind").set_value("compare")
+    words_typed = OWN_WORDS[lang]
+    at.text_input(key="live.text").input(f"  {words_typed} ")
+    at.button(key="live.add_calculator").click().run()
+    _clean(at, lang)
+    assert db.questions(code)[0].spec["text"] == words_typed
+    assert at.text_input(key="live.text").value == ""
+    key = at.session_state["live.keys"][code]
+    db.open_question(code, key, 1)
+    assert db.questions(code)[0].spec["k"] is None  # the Calculator's whole list
+    builtin = i18n.catalog(lang)["live.prompt_compare"]
+    for params in ({"class": code}, {"class": code, "view": "room"}):
+        seen = app(page=LIVE, lang=lang, **params)
+        _clean(seen, lang)
+        words = [m for m in seen.markdown if m.value.replace("\\", "") == words_typed]
+        assert len(words) == 1, [m.value for m in seen.markdown]
+        assert words[0].value != words_typed  # escaped: every sign shown, none acted on
+        assert builtin in _texts(seen)
+    listed = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    assert words_typed[:12] in _texts(listed).replace("\\", "")  # the teacher's list names it
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_own_words_with_a_tab_are_refused_in_their_language(app, db, lang):
+    """Words pasted from a spreadsheet cell with a tab: refused in the page's language, naming
+    the character; no question is added and the words stay in the box to be mended."""
+    at, code, _ = _teacher(app, lang)
+    at.text_input(key="live.text").input("A\tB")
+    at.button(key="live.add_calculator").click().run()
+    _clean(at, lang)
+    assert db.questions(code) == []
+    assert len(at.error) == 1 and "U+0009" in at.error[0].value.replace("\\", "")
+    assert at.text_input(key="live.text").value == "A\tB"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("state", ["ready", "open", "closed", "revealed"])
 def test_live_teacher_view_of_each_question_state(app, db, lang, state):

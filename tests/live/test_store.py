@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import math
 
 import pytest
@@ -358,6 +359,43 @@ def test_export_csv_escapes_formula_names(store):
     code, key = store.create_class()
     store.add_question(code, key, questions.spec_from_ranking("ndcg", [1, 0], ["=cmd()", "B"]))
     assert "'=cmd()" in store.export_csv(code, key).decode("utf-8-sig")
+
+
+def test_own_words_are_stored_exported_and_asked_again(store):
+    """The teacher's words travel with the question: into the CSV (a leading = kept as text)
+    and into a re-asked copy."""
+    code, key = store.create_class()
+    spec = questions.with_text(questions.spec_from_ranking("compare", *RANKING), "=Which list, A or B?")
+    number = store.add_question(code, key, spec)
+    store.open_question(code, key, number)
+    store.reveal(code, key, number)
+    store.reask(code, key, number)
+    assert [q.spec["text"] for q in store.questions(code)] == ["=Which list, A or B?"] * 2
+    rows = list(csv.DictReader(store.export_csv(code, key).decode("utf-8-sig").splitlines()))
+    assert [row["text"] for row in rows] == ["'=Which list, A or B?"] * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("x" * (questions.MAX_TEXT + 1), "live_text_too_long"),
+        ("two\nlines", "live_text_control"),
+        ("bidi\u202eflip", "live_text_control"),
+        ("   ", "unknown_option"),  # stored specs carry no empty words
+        (12, "unknown_option"),
+    ],
+)
+def test_store_refuses_own_words_the_widget_would_not_send(store, text, key):
+    """The 200-character box is only the browser's limit: the store checks the spec it is sent."""
+    code, key_ = store.create_class()
+    spec = {**questions.spec_from_ranking("ndcg", *RANKING), "text": text}
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.add_question(code, key_, spec)
+    assert caught.value.key == key and store.questions(code) == []
+
+
+def test_own_words_of_the_most_characters_are_kept():
+    assert questions.check_text(" " + "字" * questions.MAX_TEXT + " ") == "字" * questions.MAX_TEXT
 
 
 def test_export_has_no_student_token(store):

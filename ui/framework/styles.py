@@ -220,6 +220,8 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 .st-key-live-answer [data-testid="stRadio"] label {{ min-height: 44px; align-items: center; }}
 .st-key-live-answer button {{ min-height: 48px; }}
 .st-key-live-student-link code {{ font-size: 1.3rem !important; }}
+/* the teacher's own words on a question: read first, from the back of the room too */
+[class*="st-key-live-own-text-"] p {{ font-size: 1.2em; font-weight: 600; overflow-wrap: anywhere; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 

@@ -206,11 +206,21 @@ def answer_text(frame: Frame, spec: dict[str, Any], value: Any) -> str:
     return md_escape(choice_names(frame, spec).get(str(value), str(value)))
 
 
+def own_text(spec: dict[str, Any], *, number: int) -> None:
+    """The teacher's own words on the question, as typed (escaped: never Markdown or HTML)."""
+    words = spec.get("text")
+    if words:
+        with st.container(key=f"live-own-text-{number}"):
+            st.markdown(md_escape(words))
+
+
 def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
-    """A page's prediction: its title, the page's context, the list it is about, the question."""
+    """A page's prediction: its title, the teacher's own words, the page's context, the list it
+    is about, the question."""
     t = frame.t
     a = asked(frame, spec)
     st.header(t("live.current_title", number=number, kind=a.title))
+    own_text(spec, number=number)
     if a.context:
         st.markdown(a.context)
     if "relevance" in spec:
@@ -242,7 +252,8 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
 
 
 def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = False) -> None:
-    """The question: its title, task and list(s), in the viewer's language (an order to drag
+    """The question: its title, the teacher's own words, its task and list(s), in the viewer's
+    language (an order to drag
     shows its list, except on a phone whose drag ``cards`` show it)."""
     t = frame.t
     if spec.get("kind") == "predict":
@@ -250,6 +261,7 @@ def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = Fal
         return
     e = questions.exercise(spec)
     st.header(t("live.current_title", number=number, kind=kind_text(t, spec)))
+    own_text(spec, number=number)
     at_k = e.kind == "compare" and e.k is not None  # at the teacher's k, and said so
     if at_k:
         text = t("live.prompt_compare_k", k=e.k)
@@ -623,11 +635,13 @@ def _act(action: str, code: str, key: str, number: int) -> None:
 
 def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
     try:
-        number = store().add_question(code, key, spec_of())
+        spec = questions.with_text(spec_of(), st.session_state.get("live.text", ""))
+        number = store().add_question(code, key, spec)
     except NDCGInputError as err:
         st.session_state["live.error"] = err
     else:
         st.session_state["live.added"] = number
+        st.session_state["live.text"] = ""  # the words belong to the question just added
 
 
 def _reask(code: str, key: str, number: int) -> None:
@@ -785,6 +799,13 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         horizontal=True,
         format_func=lambda v: t(f"live.source_{v}"),
     )
+    st.text_input(
+        t("live.own_text"),
+        key="live.text",
+        max_chars=questions.MAX_TEXT,
+        placeholder=t("live.own_text_placeholder"),
+        help=t("live.own_text_help", limit=questions.MAX_TEXT),
+    )
     if source == "predict":
         predict_picker(frame, code, key)
     elif source == "calculator":
@@ -819,6 +840,11 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         _add_button(t, "practice", code, key, _practice_spec)
 
 
+def _shortened(words: str, limit: int = 40) -> str:
+    """The start of the teacher's own words, for the question list (one line)."""
+    return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"
+
+
 def _question_row(
     frame: Frame, code: str, key: str, q: QuestionInfo, *, ended: bool, prefix: str = "live"
 ) -> None:
@@ -832,7 +858,8 @@ def _question_row(
             t(
                 "live.question_line",
                 number=q.number,
-                kind=kind_text(t, q.spec),
+                kind=kind_text(t, q.spec)
+                + (f" · “{md_escape(_shortened(str(q.spec['text'])))}”" if q.spec.get("text") else ""),
                 state=t(f"live.state_{q.state}"),
                 count=count_text(t, q.n_answers),
             )
