@@ -44,6 +44,7 @@ MESSAGES: dict[str, str] = {
         "The question's own text contains a control character ({char}). Write it on one line: "
         "no new lines, tabs or other invisible characters."
     ),
+    "live_bad_time_limit": "A time limit is a number of seconds from {low} to {high}; got {got}.",
     "live_unknown_prompt": (
         "This app has no question {prompt!r} to ask (it may come from another version of the app). "
         "Add another question."

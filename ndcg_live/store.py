@@ -69,6 +69,7 @@ __all__ = [
     "MIGRATIONS",
     "RETRY_DELAYS",
     "STATES",
+    "TIME_LIMITS",
     "Answer",
     "ClassInfo",
     "JoinStats",
@@ -100,6 +101,8 @@ MAX_ANSWER_CHARS = 40
 MAX_NAME_CHARS = 60
 #: Secrets and addresses longer than this are not ours (a token is 16 characters, a key 24).
 MAX_SECRET_CHARS = 128
+#: The shortest and longest time limit of an open question, in seconds (5 s to an hour).
+TIME_LIMITS: tuple[int, int] = (5, 3600)
 
 
 def default_sqlite() -> Path:
@@ -276,13 +279,50 @@ class JoinStats:
 
 @dataclass(frozen=True, slots=True)
 class QuestionInfo:
-    """A question of a class: its number (1, 2, ...), its spec and state, its answer count."""
+    """A question of a class: its number (1, 2, ...), its spec and state, its answer count, and
+    for an open question with a time limit the time (the store's clock) it closes at."""
 
     id: int
     number: int
     spec: dict[str, Any]
     state: str
     n_answers: int
+    closes_at: float | None = None
+
+
+def _state(q: Any, now: float) -> str:
+    """A stored question's state at ``now``: an open question whose time limit has run out
+    is closed (its ``closed_at``, set when it opened, is then in the past)."""
+    if q.state == "open" and q.closed_at is not None and q.closed_at <= now:
+        return "closed"
+    return str(q.state)
+
+
+def _info(q: Any, n: int, now: float) -> QuestionInfo:
+    state = _state(q, now)
+    closes_at = float(q.closed_at) if state == "open" and q.closed_at is not None else None
+    return QuestionInfo(q.id, q.number, json.loads(q.spec), state, int(n), closes_at)
+
+
+def _closed_at(now: float) -> Any:
+    """The ``closed_at`` of open questions closed at ``now``: a time limit that ran out earlier
+    keeps its own time."""
+    c = questions_table.c.closed_at
+    return sa.case((c.is_not(None) & (c < now), c), else_=now)
+
+
+def _check_limit(seconds: Any) -> float | None:
+    """A time limit in seconds (None for none), refused outside :data:`TIME_LIMITS`."""
+    if seconds is None:
+        return None
+    low, high = TIME_LIMITS
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, numbers.Real)
+        or not low <= float(seconds) <= high  # nan compares false: refused too
+    ):
+        fail("live_bad_time_limit", low=low, high=high, got=str(seconds)[:20])
+    return float(seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,7 +647,7 @@ class LiveStore:
             return number
 
     @_retrying
-    def _set_state(self, code: str, key: str, number: int, state: str) -> None:
+    def _set_state(self, code: str, key: str, number: int, state: str, limit: float | None = None) -> None:
         now = self.clock()
         with self._write() as conn:
             row = self._teacher_row(conn, code, key, now)
@@ -618,19 +658,22 @@ class LiveStore:
                 conn.execute(
                     questions_table.update()
                     .where(questions_table.c.class_id == row.id, questions_table.c.state == "open")
-                    .values(state="closed", closed_at=now)
+                    .values(state="closed", closed_at=_closed_at(now))
                 )
                 values["opened_at"] = now
-                values["closed_at"] = None
+                # a time limit: the time it closes by itself (None: when the teacher closes it)
+                values["closed_at"] = None if limit is None else now + limit
             elif state in ("closed", "revealed") and q.state in ("ready", "open"):
-                values["closed_at"] = now
+                ran_out = q.state == "open" and q.closed_at is not None and q.closed_at <= now
+                values["closed_at"] = q.closed_at if ran_out else now
                 if q.opened_at is None:  # shown without being opened: it is the current one now
                     values["opened_at"] = now
             conn.execute(questions_table.update().where(questions_table.c.id == q.id).values(**values))
 
-    def open_question(self, code: str, key: str, number: int) -> None:
-        """Open question ``number`` for answers (and close any other open one)."""
-        self._set_state(code, key, number, "open")
+    def open_question(self, code: str, key: str, number: int, *, seconds: float | None = None) -> None:
+        """Open question ``number`` for answers (and close any other open one); with
+        ``seconds`` (:data:`TIME_LIMITS`) it closes by itself that long after."""
+        self._set_state(code, key, number, "open", _check_limit(seconds))
 
     def close_question(self, code: str, key: str, number: int) -> None:
         """Close question ``number``: no answer is taken or changed after this."""
@@ -649,7 +692,7 @@ class LiveStore:
             conn.execute(
                 questions_table.update()
                 .where(questions_table.c.class_id == row.id, questions_table.c.state == "open")
-                .values(state="closed", closed_at=now)
+                .values(state="closed", closed_at=_closed_at(now))
             )
             conn.execute(classes.update().where(classes.c.id == row.id).values(ended_at=now))
 
@@ -855,8 +898,9 @@ class LiveStore:
     @_retrying
     def questions(self, code: str) -> list[QuestionInfo]:
         """The class's questions in order, with their answer counts."""
+        now = self.clock()
         with self._read() as conn:
-            row = self._class_row(conn, code, self.clock())
+            row = self._class_row(conn, code, now)
             counts = (  # the answers of this class's questions only
                 sa.select(answers.c.question_id, sa.func.count().label("n"))
                 .join(questions_table, questions_table.c.id == answers.c.question_id)
@@ -870,13 +914,14 @@ class LiveStore:
                 .where(questions_table.c.class_id == row.id)
                 .order_by(questions_table.c.number)
             ).all()
-        return [QuestionInfo(r.id, r.number, json.loads(r.spec), r.state, int(r.n)) for r in rows]
+        return [_info(r, r.n, now) for r in rows]
 
     @_retrying
     def current(self, code: str) -> QuestionInfo | None:
         """The question everyone looks at: the last one opened (open, closed or revealed)."""
+        now = self.clock()
         with self._read() as conn:
-            row = self._class_row(conn, code, self.clock())
+            row = self._class_row(conn, code, now)
             q = conn.execute(
                 sa.select(questions_table)
                 .where(questions_table.c.class_id == row.id, questions_table.c.state != "ready")
@@ -886,7 +931,7 @@ class LiveStore:
             if q is None:
                 return None
             n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
-        return QuestionInfo(q.id, q.number, json.loads(q.spec), q.state, int(n))
+        return _info(q, n, now)
 
     @_retrying
     def answers(self, code: str, number: int, *, key: str | None = None) -> list[Answer]:
@@ -1046,9 +1091,10 @@ class LiveStore:
                 fail("live_removed", code=row.code)
             self._take(conn, students, who, self.student_limit, now)
             q = self._question_row(conn, row.id, number)
-            if q.state == "ready":
+            state = _state(q, now)  # a time limit that ran out has closed it
+            if state == "ready":
                 fail("live_not_open")
-            if q.state != "open" or row.ended_at is not None:
+            if state != "open" or row.ended_at is not None:
                 fail("live_closed")
             judged = questions.judge(json.loads(q.spec), answer)  # raises on an invalid answer
             values = {

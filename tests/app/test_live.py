@@ -7,11 +7,13 @@ import itertools
 import json
 import math
 import re
+import time
 from functools import partial
 from urllib.parse import parse_qs, urlsplit
 
 import pyarrow as pa
 import pytest
+import sqlalchemy as sa
 import vl_convert as vlc
 from chinese_text import english_leftovers
 
@@ -430,6 +432,57 @@ def test_live_item_names_are_never_markup(app, db):
 
 
 # ----------------------------------------------------------------------------- room
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_opens_a_question_with_a_time_limit(app, db, lang):
+    """ "Time to answer" 1 min, then Open: the question closes 60 s after the click, and the
+    teacher, a phone and the room count down (m:ss, in each screen's language)."""
+    at, code, _key = _teacher(app, lang)
+    at.button(key="live.add_calculator").click().run()
+    at.selectbox(key="live.time_limit").set_value(60).run()
+    before = time.time()
+    at.button(key="live.open.1").click().run()
+    after = time.time()
+    _clean(at, lang)
+    q = db.current(code)
+    assert q.state == "open" and before + 60 <= q.closes_at <= after + 60
+    pattern = re.escape(i18n.catalog(lang)["live.time_left"]).replace(r"\{time\}", r"(0:5\d|1:00)")
+    for page in (
+        at,
+        app(page=LIVE, lang=lang, **{"class": code}),
+        app(page=LIVE, lang=lang, **{"class": code, "view": "room"}),
+    ):
+        _clean(page, lang)
+        assert re.search(pattern, _texts(page)), _texts(page)
+    assert at.selectbox(key="live.time_limit").options[:2] == [
+        i18n.catalog(lang)["live.no_time_limit"],
+        i18n.catalog(lang)["live.limit_seconds"].format(seconds=30),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_question_whose_time_ran_out_is_closed_everywhere(app, db, lang):
+    """Opened 100 s ago for 30 s: the phone shows no answer form but "closed", the room and the
+    teacher no countdown, and the teacher's list says closed (Reveal still offered)."""
+    code, key = db.create_class()
+    number = db.add_question(code, key, questions.spec_from_ranking("ndcg", *RANKING, k=3))
+    db.open_question(code, key, number, seconds=30)
+    with db.engine.begin() as conn:  # as if opened 100 s ago: its 30 s ran out 70 s ago
+        conn.execute(sa.text("UPDATE live_question SET closed_at = :t"), {"t": time.time() - 70})
+    phone = app(page=LIVE, lang=lang, **{"class": code})
+    _clean(phone, lang)
+    closed = i18n.catalog(lang)["live.closed_wait"]
+    assert closed in _texts(phone)
+    assert not [b for b in phone.button if b.key and b.key.startswith("FormSubmitter:live.form")]
+    left = i18n.catalog(lang)["live.time_left"].split("{")[0]
+    teacher = app(page=LIVE, lang=lang, **{"class": code, "key": key})
+    for page in (phone, app(page=LIVE, lang=lang, **{"class": code, "view": "room"}), teacher):
+        _clean(page, lang)
+        assert left not in _texts(page)
+    assert i18n.catalog(lang)["live.state_closed"] in _texts(teacher)
+    assert not teacher.button(key="live.reveal.1").disabled and teacher.button(key="live.close.1").disabled
+    assert db.current(code).state == "closed"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -246,6 +246,46 @@ def test_live_class_drag_question_on_a_phone(browser, live_server):
         teacher_context.close()
 
 
+def test_live_time_limit_counts_down_and_closes_the_phone(browser, live_server, tmp_path):
+    """A question opened for 12 s: the phone counts down by itself (no reload) and, when the
+    time is up, shows the question closed and no Send button; a late answer is refused (the
+    texts in Chinese: AppTest's test_live_teacher_opens_a_question_with_a_time_limit)."""
+    from playwright.sync_api import expect
+
+    from ndcg_core import NDCGInputError
+    from ndcg_live import questions
+    from ndcg_live.store import LiveStore
+    from ui.framework import i18n
+
+    db = LiveStore(f"sqlite:///{tmp_path / 'live.sqlite3'}")
+    code, key = db.create_class()
+    number = db.add_question(
+        code, key, questions.spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
+    )
+    lang = "en"
+    words = i18n.catalog(lang)
+    phone_context = browser.new_context(**PHONE, locale="en-US")
+    phone = phone_context.new_page()
+    try:
+        db.open_question(code, key, number, seconds=12)
+        open_page(phone, f"{live_server}/Live_class?class={code}&lang={lang}")
+        counter = phone.locator(".st-key-live-time-left")
+        expect(counter).to_contain_text(re.compile(r"0:(0\d|1[0-2])"))
+        first = counter.inner_text()
+        expect(counter).not_to_have_text(first, timeout=5_000)  # it counts down by itself
+        screenshot(phone, "live-student-en-time-left", full_page=False)
+        expect(phone.get_by_text(words["live.closed_wait"])).to_be_visible(timeout=20_000)
+        expect(counter).to_have_count(0)
+        expect(phone.get_by_role("button", name=words["live.submit"])).to_have_count(0)
+        assert_no_exception(phone)
+        with pytest.raises(NDCGInputError) as late:
+            db.submit(code, db.join(code).token, number, "0.9")
+        assert late.value.key == "live_closed"
+    finally:
+        phone_context.close()
+        db.dispose()
+
+
 def test_live_class_page_prediction_started_from_the_lesson(browser, live_server):
     """The sidebar's "Start a live class" on the Lesson: the teacher lands on the class with the
     lesson's predictions offered first, asks the DCG step's question, a phone answers it as a

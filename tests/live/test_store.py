@@ -398,6 +398,62 @@ def test_own_words_of_the_most_characters_are_kept():
     assert questions.check_text(" " + "字" * questions.MAX_TEXT + " ") == "字" * questions.MAX_TEXT
 
 
+def test_time_limit_closes_the_question_by_itself(store, clock):
+    """Opened for 30 s: answers are taken until the 30th second, refused from then on; every
+    reader sees it closed then, and the time it closed is the limit's, not the next click's."""
+    code, key, number = _class_with_question(store)
+    student = store.join(code)
+    store.open_question(code, key, number, seconds=30)
+    opened = clock.now
+    assert (store.current(code).state, store.current(code).closes_at) == ("open", opened + 30)
+    clock.now += 29.5
+    store.submit(code, student.token, number, "0.9")
+    clock.now += 0.5
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.submit(code, student.token, number, "0.8")
+    assert caught.value.key == "live_closed"
+    assert [(q.state, q.closes_at) for q in store.questions(code)] == [("closed", None)]
+    assert store.current(code).state == "closed"
+    assert [a.value for a in store.answers(code, number, key=key)] == [0.9]
+    clock.now += 100
+    store.reveal(code, key, number)
+    with store.engine.connect() as conn:
+        closed_at = conn.execute(sa.text("SELECT closed_at FROM live_question")).scalar_one()
+    assert closed_at == opened + 30 and store.current(code).state == "revealed"
+
+
+def test_time_limit_is_dropped_by_close_and_by_opening_again(store, clock):
+    code, key, number = _class_with_question(store)
+    store.open_question(code, key, number, seconds=60)
+    store.close_question(code, key, number)
+    store.open_question(code, key, number)  # again, with no limit
+    clock.now += 3600
+    assert (store.current(code).state, store.current(code).closes_at) == ("open", None)
+    store.submit(code, store.join(code).token, number, "0.9")
+
+
+def test_opening_another_question_keeps_the_time_a_limit_ran_out(store, clock):
+    code, key, first = _class_with_question(store)
+    second = store.add_question(code, key, questions.spec_from_ranking("ndcg", *RANKING))
+    store.open_question(code, key, first, seconds=10)
+    limit_end = clock.now + 10
+    clock.now += 50
+    store.open_question(code, key, second, seconds=5)
+    with store.engine.connect() as conn:
+        times = conn.execute(sa.text("SELECT closed_at FROM live_question ORDER BY number")).scalars().all()
+    assert times == [limit_end, clock.now + 5]
+    assert [q.state for q in store.questions(code)] == ["closed", "open"]
+
+
+@pytest.mark.parametrize("seconds", [0, 4.9, 3601, -30, float("nan"), float("inf"), True, "60"])
+def test_time_limit_outside_5_s_to_an_hour_is_refused(store, seconds):
+    code, key, number = _class_with_question(store)
+    with pytest.raises(nc.NDCGInputError) as caught:
+        store.open_question(code, key, number, seconds=seconds)
+    assert caught.value.key == "live_bad_time_limit"
+    assert store.questions(code)[0].state == "ready"
+
+
 def test_export_has_no_student_token(store):
     code, key, number = _class_with_question(store)
     store.open_question(code, key, number)

@@ -222,6 +222,7 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 .st-key-live-student-link code {{ font-size: 1.3rem !important; }}
 /* the teacher's own words on a question: read first, from the back of the room too */
 [class*="st-key-live-own-text-"] p {{ font-size: 1.2em; font-weight: 600; overflow-wrap: anywhere; }}
+.st-key-live-time-left p {{ font-size: 1.2em; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 

@@ -21,6 +21,7 @@ names) is escaped with :func:`ui.md_escape`; nothing typed is rendered as HTML.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import time
 from collections.abc import Callable
@@ -49,6 +50,8 @@ _P = ParamSpec("_P")
 
 #: How often the room's answers and a student's "is there a new question?" are read (seconds).
 REFRESH = 2.0
+#: The time limits a teacher may give a question when opening it (seconds; 0: none).
+TIME_CHOICES: tuple[int, ...] = (0, 30, 60, 90, 120, 180, 300)
 #: Classes one browser session may start within :data:`START_WINDOW` seconds.
 START_LIMIT = 3
 START_WINDOW = 600.0
@@ -628,7 +631,11 @@ def ask_key(frame: Frame, code: str) -> None:
 
 def _act(action: str, code: str, key: str, number: int) -> None:
     try:
-        getattr(store(), action)(code, key, number)
+        if action == "open_question":  # with the time limit chosen above the questions
+            limit = int(st.session_state.get("live.time_limit") or 0)
+            store().open_question(code, key, number, seconds=limit or None)
+        else:
+            getattr(store(), action)(code, key, number)
     except NDCGInputError as err:
         st.session_state["live.error"] = err
 
@@ -838,6 +845,24 @@ def add_question(frame: Frame, code: str, key: str) -> None:
             t("live.exercise"), min_value=1, max_value=10, value=1, step=1, key="live.exercise"
         )
         _add_button(t, "practice", code, key, _practice_spec)
+
+
+def limit_text(t: Translate, seconds: int) -> str:
+    """A time limit as the teacher picks it: "No time limit", "30 s", "2 min"."""
+    if not seconds:
+        return t("live.no_time_limit")
+    if seconds % 60:
+        return t("live.limit_seconds", seconds=seconds)
+    return t("live.limit_minutes", minutes=seconds // 60)
+
+
+def time_left(t: Translate, closes_at: float | None) -> None:
+    """The time an open question with a limit has left, as m:ss (drawn again at each refresh)."""
+    if closes_at is None:
+        return
+    left = max(0, math.ceil(closes_at - store().clock()))
+    with st.container(key="live-time-left"):
+        st.markdown(f":material/timer: {t('live.time_left', time=f'{left // 60}:{left % 60:02d}')}")
 
 
 def _shortened(words: str, limit: int = 40) -> str:
@@ -1141,9 +1166,19 @@ def lesson(frame: Frame, code: str, key: str, *, ended: bool) -> None:
             st.caption(t("live.room_waiting"))
         elif shown_valid(frame, q):
             _question_row(frame, code, key, q, ended=ended, prefix="live.current")
+            time_left(t, q.closes_at)
             prompt(frame, q.spec, number=q.number)
             results(frame, code, q, key=key)
     st.subheader(t("live.questions_title"))
+    if not ended:
+        st.selectbox(
+            t("live.time_limit"),
+            TIME_CHOICES,
+            key="live.time_limit",
+            format_func=lambda v: limit_text(t, v),
+            help=t("live.time_limit_help"),
+            width=320,
+        )
     question_list(frame, code, key, items, ended=ended)
 
 
@@ -1176,6 +1211,7 @@ def room(frame: Frame, code: str) -> None:
         return
     question, answers = st.columns([11, 9], gap="large")
     with question:
+        time_left(t, q.closes_at)
         prompt(frame, q.spec, number=q.number)
     with answers:
         results(frame, code, q)
@@ -1193,8 +1229,10 @@ def _signature(code: str) -> tuple[int, str] | None:
 
 
 @st.fragment(run_every=REFRESH)
-def _watch(code: str, shown: tuple[int, str] | None) -> None:
-    """Rerun the page when the teacher opens, closes or reveals a question."""
+def _watch(t: Translate, code: str, shown: tuple[int, str] | None, closes_at: float | None = None) -> None:
+    """Rerun the page when the teacher opens, closes or reveals a question (or its time limit
+    runs out), showing meanwhile the time it has left."""
+    time_left(t, closes_at)
     if st.session_state.pop("live.fresh", False):
         return  # the page's own run has just read it
     try:
@@ -1371,7 +1409,7 @@ def student(frame: Frame, code: str, token: str) -> None:
     if error is not None:
         student_error(frame, q, error)
     st.session_state["live.fresh"] = True
-    _watch(code, None if q is None else (q.number, q.state))
+    _watch(t, code, None if q is None else (q.number, q.state), None if q is None else q.closes_at)
     if q is None:
         st.info(t("live.wait"), icon=":material/hourglass:")
         return
