@@ -47,7 +47,7 @@ with edit:
     widgets.anchor("lab-ranking")
     widgets.grades_input(ranking, t, lang, prefix=calc.PREFIX, scale=scale, allow_unjudged=True)
     st.markdown(f"**{t('calculator.drag_label')}**")
-    widgets.drag_cards(ranking, prefix=calc.PREFIX, large=frame.present)
+    widgets.drag_cards(ranking, t, prefix=calc.PREFIX, large=frame.present)
     widgets.order_buttons(t, prefix=calc.PREFIX)
     widgets.move_buttons(ranking, t, prefix=calc.PREFIX)
     with (

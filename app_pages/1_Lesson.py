@@ -36,7 +36,7 @@ st.header(t(f"lesson.names.{name}"))
 st.markdown(lesson.explain(name, ranking, t))
 
 if name == "play":
-    widgets.drag_cards(ranking, prefix="lesson", large=frame.present)
+    widgets.drag_cards(ranking, t, prefix="lesson", large=frame.present)
     widgets.order_buttons(t, prefix="lesson")
     widgets.metric_row(m, t, key="lesson_metrics")
     columns = lesson.shown_columns(len(lesson.STEPS), revealed=True)

@@ -42,6 +42,9 @@ ALLOWED_WORDS = {
         "ID",
         "URL",
         "NaN",
+        # key names as printed on keyboards
+        "Tab",
+        "Esc",
         # tools, libraries, languages, formats
         "scikit-learn",
         "sklearn",

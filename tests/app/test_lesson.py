@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from app_helpers import box_height, static_table, static_tables
 
 import ndcg_core as nc
 from ndcg_core.sklearn_compat import dcg_score, ndcg_score
+from ui.framework import i18n
 
 PAGE = "app_pages/1_Lesson.py"
 
@@ -242,3 +244,14 @@ def test_lesson_dcg_explanation_with_the_log2_discount_lists_its_factors(app):
             f"{1 / math.log2(6):.3f}",
         ]
         assert opening + sep.join(factors) + close in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", [None, PAGE])
+def test_drag_cards_say_which_keys_move_them(app, lang, page):
+    """Under the Calculator's and the Lesson's drag cards: how to move one without a mouse (a
+    keyboard user otherwise has no way to know Space picks a card up), in the page's language."""
+    at = app(lang=lang, rel="3,2,0,0,1", **({"page": page, "step": "6"} if page else {}))
+    assert not at.exception
+    keys = i18n.catalog(lang)["common.drag_keys"]
+    assert [c.value for c in at.caption if c.value.endswith(keys)] == [f":material/keyboard: {keys}"]

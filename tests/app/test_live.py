@@ -391,6 +391,7 @@ def test_live_student_sends_a_dragged_order(app, db, lang):
     _clean(at, lang)
     given = db.answers(code, number, key=teacher)
     assert [a.value for a in given] == [["D1", "D2", "D5", "D3", "D4"]] and given[0].correct
+    assert i18n.catalog(lang)["common.drag_keys"] in _texts(at)  # the keys, under the cards
 
 
 @pytest.mark.parametrize("lang", LANGS)

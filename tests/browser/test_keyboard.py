@@ -118,6 +118,15 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     expect(live).to_contain_text("D1 · 3 was moved over droppable area D1 · 3")  # picked up
     page.keyboard.press("ArrowRight")
     expect(live).to_contain_text("moved over droppable area D2 · 2")
+    # the card in hand (a copy dnd-kit draws over the others) shows its whole label on one line
+    heights = (
+        page.frame_locator(SORTABLE)
+        .locator("li.sortable-item")
+        .evaluate_all("els => els.map(e => [e.innerText, e.scrollHeight, e.clientHeight])")
+    )
+    assert len(heights) == 6 and all(inner <= outer for _, inner, outer in heights), heights
+    # and the page says which keys do this
+    expect(page.get_by_text("Without a mouse: Tab to a card, Space picks it up")).to_be_visible()
     page.keyboard.press("Space")
     expect(live).to_contain_text("D1 · 3 was dropped over droppable area D2 · 2")
     wait_for_metric(page, MOVED)

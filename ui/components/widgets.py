@@ -509,6 +509,7 @@ _CARD_STYLE = (
     + css_text_on_fill("card")
     + """ font-weight: 600; border-radius: 6px;
     padding: 4px 10px; margin: 4px; font-size: 1rem;
+    white-space: nowrap; /* the card being moved keeps its whole label ("D2 · 2", not "D2 ·") */
 }
 .sortable-item.active { opacity: 0.4; }
 .sortable-item:focus-visible { outline: 3px solid FOCUS; outline-offset: 2px; }
@@ -555,8 +556,15 @@ _LARGE_STYLE = (
 )
 
 
-def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
-    """Cards in rank order, to drag into a new order (left to right, wrapping; smaller when many).
+def drag_keys(t: Translate) -> None:
+    """How to move a card without a mouse, under every set of drag cards (the keys of the
+    sortable's keyboard sensor, dnd-kit's: Space or Enter picks up and drops, Esc cancels)."""
+    st.caption(f":material/keyboard: {t('common.drag_keys')}")
+
+
+def drag_cards(ranking: Ranking, t: Translate, *, prefix: str, large: bool = False) -> None:
+    """Cards in rank order, to drag into a new order (left to right, wrapping; smaller when many),
+    and the keys that move them without a mouse.
 
     Cards past the cutoff k are light (the same change of style as the step table's rows);
     ``large`` (presenter mode) makes them readable from the back of a room (the cards live in
@@ -570,6 +578,7 @@ def drag_cards(ranking: Ranking, *, prefix: str, large: bool = False) -> None:
         _UNJUDGED_STYLE.format(position=i) for i, x in enumerate(ranking.relevance, 1) if is_unjudged(x)
     )
     sort_items(cards(ranking), direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
+    drag_keys(t)
 
 
 def skip_link(text: str, target: str) -> None:
