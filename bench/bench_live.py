@@ -57,6 +57,8 @@ from ndcg_live import questions  # noqa: E402
 from ndcg_live.store import DATABASE_URL_ENV, LiveStore, RateLimit  # noqa: E402
 
 RUN_TIMEOUT = 60.0
+#: How often a student refused as "too many requests" reloads before giving up.
+JOIN_TRIES = 5
 RELEVANCE = [3.0, 2.0, 0.0, 0.0, 1.0]
 LABELS = ["D1", "D2", "D3", "D4", "D5"]
 STUDENT = re.compile(r"Student (\d+)")
@@ -111,6 +113,7 @@ class Phone:
         self.sent: dict[int, float] = {}  # question -> time the answer was sent (perf_counter)
         self.saved: set[int] = set()
         self.errors: list[str] = []
+        self.retries = 0  # joins refused as "too many requests", tried again as the page says
 
     def _back(self, *states: WidgetState, page_hash: str | None = None) -> bytes:
         msg = BackMsg()
@@ -174,9 +177,15 @@ class Phone:
         return states
 
     async def run(
-        self, opened: list[asyncio.Event], kinds: list[str], think: tuple[float, float], after_close
+        self,
+        opened: list[asyncio.Event],
+        kinds: list[str],
+        think: tuple[float, float],
+        after_close,
+        arrive: float = 0.0,
     ) -> None:
         uri = f"ws://127.0.0.1:{self.port}/_stcore/stream"
+        await asyncio.sleep(self.rng.uniform(0.0, arrive))  # when this student scans the code
         try:
             async with websockets.connect(
                 uri,
@@ -190,6 +199,16 @@ class Phone:
                 await self._run(ws, self._back(), pages)  # the first request: the home page
                 seen = await self._run(ws, self._back(page_hash=pages["Live_class"]))  # the link's page
                 self.page_hash = pages["Live_class"]
+                # refused as "too many requests": the student waits the few seconds the page
+                # asks for and reloads (a rerun of the same link), up to JOIN_TRIES times
+                while (
+                    "student=" not in self.query_string
+                    and self.retries < JOIN_TRIES
+                    and any("Too many requests" in problem for problem in seen.problems)
+                ):
+                    self.retries += 1
+                    await asyncio.sleep(3.0)
+                    seen = await self._run(ws, self._back())
                 found = STUDENT.search(" ".join(seen.texts))
                 self.number = int(found.group(1)) if found else None
                 if "student=" not in self.query_string or self.number is None:
@@ -285,12 +304,17 @@ async def main_async(args) -> int:
         opened = [asyncio.Event() for _ in specs]
         closed_first = asyncio.Event()
         phones = [Phone(i, port, code, random.Random(args.seed * 1000 + i)) for i in range(args.students)]
-        tasks = [asyncio.ensure_future(p.run(opened, kinds, tuple(args.think), after_close)) for p in phones]
-        # everyone joins first (as a class scans the code), then the teacher asks
-        while sum(p.number is not None for p in phones) < args.students and not all(t.done() for t in tasks):
+        tasks = [
+            asyncio.ensure_future(p.run(opened, kinds, tuple(args.think), after_close, args.arrive))
+            for p in phones
+        ]
+        # everyone joins first (as a class scans the code), then the teacher asks; a phone the
+        # server refused has an error and no number: it is counted as refused, never waited for
+        while sum(p.number is not None or bool(p.errors) for p in phones) < args.students:
             await asyncio.sleep(0.2)
         joined = time.perf_counter() - started
-        print(f"{args.students} phones joined in {joined:.1f} s", flush=True)
+        n_joined = sum(p.number is not None for p in phones)
+        print(f"{n_joined} of {args.students} phones joined in {joined:.1f} s", flush=True)
         for n, event in enumerate(opened, 1):
             store.open_question(code, key, n)
             event.set()
@@ -323,7 +347,13 @@ async def main_async(args) -> int:
     total = sum(stored.values())
     print()
     print(
-        f"database: {url.split(':')[0]}; students {args.students}, questions {len(specs)}, think {args.think} s"
+        f"database: {url.split(':')[0]}; students {args.students} arriving over {args.arrive:g} s, "
+        f"questions {len(specs)}, think {args.think} s"
+    )
+    refused_joins = [p for p in phones if p.number is None]
+    print(
+        f"joins refused at the first try: {sum(p.retries > 0 for p in phones)} "
+        f"({sum(p.retries for p in phones)} reloads); never joined: {len(refused_joins)}  (must be 0)"
     )
     print(f"answers sent {len(sent)}, confirmed {sum(len(p.saved) for p in phones)}, stored {total}")
     print(f"lost answers: {lost}  (must be 0)")
@@ -346,7 +376,7 @@ async def main_async(args) -> int:
     for line in errors[:20]:
         print("  error:", line)
     store.dispose()
-    return 0 if lost == 0 and not errors and total == len(sent) else 1
+    return 0 if lost == 0 and not errors and not refused_joins and total == len(sent) else 1
 
 
 def main() -> int:
@@ -355,7 +385,16 @@ def main() -> int:
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 8.0), help="seconds before answering")
     parser.add_argument("--database-url", default="", help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
-    return asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--arrive", type=float, default=30.0, help="seconds over which the students scan the code (uniform)"
+    )
+    parser.add_argument("--deadline", type=float, default=900.0, help="seconds before the run gives up")
+    args = parser.parse_args()
+    try:
+        return asyncio.run(asyncio.wait_for(main_async(args), args.deadline))
+    except TimeoutError:
+        print(f"the run did not finish in {args.deadline:.0f} s (the server was stopped)")
+        return 2
 
 
 if __name__ == "__main__":
