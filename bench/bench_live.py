@@ -7,8 +7,10 @@ Starts ``streamlit run app.py`` on a free loopback port with its own database
 a class through the same store the app uses (:class:`ndcg_live.store.LiveStore`) and adds three
 questions: nDCG@3 of the example (a number), A or B (a choice), and the ideal order (drag
 cards). ``--students`` sessions then speak Streamlit's own websocket protocol as a phone's
-browser does (``bench_classroom.py`` explains it): each opens the students' link
-(``/Live_class?class=CODE``), which joins the class and puts a student token in its link. The
+browser does (``bench_classroom.py`` explains it): each, at a time uniform over ``--arrive``
+seconds (a class scanning the code), opens the students' link (``/Live_class?class=CODE``),
+which joins the class and puts a student token in its link; a join refused as "too many
+requests" is tried again 3 s later, as the page asks (up to 5 times). The
 teacher opens each question in turn; every student, after a think time (``--think``, uniform),
 reloads (what the page's watcher does when a question opens) and sends an answer the way the
 page's widgets do: the form's text box and button, the radio and button, or the drag cards'
@@ -17,6 +19,8 @@ order and the send button. One more answer to the first question is sent after i
 
 Reported:
 
+- **joins refused** at the first try, the reloads they took, and students who never joined
+  (must be 0);
 - **lost answers**: answers sent and confirmed ("Saved") but not in the database, plus answers
   refused or failed (must be 0);
 - **submit → counted**: from sending the answer to the moment a separate reader of the database
