@@ -559,7 +559,9 @@ _LARGE_STYLE = (
 def drag_keys(t: Translate) -> None:
     """How to move a card without a mouse, under every set of drag cards (the keys of the
     sortable's keyboard sensor, dnd-kit's: Space or Enter picks up and drops, Esc cancels)."""
-    st.caption(f":material/keyboard: {t('common.drag_keys')}")
+    # no inline :material/…: icon: its ligature is English text ("keyboard") that a screen
+    # reader reads out, also on a Chinese page
+    st.caption(t("common.drag_keys"))
 
 
 def drag_cards(ranking: Ranking, t: Translate, *, prefix: str, large: bool = False) -> None:
