@@ -862,8 +862,9 @@ def time_left(t: Translate, closes_at: float | None) -> None:
         return
     left = max(0, math.ceil(closes_at - store().clock()))
     with st.container(key="live-time-left"):
-        # ⏱ (an emoji, which a screen reader names in its own language), not :material/timer:
-        st.markdown(f"⏱ {t('live.time_left', time=f'{left // 60}:{left % 60:02d}')}")
+        # no inline :material/timer: (its ligature is English text a screen reader reads) and
+        # no emoji (fonts without one show a box): the words alone
+        st.markdown(t("live.time_left", time=f"{left // 60}:{left % 60:02d}"))
 
 
 def _shortened(words: str, limit: int = 40) -> str:
