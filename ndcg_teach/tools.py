@@ -51,13 +51,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_core.gains import Gain, apply_gain
+from ndcg_core.options import Ideal
 from ndcg_core.ranked import idcg, ndcg
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.steps import default_labels
@@ -78,6 +79,9 @@ __all__ = [
     "TOOLS",
     "TOOL_COLUMNS",
     "Tool",
+    "ToolGain",
+    "ToolGrades",
+    "ToolTies",
     "nothing_relevant_reports",
     "tie_calls",
     "tool_call",
@@ -113,6 +117,14 @@ _GDEVAL_MAX_LABEL = 4
 RANX_REORDERS_FROM = 16
 
 
+#: A tool's gain: the core's (:data:`ndcg_core.gains.Gain`), or ``"binary"`` (relevant or not).
+ToolGain = Gain | Literal["binary"]
+#: A tool's tie order: the core's (:data:`ndcg_core.ties.Ties`), or one of its own.
+ToolTies = Ties | Literal["ranx", "random", "ranked"]
+#: How a tool reads a grade.
+ToolGrades = Literal["any", "integer", "truncate", "positive"]
+
+
 @dataclass(frozen=True, slots=True)
 class Tool:
     """One tool's default nDCG settings.
@@ -138,11 +150,11 @@ class Tool:
     label: str
     call: str
     call_all: str
-    gain: str
-    ties: str
-    ideal: str
+    gain: ToolGain
+    ties: ToolTies
+    ideal: Ideal
     empty: float
-    grades: str
+    grades: ToolGrades
     source: str
     max_grade: int | None = None
     skips_empty: bool = False
@@ -349,10 +361,10 @@ def _ordered(
     tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[str]
 ) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
-    # A TIES name for every Tool of TOOLS; rank_by_score checks it (check_choice).
+    # a TIES name here (ToolTies; "random" was averaged before): rank_by_score checks it too
     if tool.ties == "ranx":
         return rel[ranx_order(sc)]
-    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)
+    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)  # random: averaged before
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 
@@ -393,8 +405,7 @@ def _one(
         sizes = np.unique(as_scores(sc), return_counts=True)[1]
         note = "ties_reordered" if sizes.max() > 1 else note
     used_pool = pool if tool.ideal == "pool" else None
-    # "linear" or "exponential" for every Tool of TOOLS; idcg and ndcg check it (check_choice).
-    gain = cast(Gain, "linear" if tool.gain == "binary" else tool.gain)
+    gain: Gain = "linear" if tool.gain == "binary" else tool.gain  # binary: 0/1 grades, linear gain
     if tool.gain == "binary":
         rel = (rel > 0).astype(np.float64)
         used_pool = None if used_pool is None else (used_pool > 0).astype(np.float64)
