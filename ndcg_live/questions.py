@@ -1,12 +1,13 @@
 """The questions of a live class: what is stored, how an answer is checked, what the room sees.
 
 A question is stored as a small JSON-able dictionary (:func:`spec_from_ranking`,
-:func:`spec_from_practice`) that names a list and a kind, never a text: every screen renders
-it in its own language; the one text a spec may carry is the teacher's own words
-(:func:`with_text`), shown as typed above the built-in task. :func:`exercise` turns a spec into an :class:`ndcg_core.Exercise`
-whose exact answer comes from the core, and :func:`judge` checks an answer with
-:func:`ndcg_teach.exercises.check_answer` (the Practice page's judge): a number must be one
-finite number, an order a permutation of the items, a choice one of the options.
+:func:`spec_from_practice`) that names a list and a kind, never the app's wording: every
+screen words it in its own language. The one text a spec may carry is the teacher's own
+(:func:`with_text`), shown as typed above the built-in task. :func:`exercise` turns a spec
+into an :class:`ndcg_core.Exercise` whose exact answer comes from the core, and :func:`judge`
+checks an answer with :func:`ndcg_teach.exercises.check_answer` (the Practice page's judge): a
+number must be one finite number, an order a permutation of the items, a choice one of the
+options.
 
 Kinds and how they are answered (:data:`ANSWER_TYPES`):
 

@@ -361,10 +361,10 @@ def _ordered(
     tool: Tool, rel: NDArray[np.float64], sc: ArrayLike, labels: Sequence[str]
 ) -> NDArray[np.float64]:
     """The grades in the order the tool ranks them (for tools that do not average ties)."""
-    # a TIES name here (ToolTies; "random" was averaged before): rank_by_score checks it too
+    # "average" and "random" never come here (_one averages them); rank_by_score checks the rest
     if tool.ties == "ranx":
         return rel[ranx_order(sc)]
-    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)  # random: averaged before
+    ties = cast(Ties, "input" if tool.ties == "ranked" else tool.ties)
     return rank_by_score(rel, sc, ties=ties, labels=labels).relevance
 
 

@@ -256,8 +256,7 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
 
 def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = False) -> None:
     """The question: its title, the teacher's own words, its task and list(s), in the viewer's
-    language (an order to drag
-    shows its list, except on a phone whose drag ``cards`` show it)."""
+    language (an order to drag shows its list, except on a phone whose drag ``cards`` show it)."""
     t = frame.t
     if spec.get("kind") == "predict":
         predict_prompt(frame, spec, number=number)
