@@ -29,11 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, IDLE, start_server, wait_idle  # noqa: E402
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, IDLE, SORTABLE, start_server, wait_idle  # noqa: E402
 
 import ndcg_core as nc  # noqa: E402
-
-SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 
 _WATCH = """(expected) => {
     window.__seen = null;

@@ -33,6 +33,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+#: The drag cards' frame (streamlit-sortables; its title is the page's words, see
+#: ui.framework.styles.DRAG_CARDS_SCRIPT).
+SORTABLE = "iframe[src*='streamlit_sortables']"
 
 
 def free_port() -> int:

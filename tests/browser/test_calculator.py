@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 
-from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
 import ndcg_core as nc
 
-SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 XSS = "<img src=x onerror=alert(1)>"
 
 

@@ -6,12 +6,18 @@ from __future__ import annotations
 import math
 import re
 
-from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle, wait_page_ready
+from browser_helpers import (
+    SORTABLE,
+    assert_no_exception,
+    choose_option,
+    open_page,
+    screenshot,
+    wait_idle,
+    wait_page_ready,
+)
 from playwright.sync_api import expect
 
 from ui.framework import styles
-
-SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 
 
 def cards(page):
@@ -115,9 +121,9 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     screenshot(page, "keyboard_card_focus", full_page=False)
     live = page.frame_locator(SORTABLE).locator("[aria-live]")  # dnd-kit's own announcements
     page.keyboard.press("Space")
-    expect(live).to_contain_text("D1 · 3 was moved over droppable area D1 · 3")  # picked up
+    expect(live).to_have_text("D1 · 3 is over the place of D1 · 3.")  # picked up
     page.keyboard.press("ArrowRight")
-    expect(live).to_contain_text("moved over droppable area D2 · 2")
+    expect(live).to_have_text("D1 · 3 is over the place of D2 · 2.")
     # the card in hand (a copy dnd-kit draws over the others) shows its whole label on one line
     heights = (
         page.frame_locator(SORTABLE)
@@ -128,11 +134,59 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     # and the page says which keys do this
     expect(page.get_by_text("Without a mouse: Tab to a card, Space picks it up")).to_be_visible()
     page.keyboard.press("Space")
-    expect(live).to_contain_text("D1 · 3 was dropped over droppable area D2 · 2")
+    expect(live).to_have_text("D1 · 3 was dropped in the place of D2 · 2.")
     wait_for_metric(page, MOVED)
     expect(cards(page)).to_have_text(["D2 · 2", "D1 · 3", "D3 · 0", "D4 · 0", "D5 · 1"])
     # a drag sends only the new order, and D1 down one is D2 up one: the note names both
     expect(page.get_by_role("status").filter(has_text="Swapping D1 and D2")).to_have_count(1)
+    assert_no_exception(page)
+
+
+#: What a screen reader hears of the drag cards, read from the frame: its title, a card's role
+#: and described-by text (the keys), and the live region.
+_CARD_WORDS = """(frame) => {
+  const doc = frame.contentDocument, card = doc.querySelector("li.sortable-item");
+  return {title: frame.title, role: card.getAttribute("aria-roledescription"),
+          keys: doc.getElementById(card.getAttribute("aria-describedby")).textContent.trim()};
+}"""
+
+
+def test_drag_cards_speak_chinese_on_a_chinese_page(server, page):
+    """Item 6 of the issue "One ranking, one truth": the cards' words for a screen reader are
+    compiled into the component in English ("Picked up draggable item …", the frame titled
+    "streamlit_sortables.sortable_items"); on a zh page they are Chinese, through a whole move,
+    a cancelled move, and after a switch back to English."""
+    open_page(page, f"{server}/?rel=3,2,0,0,1&lang=zh")
+    wait_page_ready(page)
+    frame = page.locator(SORTABLE)
+    expect(frame).to_have_attribute("title", "拖动卡片：排序，每个条目一张卡片")
+    words = frame.evaluate(_CARD_WORDS)
+    assert words == {
+        "title": "拖动卡片：排序，每个条目一张卡片",
+        "role": "可移动的卡片",
+        "keys": "按空格键拿起卡片，用方向键移动，再按空格键放到新位置，按 Esc 放回原处。",
+    }
+    live = page.frame_locator(SORTABLE).locator("[aria-live]")
+    page.frame_locator(SORTABLE).locator("li.sortable-item").first.focus()
+    page.keyboard.press("Space")
+    expect(live).to_have_text("D1 · 3 移到了 D1 · 3 的位置。")
+    page.keyboard.press("ArrowRight")
+    expect(live).to_have_text("D1 · 3 移到了 D2 · 2 的位置。")
+    page.keyboard.press("Escape")
+    expect(live).to_have_text("已取消移动：D1 · 3 回到了原处。")
+    page.keyboard.press("Space")
+    expect(live).to_have_text("D1 · 3 移到了 D1 · 3 的位置。")
+    page.keyboard.press("ArrowRight")
+    expect(live).to_have_text("D1 · 3 移到了 D2 · 2 的位置。")
+    page.keyboard.press("Space")
+    expect(live).to_have_text("D1 · 3 放在了 D2 · 2 的位置。")
+    wait_for_metric(page, MOVED)
+    choose_option(
+        page, page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first, "English"
+    )
+    wait_idle(page)
+    expect(frame).to_have_attribute("title", "Drag cards: the ranking, one card per item")
+    assert frame.evaluate(_CARD_WORDS)["role"] == "movable card"
     assert_no_exception(page)
 
 

@@ -4,14 +4,13 @@ a practice answer typed and checked, screenshots at desktop and phone width."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
 import ndcg_core as nc
 from ndcg_teach.exercises import make_exercises
 
 PHONE = {"width": 390, "height": 844}
-SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 
 
 def cards(page):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
-from browser_helpers import assert_no_exception, open_page, screenshot, wait_idle
+from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
-SORTABLE = "iframe[title='streamlit_sortables.sortable_items']"
 L2 = math.log2
 # [3, ?, 2, 0, 1] with D2 counted as 0: DCG = 3/log2(2) + 0/log2(3) + 2/log2(4) + 0/log2(5) + 1/log2(6)
 # over IDCG = 3/log2(2) + 2/log2(3) + 1/log2(4) from the judged grades 3, 2, 1, 0

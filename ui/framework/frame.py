@@ -138,9 +138,36 @@ def _sidebar(page: Page, lang: str, controls: Sequence[SidebarControl]) -> None:
             on_change=_on_present,
             help=i18n.translate(lang, "common.presenter_help"),
         )
-        st.html(styles.PAGE_SCRIPT, unsafe_allow_javascript=True)
+        st.html(styles.PAGE_SCRIPT + styles.DRAG_CARDS_SCRIPT, unsafe_allow_javascript=True)
         skip = i18n.translate(lang, "common.skip_to_content")
-        st.html(styles.page_language_script(i18n.HTML_LANG[lang], skip), unsafe_allow_javascript=True)
+        st.html(
+            styles.page_language_script(i18n.HTML_LANG[lang], skip, _drag_words(lang)),
+            unsafe_allow_javascript=True,
+        )
+
+
+#: The drag cards' words for a screen reader (styles.DRAG_CARDS_SCRIPT), by catalog key.
+_DRAG_WORDS = (
+    "title",
+    "role",
+    "instructions",
+    "picked",
+    "over",
+    "not_over",
+    "dropped_over",
+    "dropped",
+    "cancelled",
+)
+
+
+def _drag_words(lang: str) -> dict[str, str]:
+    """The drag cards' words in ``lang``, with ``{card}`` and ``{place}`` left for the script."""
+    words = {
+        name: i18n.translate(lang, f"common.drag_{name}", card="{card}", place="{place}")
+        for name in _DRAG_WORDS
+    }
+    words["keys"] = words.pop("instructions")
+    return words
 
 
 _FROZEN_MODULES = 0

@@ -245,6 +245,7 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 #:   new ones come, which a busy machine skips (seen in CI: the Calculator shown 3,042 px
 #:   down). Streamlit changes the page's path with ``history.pushState`` or ``replaceState``
 #:   (or the browser's back and forward buttons do): a change of path, not of the query, scrolls to the top.
+#: - the drag cards speak the page's language to a screen reader (:data:`DRAG_CARDS_SCRIPT`).
 PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
 (() => {{
   if (window.__labPageScript) return;
@@ -282,8 +283,77 @@ PAGE_SCRIPT = f"""<div class="{NO_ROOM_CLASS}"></div><script>
 }})();
 </script>"""
 
+#: The drag cards (streamlit-sortables 0.3.1, an iframe of the same origin) are dnd-kit's
+#: sortable list, whose words for a screen reader are compiled into the component in English:
+#: the frame's title ("streamlit_sortables.sortable_items"), the role of a card ("sortable"),
+#: the keys (a hidden text every card points to with ``aria-describedby``) and what happens
+#: during a move (a live region: "Picked up draggable item D2 · 3." …). The component has no
+#: parameter for them. This script, added to :data:`PAGE_SCRIPT` once per tab, puts the page's
+#: words (:func:`page_language_script` sets ``window.__labDrag``) on every card frame: it finds
+#: new frames twice a second and, inside each, rewrites a text when it changes (a
+#: MutationObserver runs before the browser reads the page out, and it rewrites the text node
+#: React keeps, so React's next announcement still lands). The English patterns are dnd-kit's
+#: ``defaultAnnouncements`` (@dnd-kit/core, src/components/Accessibility/defaults.ts, as
+#: compiled into the component); a card's id is its text ("D2 · 3").
+DRAG_CARDS_SCRIPT = r"""<script>
+(() => {
+  if (window.__labDragScript) return;
+  window.__labDragScript = true;
+  const said = [
+    [/^Picked up draggable item (.*)\.$/s, "picked"],
+    [/^Draggable item (.*) was moved over droppable area (.*)\.$/s, "over"],
+    [/^Draggable item (.*) is no longer over a droppable area\.$/s, "not_over"],
+    [/^Dragging was cancelled\. Draggable item (.*) was dropped\.$/s, "cancelled"],
+    [/^Draggable item (.*) was dropped over droppable area (.*)$/s, "dropped_over"],
+    [/^Draggable item (.*) was dropped\.$/s, "dropped"],
+  ];
+  const translate = (text, words) => {
+    for (const [pattern, key] of said) {
+      const found = text.match(pattern);
+      if (found) return words[key].replace("{card}", found[1]).replace("{place}", found[2] || "");
+    }
+    return text;
+  };
+  const rewrite = (node, text) => {
+    const first = node && node.firstChild;
+    if (first && first.nodeType === Node.TEXT_NODE) { if (first.nodeValue !== text) first.nodeValue = text; }
+    else if (node && node.textContent !== text) node.textContent = text;
+  };
+  const fix = (frame) => {
+    const words = window.__labDrag;
+    if (!words) return;
+    if (frame.title !== words.title) frame.title = words.title;
+    const doc = frame.contentDocument;
+    if (!doc || !doc.body) return;
+    const keys = doc.querySelector('[id^="DndDescribedBy"]');
+    if (keys) rewrite(keys, words.keys);
+    for (const card of doc.querySelectorAll("[aria-roledescription]")) {
+      if (card.getAttribute("aria-roledescription") !== words.role) card.setAttribute("aria-roledescription", words.role);
+    }
+    const live = doc.querySelector('[id^="DndLiveRegion"]');
+    if (live && live.textContent) {
+      const text = translate(live.textContent, words);
+      if (text !== live.textContent) rewrite(live, text);
+    }
+    if (frame.__labWatched !== doc) {
+      frame.__labWatched = doc;
+      new doc.defaultView.MutationObserver(() => fix(frame)).observe(doc.body, {
+        subtree: true, childList: true, characterData: true, attributes: true,
+        attributeFilter: ["aria-roledescription"],
+      });
+    }
+  };
+  window.__labDragApply = () => {
+    for (const frame of document.querySelectorAll('iframe[src*="streamlit_sortables"]')) {
+      try { fix(frame); } catch (error) { /* a frame still loading: the next round */ }
+    }
+  };
+  setInterval(window.__labDragApply, 500);
+})();
+</script>"""
 
-def page_language_script(html_lang: str, skip_text: str) -> str:
+
+def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, str] | None = None) -> str:
     """A script that puts the page's language on the document: ``<html lang>`` (which a screen
     reader's voice and the browser's choice of Chinese glyphs follow; Streamlit's page says
     "en" whatever the app shows) and the text of Streamlit's own "Skip to main content" link
@@ -291,19 +361,28 @@ def page_language_script(html_lang: str, skip_text: str) -> str:
 
     Drawn with :data:`PAGE_SCRIPT` by the frame: Streamlit runs the script again whenever its
     text changes (a change of language) and when the page is drawn anew (a change of page).
-    Both arguments are the app's own texts (``i18n.HTML_LANG``, a catalog string), never user
-    input, and are written as JSON strings.
+    ``drag_words`` are the drag cards' words for a screen reader (:data:`DRAG_CARDS_SCRIPT`:
+    ``title``, ``role``, ``keys``, and the announcements ``picked``, ``over``, ``not_over``,
+    ``dropped_over``, ``dropped``, ``cancelled`` with ``{card}`` and ``{place}``).
+    Every argument is the app's own text (``i18n.HTML_LANG``, catalog strings), never user
+    input, and is written as JSON.
 
     >>> 'documentElement.lang = "zh-CN"' in page_language_script("zh-CN", "跳到主要内容")
     True
     """
     lang, skip = json.dumps(html_lang), json.dumps(skip_text, ensure_ascii=False)
+    drag = json.dumps(drag_words or {}, ensure_ascii=False).replace("</", "<\\/")
     return (
         f'<div class="{NO_ROOM_CLASS}"></div><script>'
         f"document.documentElement.lang = {lang};"
         "for (const link of document.querySelectorAll('[data-testid=\"stSkipToContent\"]')) "
         f"{{ if (link.textContent !== {skip}) link.textContent = {skip}; }}"
-        "</script>"
+        + (
+            f"window.__labDrag = {drag}; if (window.__labDragApply) window.__labDragApply();"
+            if drag_words
+            else ""
+        )
+        + "</script>"
     )
 
 
