@@ -5,7 +5,8 @@
 install -e .``), else the files a wheel installed (:func:`ui.framework.home.app_home`);
 ``evaluate`` is :mod:`ndcg_lab.evaluate` (``python -m ndcg_core`` is its alias), with
 the same arguments and exit status. Streamlit is not imported here: ``app`` hands the process to
-``python -m streamlit run``, so ``evaluate`` starts as fast as the core.
+``python -m ndcg_lab.serve`` (``streamlit run`` with the data libraries imported first), so
+``evaluate`` starts as fast as the core.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {app} not found; reinstall nDCG Lab (pip install ndcg-lab)", file=sys.stderr)
             return 2
         os.chdir(app.parent)  # Streamlit reads .streamlit/config.toml from here
-        os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(app), *rest])
+        # streamlit run, after importing the data libraries the pages use (ndcg_lab.serve)
+        os.execv(sys.executable, [sys.executable, "-m", "ndcg_lab.serve", str(app), *rest])
     print(f"error: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
     return 2
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, wait_idle
 from playwright.sync_api import expect
 
@@ -135,3 +136,57 @@ def test_deep_link_on_a_fresh_server(fresh_server, page):
     assert_no_exception(page)
     assert page.get_by_role("heading", name="nDCG 计算器").first.is_visible()
     assert metric_value(page) == expected([1, 0, 1, 1, 0], k=3, gain="exponential", discount="jarvelin")
+
+
+#: Where the first button under the cards stands, and the options panel's height.
+_LAYOUT = """() => ({
+  button: [...document.querySelectorAll("[data-testid='stMain'] button")].find((b) => b.textContent.includes("Ideal order"))
+    .getBoundingClientRect().top,
+  panel: document.querySelector(".st-key-calc_settings").getBoundingClientRect().height,
+})"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "present"),
+    [(1280, 800, False), (1280, 800, True), (1024, 768, True), (390, 844, False)],
+    ids=["1280", "1280-presenter", "1024-presenter", "phone"],
+)
+def test_first_visit_keeps_the_room_of_the_cards_and_the_options(server, browser, width, height, present):
+    """Item 8 of the issue "One ranking, one truth": on a first visit the numbers come before the
+    drag cards' frame and the options' code. Held back here (the sortable's files and the
+    slider's and button group's code), the cards keep their drawn room, so the buttons below
+    them do not move when they appear, and the options panel its smallest size."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    held: list = []
+    released = []
+
+    def hold(route) -> None:
+        route.continue_() if released else held.append(route)
+
+    context.route(re.compile(r"streamlit_sortables|/(Slider|ButtonGroup)\.[^/]*\.js"), hold)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/?rel=3,2,0,0,1{'&present=1' if present else ''}")
+        page.locator("[data-testid='stMetric']").first.wait_for()
+        page.locator(".st-key-calc_settings").wait_for()
+        page.wait_for_function(
+            "() => getComputedStyle(document.documentElement).getPropertyValue('--lab-page-css').trim() === '1'"
+        )
+        assert held, "nothing was held back: the test no longer delays the cards"
+        page.wait_for_timeout(300)  # what the page draws without them
+        before = page.evaluate(_LAYOUT)
+        assert page.frame_locator(SORTABLE).locator("li.sortable-item").count() == 0
+        released.append(True)
+        for route in held:
+            route.continue_()
+        expect(page.frame_locator(SORTABLE).locator("li.sortable-item")).to_have_count(5)
+        page.get_by_test_id("stSlider").wait_for()
+        page.wait_for_function(
+            f"() => document.querySelector(`{SORTABLE}`).getBoundingClientRect().height >= 50"
+        )
+        after = page.evaluate(_LAYOUT)
+        assert abs(after["button"] - before["button"]) <= 1, (before, after)
+        assert before["panel"] >= 366, before
+        assert_no_exception(page)
+    finally:
+        context.close()

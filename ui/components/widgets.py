@@ -564,6 +564,14 @@ def drag_keys(t: Translate) -> None:
     st.caption(t("common.drag_keys"))
 
 
+def cards_room(texts: list[str], prefix: str, *, large: bool = False) -> Any:
+    """The container of a set of drag cards, which keeps the room the cards will take while
+    their frame loads (styles.card_rows_css), so what is below does not move when they appear."""
+    key = f"{styles.DRAG_CARDS_PREFIX}{prefix}"
+    st.html(f'<div class="{styles.NO_ROOM_CLASS}"></div>' + styles.card_rows_css(key, texts, large=large))
+    return st.container(key=key)
+
+
 def drag_cards(ranking: Ranking, t: Translate, *, prefix: str, large: bool = False) -> None:
     """Cards in rank order, to drag into a new order (left to right, wrapping; smaller when many),
     and the keys that move them without a mouse.
@@ -579,7 +587,9 @@ def drag_cards(ranking: Ranking, t: Translate, *, prefix: str, large: bool = Fal
     style += "".join(
         _UNJUDGED_STYLE.format(position=i) for i, x in enumerate(ranking.relevance, 1) if is_unjudged(x)
     )
-    sort_items(cards(ranking), direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
+    texts = cards(ranking)
+    with cards_room(texts, prefix, large=large and ranking.n <= 20):
+        sort_items(texts, direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
     drag_keys(t)
 
 

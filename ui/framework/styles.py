@@ -162,6 +162,52 @@ FOCUS_RING = OKABE_ITO["vermillion"]
 #: where it stands; and of an element that takes no room (the anchor a skip link jumps to, the
 #: holder of PAGE_SCRIPT).
 SKIP_LINK_CLASS = "lab-skip"
+#: The start of the drag cards' containers' keys (:func:`card_rows_css`).
+DRAG_CARDS_PREFIX = "lab-cards-"
+
+#: The drawn size of the drag cards (ui.components.widgets' card styles, measured in Chromium):
+#: the element holding one row (the frame and 7.6 px under it) and each further row, and a
+#: card's outer width as a base plus so much per character of its text ("D1 · 3": 75 + 8 px
+#: of margins; 128 + 12 px in presenter mode), in px; normal and large cards.
+CARD_SIZES = {False: (58.0, 42.0, 32.0, 8.5), True: (87.0, 71.0, 26.0, 19.0)}
+_TRAY_PADDING = 8.0
+
+
+def card_rows_css(key: str, texts: list[str], *, large: bool) -> str:
+    """CSS that keeps the room of the drag cards ``texts`` in the container ``key`` while their
+    frame loads: as many rows as the cards will wrap into at the container's width (a container
+    query per width where one more row is needed), so what is below does not move when they
+    appear. Only the texts' lengths are used: no user text enters the CSS.
+
+    >>> css = card_rows_css("lab-cards-calc", ["D1 · 3"] * 5, large=True)
+    >>> css.count("@container")  # 140 px a card: 2 rows under 708 px, 3 under 428, 5 under 288
+    3
+    >>> "min-height: 87px" in css and "(max-width: 707px) { .st-key-lab-cards-calc" in css
+    True
+    """
+    first, more, base, per_char = CARD_SIZES[large]
+    widths = [base + per_char * len(text) for text in texts]
+
+    def rows(room: float) -> int:
+        count, used = 1, 0.0
+        for width in widths:
+            if used and used + width > room - _TRAY_PADDING:
+                count, used = count + 1, 0.0
+            used += width
+        return count
+
+    target = f".st-key-{key} > [data-testid='stElementContainer']"
+    shown = rows(4000)
+    rules = [f"{target} {{ min-height: {first + more * (shown - 1):.0f}px; }}"]
+    for room in range(4000, 99, -1):
+        if rows(room) > shown:
+            shown = rows(room)
+            rules.append(
+                f"@container (max-width: {room}px) {{ {target} {{ min-height: {first + more * (shown - 1):.0f}px; }} }}"
+            )
+    return "<style>" + "\n".join(rules) + "</style>"
+
+
 NO_ROOM_CLASS = "lab-no-room"
 
 #: Static CSS of every page (no user text): a shaded row of a static table (``md_table``'s
@@ -223,6 +269,12 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
 /* the teacher's own words on a question: read first, from the back of the room too */
 [class*="st-key-live-own-text-"] p {{ font-size: 1.2em; font-weight: 600; overflow-wrap: anywhere; }}
 .st-key-live-time-left p {{ font-size: 1.2em; }}
+/* first visit: the drag cards' frame and the Calculator's options load their code after the
+   numbers are drawn (about 0.5 s, up to 2-4 s on a busy machine); the cards' box keeps the
+   room they will take at its width (card_rows_css) and the options panel its smallest size
+   (366 px, one item), so nothing below moves and nobody clicks into a gap */
+[class*="st-key-{DRAG_CARDS_PREFIX}"] {{ container-type: inline-size; }}
+.st-key-calc_settings {{ min-height: 366px; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 
