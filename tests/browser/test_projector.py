@@ -129,8 +129,8 @@ def test_data_table_presenter_fits_1024_in_parts(server, browser, lang):
 
 
 #: Cut or overlapping parts of the main area: a table, formula or chart reaching past the
-#: column it is in (the general formulas overlapped the worked ones), a chart's legend past its
-#: chart, and a select box whose text is cut ("Choose an exar").
+#: column it is in (the general formulas overlapped the worked ones), tabs hidden behind a scroll
+#: arrow, a chart's legend past its chart, and a select box whose text is cut ("Choose an exar").
 _CUT_PARTS = r"""() => {
   const out = [];
   const name = (e) => (e.textContent || "").replace(/\s+/g, " ").slice(0, 40);
@@ -140,6 +140,11 @@ _CUT_PARTS = r"""() => {
     for (const e of column.querySelectorAll("table, .katex, [data-testid='stVegaLiteChart'] svg.marks")) {
       const box = e.getBoundingClientRect();
       if (box.width > 0 && box.right > right + 1) out.push(`«${name(e)}» ends at ${Math.round(box.right)} > column ${Math.round(right)}`);
+    }
+  }
+  for (const tabs of main.querySelectorAll("[role='tablist']")) {
+    if (tabs.scrollWidth > tabs.clientWidth + 1) {
+      out.push(`tabs «${name(tabs)}» hidden behind an arrow: ${tabs.scrollWidth} > ${tabs.clientWidth}`);
     }
   }
   for (const svg of main.querySelectorAll("[data-testid='stVegaLiteChart'] svg.marks")) {
@@ -159,8 +164,17 @@ _CUT_PARTS = r"""() => {
 }"""
 
 
+#: The pages checked with the sidebar open: the Calculator's and Lesson's formulas and charts,
+#: the Variants tools table and the Blind spots tab bar (nine tabs).
+SIDEBAR_PAGES = {
+    **PAGES,
+    "variants": VARIANTS.replace("&present=1", ""),
+    "blind_spots": "/Blind_spots?rel=3,2,0,0,1",
+}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("page_id", ["calculator", "lesson"])
+@pytest.mark.parametrize("page_id", ["calculator", "lesson", "variants", "blind_spots"])
 def test_presenter_layout_holds_with_the_sidebar_open_at_1024(server, browser, page_id, lang):
     """The teacher opens the sidebar (to reach Share) in presenter mode at 1024×768."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -168,7 +182,7 @@ def test_presenter_layout_holds_with_the_sidebar_open_at_1024(server, browser, p
     context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
     page = context.new_page()
     try:
-        open_page(page, f"{server}{PAGES[page_id]}&present=1&lang={lang}")
+        open_page(page, f"{server}{SIDEBAR_PAGES[page_id]}&present=1&lang={lang}")
         assert_no_exception(page)
         page.get_by_test_id("stExpandSidebarButton").click()
         page.get_by_test_id("stSidebarCollapseButton").wait_for()

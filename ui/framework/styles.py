@@ -275,6 +275,9 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
    (366 px, one item), so nothing below moves and nobody clicks into a gap */
 [class*="st-key-{DRAG_CARDS_PREFIX}"] {{ container-type: inline-size; }}
 .st-key-calc_settings {{ min-height: 366px; }}
+/* tabs wrap onto a second line instead of hiding behind a scroll arrow (Blind spots' nine cases
+   at 1280 px, or 1024 in presenter mode with the sidebar open); the selected tab's mark is its own */
+[data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; overflow-x: visible; row-gap: 0.25rem; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 
