@@ -29,9 +29,9 @@ import hashlib
 import html
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -103,6 +103,28 @@ def _show_error(prefix: str, name: str, lang: str, ranking: Ranking) -> bool:
         if error is not None:
             show_error(lang, error)
     return shown
+
+
+_Parsed = TypeVar("_Parsed")
+_Refused = TypeVar("_Refused")
+
+
+def parsed_input(
+    lang: str, label: str, parse: Callable[[str], _Parsed], *, key: str, refused: _Refused, **options: Any
+) -> _Parsed | _Refused:
+    """A text box and what its text means: ``parse(text)``, or ``refused`` with the core's
+    message (:class:`NDCGInputError`, in the page's language) right under the box.
+
+    The message's slot is always drawn, so a message coming or going does not move the widgets
+    below it. ``options`` go to ``st.text_input`` (value, help, placeholder, on_change, ...).
+    """
+    text = st.text_input(label, key=key, **options)
+    with st.container(key=f"lab-error-{key.replace('.', '-')}"):
+        try:
+            return parse(text)
+        except NDCGInputError as err:
+            show_error(lang, err)
+            return refused
 
 
 # --- helpers on rankings (orders, labels) ------------------------------------------------

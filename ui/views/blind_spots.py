@@ -24,8 +24,8 @@ from ui.components import prompts
 from ui.components.charts import chart_downloads, difficulty_chart, length_drift_chart, lists_by_k_chart
 from ui.components.predict import Question, ask
 from ui.components.prompts import grades_text
-from ui.components.widgets import data_table, unjudged_notice
-from ui.framework.shared import Frame, show_error
+from ui.components.widgets import data_table, parsed_input, unjudged_notice
+from ui.framework.shared import Frame
 from ui.framework.state import Variant, format_grade
 from ui.framework.text import md_escape, md_table
 
@@ -511,16 +511,16 @@ def unjudged(frame: Frame) -> None:
     opts = _options(frame)
     if not ask("blind.unjudged.predict", _question("unjudged", frame), t):
         return
-    text = st.text_input(
+    grades = parsed_input(
+        frame.lang,
         t("blind_spots.unjudged.input"),
-        UNJUDGED_EXAMPLE,
-        help=t("blind_spots.unjudged.input_help"),
+        lambda text: nc.parse_relevance(text, allow_unjudged=True, limit=UNJUDGED_LIMIT),
         key="blind.unjudged.text",
+        refused=None,
+        value=UNJUDGED_EXAMPLE,
+        help=t("blind_spots.unjudged.input_help"),
     )
-    try:
-        grades = nc.parse_relevance(text, allow_unjudged=True, limit=UNJUDGED_LIMIT)
-    except nc.NDCGInputError as err:
-        show_error(frame.lang, err)
+    if grades is None:
         return
     n = int(grades.size)
     k = st.slider(t("blind_spots.unjudged.k"), 1, n, n, key="blind.unjudged.k") if n > 1 else 1

@@ -25,7 +25,7 @@ from ndcg_teach.exercises import MAX_SEED, parse_seed
 from ndcg_teach.samples import sample_trec
 from ui.components import charts
 from ui.components.charts import chart_downloads
-from ui.components.widgets import static_table
+from ui.components.widgets import parsed_input, static_table
 from ui.framework import session
 from ui.framework.i18n import Translate
 from ui.framework.memory import cached
@@ -258,20 +258,18 @@ def option_widgets(lang: str, t: Translate) -> opt.Options:
     """The cutoffs and the seven choices (each kept in the link), and what each one means."""
     # a text box, not a multi-select: any cutoffs, and no chip drawn in the theme's light blue
     key = _seed_widget("k", ",".join(map(str, DEFAULT_CUTOFFS)), _seed_cutoffs, lang)
-    text = st.text_input(
+    cutoffs = parsed_input(
+        lang,
         t("evaluate.trec_k"),
+        cutoffs_from_text,
         key=key,
+        refused=DEFAULT_CUTOFFS,
         max_chars=MAX_CUTOFF_CHARS,
         on_change=_store,
         args=("k", _cutoff_param),
         placeholder=t("evaluate.trec_k_all"),
         help=t("evaluate.trec_k_help"),
     )
-    try:
-        cutoffs = cutoffs_from_text(text)
-    except NDCGInputError as err:
-        show_error(lang, err)
-        cutoffs = DEFAULT_CUTOFFS
     values: dict[str, Any] = {}
     names = list(CHOICES)
     # the IR options' choices are long ("count as 0 (trec_eval -c)"): two to a row, never cut

@@ -20,11 +20,12 @@ names) is escaped with :func:`ui.md_escape`; nothing typed is rendered as HTML.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Concatenate, ParamSpec
 
 import streamlit as st
@@ -628,42 +629,41 @@ def ask_key(frame: Frame, code: str) -> None:
         st.form_submit_button(t("live.key_open"), on_click=_take_key, args=(code,), icon=":material/login:")
 
 
-def _act(action: str, code: str, key: str, number: int) -> None:
+@contextlib.contextmanager
+def _teacher_action() -> Iterator[None]:
+    """The body of a teacher's button callback: a refused action (the store's
+    :class:`NDCGInputError`) is kept for the next run, which shows it above the controls; what
+    follows the refused call in the body does not run."""
     try:
+        yield
+    except NDCGInputError as err:
+        st.session_state["live.error"] = err
+
+
+def _act(action: str, code: str, key: str, number: int) -> None:
+    with _teacher_action():
         if action == "open_question":  # with the time limit chosen above the questions
             limit = int(st.session_state.get("live.time_limit") or 0)
             store().open_question(code, key, number, seconds=limit or None)
         else:
             getattr(store(), action)(code, key, number)
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
 
 
 def _add(code: str, key: str, spec_of: Callable[[], dict[str, Any]]) -> None:
-    try:
+    with _teacher_action():
         spec = questions.with_text(spec_of(), st.session_state.get("live.text", ""))
-        number = store().add_question(code, key, spec)
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
-    else:
-        st.session_state["live.added"] = number
+        st.session_state["live.added"] = store().add_question(code, key, spec)
         st.session_state["live.text"] = ""  # the words belong to the question just added
 
 
 def _reask(code: str, key: str, number: int) -> None:
-    try:
-        again = store().reask(code, key, number)
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
-    else:
-        st.session_state["live.added"] = again
+    with _teacher_action():
+        st.session_state["live.added"] = store().reask(code, key, number)
 
 
 def _end(code: str, key: str) -> None:
-    try:
+    with _teacher_action():
         store().end_class(code, key)
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
 
 
 def _calculator_spec() -> dict[str, Any]:
@@ -928,28 +928,20 @@ def question_list(frame: Frame, code: str, key: str, items: list[QuestionInfo], 
 
 
 def _lock(code: str, key: str) -> None:
-    try:
+    with _teacher_action():
         store().lock_joining(code, key, locked=bool(st.session_state.get("live.lock")))
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
 
 
 def _show_live(code: str, key: str) -> None:
-    try:
+    with _teacher_action():
         store().show_live(code, key, show=bool(st.session_state.get("live.show_live")))
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
 
 
 def _remove(code: str, key: str) -> None:
     first = int(st.session_state.get("live.remove_first", 1))
     last = int(st.session_state.get("live.remove_last", first))
-    try:
-        n = store().remove_students(code, key, first, last)
-    except NDCGInputError as err:
-        st.session_state["live.error"] = err
-    else:
-        st.session_state["live.removed"] = n
+    with _teacher_action():
+        st.session_state["live.removed"] = store().remove_students(code, key, first, last)
 
 
 @st.fragment(run_every=REFRESH)
