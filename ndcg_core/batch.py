@@ -134,6 +134,32 @@ class RunResult:
     ties: str
     no_relevant: str
 
+    @classmethod
+    def summarized(
+        cls,
+        per_query: pd.DataFrame,
+        *,
+        k: int | None,
+        gain: str,
+        discount: str,
+        ties: str,
+        no_relevant: NoRelevant,
+    ) -> RunResult:
+        """The result of a per-query table (either engine's), with :func:`summarize`'s mean and counts."""
+        summary = summarize(per_query, no_relevant=no_relevant)
+        return cls(
+            per_query=per_query,
+            mean=summary.mean,
+            n_queries=summary.n_queries,
+            n_no_relevant=summary.n_no_relevant,
+            n_in_mean=summary.n_in_mean,
+            k=k,
+            gain=gain,
+            discount=discount,
+            ties=ties,
+            no_relevant=no_relevant,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class _Run:
@@ -1427,18 +1453,8 @@ def evaluate_run(
         score=score,
         item=item,
     )
-    summary = summarize(per_query, no_relevant=no_relevant)
-    return RunResult(
-        per_query=per_query,
-        mean=summary.mean,
-        n_queries=summary.n_queries,
-        n_no_relevant=summary.n_no_relevant,
-        n_in_mean=summary.n_in_mean,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        no_relevant=no_relevant,
+    return RunResult.summarized(
+        per_query, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant
     )
 
 

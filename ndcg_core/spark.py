@@ -50,7 +50,6 @@ from .batch import (
     _is_parquet,
     check_csv_fields,
     check_roles,
-    summarize,
 )
 from .discounting import JARVELIN_BASE, Discount
 from .gains import Gain
@@ -640,19 +639,7 @@ def evaluate_run(
         )
         rows: pd.DataFrame = per_query.toPandas()
     table = rows.sort_values("query", ignore_index=True)
-    summary = summarize(table, no_relevant=no_relevant)
-    return RunResult(
-        per_query=table,
-        mean=summary.mean,
-        n_queries=summary.n_queries,
-        n_no_relevant=summary.n_no_relevant,
-        n_in_mean=summary.n_in_mean,
-        k=k,
-        gain=gain,
-        discount=discount,
-        ties=ties,
-        no_relevant=no_relevant,
-    )
+    return RunResult.summarized(table, k=k, gain=gain, discount=discount, ties=ties, no_relevant=no_relevant)
 
 
 # --------------------------------------------------------------------------- TREC: qrels and runs
