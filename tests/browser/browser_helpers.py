@@ -211,6 +211,22 @@ def screenshot(page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
+def switch_theme(page, theme: str, background: str, timeout: float = 30_000) -> None:
+    """Switch the system's colour scheme to ``theme`` ("light" or "dark") in the open page, as a
+    person does in their system's settings; Streamlit follows it without a reload or a script
+    run (the page switched to dark and the page opened in dark were the same pixel for pixel:
+    the Calculator and the Explore page's chart, 2026-12-05). Waits until the app's background
+    is ``background`` (``#RRGGBB``) and the page has settled again."""
+    rgb = ", ".join(str(int(background[i : i + 2], 16)) for i in (1, 3, 5))
+    page.emulate_media(color_scheme=theme)
+    page.wait_for_function(
+        f"""() => getComputedStyle(document.querySelector("[data-testid='stApp']")).backgroundColor
+              === "rgb({rgb})" """,
+        timeout=timeout,
+    )
+    _settle(page, timeout)
+
+
 def wait_page_ready(page, timeout: float = 20_000) -> None:
     """Wait until the page is complete for a person: the app's own style sheet
     (``ui.framework.styles.PAGE_CSS``) and script (``ui.framework.styles.PAGE_SCRIPT``) are applied, and no
