@@ -186,6 +186,12 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     _settle(page, timeout)
 
 
+def settle(page, timeout: float = 30_000) -> None:
+    """Wait until the page is drawn and still after an action that starts no script run
+    (opening an expander): :func:`wait_idle` would first give a run ``RUN_START_GRACE`` ms."""
+    _settle(page, timeout)
+
+
 def open_page(page, url: str, timeout: float = 30_000) -> None:
     """Go to ``url`` and wait until its first script run is over and drawn."""
     if page not in _WATCHED:

@@ -10,7 +10,7 @@ expander is opened and every tab shown first, and input placeholders count as sh
 from __future__ import annotations
 
 import pytest
-from browser_helpers import assert_no_exception, choose_option, open_page, wait_idle
+from browser_helpers import assert_no_exception, choose_option, open_page, settle, wait_idle
 from chinese_text import english_words
 from playwright.sync_api import expect
 
@@ -50,7 +50,7 @@ CLICKS = {
 def _open_expanders(page) -> None:
     for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
         summary.click()
-    wait_idle(page)
+    settle(page)  # an expander opens in the browser: no script run
 
 
 def _shown_texts(page) -> list[str]:
