@@ -10,6 +10,7 @@ cycle just as well). Run ``python tests/architecture/test_layers.py`` to print t
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,15 @@ TEACH = sorted((ROOT / "ndcg_teach").glob("*.py"))
 PAGES = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
 
 
-def _imports(path: Path) -> list[tuple[str, list[str], int]]:
+@functools.cache  # each file is read by several rules: parsed once a run
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+@functools.cache
+def _imports(path: Path) -> tuple[tuple[str, list[str], int], ...]:
     """(module, imported names, line) of every import in ``path``; relative modules get a dot."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = _tree(path)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -32,7 +39,7 @@ def _imports(path: Path) -> list[tuple[str, list[str], int]]:
         elif isinstance(node, ast.ImportFrom):
             module = "." * node.level + (node.module or "")
             found.append((module, [alias.name for alias in node.names], node.lineno))
-    return found
+    return tuple(found)
 
 
 def _top(module: str) -> str:
@@ -156,7 +163,7 @@ def test_rule_finds_a_banned_import(tmp_path):
 @pytest.mark.parametrize("path", [*UI, *PAGES], ids=_rel)
 def test_no_private_attribute_of_the_core_or_ui(path):
     """``nc._kernel`` or ``ui.components.widgets._helper`` would tie a page to another layer's insides."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     bad = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
@@ -200,6 +207,7 @@ def _absolute(module: str, names: list[str], path: Path) -> list[str]:
     ] or [base]
 
 
+@functools.cache  # four rules read it; callers do not change it
 def _graph() -> dict[str, set[str]]:
     """Module -> the project modules it imports (at any depth of the file)."""
     files = sorted(
@@ -300,7 +308,7 @@ def test_no_import_cycle_among_the_project_modules():
 def test_no_function_level_import_of_a_project_module(path):
     """ui, the pages and the router import the project's modules at the top of the file, where
     a reader (and this test) sees the layers; a deferred import of a library is allowed."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     top_level = {id(node) for node in tree.body}
     bad = [
         (node.lineno, ast.unparse(node))

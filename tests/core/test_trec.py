@@ -226,7 +226,8 @@ def test_evaluate_trec_refuses_an_unknown_option() -> None:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("comparable", [False, True])
 def test_evaluate_trec_equals_ranx_without_ties(seed: int, comparable: bool) -> None:
-    ranx = pytest.importorskip("ranx")
+    import ranx  # imported here: its Numba functions compile on import (seconds)
+
     qrels, run = collection(seed, ties=False, negative=False)
     judged = qrels.groupby("query")["relevance"].max()
     relevant = set(judged[judged > 0].index)

@@ -8,7 +8,6 @@ import math
 import numpy as np
 import pytest
 import pytrec_eval
-from ranx import Qrels, Run, evaluate
 from sklearn.metrics import ndcg_score
 
 from ndcg_teach import questions
@@ -36,6 +35,8 @@ def _batch_qrels_and_run():
 
 
 def test_empty_query_means_equal_scikit_learn_pytrec_eval_and_ranx():
+    import ranx  # imported here: its Numba functions compile on import (seconds)
+
     y = [list(r) for r in questions.EMPTY_BATCH]
     means = questions.empty_query_means().set_index("tool")["mean"]
     assert means["scikit-learn"] == pytest.approx(ndcg_score(y, y), abs=1e-12)
@@ -45,7 +46,7 @@ def test_empty_query_means_equal_scikit_learn_pytrec_eval_and_ranx():
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run)
     assert len(per_query) == 3  # pytrec_eval keeps the empty query, scored 0
     assert means["trec_eval"] == pytest.approx(np.mean([v["ndcg"] for v in per_query.values()]), abs=1e-12)
-    assert means["ranx"] == pytest.approx(evaluate(Qrels(qrels), Run(run), "ndcg"), abs=1e-12)
+    assert means["ranx"] == pytest.approx(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg"), abs=1e-12)
 
 
 def test_empty_query_means_by_hand_for_tools_not_installed():
@@ -140,12 +141,14 @@ def test_gdeval_row_by_hand_ties_by_id_descending():
 
 
 def test_gdeval_row_equals_ranx_ndcg_burges_without_ties():
+    import ranx  # imported here: its Numba functions compile on import (seconds)
+
     # same gain (2^rel - 1) and pooled ideal: without ties the two agree
     grades, pool_extra = [3, 2, 0, 0, 1], [3, 2]
     value = tool_scores(grades, pool=[*grades, *pool_extra]).set_index("label").loc["gdeval", "ndcg"]
     qrels = {"q": {f"D{i}": g for i, g in enumerate(grades)} | {f"U{i}": g for i, g in enumerate(pool_extra)}}
     run = {"q": {f"D{i}": float(10 - i) for i in range(len(grades))}}
-    assert value == pytest.approx(evaluate(Qrels(qrels), Run(run), "ndcg_burges"), abs=1e-12)
+    assert value == pytest.approx(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg_burges"), abs=1e-12)
 
 
 def test_gdeval_row_cuts_the_ideal_at_the_list_length_without_a_cutoff():
