@@ -10,12 +10,16 @@ cards). ``--students`` sessions then speak Streamlit's own websocket protocol as
 browser does (``bench_classroom.py`` explains it): each, at a time uniform over ``--arrive``
 seconds (a class scanning the code), opens the students' link (``/Live_class?class=CODE``),
 which joins the class and puts a student token in its link; a join refused as "too many
-requests" is tried again 3 s later, as the page asks (up to 5 times). The
-teacher opens each question in turn; every student, after a think time (``--think``, uniform),
-reloads (what the page's watcher does when a question opens) and sends an answer the way the
-page's widgets do: the form's text box and button, the radio and button, or the drag cards'
-order and the send button. One more answer to the first question is sent after it closes
-(through the store, as a page left open would) and must be refused.
+requests" is tried again 3 s later, as the page asks (up to 5 times). While a phone's page is
+open its watcher runs as the browser runs it: a fragment rerun every 2 s (the interval and the
+fragment the server names in its ``auto_rerun`` message), each phone at its own phase; when
+the watcher sees the teacher's change it reruns the whole page. The teacher opens each question
+in turn; every phone waits until its watcher shows the question, then, after a think time
+(``--think``, uniform), sends an answer the way the page's widgets do, in the answer's part of
+the page (a fragment: the browser sends its id, and only that part runs): the form's text box
+and button, the radio and button, or the drag cards' order and the send button. One more
+answer to the first question is sent after it closes (through the store, as a page left open
+would) and must be refused.
 
 Reported:
 
@@ -25,7 +29,9 @@ Reported:
   refused or failed (must be 0);
 - **submit → counted**: from sending the answer to the moment a separate reader of the database
   (the teacher's count, polled every 20 ms here; the page itself reads every 2 s) sees it,
-  p50/p95/max; and submit → the student's page confirms;
+  p50/p95/max; and submit → the student's page confirms ("Saved");
+- **open → shown**: from the teacher's Open to the phone showing the question (its watcher's
+  wait, up to 2 s, and the page's run), and the number of watcher runs;
 - **peak server memory**: the server's VmHWM (goal < 1 GiB), and its CPU time.
 """
 
@@ -73,13 +79,15 @@ class Seen:
     """One rerun as the phone received it: widgets by key, texts, problems."""
 
     widgets: dict[str, str] = field(default_factory=dict)  # user key (or submit label) -> id
+    fragments: dict[str, str] = field(default_factory=dict)  # user key -> the id of its fragment
+    full: bool = False  # a run of the whole page (not only a fragment's)
     options: dict[str, list[str]] = field(default_factory=dict)
     cards: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
-def _read(seen: Seen, element) -> None:
+def _read(seen: Seen, element, fragment_id: str = "") -> None:
     kind = element.WhichOneof("type")
     if kind == "exception":
         seen.problems.append(f"exception: {element.exception.message[:200]}")
@@ -99,10 +107,23 @@ def _read(seen: Seen, element) -> None:
     if kind == "button" and proto.is_form_submitter:
         key = "submit"
     seen.widgets[key] = widget_id
+    if fragment_id:
+        seen.fragments[key] = fragment_id
     if kind == "radio":
         seen.options[key] = list(proto.options)
     if kind == "component_instance" and key.startswith("live.sort."):
         seen.cards = list(json.loads(proto.json_args)["items"][0]["items"])
+
+
+def _answer_key(seen: Seen, number: int) -> str | None:
+    """The key of question ``number``'s answer widget in a run, if the run shows it."""
+    return next(
+        (k for k in seen.widgets if k.startswith((f"live.answer.{number}", f"live.sort.{number}."))), None
+    )
+
+
+def _shows(seen: Seen, number: int) -> bool:
+    return _answer_key(seen, number) is not None
 
 
 class Phone:
@@ -118,12 +139,21 @@ class Phone:
         self.saved: set[int] = set()
         self.errors: list[str] = []
         self.retries = 0  # joins refused as "too many requests", tried again as the page says
+        self.watcher = ""  # the page's watcher (a fragment the browser runs every few seconds)
+        self.every = 2.0  # its interval, as the server asked (auto_rerun)
+        self.next_watch = 0.0  # when the browser runs it next (loop time)
+        self.shown: dict[int, float] = {}  # question -> when the phone showed it (perf_counter)
+        self.watches = 0
 
-    def _back(self, *states: WidgetState, page_hash: str | None = None) -> bytes:
+    def _back(
+        self, *states: WidgetState, page_hash: str | None = None, fragment: str = "", auto: bool = False
+    ) -> bytes:
         msg = BackMsg()
         run = msg.rerun_script
         run.query_string = self.query_string
         run.page_script_hash = self.page_hash if page_hash is None else page_hash
+        run.fragment_id = fragment  # a widget in a fragment reruns that fragment alone
+        run.is_auto_rerun = auto
         run.context_info.url = f"http://127.0.0.1:{self.port}/Live_class"
         run.context_info.locale = "en-US"
         run.context_info.timezone = "UTC"
@@ -131,15 +161,21 @@ class Phone:
             run.widget_states.widgets.append(state)
         return msg.SerializeToString()
 
-    async def _run(self, ws, payload: bytes, pages: dict[str, str] | None = None) -> Seen:
-        seen = Seen()
+    async def _run(
+        self, ws, payload: bytes, pages: dict[str, str] | None = None, *, fragment: bool = False
+    ) -> Seen:
+        """Send one rerun request and read the run it starts until it finishes: a fragment's
+        run (``fragment``) finishes on its own, unless it reruns the whole page (st.rerun)."""
+        seen = Seen(full=not fragment)
         await ws.send(payload)
         while True:
             msg = ForwardMsg()
             msg.ParseFromString(await asyncio.wait_for(ws.recv(), timeout=RUN_TIMEOUT))
             kind = msg.WhichOneof("type")
             if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-                _read(seen, msg.delta.new_element)
+                _read(seen, msg.delta.new_element, msg.delta.fragment_id)
+            elif kind == "auto_rerun":
+                self.watcher, self.every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
             elif kind == "new_session":
                 self.page_hash = msg.new_session.page_script_hash
                 if pages is not None:
@@ -151,15 +187,45 @@ class Phone:
             elif kind == "page_info_changed":
                 self.query_string = msg.page_info_changed.query_string
             elif kind == "script_finished":
-                # a fragment's own run (the watcher) finishes with its own status; wait for ours
                 if msg.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                    if fragment:
+                        return seen
                     continue
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    seen = Seen()  # st.rerun() after saving: what counts is the run that follows
+                    seen = Seen(full=True)  # st.rerun(): what counts is the page's run that follows
+                    fragment = False
                     continue
                 if msg.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
                     seen.problems.append(f"script_finished status {msg.script_finished}")
                 return seen
+
+    async def _watch(self, ws) -> Seen:
+        """The watcher's run, as the browser makes it every few seconds; when the question has
+        changed it reruns the whole page (returned with ``full``)."""
+        self.watches += 1
+        return await self._run(ws, self._back(fragment=self.watcher, auto=True), fragment=True)
+
+    async def _idle(self, ws, seconds: float | None, question: int | None = None) -> Seen | None:
+        """The page open and untouched for ``seconds`` (or, with ``question``, until the watcher
+        shows that question): its watcher runs on time meanwhile. Returns the page's last run
+        that the watcher made, if any."""
+        loop = asyncio.get_running_loop()
+        end = None if seconds is None else loop.time() + seconds
+        last = None
+        while True:
+            if self.next_watch <= loop.time():
+                self.next_watch = loop.time() + self.every
+            if end is not None and self.next_watch > end:
+                await asyncio.sleep(max(0.0, end - loop.time()))
+                return last
+            await asyncio.sleep(max(0.0, self.next_watch - loop.time()))
+            self.next_watch += self.every
+            seen = await self._watch(ws)
+            if seen.full:
+                last = seen
+                if question is not None and _shows(seen, question):
+                    self.shown[question] = time.perf_counter()
+                    return seen
 
     def _answer(self, seen: Seen, number: int, kind: str) -> list[WidgetState]:
         states = []
@@ -182,7 +248,6 @@ class Phone:
 
     async def run(
         self,
-        opened: list[asyncio.Event],
         kinds: list[str],
         think: tuple[float, float],
         after_close,
@@ -218,20 +283,27 @@ class Phone:
                 if "student=" not in self.query_string or self.number is None:
                     self.errors.append(f"phone {self.index}: did not join ({seen.problems})")
                     return
-                for n, (event, kind) in enumerate(zip(opened, kinds, strict=True), 1):
-                    await event.wait()
-                    await asyncio.sleep(self.rng.uniform(*think))
-                    seen = await self._run(ws, self._back())  # the watcher's rerun
+                loop = asyncio.get_running_loop()
+                self.next_watch = loop.time() + self.rng.uniform(0.0, self.every)  # its own phase
+                for n, kind in enumerate(kinds, 1):
+                    # the page waits; its watcher shows the question once the teacher opens it
+                    seen = await self._idle(ws, None, question=n)
+                    await self._idle(ws, self.rng.uniform(*think))  # the student thinks
                     states = self._answer(seen, n, kind)
-                    if kind == "ranking":
-                        seen = await self._run(ws, self._back(*states))  # the drop
+                    answer_part = seen.fragments.get(_answer_key(seen, n) or "", "")
+                    if kind == "ranking":  # the drop reruns the answer's part
+                        seen = await self._run(
+                            ws, self._back(*states, fragment=answer_part), fragment=bool(answer_part)
+                        )
                         states = [
                             *states,
                             WidgetState(id=seen.widgets[f"live.submit.{n}"], trigger_value=True),
                         ]
                     started = time.perf_counter()
                     self.sent[n] = started
-                    seen = await self._run(ws, self._back(*states))
+                    seen = await self._run(
+                        ws, self._back(*states, fragment=answer_part), fragment=bool(answer_part)
+                    )
                     self.confirm.append(time.perf_counter() - started)
                     if any(t.startswith("Saved.") for t in seen.texts) and not seen.problems:
                         self.saved.add(n)
@@ -305,12 +377,11 @@ async def main_async(args) -> int:
     try:
         cpu_before = sampler.cpu_seconds()
         started = time.perf_counter()
-        opened = [asyncio.Event() for _ in specs]
+        opened: dict[int, float] = {}  # question -> when the teacher opened it
         closed_first = asyncio.Event()
         phones = [Phone(i, port, code, random.Random(args.seed * 1000 + i)) for i in range(args.students)]
         tasks = [
-            asyncio.ensure_future(p.run(opened, kinds, tuple(args.think), after_close, args.arrive))
-            for p in phones
+            asyncio.ensure_future(p.run(kinds, tuple(args.think), after_close, args.arrive)) for p in phones
         ]
         # everyone joins first (as a class scans the code), then the teacher asks; a phone the
         # server refused has an error and no number: it is counted as refused, never waited for
@@ -319,9 +390,9 @@ async def main_async(args) -> int:
         joined = time.perf_counter() - started
         n_joined = sum(p.number is not None for p in phones)
         print(f"{n_joined} of {args.students} phones joined in {joined:.1f} s", flush=True)
-        for n, event in enumerate(opened, 1):
+        for n in range(1, len(specs) + 1):
             store.open_question(code, key, n)
-            event.set()
+            opened[n] = time.perf_counter()
             while sum(n in p.sent or p.errors != [] for p in phones) < args.students:
                 await asyncio.sleep(0.2)
             await asyncio.sleep(args.think[1] / 4)
@@ -348,6 +419,7 @@ async def main_async(args) -> int:
     )
     counted = [counter.first_seen[k] - t for k, t in sent.items() if k in counter.first_seen]
     confirms = [c for p in phones for c in p.confirm]
+    shown = [p.shown[n] - opened[n] for p in phones for n in p.shown]
     total = sum(stored.values())
     print()
     print(
@@ -373,6 +445,13 @@ async def main_async(args) -> int:
             f"p50 {percentile(confirms, 0.5) * 1000:.0f} ms, p95 {percentile(confirms, 0.95) * 1000:.0f} ms, "
             f"max {max(confirms) * 1000:.0f} ms"
         )
+    if shown:
+        print(
+            f"the teacher opens -> the phone shows the question (its watcher every {phones[0].every:g} s): "
+            f"p50 {percentile(shown, 0.5) * 1000:.0f} ms, p95 {percentile(shown, 0.95) * 1000:.0f} ms, "
+            f"max {max(shown) * 1000:.0f} ms"
+        )
+    print(f"watcher runs: {sum(p.watches for p in phones)}")
     print(f"answer after close refused: {'yes' if not refused else 'NO'}")
     print(
         f"server peak RSS {peak:.0f} MiB (goal < 1024), server CPU {cpu:.1f} s; load {os.getloadavg()[0]:.1f}"

@@ -22,6 +22,8 @@ Kinds and how they are answered (:data:`ANSWER_TYPES`):
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from dataclasses import dataclass
 from typing import Any, cast
@@ -299,7 +301,24 @@ def _ndcg(relevance: list[float], k: int | None, gain: str, discount: str) -> fl
 
 
 def exercise(spec: dict[str, Any]) -> Exercise:
-    """The core's exercise of a spec, its exact answer computed by the core."""
+    """The core's exercise of a spec, its exact answer computed by the core.
+
+    Computed once per spec (every phone's rerun shows, checks and judges the same few
+    questions): the spec's JSON text is the key, the :class:`Exercise` is immutable.
+    """
+    try:
+        text = json.dumps(spec, sort_keys=True)
+    except (TypeError, ValueError):  # not a stored spec (one the store would refuse): not kept
+        return _exercise(spec)
+    return _kept_exercise(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_exercise(text: str) -> Exercise:
+    return _exercise(json.loads(text))
+
+
+def _exercise(spec: dict[str, Any]) -> Exercise:
     kind = str(spec["kind"])
     rel = [float(x) for x in spec["relevance"]]
     labels = tuple(str(x) for x in spec["labels"])

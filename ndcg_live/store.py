@@ -343,6 +343,20 @@ class Answer:
     submitted_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class Phone:
+    """What a student's page shows, read in one go: the class's code as stored, the student,
+    the question everyone looks at (None before the first opens) and the student's answer to it."""
+
+    code: str
+    student: Student
+    question: QuestionInfo | None
+    answer: Answer | None
+
+
+#: Classes whose :meth:`LiveStore.shown` a store keeps a copy of (then it starts again).
+MAX_SHOWN_KEPT = 1000
+
 #: Seconds between the tries of an operation whose database did not answer (a restart, a
 #: network hiccup, a locked SQLite file): about 2 s in all, then ``live_unavailable``.
 RETRY_DELAYS: tuple[float, ...] = (0.2, 0.5, 1.2)
@@ -427,6 +441,8 @@ class LiveStore:
         self.retry_delays = tuple(retry_delays)
         self.engine = self._engine(self.url)
         self._purged_at = 0.0
+        self._shown: dict[str, tuple[float, tuple[int, str] | None]] = {}  # code -> (read at, value)
+        self._shown_lock = threading.Lock()
         self._lock = threading.Lock()
         self._migrate()
 
@@ -670,6 +686,8 @@ class LiveStore:
                 if q.opened_at is None:  # shown without being opened: it is the current one now
                     values["opened_at"] = now
             conn.execute(questions_table.update().where(questions_table.c.id == q.id).values(**values))
+        with self._shown_lock:  # this server's pages see the change at their next look
+            self._shown.pop(row.code, None)
 
     def open_question(self, code: str, key: str, number: int, *, seconds: float | None = None) -> None:
         """Open question ``number`` for answers (and close any other open one); with
@@ -917,22 +935,60 @@ class LiveStore:
             ).all()
         return [_info(r, r.n, now) for r in rows]
 
+    @staticmethod
+    def _current_row(conn: Connection, class_id: int) -> Any:
+        """The row of the class's last opened question (open, closed or revealed), or None."""
+        return conn.execute(
+            sa.select(questions_table)
+            .where(questions_table.c.class_id == class_id, questions_table.c.state != "ready")
+            .order_by(questions_table.c.opened_at.desc(), questions_table.c.number.desc())
+            .limit(1)
+        ).first()
+
+    @staticmethod
+    def _count(conn: Connection, question_id: int) -> int:
+        return int(
+            conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == question_id)).scalar_one()
+        )
+
     @_retrying
     def current(self, code: str) -> QuestionInfo | None:
         """The question everyone looks at: the last one opened (open, closed or revealed)."""
         now = self.clock()
         with self._read() as conn:
             row = self._class_row(conn, code, now)
-            q = conn.execute(
-                sa.select(questions_table)
-                .where(questions_table.c.class_id == row.id, questions_table.c.state != "ready")
-                .order_by(questions_table.c.opened_at.desc(), questions_table.c.number.desc())
-                .limit(1)
-            ).first()
+            q = self._current_row(conn, row.id)
             if q is None:
                 return None
-            n = conn.execute(sa.select(sa.func.count()).where(answers.c.question_id == q.id)).scalar_one()
+            n = self._count(conn, q.id)
         return _info(q, n, now)
+
+    def shown(self, code: str, *, max_age: float = 0.0) -> tuple[int, str] | None:
+        """The number and state of :meth:`current`'s question, without its spec or count: what
+        every open page checks every few seconds to know when to change.
+
+        With ``max_age`` the answer may be a copy read by this store (this server) at most that
+        many seconds ago: a class's hundreds of phones then cost the database one read in that
+        time, not one each; a change reaches them at most ``max_age`` later.
+        """
+        now, code = self.clock(), str(code).strip().upper()[:16]
+        if max_age > 0:
+            with self._shown_lock:
+                kept = self._shown.get(code)
+            if kept is not None and 0 <= now - kept[0] <= max_age:
+                return kept[1]
+        value = self._read_shown(code, now)
+        with self._shown_lock:
+            if len(self._shown) >= MAX_SHOWN_KEPT:
+                self._shown.clear()
+            self._shown[code] = (now, value)
+        return value
+
+    @_retrying
+    def _read_shown(self, code: str, now: float) -> tuple[int, str] | None:
+        with self._read() as conn:
+            q = self._current_row(conn, self._class_row(conn, code, now).id)
+        return None if q is None else (int(q.number), _state(q, now))
 
     @_retrying
     def answers(self, code: str, number: int, *, key: str | None = None) -> list[Answer]:
@@ -1027,6 +1083,57 @@ class LiveStore:
                 classes.update().where(classes.c.id == row.id).values(n_students=number, last_activity=now)
             )
             return Student(number, new_token)
+
+    def phone(self, code: str, token: str | None, *, client: str | None = None) -> Phone:
+        """A student's page in one read: :meth:`join` (a new student only when ``token`` is not
+        the class's), then :meth:`current` and :meth:`own_answer`, as of one moment.
+
+        Raises
+        ------
+        NDCGInputError
+            As :meth:`join`.
+        """
+        if token and len(str(token)) <= MAX_SECRET_CHARS:
+            seen = self._phone(code, str(token))
+            if seen is not None:
+                return seen
+        me = self.join(code, token, client=client)
+        seen = self._phone(code, me.token)
+        if seen is None:  # removed between the join and the read: said as such
+            fail("live_removed", code=str(code).strip().upper()[:16])
+        return seen
+
+    @_retrying
+    def _phone(self, code: str, token: str) -> Phone | None:
+        """:meth:`phone` for a token already in the class; None when it is not."""
+        now = self.clock()
+        with self._read() as conn:
+            row = self._class_row(conn, code, now)
+            who = conn.execute(
+                sa.select(students.c.id, students.c.number, students.c.removed_at).where(
+                    students.c.class_id == row.id, students.c.token_hash == _hash(token)
+                )
+            ).first()
+            if who is None:
+                return None
+            if who.removed_at is not None:
+                fail("live_removed", code=row.code)
+            me = Student(int(who.number), token)
+            q = self._current_row(conn, row.id)
+            if q is None:
+                return Phone(row.code, me, None, None)
+            n = self._count(conn, q.id)
+            own = conn.execute(
+                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at).where(
+                    answers.c.question_id == q.id, answers.c.student_id == who.id
+                )
+            ).first()
+        answer = (
+            None
+            if own is None
+            else Answer(json.loads(own.value), bool(own.correct), own.score, float(own.submitted_at))
+        )
+        return Phone(row.code, me, _info(q, n, now), answer)
 
     def _take_address(self, conn: Connection, row: Any, client: str, now: float) -> None:
         """Count a join from ``client`` in the class ``row``: its cap, then its bucket."""

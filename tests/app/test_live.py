@@ -23,6 +23,7 @@ from ndcg_live import questions
 from ndcg_live.store import LiveStore
 from ui.components import charts
 from ui.framework import i18n
+from ui.framework.text import md_escape
 
 LIVE = "app_pages/8_Live_class.py"
 LANGS = ["en", "zh"]
@@ -367,6 +368,38 @@ def test_live_student_invalid_number_gets_a_message_and_is_not_stored(app, db, l
     next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
     _clean(at, lang)
     assert len(at.error) == 1 and db.answers(code, number, key=teacher) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_sending_after_the_close_sees_the_question_closed_and_why(app, db, lang):
+    code, teacher, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input("0.5").run()
+    first = db.answers(code, number, key=teacher)
+    db.close_question(code, teacher, number)  # while the student types
+    at.text_input(key=f"live.answer.{number}").input("0.9")
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, lang)
+    closed = i18n.translate(lang, "live.closed_wait")
+    assert [e.value for e in at.error] == [md_escape(i18n.error_text(lang, NDCGInputError("live_closed")))]
+    assert any(m.value == closed for m in at.info) and first == db.answers(code, number, key=teacher) == []
+    assert not [w for w in at.text_input if w.key == f"live.answer.{number}"]  # no form to send again
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_student_refused_answer_keeps_the_one_saved(app, db, lang):
+    code, teacher, number = _class(db)
+    at = app(page=LIVE, lang=lang, **{"class": code})
+    submit = lambda: next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form"))  # noqa: E731
+    at.text_input(key=f"live.answer.{number}").input("0.5")
+    submit().click().run()
+    at.text_input(key=f"live.answer.{number}").input("abc")
+    submit().click().run()
+    _clean(at, lang)
+    assert len(at.error) == 1 and not at.success  # refused, not "Saved."
+    mine = i18n.translate(lang, "live.your_answer", answer="0.5")
+    assert [m.value for m in at.markdown].count(mine) == 1
+    assert [a.value for a in db.answers(code, number, key=teacher)] == [0.5]
 
 
 @pytest.mark.parametrize("lang", LANGS)

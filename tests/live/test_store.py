@@ -830,3 +830,92 @@ def test_reask_copies_a_question_as_a_new_one(store):
     with pytest.raises(nc.NDCGInputError) as caught:
         store.reask(code, "wrong", number)
     assert caught.value.key == "live_wrong_key"
+
+
+# ----------------------------------------------------------------- a phone's reads (#22 item 15)
+
+
+def test_phone_reads_the_student_the_question_and_their_answer_at_once(store):
+    code, key, number = _class_with_question(store)
+    first = store.phone(code.lower(), None, client="10.0.0.1")  # a new student joins
+    assert (first.code, first.student.number, first.question, first.answer) == (code, 1, None, None)
+    store.open_question(code, key, number)
+    store.submit(code, first.student.token, number, "0.5")
+    other = store.join(code)
+    store.submit(code, other.token, number, "0.9")
+    seen = store.phone(code, first.student.token)
+    assert seen.student == first.student
+    assert (seen.question.number, seen.question.state, seen.question.n_answers) == (number, "open", 2)
+    assert (seen.answer.value, seen.answer.correct) == (0.5, False)  # their own, not the other's
+    assert seen.question == store.current(code)
+    assert seen.answer == store.own_answer(code, first.student.token, number)
+
+
+def test_phone_with_an_unknown_token_joins_as_a_new_student(store):
+    code, _ = store.create_class()
+    store.join(code)
+    seen = store.phone(code, "made-up-token")
+    assert seen.student.number == 2 and seen.student.token != "made-up-token"
+    assert store.phone(code, seen.student.token).student == seen.student  # and stays that student
+
+
+def test_phone_refuses_as_join_does(store):
+    code, key = store.create_class()
+    removed = store.join(code)
+    store.remove_students(code, key, removed.number, removed.number)
+    store.end_class(code, key)
+    refused = {}
+    for name, call in {
+        "no class": lambda: store.phone("NOSUCH", None),
+        "removed": lambda: store.phone(code, removed.token),
+        "ended, new": lambda: store.phone(code, None),
+    }.items():
+        with pytest.raises(nc.NDCGInputError) as caught:
+            call()
+        refused[name] = caught.value.key
+    assert refused == {"no class": "live_no_class", "removed": "live_removed", "ended, new": "live_ended"}
+
+
+def test_shown_is_the_current_questions_number_and_state(store, clock):
+    code, key, number = _class_with_question(store)
+    assert store.shown(code) is None
+    store.open_question(code, key, number, seconds=30)
+    assert store.shown(code.lower()) == (number, "open")
+    clock.now += 31  # its time ran out: closed, as current() says
+    assert store.shown(code) == (number, "closed") == (store.current(code).number, store.current(code).state)
+
+
+def test_shown_with_max_age_reads_once_in_that_time(database_url, clock):
+    teacher, server = LiveStore(database_url, clock=clock), LiveStore(database_url, clock=clock)
+    try:
+        code, key = teacher.create_class()
+        number = teacher.add_question(code, key, questions.spec_from_ranking("ndcg", *RANKING, k=3))
+        assert server.shown(code, max_age=0.5) is None
+        teacher.open_question(code, key, number)  # through another server: not seen at once
+        clock.now += 0.4
+        assert server.shown(code, max_age=0.5) is None
+        assert server.shown(code) == (number, "open")  # max_age 0: read now
+        teacher.close_question(code, key, number)
+        clock.now += 0.4
+        assert server.shown(code, max_age=0.5) == (number, "open")  # the copy read 0.4 s ago
+        clock.now += 0.2
+        assert server.shown(code, max_age=0.5) == (number, "closed")  # 0.6 s: read again
+        server.reveal(code, key, number)  # through this server: its copy is dropped at once
+        assert server.shown(code, max_age=0.5) == (number, "revealed")
+    finally:
+        teacher.dispose()
+        server.dispose()
+
+
+def test_exercise_is_computed_once_per_spec_and_each_spec_gets_its_own():
+    at_3 = questions.spec_from_ranking("ndcg", *RANKING, k=3)
+    again = questions.spec_from_ranking("ndcg", *RANKING, k=3)
+    whole = questions.spec_from_ranking("ndcg", *RANKING, k=None)
+    assert questions.exercise(at_3) is questions.exercise(again)  # kept: every phone's run shows it
+    assert questions.exercise(at_3).answer == pytest.approx(_ndcg3(), abs=1e-12)
+    ideal = 3 + 2 / math.log2(3) + 1 / 2 + 0 + 0
+    assert questions.exercise(whole).answer == pytest.approx(
+        (ideal - 1 / 2 + 1 / math.log2(6)) / ideal, abs=1e-12
+    )
+    at_3["relevance"] = [0.0, 0.0, 0.0, 0.0, 3.0]  # a spec changed in place is another spec
+    assert questions.exercise(at_3).answer == 0.0

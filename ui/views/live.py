@@ -51,6 +51,9 @@ _P = ParamSpec("_P")
 
 #: How often the room's answers and a student's "is there a new question?" are read (seconds).
 REFRESH = 2.0
+#: How old (seconds) the question's state a page's watcher reads may be: the server reads it
+#: once in that time for all of a class's phones (bench/README.md, bench_live.py).
+WATCH_MAX_AGE = 0.5
 #: The time limits a teacher may give a question when opening it (seconds; 0: none).
 TIME_CHOICES: tuple[int, ...] = (0, 30, 60, 90, 120, 180, 300)
 #: Classes one browser session may start within :data:`START_WINDOW` seconds.
@@ -580,6 +583,9 @@ def _guarded(body: Callable[Concatenate[Frame, _P], None]) -> Callable[Concatena
 
 def _page(frame: Frame, params: dict[str, str], view: str) -> None:
     code = params["class"].upper()
+    if view == "student":  # the page every phone reruns: one read of the store (LiveStore.phone)
+        student(frame, code, params["student"])
+        return
     try:
         info = store().class_info(code)
     except NDCGInputError as err:
@@ -602,10 +608,8 @@ def _page(frame: Frame, params: dict[str, str], view: str) -> None:
             _keep_key(info.code, params["key"])
             st.session_state["live.mine"] = (info.code, params["key"])
         teacher(frame, info.code, params["key"], ended=info.ended, locked=info.locked, show=info.show_live)
-    elif view == "room":
-        room(frame, info.code)
     else:
-        student(frame, info.code, params["student"])
+        room(frame, info.code)
 
 
 # ----------------------------------------------------------------------------- teacher
@@ -1217,8 +1221,7 @@ def room(frame: Frame, code: str) -> None:
 
 
 def _signature(code: str) -> tuple[int, str] | None:
-    q = store().current(code)
-    return None if q is None else (q.number, q.state)
+    return store().shown(code, max_age=WATCH_MAX_AGE)
 
 
 @st.fragment(run_every=REFRESH)
@@ -1258,7 +1261,7 @@ def _order_from_cards(spec: dict[str, Any], value: Any, shown: list[str]) -> lis
 
 def _submit(code: str, token: str, number: int, answer: Any) -> None:
     try:
-        store().submit(code, token, number, answer)
+        saved = store().submit(code, token, number, answer)
     except NDCGInputError as err:
         if err.key == "live_unavailable":  # said as "not saved, send again", the answer kept
             err = NDCGInputError("live_not_saved")
@@ -1266,7 +1269,41 @@ def _submit(code: str, token: str, number: int, answer: Any) -> None:
         st.session_state["live.error"] = err
     else:
         st.session_state.pop(f"live.unsent.{number}", None)
-        st.session_state["live.saved"] = number
+        st.session_state["live.saved"] = (number, saved)
+
+
+#: Refusals of an answer that change the whole page (the question closed meanwhile, the
+#: student removed...): the page runs again and says them at its top.
+_PAGE_CHANGED = frozenset(
+    {"live_closed", "live_not_open", "live_no_class", "live_no_student", "live_removed", "live_no_question"}
+)
+
+
+@st.fragment
+@_guarded
+def answer_part(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answer | None) -> None:
+    """The open question's answer: "Saved.", the student's answer, the form to send another.
+
+    Sending reruns this part alone, not the page's frame, question and tables: in a class of
+    hundreds the server has one small run to make per answer. ``own`` is the page's read; a
+    run of this part alone takes the answer just saved, or reads it again.
+    """
+    t = frame.t
+    error = st.session_state.get("live.error")
+    if error is not None and error.key in _PAGE_CHANGED:
+        st.rerun()  # the whole page: it shows the question's new state and says why
+    if error is not None:
+        student_error(frame, q, st.session_state.pop("live.error"))
+    saved = st.session_state.pop("live.saved", None)
+    if isinstance(saved, tuple) and saved[0] == q.number:
+        own = saved[1]
+        st.success(t("live.saved"), icon=":material/check:")
+    elif not st.session_state.pop("live.own_fresh", False):  # this part's own run: read it
+        own = store().own_answer(code, token, q.number)
+    if own is not None:
+        st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
+    with st.container(key="live-answer"):  # large tap targets (ui.framework.styles)
+        answer_form(frame, code, token, q, own)
 
 
 def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answer | None) -> None:
@@ -1387,21 +1424,24 @@ def student(frame: Frame, code: str, token: str) -> None:
     their answer against the truth with the step table."""
     t = frame.t
     try:
-        me = store().join(code, token or None, client=client_address())
+        seen = store().phone(code, token or None, client=client_address())
     except NDCGInputError as err:
         if err.key == "live_unavailable":  # an answer just refused is said first ("not saved")
             unavailable(frame, st.session_state.pop("live.error", None) or err)
         else:
             show_error(frame.lang, err)
+            if err.key == "live_no_class":
+                landing(frame)
         return
+    me, q, own, code = seen.student, seen.question, seen.answer, seen.code
     if me.token != token:
         set_param("student", me.token)  # the link keeps the student through a reload
         token = me.token
     st.markdown(t("live.you_are", name=t("live.student_name", number=me.number)))
-    error = st.session_state.pop("live.error", None)
-    q = store().current(code)
-    if error is not None:
-        student_error(frame, q, error)
+    error = st.session_state.get("live.error")
+    if error is not None and (q is None or q.state != "open" or error.key in _PAGE_CHANGED):
+        st.session_state.pop("live.error")
+        student_error(frame, q, error)  # else the answer's part says it, next to the form
     st.session_state["live.fresh"] = True
     _watch(t, code, None if q is None else (q.number, q.state), None if q is None else q.closes_at)
     if q is None:
@@ -1410,15 +1450,13 @@ def student(frame: Frame, code: str, token: str) -> None:
     if not shown_valid(frame, q):
         return
     prompt(frame, q.spec, number=q.number, cards=q.state == "open")
-    own = store().own_answer(code, token, q.number)
-    if st.session_state.pop("live.saved", None) == q.number and own is not None:
-        st.success(t("live.saved"), icon=":material/check:")
+    if q.state == "open":
+        st.session_state["live.own_fresh"] = True
+        answer_part(frame, code, token, q, own)
+        return
+    st.session_state.pop("live.saved", None)
     if own is not None:
         st.markdown(t("live.your_answer", answer=answer_text(frame, q.spec, own.value)))
-    if q.state == "open":
-        with st.container(key="live-answer"):  # large tap targets (ui.framework.styles)
-            answer_form(frame, code, token, q, own)
-        return
     if q.state == "closed":
         st.info(t("live.closed_wait"), icon=":material/hourglass:")
         if own is None:
