@@ -365,6 +365,10 @@ def _check(
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
         problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
+    # the same pass counts the (query, item) pairs and takes the gains' largest value, so that
+    # a valid run is checked in one Spark job (the grouping and the gains' pass run on a sign
+    # of trouble only); the grades' gains only when they are a type a grade can be
+    graded = isinstance(frame.schema[relevance].dataType, (NumericType, BooleanType, StringType))
     found = _first(
         rows.agg(
             F.count(F.lit(1)).alias("n"),
@@ -372,6 +376,8 @@ def _check(
                 F.min(F.when(condition, F.col(_ROW))).alias(f"c{n}")
                 for n, (_, condition, _) in enumerate(problems)
             ],
+            *([F.countDistinct(F.col(query), F.col(item)).alias("pairs")] if item is not None else []),
+            *(_gains_aggregates(rows, relevance, gain) if graded else []),
         )
     )
     if not found["n"]:
@@ -395,7 +401,7 @@ def _check(
             got = _first(rows.filter(F.col(_ROW) == first).select(_as_double(frame, column)))[0]
             value = float("nan") if got is None else float(got)
         fail("bad_column", row=row, column=column, value=value, rule=rule)
-    if item is not None:
+    if item is not None and int(found["pairs"]) < int(found["n"]):  # (no id is missing here)
         repeated = (
             rows.groupBy(query, item)
             .agg(F.count(F.lit(1)).alias("count"), F.min(_ROW).alias("first"))
@@ -414,29 +420,34 @@ def _check(
                 query=_shown(str(pair[query])),
                 rows=", ".join(map(str, _row_numbers(rows, ids))),
             )
-    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True)
+    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True, top=found)
 
 
-def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False) -> None:
+def _gains_aggregates(frame: DataFrame, relevance: str, gain: str) -> list[Column]:
+    """The gains' largest value and the first row (``_ROW``) whose gain is infinite."""
+    F = _spark().functions
+    gains = _gain(_as_double(frame, relevance), gain)
+    return [F.max(gains).alias("top"), F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first")]
+
+
+def _check_gains(
+    frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False, top: Row | None = None
+) -> None:
     """The rule of :func:`ndcg_core.gains.first_overflow`: every gain, and every query's sum
     of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite).
 
     ``numbered``: ``frame`` has the checks' row ids, and the error names the row as the pandas
     engine's :func:`ndcg_core.batch.evaluate` does; else (judgments, as ``ndcg_core.trec``)
-    the grade, and the query."""
+    the grade, and the query. ``top``: :func:`_gains_aggregates` and the row count ``n``,
+    already computed by the caller's pass over ``frame``."""
     F = _spark().functions
     Window = _spark().window.Window
     if not numbered:
         frame = frame.withColumn(_ROW, F.monotonically_increasing_id())
     grades = _as_double(frame, relevance)
     gains = _gain(grades, gain)
-    top = _first(
-        frame.agg(
-            F.max(gains).alias("top"),
-            F.count(F.lit(1)).alias("n"),
-            F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first"),
-        )
-    )
+    if top is None:
+        top = _first(frame.agg(F.count(F.lit(1)).alias("n"), *_gains_aggregates(frame, relevance, gain)))
     largest = float(top["top"] or 0.0)
     if largest == float("inf"):
         grade = _first(frame.filter(F.col(_ROW) == top["first"]).select(grades))[0]
