@@ -442,7 +442,7 @@ def _check_gains(
     already computed by the caller's pass over ``frame``."""
     F = _spark().functions
     Window = _spark().window.Window
-    if not numbered:
+    if _ROW not in frame.columns:
         frame = frame.withColumn(_ROW, F.monotonically_increasing_id())
     grades = _as_double(frame, relevance)
     gains = _gain(grades, gain)
@@ -745,9 +745,12 @@ def _nul_id(column: str) -> Column:
     return flag
 
 
-def _count_problems(frame: DataFrame, problems: list[tuple[str, str, Column, str]], *, what: str) -> None:
+def _count_problems(
+    frame: DataFrame, problems: list[tuple[str, str, Column, str]], *, what: str, more: Sequence[Column] = ()
+) -> Row:
     """One pass counting each kind of bad value (``(column named, column shown, condition,
-    rule)``); a second pass only to show an example, as written in the input."""
+    rule)``) and the ``more`` aggregates the caller checks next; a second pass only to show an
+    example, as written in the input. Returns the pass's row."""
     F = _spark().functions
     counts = _first(
         frame.agg(
@@ -756,6 +759,7 @@ def _count_problems(frame: DataFrame, problems: list[tuple[str, str, Column, str
                 F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
                 for index, (_, _, condition, _) in enumerate(problems)
             ],
+            *more,
         )
     )
     if not counts["n"]:
@@ -771,14 +775,19 @@ def _count_problems(frame: DataFrame, problems: list[tuple[str, str, Column, str
                 rule=rule,
                 value="a missing value" if example is None else example,
             )
+    return counts
 
 
 def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
     """Missing ids, scores and grades that are not finite numbers, a (query, item) pair twice in
     a run, a judged pair with two different grades, gains that overflow. Negative grades are
-    allowed in qrels (trec_eval's "judged, not relevant"; they count as gain 0)."""
+    allowed in qrels (trec_eval's "judged, not relevant"; they count as gain 0).
+
+    Valid data takes one pass over each table: the passes that count bad values also count
+    the distinct pairs (and the judged pairs' distinct grades) and take the gains' largest
+    value; the groupings that name a repeated pair or a conflict run only when those differ."""
     F = _spark().functions
-    _count_problems(
+    run_counts = _count_problems(
         runs,
         [
             ("run", "run", _missing_id("run"), "rule_id"),
@@ -789,8 +798,10 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             ("score", "raw_score", _not_finite(F.col("score")), "rule_finite"),
         ],
         what="run",
+        more=[F.countDistinct(F.col("run"), F.col("query"), F.col("item")).alias("pairs")],
     )
-    _count_problems(
+    qrels = qrels.withColumn(_ROW, F.monotonically_increasing_id())
+    qrels_counts = _count_problems(
         qrels,
         [
             ("query", "query", _missing_id("query"), "rule_id"),
@@ -800,8 +811,17 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             ("relevance", "raw_relevance", _not_finite(F.col("relevance")), "rule_finite"),
         ],
         what="qrels",
+        more=[
+            F.countDistinct(F.col("query"), F.col("item")).alias("pairs"),
+            F.countDistinct(F.col("query"), F.col("item"), F.col("relevance")).alias("graded"),
+            *_gains_aggregates(qrels, "relevance", gain),
+        ],
     )
-    repeated = runs.groupBy("run", "query", "item").count().filter(F.col("count") > 1).limit(1).collect()
+    repeated = (
+        runs.groupBy("run", "query", "item").count().filter(F.col("count") > 1).limit(1).collect()
+        if int(run_counts["pairs"]) < int(run_counts["n"])
+        else []
+    )
     if repeated:
         row = repeated[0]
         fail(
@@ -817,6 +837,8 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
         .filter(F.col("low") != F.col("high"))
         .limit(1)
         .collect()
+        if int(qrels_counts["graded"]) > int(qrels_counts["pairs"])
+        else []
     )
     if conflicts:
         row = conflicts[0]
@@ -827,7 +849,7 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             low=float(row["low"]),
             high=float(row["high"]),
         )
-    _check_gains(qrels, query="query", relevance="relevance", gain=gain)
+    _check_gains(qrels, query="query", relevance="relevance", gain=gain, top=qrels_counts)
 
 
 def evaluate_trec(

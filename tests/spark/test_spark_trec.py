@@ -286,6 +286,38 @@ def test_evaluate_trec_conflicting_grades_named(spark, tables):
     assert error.value.key == "qrels_conflict_table"
 
 
+def _frame(spark, **columns):
+    return spark.createDataFrame(pd.DataFrame(columns))
+
+
+def test_evaluate_trec_repeated_pair_in_a_run_named(spark):
+    qrels = _frame(spark, query=["q1"], item=["d1"], relevance=[1])
+    runs = _frame(
+        spark, run=["r", "r", "r"], query=["q1", "q1", "q1"], item=["d1", "d2", "d1"], score=[3.0, 2.0, 1.0]
+    )
+    with pytest.raises(
+        NDCGInputError, match=re.escape("'d1' appears 2 times for the query 'q1' in the run 'r'")
+    ):
+        nspark.evaluate_trec(qrels, runs)
+
+
+def test_evaluate_trec_same_judgment_twice_is_not_a_conflict(spark):
+    """The same grade twice (and 0 beside -0: equal numbers) is one judgment: nDCG@3 of d2, d1
+    with d1 = 1, d2 = 0 is (1/log2 3) / 1, as with each judgment once."""
+    runs = _frame(spark, run=["r", "r"], query=["q1", "q1"], item=["d2", "d1"], score=[2.0, 1.0])
+    twice = _frame(spark, query=["q1"] * 4, item=["d1", "d1", "d2", "d2"], relevance=[1.0, 1.0, 0.0, -0.0])
+    table = nspark.evaluate_trec(twice, runs, k=3).toPandas()
+    assert table["ndcg@3"].tolist() == pytest.approx([1 / np.log2(3)], abs=1e-12)
+
+
+def test_evaluate_trec_grade_too_large_for_the_exponential_gain_named(spark):
+    runs = _frame(spark, run=["r"], query=["q1"], item=["d1"], score=[1.0])
+    qrels = _frame(spark, query=["q1", "q1"], item=["d1", "d2"], relevance=[1.0, 2000.0])
+    with pytest.raises(NDCGInputError, match=re.escape("The grade 2000 is too large")) as error:
+        nspark.evaluate_trec(qrels, runs, gain="exponential")
+    assert error.value.key == "gain_overflow"
+
+
 def test_read_table_missing_table_named(spark):
     with pytest.raises(NDCGInputError, match=re.escape("The table 'nowhere.runs' does not exist")) as error:
         nspark.read_table(spark, "nowhere.runs")
