@@ -365,10 +365,6 @@ def _check(
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
         problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
-    # the same pass counts the (query, item) pairs and takes the gains' largest value, so that
-    # a valid run is checked in one Spark job (the grouping and the gains' pass run on a sign
-    # of trouble only); the grades' gains only when they are a type a grade can be
-    graded = isinstance(frame.schema[relevance].dataType, (NumericType, BooleanType, StringType))
     found = _first(
         rows.agg(
             F.count(F.lit(1)).alias("n"),
@@ -376,8 +372,6 @@ def _check(
                 F.min(F.when(condition, F.col(_ROW))).alias(f"c{n}")
                 for n, (_, condition, _) in enumerate(problems)
             ],
-            *([F.countDistinct(F.col(query), F.col(item)).alias("pairs")] if item is not None else []),
-            *(_gains_aggregates(rows, relevance, gain) if graded else []),
         )
     )
     if not found["n"]:
@@ -401,7 +395,7 @@ def _check(
             got = _first(rows.filter(F.col(_ROW) == first).select(_as_double(frame, column)))[0]
             value = float("nan") if got is None else float(got)
         fail("bad_column", row=row, column=column, value=value, rule=rule)
-    if item is not None and int(found["pairs"]) < int(found["n"]):  # (no id is missing here)
+    if item is not None:
         repeated = (
             rows.groupBy(query, item)
             .agg(F.count(F.lit(1)).alias("count"), F.min(_ROW).alias("first"))
@@ -420,34 +414,29 @@ def _check(
                 query=_shown(str(pair[query])),
                 rows=", ".join(map(str, _row_numbers(rows, ids))),
             )
-    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True, top=found)
+    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True)
 
 
-def _gains_aggregates(frame: DataFrame, relevance: str, gain: str) -> list[Column]:
-    """The gains' largest value and the first row (``_ROW``) whose gain is infinite."""
-    F = _spark().functions
-    gains = _gain(_as_double(frame, relevance), gain)
-    return [F.max(gains).alias("top"), F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first")]
-
-
-def _check_gains(
-    frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False, top: Row | None = None
-) -> None:
+def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False) -> None:
     """The rule of :func:`ndcg_core.gains.first_overflow`: every gain, and every query's sum
     of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite).
 
     ``numbered``: ``frame`` has the checks' row ids, and the error names the row as the pandas
     engine's :func:`ndcg_core.batch.evaluate` does; else (judgments, as ``ndcg_core.trec``)
-    the grade, and the query. ``top``: :func:`_gains_aggregates` and the row count ``n``,
-    already computed by the caller's pass over ``frame``."""
+    the grade, and the query."""
     F = _spark().functions
     Window = _spark().window.Window
-    if _ROW not in frame.columns:
+    if not numbered:
         frame = frame.withColumn(_ROW, F.monotonically_increasing_id())
     grades = _as_double(frame, relevance)
     gains = _gain(grades, gain)
-    if top is None:
-        top = _first(frame.agg(F.count(F.lit(1)).alias("n"), *_gains_aggregates(frame, relevance, gain)))
+    top = _first(
+        frame.agg(
+            F.max(gains).alias("top"),
+            F.count(F.lit(1)).alias("n"),
+            F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first"),
+        )
+    )
     largest = float(top["top"] or 0.0)
     if largest == float("inf"):
         grade = _first(frame.filter(F.col(_ROW) == top["first"]).select(grades))[0]
@@ -745,12 +734,9 @@ def _nul_id(column: str) -> Column:
     return flag
 
 
-def _count_problems(
-    frame: DataFrame, problems: list[tuple[str, str, Column, str]], *, what: str, more: Sequence[Column] = ()
-) -> Row:
+def _count_problems(frame: DataFrame, problems: list[tuple[str, str, Column, str]], *, what: str) -> None:
     """One pass counting each kind of bad value (``(column named, column shown, condition,
-    rule)``) and the ``more`` aggregates the caller checks next; a second pass only to show an
-    example, as written in the input. Returns the pass's row."""
+    rule)``); a second pass only to show an example, as written in the input."""
     F = _spark().functions
     counts = _first(
         frame.agg(
@@ -759,7 +745,6 @@ def _count_problems(
                 F.sum(F.when(condition, 1).otherwise(0)).alias(f"c{index}")
                 for index, (_, _, condition, _) in enumerate(problems)
             ],
-            *more,
         )
     )
     if not counts["n"]:
@@ -775,19 +760,14 @@ def _count_problems(
                 rule=rule,
                 value="a missing value" if example is None else example,
             )
-    return counts
 
 
 def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
     """Missing ids, scores and grades that are not finite numbers, a (query, item) pair twice in
     a run, a judged pair with two different grades, gains that overflow. Negative grades are
-    allowed in qrels (trec_eval's "judged, not relevant"; they count as gain 0).
-
-    Valid data takes one pass over each table: the passes that count bad values also count
-    the distinct pairs (and the judged pairs' distinct grades) and take the gains' largest
-    value; the groupings that name a repeated pair or a conflict run only when those differ."""
+    allowed in qrels (trec_eval's "judged, not relevant"; they count as gain 0)."""
     F = _spark().functions
-    run_counts = _count_problems(
+    _count_problems(
         runs,
         [
             ("run", "run", _missing_id("run"), "rule_id"),
@@ -798,10 +778,8 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             ("score", "raw_score", _not_finite(F.col("score")), "rule_finite"),
         ],
         what="run",
-        more=[F.countDistinct(F.col("run"), F.col("query"), F.col("item")).alias("pairs")],
     )
-    qrels = qrels.withColumn(_ROW, F.monotonically_increasing_id())
-    qrels_counts = _count_problems(
+    _count_problems(
         qrels,
         [
             ("query", "query", _missing_id("query"), "rule_id"),
@@ -811,17 +789,8 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             ("relevance", "raw_relevance", _not_finite(F.col("relevance")), "rule_finite"),
         ],
         what="qrels",
-        more=[
-            F.countDistinct(F.col("query"), F.col("item")).alias("pairs"),
-            F.countDistinct(F.col("query"), F.col("item"), F.col("relevance")).alias("graded"),
-            *_gains_aggregates(qrels, "relevance", gain),
-        ],
     )
-    repeated = (
-        runs.groupBy("run", "query", "item").count().filter(F.col("count") > 1).limit(1).collect()
-        if int(run_counts["pairs"]) < int(run_counts["n"])
-        else []
-    )
+    repeated = runs.groupBy("run", "query", "item").count().filter(F.col("count") > 1).limit(1).collect()
     if repeated:
         row = repeated[0]
         fail(
@@ -837,8 +806,6 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
         .filter(F.col("low") != F.col("high"))
         .limit(1)
         .collect()
-        if int(qrels_counts["graded"]) > int(qrels_counts["pairs"])
-        else []
     )
     if conflicts:
         row = conflicts[0]
@@ -849,7 +816,7 @@ def _check_trec(runs: DataFrame, qrels: DataFrame, *, gain: str) -> None:
             low=float(row["low"]),
             high=float(row["high"]),
         )
-    _check_gains(qrels, query="query", relevance="relevance", gain=gain, top=qrels_counts)
+    _check_gains(qrels, query="query", relevance="relevance", gain=gain)
 
 
 def evaluate_trec(
