@@ -386,6 +386,19 @@ def test_live_student_sending_after_the_close_sees_the_question_closed_and_why(a
     assert not [w for w in at.text_input if w.key == f"live.answer.{number}"]  # no form to send again
 
 
+def test_live_student_whose_class_ended_meanwhile_is_told_once(app, db):
+    """Sent as the class expired: said once, and not kept to be said again on a later page."""
+    code, _teacher, number = _class(db)
+    at = app(page=LIVE, lang="en", **{"class": code})
+    at.text_input(key=f"live.answer.{number}").input("0.9")
+    with sa.create_engine(db.url).begin() as conn:  # the class expires while the student types
+        conn.execute(sa.text("UPDATE live_class SET last_activity = 0"))
+    next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
+    _clean(at, "en")
+    gone = md_escape(i18n.error_text("en", NDCGInputError("live_no_class", code=code)))
+    assert [e.value for e in at.error] == [gone] and "live.error" not in at.session_state
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_student_refused_answer_keeps_the_one_saved(app, db, lang):
     code, teacher, number = _class(db)

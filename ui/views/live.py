@@ -1429,6 +1429,7 @@ def student(frame: Frame, code: str, token: str) -> None:
         if err.key == "live_unavailable":  # an answer just refused is said first ("not saved")
             unavailable(frame, st.session_state.pop("live.error", None) or err)
         else:
+            st.session_state.pop("live.error", None)  # an answer's refusal: said by this one
             show_error(frame.lang, err)
             if err.key == "live_no_class":
                 landing(frame)
