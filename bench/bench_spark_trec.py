@@ -91,7 +91,9 @@ def main() -> int:
     reference = nspark.evaluate(table, k=args.k, ties="trec_eval").toPandas().set_index("query").sort_index()
     same = ours.index.equals(reference.index)
     difference = (
-        float(np.max(np.abs(ours[f"ndcg@{args.k}"].to_numpy() - reference["ndcg"].to_numpy()))) if same else np.inf
+        float(np.max(np.abs(ours[f"ndcg@{args.k}"].to_numpy() - reference["ndcg"].to_numpy())))
+        if same
+        else np.inf
     )
     print(f"largest |evaluate_trec - evaluate| nDCG@{args.k}: {difference:.1e}")
     spark.stop()
