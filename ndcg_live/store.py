@@ -389,6 +389,19 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def _code(code: Any) -> str:
+    """A join code as classes are found by: typed with spaces or in lower case, cut to 16."""
+    return str(code).strip().upper()[:16]
+
+
+#: What an :class:`Answer` is read from.
+_ANSWER_COLUMNS = (answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
+
+
+def _answer(row: Any) -> Answer:
+    return Answer(json.loads(row.value), bool(row.correct), row.score, float(row.submitted_at))
+
+
 def _check_key(row: Any, key: str | None) -> None:
     """Refuse (``live_wrong_key``) unless ``key`` is the teacher key of the class ``row``."""
     if not key or len(str(key)) > MAX_SECRET_CHARS or not hmac.compare_digest(row.key_hash, _hash(str(key))):
@@ -553,7 +566,7 @@ class LiveStore:
         )
 
     def _class_row(self, conn: Connection, code: str, now: float, *, lock: bool = False) -> Any:
-        code = str(code).strip().upper()[:16]
+        code = _code(code)
         query = sa.select(classes).where(classes.c.code == code)
         if lock and not self.is_sqlite:
             query = query.with_for_update()
@@ -971,7 +984,7 @@ class LiveStore:
         many seconds ago: a class's hundreds of phones then cost the database one read in that
         time, not one each; a change reaches them at most ``max_age`` later.
         """
-        now, code = self.clock(), str(code).strip().upper()[:16]
+        now, code = self.clock(), _code(code)
         if max_age > 0:
             with self._shown_lock:
                 kept = self._shown.get(code)
@@ -1013,11 +1026,9 @@ class LiveStore:
             if q.state != "revealed" and not row.show_live and not teacher:
                 fail("live_hidden")
             rows = conn.execute(
-                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
-                .where(answers.c.question_id == q.id)
-                .order_by(answers.c.id)
+                sa.select(*_ANSWER_COLUMNS).where(answers.c.question_id == q.id).order_by(answers.c.id)
             ).all()
-        return [Answer(json.loads(r.value), bool(r.correct), r.score, float(r.submitted_at)) for r in rows]
+        return [_answer(r) for r in rows]
 
     # ----------------------------------------------------------------- students
 
@@ -1100,7 +1111,7 @@ class LiveStore:
         me = self.join(code, token, client=client)
         seen = self._phone(code, me.token)
         if seen is None:  # removed between the join and the read: said as such
-            fail("live_removed", code=str(code).strip().upper()[:16])
+            fail("live_removed", code=_code(code))
         return seen
 
     @_retrying
@@ -1124,16 +1135,11 @@ class LiveStore:
                 return Phone(row.code, me, None, None)
             n = self._count(conn, q.id)
             own = conn.execute(
-                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at).where(
+                sa.select(*_ANSWER_COLUMNS).where(
                     answers.c.question_id == q.id, answers.c.student_id == who.id
                 )
             ).first()
-        answer = (
-            None
-            if own is None
-            else Answer(json.loads(own.value), bool(own.correct), own.score, float(own.submitted_at))
-        )
-        return Phone(row.code, me, _info(q, n, now), answer)
+        return Phone(row.code, me, _info(q, n, now), None if own is None else _answer(own))
 
     def _take_address(self, conn: Connection, row: Any, client: str, now: float) -> None:
         """Count a join from ``client`` in the class ``row``: its cap, then its bucket."""
@@ -1228,7 +1234,7 @@ class LiveStore:
             row = self._class_row(conn, code, self.clock())
             q = self._question_row(conn, row.id, number)
             found = conn.execute(
-                sa.select(answers.c.value, answers.c.correct, answers.c.score, answers.c.submitted_at)
+                sa.select(*_ANSWER_COLUMNS)
                 .join(students, students.c.id == answers.c.student_id)
                 .where(
                     answers.c.question_id == q.id,
@@ -1238,7 +1244,7 @@ class LiveStore:
             ).first()
         if found is None:
             return None
-        return Answer(json.loads(found.value), bool(found.correct), found.score, float(found.submitted_at))
+        return _answer(found)
 
 
 def _check_size(answer: Any) -> None:
