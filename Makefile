@@ -9,6 +9,10 @@ PORT ?= 8501
 # pytest-xdist: one worker per core (this machine has 2); tests that share a server or a Spark
 # session stay on one worker (xdist groups, tests/conftest.py).
 WORKERS ?= 2
+# Python keeps its compiled files (git-ignored __pycache__) even where the shell says not to:
+# without them every run compiles each module again and pytest rewrites every test module's
+# asserts (3 s of `make test-core`'s 20).
+unexport PYTHONDONTWRITEBYTECODE
 XDIST := -n $(WORKERS) --dist loadgroup
 COMPILE := $(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --allow-unsafe
 
@@ -21,8 +25,10 @@ test: $(VENV)/.dev-installed system-deps lint
 	$(BIN)/python -m pytest $(XDIST) --durations=30
 
 # The core and the teaching content over it (unit, properties, doctests, the layer rule): seconds.
+# The comparisons with ranx (marker `ranx`: its Numba kernels take ~5 s to load in a process,
+# a quarter of this target's time) run in test-fast and test.
 test-core: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -q $(XDIST) ndcg_core ndcg_teach tests/core tests/teach tests/architecture
+	$(BIN)/python -m pytest -q $(XDIST) -m "not ranx" ndcg_core ndcg_teach tests/core tests/teach tests/architecture
 
 # The quick inner loop: everything but the real browser and Spark.
 test-fast: $(VENV)/.dev-installed

@@ -389,6 +389,7 @@ def test_tie_view_takes_every_gain_and_discount_the_core_has(gain, discount):
     assert [view.average, view.optimistic, view.pessimistic] == pytest.approx([expected] * 3, abs=1e-12)
 
 
+@pytest.mark.ranx
 def test_ranx_order_is_the_order_ranx_gives_a_run():
     """ranx sorts a run with Numba's quicksort argsort; the core reproduces it on tied lists."""
     import ranx  # imported here: its Numba functions compile on import (seconds)

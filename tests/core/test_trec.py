@@ -223,6 +223,7 @@ def test_evaluate_trec_refuses_an_unknown_option() -> None:
 # --------------------------------------------------------------------------- ranx
 
 
+@pytest.mark.ranx
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("comparable", [False, True])
 def test_evaluate_trec_equals_ranx_without_ties(seed: int, comparable: bool) -> None:

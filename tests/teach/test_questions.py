@@ -34,6 +34,7 @@ def _batch_qrels_and_run():
     return qrels, run
 
 
+@pytest.mark.ranx
 def test_empty_query_means_equal_scikit_learn_pytrec_eval_and_ranx():
     import ranx  # imported here: its Numba functions compile on import (seconds)
 
@@ -140,6 +141,7 @@ def test_gdeval_row_by_hand_ties_by_id_descending():
     assert value == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.ranx
 def test_gdeval_row_equals_ranx_ndcg_burges_without_ties():
     import ranx  # imported here: its Numba functions compile on import (seconds)
 

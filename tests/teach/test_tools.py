@@ -144,6 +144,7 @@ def _ranx_ndcg(grades, scores, k, metric="ndcg"):
     return ranx.evaluate(qrels, run, f"{metric}@{k}")
 
 
+@pytest.mark.ranx
 def test_tool_scores_ranx_rows_follow_ranx_on_sixteen_items_with_a_tie_of_two():
     """The issue's list: 16 items, D11 (grade 2) tied with D14 at the top; ranx ranks D14 first."""
     grades = [0] * 16
@@ -159,6 +160,7 @@ def test_tool_scores_ranx_rows_follow_ranx_on_sixteen_items_with_a_tie_of_two():
     assert (fifteen["ndcg"], fifteen["status"]) == (1.0, "ok")
 
 
+@pytest.mark.ranx
 def test_tool_scores_ranx_rows_equal_ranx_on_random_tied_lists():
     """ranx's order of ties (Numba's quicksort) on lists of 2 to 60 items with many ties."""
     rng = np.random.default_rng(23)
