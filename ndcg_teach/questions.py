@@ -299,25 +299,15 @@ def sampled_evaluation(
     (True, True)
     """
     pos = sampled_positions(n_users=n_users, n_items=n_items, negatives=negatives, seed=seed)
-    # a list's nDCG@k depends only on min(position, k + 1): the core computes each such value once
-    values: dict[int, float] = {}
-
-    def each(positions: pd.Series) -> list[float]:
-        out = []
-        for r in positions:
-            p = min(int(r), k + 1)
-            if p not in values:
-                values[p] = one_relevant_ndcg(p, k)
-            out.append(values[p])
-        return out
-
+    # a list's nDCG@k depends only on min(position, k + 1) (positions count from 1): k + 1 values
+    by_position = {p: one_relevant_ndcg(p, k) for p in range(1, k + 2)}
     rows = []
     for model, part in pos.groupby("model", sort=True):
         rows.append(
             {
                 "model": model,
-                "full": float(np.mean(each(part["full"]))),
-                "sampled": float(np.mean(each(part["sampled"]))),
+                "full": float(np.mean([by_position[min(int(r), k + 1)] for r in part["full"]])),
+                "sampled": float(np.mean([by_position[min(int(r), k + 1)] for r in part["sampled"]])),
             }
         )
     return pd.DataFrame(rows, columns=["model", "full", "sampled"])
