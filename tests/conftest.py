@@ -25,7 +25,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Keep tests that share an expensive fixture on one pytest-xdist worker (`--dist
     loadgroup`, as `make test` runs): a browser module shares one app server, the Spark tests
     one Spark session, the live tests one PostgreSQL server, the tests that ask ranx load its
-    Numba kernels once (~4 s of a process's time even from the cache). The rest spread test by
+    Numba kernels once (~5 s of a process's time even from the cache). The rest spread test by
     test."""
     for item in items:
         parts = item.path.parts

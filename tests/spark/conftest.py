@@ -6,18 +6,7 @@ so the warehouse-table tests go through a real metastore; the other tests do not
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-# The JVM that PySpark starts (and the one of each `--engine spark` command a test runs): its
-# optimising JIT compiler (C2) and parallel GC threads cost a third of the CPU of these short
-# runs and none of their time (the tests wait on Spark's scheduling: test_spark_engine and
-# test_spark_trec, 90 % of two cores busy -> 62 %, 56 -> 52 s). C1 alone and the serial GC.
-os.environ.setdefault(
-    "PYSPARK_SUBMIT_ARGS",
-    '--conf "spark.driver.defaultJavaOptions=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" pyspark-shell',
-)
 
 pyspark = pytest.importorskip("pyspark", reason="PySpark is optional (the spark extra of pyproject.toml)")
 
