@@ -88,6 +88,23 @@ def _to_ranking(page) -> None:
     page.keyboard.press("Enter")
 
 
+#: dnd-kit's keyboard sensor listens for the arrow keys only from a timer it sets when a card is
+#: picked up (``setTimeout(() => listeners.add("keydown", …))`` in its bundle), and measures the
+#: places in the next animation frames, while the "picked up" words can be on screen before
+#: either: an arrow pressed then is lost (seen once in CI). This waits, in the cards' frame, for
+#: two animation frames and then a timer of its own, which runs after the sensor's.
+_SENSOR_READY = (
+    "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))"
+)
+
+
+def pick_up(page, live, words: str) -> None:
+    """Space on the focused card; back when dnd-kit has said ``words`` and takes arrow keys."""
+    page.keyboard.press("Space")
+    expect(live).to_have_text(words)
+    page.frame_locator(SORTABLE).locator("body").evaluate(_SENSOR_READY)
+
+
 def test_keyboard_only_moves_an_item_down_with_its_result_announced(server, page):
     """Tab, Enter and Space alone: skip to the ranking, reach Down, press it; nDCG is the hand value."""
     open_page(page, f"{server}/?rel=3,2,0,0,1")
@@ -120,8 +137,7 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     assert card["outline"] == RING and card["width"] == "3px"
     screenshot(page, "keyboard_card_focus", full_page=False)
     live = page.frame_locator(SORTABLE).locator("[aria-live]")  # dnd-kit's own announcements
-    page.keyboard.press("Space")
-    expect(live).to_have_text("D1 · 3 is over the place of D1 · 3.")  # picked up
+    pick_up(page, live, "D1 · 3 is over the place of D1 · 3.")
     page.keyboard.press("ArrowRight")
     expect(live).to_have_text("D1 · 3 is over the place of D2 · 2.")
     # the card in hand (a copy dnd-kit draws over the others) shows its whole label on one line
@@ -168,14 +184,12 @@ def test_drag_cards_speak_chinese_on_a_chinese_page(server, page):
     }
     live = page.frame_locator(SORTABLE).locator("[aria-live]")
     page.frame_locator(SORTABLE).locator("li.sortable-item").first.focus()
-    page.keyboard.press("Space")
-    expect(live).to_have_text("D1 · 3 移到了 D1 · 3 的位置。")
+    pick_up(page, live, "D1 · 3 移到了 D1 · 3 的位置。")
     page.keyboard.press("ArrowRight")
     expect(live).to_have_text("D1 · 3 移到了 D2 · 2 的位置。")
     page.keyboard.press("Escape")
     expect(live).to_have_text("已取消移动：D1 · 3 回到了原处。")
-    page.keyboard.press("Space")
-    expect(live).to_have_text("D1 · 3 移到了 D1 · 3 的位置。")
+    pick_up(page, live, "D1 · 3 移到了 D1 · 3 的位置。")
     page.keyboard.press("ArrowRight")
     expect(live).to_have_text("D1 · 3 移到了 D2 · 2 的位置。")
     page.keyboard.press("Space")
