@@ -4,7 +4,7 @@ a practice answer typed and checked, screenshots at desktop and phone width."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, wait_idle
+from browser_helpers import SORTABLE, assert_no_exception, open_page, screenshot, settle, wait_idle
 from playwright.sync_api import expect
 
 import ndcg_core as nc
@@ -51,7 +51,7 @@ def test_deep_link_on_fresh_server_runs_the_page(fresh_server, page, path, query
         assert f"{name}={value.replace(',', '%2C')}" in page.url or part in page.url
     screenshot(page, f"teaching_b_{path.lower()}_desktop")
     page.set_viewport_size(PHONE)
-    wait_idle(page)
+    settle(page)  # a narrower window reflows the page and starts no script run
     assert_no_exception(page)
     screenshot(page, f"teaching_b_{path.lower()}_phone")
 
