@@ -16,9 +16,9 @@ _FOLDER = tempfile.TemporaryDirectory(prefix="ndcg-lab-tests-")
 os.environ.setdefault("NDCG_LAB_DATABASE_URL", f"sqlite:///{_FOLDER.name}/live.sqlite3")
 # ranx (an oracle) compiles its kernels with Numba on first use (~50 kernels, ~50 s of one
 # process, measured 2026-12-06) and caches them, here in the user's cache folder rather than in
-# the venv. Numba keys a cached kernel by its source file's folder and mtime, and pip stamps
-# files with the install time: every new venv (CI makes one afresh) compiles them once; later
-# runs in the same venv load them (~5 s).
+# the venv, which CI makes afresh. Numba files a cached kernel under its source's folder and
+# checks the source's content (sha256): a venv made again at the same path loads them (~5 s);
+# a venv at a new path, or a machine's first run, compiles them.
 os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.expanduser("~"), ".cache", "ndcg-lab-numba"))
 
 
