@@ -89,10 +89,10 @@ def _to_ranking(page) -> None:
 
 
 #: dnd-kit's keyboard sensor listens for the arrow keys only from a timer it sets when a card is
-#: picked up (``setTimeout(() => listeners.add("keydown", …))`` in its bundle), and measures the
-#: places in the next animation frames, while the "picked up" words can be on screen before
-#: either: an arrow pressed then is lost (seen once in CI). This waits, in the cards' frame, for
-#: two animation frames and then a timer of its own, which runs after the sensor's.
+#: picked up (``setTimeout(() => listeners.add("keydown", …))`` in its bundle), while the
+#: "picked up" words can be on screen before that timer runs: an arrow pressed then is lost
+#: (seen once in CI). This waits, in the cards' frame, for two animation frames (React's
+#: drawing of the pick-up) and then a timer of its own, which runs after the sensor's.
 _SENSOR_READY = (
     "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))"
 )
