@@ -301,13 +301,14 @@ _TWO_FRAMES = (
 def choose_option(page, selectbox, name: str, attempts: int = 3) -> None:
     """Open a Streamlit selectbox and pick the option called ``name``.
 
-    Streamlit 1.67's selectbox (a react-aria combo box) opens on the second Playwright click
-    of a page that has not pressed it yet: the first only focuses it (seen on every page, fresh
-    or reached by the sidebar, 2026-12-06). A click that lands while the page is still drawing
-    the widget opens nothing either (seen once in CI on a loaded machine). So the box is clicked
-    until its combo box says it is expanded, read after the page has drawn the click: a wait on
-    the page's state, not on time (the first version waited 10 s for a list that a first click
-    never opens)."""
+    Streamlit 1.67's selectbox (a react-aria combo box) is not opened by a Playwright click that
+    lands on it without a hover before: that click only focuses it (seen on every page, fresh
+    or reached by the sidebar, 2026-12-06; the pointer resting on it for 0.5 s first, or a tap,
+    opens it at once, so a person is not likely to meet it). A click that lands while the page
+    is still drawing the widget opens nothing either (seen once in CI on a loaded machine). So
+    the box is clicked until its combo box says it is expanded, read after the page has drawn
+    the click: a wait on the page's state, not on time (the first version waited 10 s for a
+    list that the first click never opens)."""
     wait_page_ready(page)
     combobox = selectbox.get_by_role("combobox")
     for _ in range(attempts):
