@@ -207,8 +207,9 @@ def open_page(page, url: str, timeout: float = 30_000) -> None:
 def go_to_page(page, server: str, path: str, timeout: float = 30_000) -> None:
     """Move the open page to the app's page at ``path`` ("/" or "/Lesson") with the sidebar's
     link, as a person does, and wait until its run is drawn; nothing when it is already there.
-    The app's scripts stay loaded, so a move costs Chromium about a third of a page load
-    (0.8-1.5 s against 2.2-3.4 s, measured on each teaching page of an idle machine)."""
+    The app's scripts stay loaded, so a move takes about a third of a page load's wall time
+    (0.75-1.5 s against 2.2-3.4 s, each teaching page on an idle machine; less gained on a
+    loaded one)."""
     if page.evaluate("() => location.pathname") == path:
         return
     page.locator(f"[data-testid='stSidebarNav'] a[href='{server}{path}']").click()

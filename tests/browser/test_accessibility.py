@@ -62,8 +62,8 @@ def _failing(page, page_id: str, lang: str, theme: str) -> list[str]:
 @pytest.fixture(scope="module")
 def open_pages(browser, server) -> Iterator[dict[str, Any]]:
     """One open page per language for the module, reached once by its link and then moved from
-    page to page with the sidebar's links, as a person does (a move costs Chromium a third of a
-    page load: the app's scripts stay loaded). A test that fails closes its language's page, so
+    page to page with the sidebar's links, as a person does (a move takes a third of a page
+    load's wall time on an idle machine: the app's scripts stay loaded). A test that fails closes its language's page, so
     the next test opens a fresh one."""
     pages: dict[str, Any] = {}
     yield pages

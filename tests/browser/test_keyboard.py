@@ -210,8 +210,8 @@ def test_phone_sidebar_closes_after_choosing_a_page(server, browser):
     page = context.new_page()
     try:
         open_page(page, f"{server}/?lang=zh")
-        # the app's page script closes the sidebar when a page is chosen on a phone: a tap before
-        # the first run has put it on the page is not closed for (failed once, a loaded machine)
+        # the app's page script, put on the page by the first run, is what closes the sidebar
+        # when a page is chosen on a phone: tap only once it is there (failed once, loaded machine)
         wait_page_ready(page)
         page.get_by_test_id("stExpandSidebarButton").click()
         sidebar = page.get_by_test_id("stSidebar")
