@@ -175,7 +175,9 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
     elsewhere (``hdfs://``, ``s3://``) cannot be read here first: it is read with
     ``multiLine`` (correct whatever its quotes hold), and refused when a value holds the
     U+FFFD that Spark leaves for a byte that is not UTF-8 (one more pass over the data; the
-    line cannot be named, and a file that holds U+FFFD itself is refused too).
+    line cannot be named, and a file that holds U+FFFD itself is refused too). That pass
+    also gives the header's names and the number of rows, so reading a local CSV file starts
+    no Spark job.
     """
     sql = _spark()
     name = os.path.basename(str(path).rstrip("/")) or str(path)
@@ -199,18 +201,28 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
         if parquet:
             frame = spark.read.parquet(str(path))
         else:
-            frame = (
+            reader = (
                 spark.read.option("header", True)
                 .option("mode", "FAILFAST")
                 .option("encoding", "UTF-8")
                 # RFC 4180, as pyarrow and pandas read it: "a""b" is a"b (Spark escapes with \)
                 .option("escape", '"')
                 .option("multiLine", scan is None or scan.multiline)
-                .csv(str(path))
             )
-        if scan is not None and len(scan.columns) == len(frame.columns):
-            frame = frame.toDF(*scan.columns)
-        empty = not frame.columns or frame.isEmpty()
+            if scan is not None and scan.rows is not None:
+                # the pass gave the header's names and the number of rows: Spark need not run
+                # a job to read the header, nor one to see whether the file has a row
+                from pyspark.sql.types import StringType, StructField, StructType
+
+                fields = [StructField(column, StringType()) for column in scan.columns]
+                reader = reader.schema(StructType(fields))
+            frame = reader.csv(str(path))
+        if scan is not None and scan.rows is not None:
+            empty = scan.rows == 0
+        else:
+            if scan is not None and len(scan.columns) == len(frame.columns):
+                frame = frame.toDF(*scan.columns)
+            empty = not frame.columns or frame.isEmpty()
     except Exception as error:  # Spark raises its own (Py4J-backed) exception types
         if not _is_spark_error(sql, error):
             raise
@@ -365,6 +377,14 @@ def _check(
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
         problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
+    # the same pass counts the distinct (query, item) pairs and finds the largest gain, so a
+    # valid run is checked in one job: the passes that name a row run only on error
+    kind = frame.schema[relevance].dataType
+    gains = (
+        _gain(_as_double(frame, relevance), gain)
+        if isinstance(kind, (NumericType, BooleanType, StringType))
+        else None
+    )
     found = _first(
         rows.agg(
             F.count(F.lit(1)).alias("n"),
@@ -372,6 +392,8 @@ def _check(
                 F.min(F.when(condition, F.col(_ROW))).alias(f"c{n}")
                 for n, (_, condition, _) in enumerate(problems)
             ],
+            *([F.count_distinct(F.col(query), F.col(item)).alias("pairs")] if item is not None else []),
+            *(_gain_aggregates(gains) if gains is not None else []),
         )
     )
     if not found["n"]:
@@ -395,7 +417,7 @@ def _check(
             got = _first(rows.filter(F.col(_ROW) == first).select(_as_double(frame, column)))[0]
             value = float("nan") if got is None else float(got)
         fail("bad_column", row=row, column=column, value=value, rule=rule)
-    if item is not None:
+    if item is not None and found["pairs"] < found["n"]:
         repeated = (
             rows.groupBy(query, item)
             .agg(F.count(F.lit(1)).alias("count"), F.min(_ROW).alias("first"))
@@ -414,29 +436,39 @@ def _check(
                 query=_shown(str(pair[query])),
                 rows=", ".join(map(str, _row_numbers(rows, ids))),
             )
-    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True)
+    _check_gains(rows, query=query, relevance=relevance, gain=gain, numbered=True, top=found)
 
 
-def _check_gains(frame: DataFrame, *, query: str, relevance: str, gain: str, numbered: bool = False) -> None:
+def _gain_aggregates(gains: Column) -> list[Column]:
+    """The aggregates :func:`_check_gains` reads (``top``, ``first``), over rows with ``_ROW``."""
+    F = _spark().functions
+    return [F.max(gains).alias("top"), F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first")]
+
+
+def _check_gains(
+    frame: DataFrame,
+    *,
+    query: str,
+    relevance: str,
+    gain: str,
+    numbered: bool = False,
+    top: Row | None = None,
+) -> None:
     """The rule of :func:`ndcg_core.gains.first_overflow`: every gain, and every query's sum
     of gains, finite (discounts are at most 1, so then every DCG and IDCG is finite).
 
     ``numbered``: ``frame`` has the checks' row ids, and the error names the row as the pandas
     engine's :func:`ndcg_core.batch.evaluate` does; else (judgments, as ``ndcg_core.trec``)
-    the grade, and the query."""
+    the grade, and the query. ``top``: the row of :func:`_gain_aggregates` and ``n`` (the
+    number of rows), when a pass over ``frame`` has computed them already."""
     F = _spark().functions
     Window = _spark().window.Window
     if not numbered:
         frame = frame.withColumn(_ROW, F.monotonically_increasing_id())
     grades = _as_double(frame, relevance)
     gains = _gain(grades, gain)
-    top = _first(
-        frame.agg(
-            F.max(gains).alias("top"),
-            F.count(F.lit(1)).alias("n"),
-            F.min(F.when(gains == float("inf"), F.col(_ROW))).alias("first"),
-        )
-    )
+    if top is None:
+        top = _first(frame.agg(F.count(F.lit(1)).alias("n"), *_gain_aggregates(gains)))
     largest = float(top["top"] or 0.0)
     if largest == float("inf"):
         grade = _first(frame.filter(F.col(_ROW) == top["first"]).select(grades))[0]
@@ -508,10 +540,10 @@ def evaluate(
     k, gain, discount, ties, no_relevant, options, query, relevance, score, item
         As in :func:`ndcg_core.batch.evaluate`.
     validate : bool
-        Check the data first (one extra pass, plus a ``groupBy`` when an item column is
-        used): missing or non-numeric values, infinities, negative grades, repeated
-        (query, item) pairs, gains or sums of gains that are not finite. Turn it off only for
-        data already checked.
+        Check the data first (one extra pass; more only to name a bad row, or to sum the
+        gains of each query when their largest could overflow): missing or non-numeric
+        values, infinities, negative grades, repeated (query, item) pairs, gains or sums of
+        gains that are not finite. Turn it off only for data already checked.
 
     Returns
     -------

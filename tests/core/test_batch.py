@@ -938,3 +938,21 @@ def test_read_run_parquet_that_cannot_be_opened_is_unreadable(tmp_path):
     with pytest.raises(nc.NDCGInputError) as info:
         read_run(tmp_path)  # a folder
     assert info.value.key == "unreadable"
+
+
+@pytest.mark.parametrize(
+    ("text", "rows", "multiline"),
+    [
+        (b"query,relevance,score\n", 0, False),  # a header alone
+        (b"query,relevance,score\n\n\n", 0, False),  # and blank lines, which no reader counts
+        (b"query,relevance,score\nq,1,0.5\n\nq,0,0.2\n", 2, False),
+        (b'query,relevance,score\n"q\nr",1,0.5\nq,0,0.2', 2, True),  # a row over two lines
+    ],
+)
+def test_check_csv_fields_counts_the_rows(tmp_path, text, rows, multiline):
+    """The number of data rows the Spark engine relies on (it then asks Spark for no job to
+    read the header or to see whether the file has a row)."""
+    path = tmp_path / "run.csv"
+    path.write_bytes(text)
+    scan = batch.check_csv_fields(path)
+    assert (scan.columns, scan.rows, scan.multiline) == (("query", "relevance", "score"), rows, multiline)

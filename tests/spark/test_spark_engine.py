@@ -92,6 +92,26 @@ def test_spark_read_run_csv_then_evaluate(spark, tmp_path):
     _agree(table, evaluate(run, k=3))
 
 
+def test_spark_reads_and_checks_a_local_csv_in_one_job_then_evaluates_in_one(spark, tmp_path):
+    """Reading a local CSV file asks Spark for no job (the Python pass has the header and the
+    number of rows); the checks of a valid run are one job, its numbers another. They were six
+    in all: the header, whether the file had a row, the checks, the repeated pairs, the gains."""
+    run = sample_run(40, seed=4, max_items=8)
+    path = tmp_path / "run.csv"
+    run.to_csv(path, index=False)
+    tracker = spark.sparkContext.statusTracker()
+
+    def jobs() -> int:
+        return len(tracker.getJobIdsForGroup(None))
+
+    before = jobs()
+    frame = nspark.read_run(spark, str(path))
+    assert jobs() == before
+    result = nspark.evaluate_run(frame, k=3)
+    assert jobs() == before + 2
+    _agree(result.per_query, evaluate(run, k=3))
+
+
 def test_spark_read_run_parquet_folder_then_evaluate(spark, tmp_path):
     """A folder of Parquet part files (what Spark itself writes) is read as Parquet."""
     run = sample_run(40, seed=3, max_items=8)
