@@ -69,22 +69,39 @@ def postgres_url():
         yield url
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    """Two app servers on one SQLite database file (as behind one address)."""
-    env = {"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}
+@pytest.fixture(scope="module")
+def sqlite_servers(tmp_path_factory):
+    """Two app servers on one SQLite database file (as behind one address), for the module's
+    tests: each test starts classes of its own, so they share the servers and the file (a
+    server's start and its first run's imports cost seconds of the machine's CPU)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'live.sqlite3'}"
+    env = {"NDCG_LAB_DATABASE_URL": url}
     with running_server(env=env) as first, running_server(env=env) as second:
-        yield first, second
+        yield url, first, second
+
+
+@pytest.fixture(scope="module")
+def postgres_servers(postgres_url):
+    """Two app servers on one PostgreSQL server."""
+    env = {"NDCG_LAB_DATABASE_URL": postgres_url}
+    with running_server(env=env) as first, running_server(env=env) as second:
+        yield postgres_url, first, second
+
+
+@pytest.fixture
+def two_servers(sqlite_servers):
+    """Two app servers on one SQLite database file."""
+    _url, first, second = sqlite_servers
+    return first, second
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def two_servers_any_database(request, tmp_path):
+def two_servers_any_database(request):
     """Two app servers on one database: a SQLite file, or a PostgreSQL server."""
-    sqlite = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    url = sqlite if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-    env = {"NDCG_LAB_DATABASE_URL": url}
-    with running_server(env=env) as first, running_server(env=env) as second:
-        yield first, second, request.param
+    _url, first, second = request.getfixturevalue(
+        f"{request.param.replace('postgresql', 'postgres')}_servers"
+    )
+    return first, second, request.param
 
 
 def _start_class(page, base: str, lang: str, kind: str | None = None) -> tuple[str, str, str]:
@@ -212,10 +229,15 @@ def test_live_class_reveal_in_chinese_on_phone_and_room(browser, two_servers):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """One app server on a SQLite file of its own (the repository's data/ stays untouched)."""
-    with running_server(env={"NDCG_LAB_DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}) as base:
-        yield base
+def live_server(sqlite_servers):
+    """One app server on the module's SQLite file (the repository's data/ stays untouched)."""
+    return sqlite_servers[1]
+
+
+@pytest.fixture
+def live_database(sqlite_servers):
+    """The database URL of :func:`live_server` (a test fills it through ``LiveStore``)."""
+    return sqlite_servers[0]
 
 
 def test_live_class_drag_question_on_a_phone(browser, live_server):
@@ -246,7 +268,7 @@ def test_live_class_drag_question_on_a_phone(browser, live_server):
         teacher_context.close()
 
 
-def test_live_time_limit_counts_down_and_closes_the_phone(browser, live_server, tmp_path):
+def test_live_time_limit_counts_down_and_closes_the_phone(browser, live_server, live_database):
     """A question opened for 6 s: the phone counts down by itself (no reload) and, when the
     time is up, shows the question closed and no Send button; a late answer is refused (the
     texts in Chinese: AppTest's test_live_teacher_opens_a_question_with_a_time_limit)."""
@@ -257,7 +279,7 @@ def test_live_time_limit_counts_down_and_closes_the_phone(browser, live_server, 
     from ndcg_live.store import LiveStore
     from ui.framework import i18n
 
-    db = LiveStore(f"sqlite:///{tmp_path / 'live.sqlite3'}")
+    db = LiveStore(live_database)
     code, key = db.create_class()
     number = db.add_question(
         code, key, questions.spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
@@ -350,7 +372,7 @@ def _in_view(page, locator) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
-def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
+def test_live_room_histogram_after_reveal_on_a_projector(browser, live_server, live_database):
     """The room after the reveal at 1024×768 in presenter mode, English and Chinese: one screen
     holds the question, the chart, the verdict ("4 of 8 right.") and the right answer, for a
     number and for an A-vs-B question (issue 22, item 1); the verdict and the chart's axis
@@ -360,8 +382,7 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
     from ndcg_live import questions
     from ndcg_live.store import LiveStore
 
-    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    store = LiveStore(url)
+    store = LiveStore(live_database)
     code, key = store.create_class()
     number = store.add_question(
         code, key, questions.spec_from_ranking("ndcg", [3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"], k=3)
@@ -383,56 +404,56 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, tmp_path):
     store.dispose()
     verdicts = {"en": "4 of 8 right.", "zh": "8 人中 4 人答对。"}
     verdicts_ab = {"en": "3 of 5 right.", "zh": "5 人中 3 人答对。"}
-    with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
-        for lang, verdict in verdicts.items():
-            context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
-            room = context.new_page()
-            try:
-                open_page(room, f"{base}/Live_class?class={code}&view=room&lang={lang}&present=1")
-                results = room.locator(".st-key-live-results")
-                expect(results.get_by_text(verdict)).to_be_visible(timeout=COUNT_TIMEOUT)
-                chart = results.locator("[data-testid='stVegaLiteChart']")
-                expect(chart.locator("svg, canvas").first).to_be_visible()
-                assert_no_exception(room)
-                one_screen = [
-                    room.locator("h2").first,  # the question
-                    results.locator("[data-testid='stAlertContainer']"),  # the right answer
-                    chart,
-                    results.get_by_text(verdict),
-                ]
-                assert all(_in_view(room, part) for part in one_screen), [
-                    part.bounding_box() for part in one_screen
-                ]
-                size = results.get_by_text(verdict).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-                assert size >= 20
-                # axis labels as drawn (SVG text boxes after the presenter zoom of 1.3)
-                heights = chart.locator("svg .role-axis-label text").evaluate_all(
-                    "es => es.map(e => e.getBoundingClientRect().height)"
-                )
-                assert all(h >= 20 for h in heights), heights
-                print(lang, "verdict px", size, "axis label px", [round(h, 1) for h in heights])
-                chart.scroll_into_view_if_needed()
-                screenshot(room, f"live-room-{lang}-histogram-revealed-1024", full_page=False)
-                results.get_by_text(verdict).scroll_into_view_if_needed()
-                screenshot(room, f"live-room-{lang}-histogram-verdict-1024", full_page=False)
-                open_page(room, f"{base}/Live_class?class={ab}&view=room&lang={lang}&present=1")
-                results = room.locator(".st-key-live-results")
-                expect(results.get_by_text(verdicts_ab[lang])).to_be_visible(timeout=COUNT_TIMEOUT)
-                chart = results.locator("[data-testid='stVegaLiteChart']")
-                expect(chart.locator("svg, canvas").first).to_be_visible()
-                one_screen = [
-                    room.locator("h2").first,
-                    room.locator("[class*='st-key-lab-table-live-ab-']"),  # both lists
-                    chart,
-                    results.get_by_text(verdicts_ab[lang]),
-                    results.locator("[data-testid='stAlertContainer']"),
-                ]
-                assert all(_in_view(room, part) for part in one_screen), [
-                    part.bounding_box() for part in one_screen
-                ]
-                screenshot(room, f"live-room-{lang}-compare-revealed-1024", full_page=False)
-            finally:
-                context.close()
+    base = live_server
+    for lang, verdict in verdicts.items():
+        context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-US")
+        room = context.new_page()
+        try:
+            open_page(room, f"{base}/Live_class?class={code}&view=room&lang={lang}&present=1")
+            results = room.locator(".st-key-live-results")
+            expect(results.get_by_text(verdict)).to_be_visible(timeout=COUNT_TIMEOUT)
+            chart = results.locator("[data-testid='stVegaLiteChart']")
+            expect(chart.locator("svg, canvas").first).to_be_visible()
+            assert_no_exception(room)
+            one_screen = [
+                room.locator("h2").first,  # the question
+                results.locator("[data-testid='stAlertContainer']"),  # the right answer
+                chart,
+                results.get_by_text(verdict),
+            ]
+            assert all(_in_view(room, part) for part in one_screen), [
+                part.bounding_box() for part in one_screen
+            ]
+            size = results.get_by_text(verdict).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+            assert size >= 20
+            # axis labels as drawn (SVG text boxes after the presenter zoom of 1.3)
+            heights = chart.locator("svg .role-axis-label text").evaluate_all(
+                "es => es.map(e => e.getBoundingClientRect().height)"
+            )
+            assert all(h >= 20 for h in heights), heights
+            print(lang, "verdict px", size, "axis label px", [round(h, 1) for h in heights])
+            chart.scroll_into_view_if_needed()
+            screenshot(room, f"live-room-{lang}-histogram-revealed-1024", full_page=False)
+            results.get_by_text(verdict).scroll_into_view_if_needed()
+            screenshot(room, f"live-room-{lang}-histogram-verdict-1024", full_page=False)
+            open_page(room, f"{base}/Live_class?class={ab}&view=room&lang={lang}&present=1")
+            results = room.locator(".st-key-live-results")
+            expect(results.get_by_text(verdicts_ab[lang])).to_be_visible(timeout=COUNT_TIMEOUT)
+            chart = results.locator("[data-testid='stVegaLiteChart']")
+            expect(chart.locator("svg, canvas").first).to_be_visible()
+            one_screen = [
+                room.locator("h2").first,
+                room.locator("[class*='st-key-lab-table-live-ab-']"),  # both lists
+                chart,
+                results.get_by_text(verdicts_ab[lang]),
+                results.locator("[data-testid='stAlertContainer']"),
+            ]
+            assert all(_in_view(room, part) for part in one_screen), [
+                part.bounding_box() for part in one_screen
+            ]
+            screenshot(room, f"live-room-{lang}-compare-revealed-1024", full_page=False)
+        finally:
+            context.close()
 
 
 CONTROLS = {
@@ -495,7 +516,7 @@ def test_live_teacher_controls_and_a_decimal_comma_from_a_phone(browser, live_se
             context.close()
 
 
-def test_live_teacher_screen_and_phone_tap_targets(browser, tmp_path):
+def test_live_teacher_screen_and_phone_tap_targets(browser, live_server, live_database):
     """At 1280×800 the teacher of a class with five questions sees the current question's
     controls and its live answers together in one window; on the teacher's presenter page the
     students' link is no smaller than the body text; on a 390×844 phone the options and Send
@@ -506,8 +527,7 @@ def test_live_teacher_screen_and_phone_tap_targets(browser, tmp_path):
     from ndcg_live import questions
     from ndcg_live.store import LiveStore
 
-    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    store = LiveStore(url)
+    store = LiveStore(live_database)
     code, key = store.create_class()
     ranking = ([3, 2, 0, 0, 1], ["D1", "D2", "D3", "D4", "D5"])
     for kind in ("ndcg", "ideal_order", "ndcg", "ndcg"):
@@ -517,48 +537,48 @@ def test_live_teacher_screen_and_phone_tap_targets(browser, tmp_path):
     for answer in ("A", "A", "B", "same", "A"):
         store.submit(code, store.join(code).token, number, answer)
     store.dispose()
-    with running_server(env={"NDCG_LAB_DATABASE_URL": url}) as base:
-        for lang in ("en", "zh"):
-            locale = "en-US" if lang == "en" else "zh-CN"
-            context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
-            teacher = context.new_page()
-            phone_context = browser.new_context(**PHONE, locale=locale)
-            phone = phone_context.new_page()
-            try:
-                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}")
-                current = teacher.locator(".st-key-live-current")
-                chart = current.locator("[data-testid='stVegaLiteChart']")
-                expect(chart.locator("svg, canvas").first).to_be_visible(timeout=COUNT_TIMEOUT)
-                row = current.locator(f".st-key-live-current-q-{number}")
-                row.evaluate("e => e.scrollIntoView({block: 'start'})")
-                top, bottom = row.bounding_box(), chart.bounding_box()
-                assert top is not None and bottom is not None
-                assert bottom["y"] + bottom["height"] - top["y"] <= 800, (top, bottom)
-                # the list's counts are the current ones, with the chart's
-                expect(teacher.locator(f".st-key-live-q-{number}")).to_contain_text(TEXTS[lang]["five"])
-                screenshot(teacher, f"live-teacher-{lang}-current-1280", full_page=False)
-                assert_no_exception(teacher)
+    base = live_server
+    for lang in ("en", "zh"):
+        locale = "en-US" if lang == "en" else "zh-CN"
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+        teacher = context.new_page()
+        phone_context = browser.new_context(**PHONE, locale=locale)
+        phone = phone_context.new_page()
+        try:
+            open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}")
+            current = teacher.locator(".st-key-live-current")
+            chart = current.locator("[data-testid='stVegaLiteChart']")
+            expect(chart.locator("svg, canvas").first).to_be_visible(timeout=COUNT_TIMEOUT)
+            row = current.locator(f".st-key-live-current-q-{number}")
+            row.evaluate("e => e.scrollIntoView({block: 'start'})")
+            top, bottom = row.bounding_box(), chart.bounding_box()
+            assert top is not None and bottom is not None
+            assert bottom["y"] + bottom["height"] - top["y"] <= 800, (top, bottom)
+            # the list's counts are the current ones, with the chart's
+            expect(teacher.locator(f".st-key-live-q-{number}")).to_contain_text(TEXTS[lang]["five"])
+            screenshot(teacher, f"live-teacher-{lang}-current-1280", full_page=False)
+            assert_no_exception(teacher)
 
-                open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}&present=1")
-                link = teacher.locator(".st-key-live-student-link code")
-                sizes = teacher.locator("[data-testid='stMain'] p").evaluate_all(
-                    "es => es.map(e => parseFloat(getComputedStyle(e).fontSize))"
-                )
-                assert link.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= min(sizes)
+            open_page(teacher, f"{base}/Live_class?class={code}&key={key}&lang={lang}&present=1")
+            link = teacher.locator(".st-key-live-student-link code")
+            sizes = teacher.locator("[data-testid='stMain'] p").evaluate_all(
+                "es => es.map(e => parseFloat(getComputedStyle(e).fontSize))"
+            )
+            assert link.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= min(sizes)
 
-                open_page(phone, f"{base}/Live_class?class={code}&lang={lang}")
-                answer = phone.locator(".st-key-live-answer")
-                expect(answer.locator("[data-testid='stRadio'] label").first).to_be_visible()
-                heights = answer.locator("[data-testid='stRadio'] label, button").evaluate_all(
-                    "es => es.map(e => e.getBoundingClientRect().height)"
-                )
-                assert len(heights) >= 4 and min(heights) >= 44, heights  # three options and Send
-                screenshot(phone, f"live-phone-{lang}-choice-390", full_page=False)
-                open_page(phone, f"{base}/Live_class?lang={lang}")
-                join = phone.get_by_role("heading", name={"en": "Join a class", "zh": "加入课堂"}[lang])
-                start = phone.get_by_role("button", name=TEXTS[lang]["start"])
-                assert join.bounding_box()["y"] < start.bounding_box()["y"]
-                screenshot(phone, f"live-phone-{lang}-landing-390", full_page=False)
-            finally:
-                context.close()
-                phone_context.close()
+            open_page(phone, f"{base}/Live_class?class={code}&lang={lang}")
+            answer = phone.locator(".st-key-live-answer")
+            expect(answer.locator("[data-testid='stRadio'] label").first).to_be_visible()
+            heights = answer.locator("[data-testid='stRadio'] label, button").evaluate_all(
+                "es => es.map(e => e.getBoundingClientRect().height)"
+            )
+            assert len(heights) >= 4 and min(heights) >= 44, heights  # three options and Send
+            screenshot(phone, f"live-phone-{lang}-choice-390", full_page=False)
+            open_page(phone, f"{base}/Live_class?lang={lang}")
+            join = phone.get_by_role("heading", name={"en": "Join a class", "zh": "加入课堂"}[lang])
+            start = phone.get_by_role("button", name=TEXTS[lang]["start"])
+            assert join.bounding_box()["y"] < start.bounding_box()["y"]
+            screenshot(phone, f"live-phone-{lang}-landing-390", full_page=False)
+        finally:
+            context.close()
+            phone_context.close()
