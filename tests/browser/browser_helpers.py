@@ -213,6 +213,15 @@ def go_to_page(page, server: str, path: str, timeout: float = 30_000) -> None:
     if page.evaluate("() => location.pathname") == path:
         return
     page.locator(f"[data-testid='stSidebarNav'] a[href='{server}{path}']").click()
+    wait_for_path(page, path, timeout)
+
+
+def wait_for_path(page, path: str, timeout: float = 30_000) -> None:
+    """Wait until the app shows its page at ``path`` ("/" or "/Lesson") and that page's run is
+    drawn: after an action that moves to another page (a link, a button calling
+    ``st.switch_page``). The run of the page left and the run of the new one are two runs;
+    on a loaded machine :func:`wait_idle` alone can settle in the pause between them (seen:
+    the Evaluate page still shown after its "Open in the Calculator")."""
     page.wait_for_function("(path) => location.pathname === path", arg=path, timeout=timeout)
     wait_idle(page, timeout)
 

@@ -11,7 +11,14 @@ WCAG. The rendered backgrounds must be the ones ``ui.components.palette.THEMES``
 from __future__ import annotations
 
 import pytest
-from browser_helpers import assert_no_exception, open_page, screenshot, switch_theme, wait_idle
+from browser_helpers import (
+    assert_no_exception,
+    open_page,
+    screenshot,
+    switch_theme,
+    wait_idle,
+    wait_page_ready,
+)
 
 from ui.framework import palette
 
@@ -90,6 +97,9 @@ _PAGES = {
 def _open(page, server: str, name: str) -> None:
     path, _ = _PAGES[name]
     open_page(page, server + path)
+    # the app's style sheet applied (until then a caption has Streamlit's 0.6 opacity: 3.89:1,
+    # measured on a loaded machine)
+    wait_page_ready(page)
     if name == "calculator":
         page.get_by_role("button", name="Down", exact=True).click()
         wait_idle(page)
