@@ -377,8 +377,9 @@ def _check(
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
     if item is not None:
         problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
-    # the same pass counts the distinct (query, item) pairs and finds the largest gain, so a
-    # valid run is checked in one job: the passes that name a row run only on error
+    # the same pass finds the largest gain (no pass of its own); the repeated (query, item)
+    # pairs take a groupBy of their own: a distinct count in this pass adds a shuffle of every
+    # row, slower on a large run (bench/README.md); the passes that name a row run on error only
     kind = frame.schema[relevance].dataType
     gains = (
         _gain(_as_double(frame, relevance), gain)
@@ -392,7 +393,6 @@ def _check(
                 F.min(F.when(condition, F.col(_ROW))).alias(f"c{n}")
                 for n, (_, condition, _) in enumerate(problems)
             ],
-            *([F.count_distinct(F.col(query), F.col(item)).alias("pairs")] if item is not None else []),
             *(_gain_aggregates(gains) if gains is not None else []),
         )
     )
@@ -417,7 +417,7 @@ def _check(
             got = _first(rows.filter(F.col(_ROW) == first).select(_as_double(frame, column)))[0]
             value = float("nan") if got is None else float(got)
         fail("bad_column", row=row, column=column, value=value, rule=rule)
-    if item is not None and found["pairs"] < found["n"]:
+    if item is not None:
         repeated = (
             rows.groupBy(query, item)
             .agg(F.count(F.lit(1)).alias("count"), F.min(_ROW).alias("first"))
