@@ -219,9 +219,10 @@ def read_run(spark: SparkSession, path: str) -> DataFrame:
             frame = reader.csv(str(path))
         if scan is not None and scan.rows is not None:
             empty = scan.rows == 0
+        elif scan is not None and len(scan.columns) == len(frame.columns):
+            frame = frame.toDF(*scan.columns)
+            empty = frame.isEmpty()
         else:
-            if scan is not None and len(scan.columns) == len(frame.columns):
-                frame = frame.toDF(*scan.columns)
             empty = not frame.columns or frame.isEmpty()
     except Exception as error:  # Spark raises its own (Py4J-backed) exception types
         if not _is_spark_error(sql, error):
@@ -363,6 +364,11 @@ def _check(
         (query, _missing_id(query), "rule_id"),
         (query, _nul_id(query), "rule_id_no_nul"),
     ]
+    # the same pass finds the largest gain (no pass of its own; a grade column of another type
+    # is refused before it is read); the repeated (query, item) pairs take a groupBy of their
+    # own: a distinct count in this pass adds a shuffle of every row, slower on a large run
+    # (bench/README.md). The passes that name a row run on error only.
+    gains: Column | None = None
     for column, grade in ((relevance, True), (score, False)):
         kind = frame.schema[column].dataType
         if not isinstance(kind, (NumericType, BooleanType, StringType)):
@@ -375,17 +381,9 @@ def _check(
         problems.append((column, _not_finite(number), "rule_finite"))
         if grade:
             problems.append((column, ~_not_finite(number) & (number < 0), "rule_grade"))
+            gains = _gain(number, gain)
     if item is not None:
         problems += [(item, _missing_id(item), "rule_id"), (item, _nul_id(item), "rule_id_no_nul")]
-    # the same pass finds the largest gain (no pass of its own); the repeated (query, item)
-    # pairs take a groupBy of their own: a distinct count in this pass adds a shuffle of every
-    # row, slower on a large run (bench/README.md); the passes that name a row run on error only
-    kind = frame.schema[relevance].dataType
-    gains = (
-        _gain(_as_double(frame, relevance), gain)
-        if isinstance(kind, (NumericType, BooleanType, StringType))
-        else None
-    )
     found = _first(
         rows.agg(
             F.count(F.lit(1)).alias("n"),

@@ -98,9 +98,8 @@ def two_servers(sqlite_servers):
 @pytest.fixture(params=["sqlite", "postgresql"])
 def two_servers_any_database(request):
     """Two app servers on one database: a SQLite file, or a PostgreSQL server."""
-    _url, first, second = request.getfixturevalue(
-        f"{request.param.replace('postgresql', 'postgres')}_servers"
-    )
+    servers = {"sqlite": "sqlite_servers", "postgresql": "postgres_servers"}[request.param]
+    _url, first, second = request.getfixturevalue(servers)
     return first, second, request.param
 
 
