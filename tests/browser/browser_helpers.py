@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -22,6 +23,28 @@ LOGS = ROOT / "artifacts" / "server-logs"
 #: The output file of every server started and not yet stopped, by base URL; conftest prints
 #: their ends when a browser test fails.
 SERVER_LOGS: dict[str, Path] = {}
+#: Features turned off on top of Playwright's own: the address bar's pop-ups. Headless Chromium
+#: is a whole browser window without a screen, and it preloads the omnibox's two pop-ups
+#: (chrome://omnibox-popup.top-chrome/, CDP's ``Target.getTargets`` lists them as "browser_ui")
+#: in a renderer of their own for every browser context: 0.6-0.7 s of CPU each time, a quarter
+#: of what a load of the Lesson page costs the whole machine (2.65 -> 1.9 s, measured 2026-12-07).
+OFF_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+
+
+def playwright_disabled_features() -> list[str]:
+    """The Chromium features Playwright turns off when it launches Chromium (its
+    ``chromiumSwitches``), read from the installed Playwright. Chromium reads only the last
+    ``--disable-features`` of its command line, so a list of ours must repeat them."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    found = re.search(r"disabledFeatures = \[(.*?)\]", bundle.read_text(encoding="utf-8"), re.DOTALL)
+    features = re.findall(r'^\s*"(\w+)"', found.group(1), re.MULTILINE) if found else []
+    if not features:
+        raise RuntimeError(f"Playwright's list of disabled Chromium features is no longer in {bundle}")
+    return features
+
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -31,6 +54,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-features=" + ",".join([*playwright_disabled_features(), *OFF_FEATURES]),
 ]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 #: The drag cards' frame (streamlit-sortables; its title is the page's words, see
