@@ -61,8 +61,9 @@ def test_ndcg_score_of_y_and_y_below_one_and_what_each_tool_reports(app, lang):
     col_tool = translate(lang, "blind_spots.batch.col_tool")
     col_mean = translate(lang, "blind_spots.batch.col_mean")
     table = static_table(at, col_tool).set_index(col_tool)
-    qrels = {f"q{i}": {f"d{j}": int(g) for j, g in enumerate(r)} for i, r in enumerate(y)}
-    run = {f"q{i}": {f"d{j}": float(g) for j, g in enumerate(r)} for i, r in enumerate(y)}
+    # ids of four characters, as in every ranx test (CONTRIBUTING)
+    qrels = {f"q{i}": {f"d{j:03d}": int(g) for j, g in enumerate(r)} for i, r in enumerate(y)}
+    run = {f"q{i}": {f"d{j:03d}": float(g) for j, g in enumerate(r)} for i, r in enumerate(y)}
     trec = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run)
     assert table.loc["trec_eval", col_mean] == f"{np.mean([v['ndcg'] for v in trec.values()]):.4f}"
     assert table.loc["ranx", col_mean] == f"{ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), 'ndcg'):.4f}"

@@ -397,7 +397,8 @@ def test_ranx_order_is_the_order_ranx_gives_a_run():
     rng = np.random.default_rng(7)
     for n in [*range(2, 20), *rng.integers(20, 61, 60).tolist()]:
         scores = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(float) / 4
-        ids = [f"D{i}" for i in range(1, n + 1)]
+        # ids of four characters, as in every ranx test (CONTRIBUTING)
+        ids = [f"D{i:03d}" for i in range(1, n + 1)]
         run = ranx.Run({"q": dict(zip(ids, scores.tolist(), strict=True))})
         expected = [ids.index(d) for d in run.run["q"]]
         assert nc.ranx_order(scores).tolist() == expected, scores.tolist()

@@ -25,11 +25,14 @@ def test_shape_mistake_is_scikit_learns_own_error_and_fix():
 
 
 def _batch_qrels_and_run():
+    """The batch as qrels and a run (ids of four characters, as in every ranx test: CONTRIBUTING)."""
     qrels = {
-        f"q{i}": {f"d{j}": int(g) for j, g in enumerate(row)} for i, row in enumerate(questions.EMPTY_BATCH)
+        f"q{i}": {f"d{j:03d}": int(g) for j, g in enumerate(row)}
+        for i, row in enumerate(questions.EMPTY_BATCH)
     }
     run = {
-        f"q{i}": {f"d{j}": float(g) for j, g in enumerate(row)} for i, row in enumerate(questions.EMPTY_BATCH)
+        f"q{i}": {f"d{j:03d}": float(g) for j, g in enumerate(row)}
+        for i, row in enumerate(questions.EMPTY_BATCH)
     }
     return qrels, run
 
@@ -148,8 +151,12 @@ def test_gdeval_row_equals_ranx_ndcg_burges_without_ties():
     # same gain (2^rel - 1) and pooled ideal: without ties the two agree
     grades, pool_extra = [3, 2, 0, 0, 1], [3, 2]
     value = tool_scores(grades, pool=[*grades, *pool_extra]).set_index("label").loc["gdeval", "ndcg"]
-    qrels = {"q": {f"D{i}": g for i, g in enumerate(grades)} | {f"U{i}": g for i, g in enumerate(pool_extra)}}
-    run = {"q": {f"D{i}": float(10 - i) for i in range(len(grades))}}
+    # ids of four characters, as in every ranx test (CONTRIBUTING)
+    qrels = {
+        "q": {f"D{i:03d}": g for i, g in enumerate(grades)}
+        | {f"U{i:03d}": g for i, g in enumerate(pool_extra)}
+    }
+    run = {"q": {f"D{i:03d}": float(10 - i) for i in range(len(grades))}}
     assert value == pytest.approx(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg_burges"), abs=1e-12)
 
 

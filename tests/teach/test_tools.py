@@ -135,10 +135,11 @@ def test_tool_scores_torchmetrics_uses_fractional_grades_as_given():
 
 
 def _ranx_ndcg(grades, scores, k, metric="ndcg"):
-    """ranx itself on one query (every item judged, ids D1, D2, ...)."""
+    """ranx itself on one query (every item judged, ids D001, D002, ...)."""
     import ranx  # imported here: its Numba functions compile on import (seconds)
 
-    ids = [f"D{i}" for i in range(1, len(grades) + 1)]
+    # ids of four characters, as in every ranx test (CONTRIBUTING)
+    ids = [f"D{i:03d}" for i in range(1, len(grades) + 1)]
     qrels = ranx.Qrels({"q": {d: int(g) for d, g in zip(ids, grades, strict=True) if g > 0}})
     run = ranx.Run({"q": {d: float(s) for d, s in zip(ids, scores, strict=True)}})
     return ranx.evaluate(qrels, run, f"{metric}@{k}")
