@@ -20,8 +20,9 @@ def test_chromium_keeps_playwrights_features_off_and_preloads_no_omnibox_popup(b
         # Chromium reads the last --disable-features only: it must hold Playwright's and ours
         last = [a for a in arguments if a.startswith("--disable-features=")][-1]
         off = set(last.removeprefix("--disable-features=").split(","))
-        assert {"PaintHolding", "ThirdPartyStoragePartitioning"} <= set(playwright_disabled_features())
-        assert set(playwright_disabled_features()) | set(OFF_FEATURES) <= off
+        playwrights = set(playwright_disabled_features())
+        assert {"PaintHolding", "ThirdPartyStoragePartitioning"} <= playwrights  # the list was read
+        assert playwrights | set(OFF_FEATURES) <= off
         targets = session.send("Target.getTargets", {"filter": [{}]})["targetInfos"]
         assert [t["url"] for t in targets if t["type"] == "browser_ui"] == []
     finally:
