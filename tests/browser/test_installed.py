@@ -38,19 +38,23 @@ def test_installed_wheel_serves_the_app_outside_the_checkout(tmp_path, page):
         source,
         cwd=tmp_path,
     )
-    _run(sys.executable, "-m", "venv", venv, cwd=tmp_path)
+    _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
     # the wheel's dependencies come from the test's own environment (no download): its
     # site-packages on the new one's path, after the new one's (a .pth line); the .pth files
     # there, such as the checkout's editable install, are not run, so only the wheel provides
     # ndcg_core, ui and the app's files
     new_site = next((venv / "lib").glob("python*/site-packages"))
     (new_site / "deps.pth").write_text(site.getsitepackages()[0] + "\n")
+    # installed by the suite's own uv (requirements-dev.txt), so the new venv needs no pip (3 s)
     _run(
-        venv / "bin" / "pip",
+        Path(sys.executable).parent / "uv",
+        "pip",
         "install",
         "-q",
+        "--python",
+        venv / "bin" / "python",
         "--no-deps",
-        "--no-index",
+        "--offline",
         next(wheels.glob("*.whl")),
         cwd=elsewhere,
     )
