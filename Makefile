@@ -15,19 +15,16 @@ WORKERS ?= 2
 unexport PYTHONDONTWRITEBYTECODE
 XDIST := -n $(WORKERS) --dist loadgroup
 # Prerequisites build two at a time: `make test` installs the Python pins while scripts/system-deps
-# installs the Debian packages, then lints (ruff, mypy: one core for ~20 s) while the Debian
-# packages finish or the suite starts; `make test` fails if either fails.
+# installs the Debian packages, and lints while the Debian packages finish.
 MAKEFLAGS += --jobs=2
 COMPILE := $(BIN)/pip-compile -q --strip-extras --no-emit-index-url --no-emit-find-links --allow-unsafe
 
-.PHONY: app test suite test-fast test-core lint system-deps bench clean requirements
+.PHONY: app test test-fast test-core lint system-deps bench clean requirements
 
 app: $(VENV)/.app-installed
 	$(BIN)/ndcg-lab app --server.port $(PORT)
 
-test: lint suite
-
-suite: $(VENV)/.dev-installed system-deps
+test: $(VENV)/.dev-installed system-deps lint
 	$(BIN)/python -m pytest $(XDIST) --durations=30
 
 # The core and the teaching content over it (unit, properties, doctests, the layer rule): seconds.
