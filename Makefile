@@ -62,7 +62,10 @@ bench: $(VENV)/.dev-installed
 # The pins are installed by uv (its version pinned in requirements-dev.txt, like every tool the
 # suite runs): on a fresh machine with empty download caches, 25 s of wall time where pip takes
 # 62 s (bench/README.md). Modules are compiled to bytecode on first import, not at install.
-UV := $(BIN)/uv pip install -q --python $(BIN)/python
+# --system-certs: uv trusts the system's certificate store, as pip does here through
+# /etc/pip.conf; by default it trusts only its own bundled roots (or SSL_CERT_FILE), and
+# refuses a network whose HTTPS proxy signs with a local authority ("invalid peer certificate").
+UV := $(BIN)/uv pip install -q --system-certs --python $(BIN)/python
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
