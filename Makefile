@@ -69,14 +69,18 @@ UV := $(BIN)/uv pip install -q --system-certs --python $(BIN)/python
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q "$$(grep '^uv==' requirements-dev.txt)"
 
-$(VENV)/.app-installed: requirements.txt pyproject.toml | $(VENV)/bin/python
+# Its own target, so a venv made before uv was used gets it too.
+$(BIN)/uv: requirements-dev.txt | $(VENV)/bin/python
+	$(BIN)/pip install -q "$$(grep '^uv==' requirements-dev.txt)"
+	touch -c $@
+
+$(VENV)/.app-installed: requirements.txt pyproject.toml | $(BIN)/uv
 	$(UV) -r requirements.txt
 	$(UV) --no-deps -e .
 	touch $@
 
-$(VENV)/.dev-installed: requirements-dev.txt pyproject.toml | $(VENV)/bin/python
+$(VENV)/.dev-installed: requirements-dev.txt pyproject.toml | $(BIN)/uv
 	$(UV) -r requirements-dev.txt
 	$(UV) --no-deps -e .
 	touch $@ $(VENV)/.app-installed
