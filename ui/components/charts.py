@@ -56,6 +56,23 @@ def _layer(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
     return alt.LayerChart(layer=charts)
 
 
+def _template(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """A chart over named datasets as the Vega-Lite dict ``st.altair_chart`` would send (no
+    theme: Streamlit draws Altair charts without Altair's default view size), validated once:
+    the template that the ``*_spec`` functions fill."""
+    spec = chart.to_dict(context={"top_level": False})
+    spec["$schema"] = alt.SCHEMA_URL
+    return spec
+
+
+def _filled(template: dict[str, Any], datasets: dict[str, pd.DataFrame], description: str) -> dict[str, Any]:
+    """A copy of ``template`` with its datasets and its description (the chart in words)."""
+    spec = copy.deepcopy(template)
+    spec["datasets"] = datasets
+    spec["description"] = description
+    return spec
+
+
 _DISCOUNT_TEXTS = (
     "actual",
     "ideal",
@@ -731,43 +748,38 @@ def lists_by_k_chart(
 # --- Evaluate a run -------------------------------------------------------------------
 
 
-def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
-    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line.
-
-    The core counts the bands (``nc.ndcg_bands``): the chart gets 20 rows, not one per query.
-    """
-    data = nc.ndcg_bands(per_query, width=0.05)
-
+def _histogram_layers(
+    bands: Any, marker: Any, texts: tuple[str, str, str], right_half: bool | None
+) -> alt.LayerChart:
+    """The histogram's layers over ``bands`` (start, end, count) and ``marker`` (mean, label);
+    ``texts`` are the x title, the y title and the mean's tooltip title; no mean line when
+    ``right_half`` is None (its label sits on the side of the line with more room)."""
+    x_title, y_title, mean_title = texts
     bars = (
-        alt.Chart(data)
+        alt.Chart(bands)
         .mark_bar(color=BLUE, stroke="white", strokeWidth=0.5)
         .encode(
             x=alt.X(
                 "start:Q",
-                title=t("evaluate.hist_x", k=k),
+                title=x_title,
                 scale=alt.Scale(domain=[0, 1]),
                 bin=alt.Bin(binned=True, step=0.05),
             ),
             x2="end:Q",
-            y=alt.Y("count:Q", title=t("evaluate.hist_y"), axis=alt.Axis(tickMinStep=1, format=",d")),
+            y=alt.Y("count:Q", title=y_title, axis=alt.Axis(tickMinStep=1, format=",d")),
             tooltip=[
-                alt.Tooltip("start:Q", title=t("evaluate.hist_x", k=k), format=".2f"),
-                alt.Tooltip("count:Q", title=t("evaluate.hist_y"), format=",d"),
+                alt.Tooltip("start:Q", title=x_title, format=".2f"),
+                alt.Tooltip("count:Q", title=y_title, format=",d"),
             ],
         )
     )
-    described = {"description": t("evaluate.hist_caption", k=k)}
-    if pd.isna(mean):
-        return _layer(bars).properties(**described)
-    label = t("evaluate.hist_mean", value=f"{mean:.4f}")
-    marker = pd.DataFrame({"mean": [mean], "label": [label]})
+    if right_half is None:
+        return _layer(bars)
     rule = (
         alt.Chart(marker)
         .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
-        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))])
+        .encode(x="mean:Q", tooltip=[alt.Tooltip("label:N", title=mean_title)])
     )
-    # The label sits on the side of the line with more room, so it is never cut off.
-    right_half = mean > 0.5
     text = (
         alt.Chart(marker)
         .mark_text(
@@ -782,13 +794,127 @@ def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate)
             x="mean:Q",
             y=alt.value(0),
             text="label:N",
-            tooltip=[alt.Tooltip("label:N", title=t("evaluate.mean", k=k))],
+            tooltip=[alt.Tooltip("label:N", title=mean_title)],
         )
     )
-    return _layer(bars, rule, text).properties(**described)
+    return _layer(bars, rule, text)
+
+
+def _histogram_parts(
+    per_query: pd.DataFrame, mean: float, k: str, t: Translate
+) -> tuple[pd.DataFrame, pd.DataFrame, tuple[str, str, str], bool | None]:
+    """The histogram's data (the core counts the bands: 20 rows, not one per query), texts and
+    the side of its mean's label (None: no mean)."""
+    bands = nc.ndcg_bands(per_query, width=0.05)
+    texts = (t("evaluate.hist_x", k=k), t("evaluate.hist_y"), t("evaluate.mean", k=k))
+    if pd.isna(mean):
+        return bands, pd.DataFrame({"mean": [], "label": []}), texts, None
+    marker = pd.DataFrame({"mean": [mean], "label": [t("evaluate.hist_mean", value=f"{mean:.4f}")]})
+    return bands, marker, texts, bool(mean > 0.5)
+
+
+def run_histogram(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> alt.LayerChart:
+    """Bars of how many queries fall in each 0.05-wide nDCG band, and a dashed mean line."""
+    bands, marker, texts, right_half = _histogram_parts(per_query, mean, k, t)
+    return _histogram_layers(bands, marker, texts, right_half).properties(
+        description=t("evaluate.hist_caption", k=k)
+    )
+
+
+@lru_cache(maxsize=64)
+def _histogram_template(texts: tuple[str, str, str], right_half: bool | None) -> dict[str, Any]:
+    return _template(
+        _histogram_layers(alt.NamedData(name="bands"), alt.NamedData(name="mean"), texts, right_half)
+    )
+
+
+def run_histogram_spec(per_query: pd.DataFrame, mean: float, *, k: str, t: Translate) -> dict[str, Any]:
+    """:func:`run_histogram` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    bands, marker, texts, right_half = _histogram_parts(per_query, mean, k, t)
+    datasets = {"bands": bands} if right_half is None else {"bands": bands, "mean": marker}
+    return _filled(_histogram_template(texts, right_half), datasets, t("evaluate.hist_caption", k=k))
 
 
 # --- comparing runs (the Evaluate page) ----------------------------------------------------
+
+
+def _difference_layers(data: Any, texts: tuple[str, ...], many: bool, height: int) -> alt.Chart:
+    """The topic-by-topic bars over ``data`` (query, difference, side, position: the order to
+    draw); ``texts``: better, equal, worse, the x and y titles, the tooltips' query, value and
+    side; ``many``: past ~40 bars the query names no longer fit under them."""
+    better, equal, worse, x_title, y_title, query, value, side = texts
+    chart: alt.Chart = (  # typed here: altair's encode returns Any
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "query:N",
+                sort=alt.EncodingSortField(field="position", op="min"),
+                title=x_title,
+                axis=alt.Axis(labels=not many, ticks=not many, labelAngle=-90, labelLimit=80),
+            ),
+            y=alt.Y("difference:Q", title=y_title),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=[better, equal, worse], range=[GREEN, NEUTRAL, VERMILLION]),
+                title=None,
+                legend=alt.Legend(orient="top", direction="vertical"),
+            ),
+            tooltip=[
+                alt.Tooltip("query:N", title=query),
+                alt.Tooltip("difference:Q", title=value, format="+.4f"),
+                alt.Tooltip("side:N", title=side),
+            ],
+        )
+    )
+    return chart.properties(height=height)
+
+
+def _difference_parts(
+    differences: pd.DataFrame,
+    t: Translate,
+    *,
+    run: str,
+    baseline: str,
+    measure: str,
+    counts: tuple[int, int, int],
+    mean: float,
+) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+    """The topic-by-topic chart's data, texts and description."""
+    better, equal, worse = (
+        t(f"charts.diff_{name}", baseline=baseline) for name in ("better", "equal", "worse")
+    )
+    values = differences["difference"].tolist()
+    data = pd.DataFrame(
+        {
+            "query": differences["query"].astype(str).tolist(),
+            "difference": values,
+            "side": [better if d > 0 else worse if d < 0 else equal for d in values],
+            "position": range(len(values)),
+        }
+    )
+    texts = (
+        better,
+        equal,
+        worse,
+        t("charts.diff_x"),
+        t("charts.diff_y", run=run, baseline=baseline, measure=measure),
+        t("charts.diff_query"),
+        t("charts.diff_value"),
+        t("charts.diff_side"),
+    )
+    description = t(
+        "charts.diff_description",
+        run=run,
+        baseline=baseline,
+        measure=measure,
+        n=len(data),
+        better=counts[0],
+        equal=counts[1],
+        worse=counts[2],
+        mean=f"{mean:+.4f}",
+    )
+    return data, texts, description
 
 
 def difference_chart(
@@ -810,88 +936,48 @@ def difference_chart(
     ``counts`` is (better, equal, worse) and ``mean`` the mean difference, both from the core
     (they go into the chart's description, its text alternative).
     """
-    better, equal, worse = (
-        t(f"charts.diff_{name}", baseline=baseline) for name in ("better", "equal", "worse")
-    )
-    sign = [better if d > 0 else worse if d < 0 else equal for d in differences["difference"].tolist()]
-    data = pd.DataFrame(
-        {
-            "query": differences["query"].astype(str).tolist(),
-            "difference": differences["difference"].tolist(),
-            "side": sign,
-        }
-    )
-    order = data["query"].tolist()
-    many = len(order) > 40  # past ~40 bars the query names no longer fit under them
-    chart: alt.Chart = (  # typed here: altair's encode returns Any
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            x=alt.X(
-                "query:N",
-                sort=order,
-                title=t("charts.diff_x"),
-                axis=alt.Axis(labels=not many, ticks=not many, labelAngle=-90, labelLimit=80),
-            ),
-            y=alt.Y("difference:Q", title=t("charts.diff_y", run=run, baseline=baseline, measure=measure)),
-            color=alt.Color(
-                "side:N",
-                scale=alt.Scale(domain=[better, equal, worse], range=[GREEN, NEUTRAL, VERMILLION]),
-                title=None,
-                legend=alt.Legend(orient="top", direction="vertical"),
-            ),
-            tooltip=[
-                alt.Tooltip("query:N", title=t("charts.diff_query")),
-                alt.Tooltip("difference:Q", title=t("charts.diff_value"), format="+.4f"),
-                alt.Tooltip("side:N", title=t("charts.diff_side")),
-            ],
-        )
-    )
-    return chart.properties(
-        height=height,
-        description=t(
-            "charts.diff_description",
-            run=run,
-            baseline=baseline,
-            measure=measure,
-            n=len(data),
-            better=counts[0],
-            equal=counts[1],
-            worse=counts[2],
-            mean=f"{mean:+.4f}",
-        ),
-    )
+    about = {"run": run, "baseline": baseline, "measure": measure}
+    data, texts, description = _difference_parts(differences, t, counts=counts, mean=mean, **about)
+    return _difference_layers(data, texts, len(data) > 40, height).properties(description=description)
 
 
-def distribution_chart(
-    per_query: pd.DataFrame,
-    means: pd.DataFrame,
+@lru_cache(maxsize=64)
+def _difference_template(texts: tuple[str, ...], many: bool, height: int) -> dict[str, Any]:
+    return _template(_difference_layers(alt.NamedData(name="differences"), texts, many, height))
+
+
+def difference_spec(
+    differences: pd.DataFrame,
     t: Translate,
     *,
+    run: str,
+    baseline: str,
     measure: str,
-    column: str,
-    step: int = 44,
-) -> alt.LayerChart:
-    """The distribution of per-query nDCG of each run: one thin tick per query on a 0–1 axis, a
-    row per run, and the run's mean as a vermillion diamond (shape and colour).
+    counts: tuple[int, int, int],
+    mean: float,
+    height: int = 260,
+) -> dict[str, Any]:
+    """:func:`difference_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    about = {"run": run, "baseline": baseline, "measure": measure}
+    data, texts, description = _difference_parts(differences, t, counts=counts, mean=mean, **about)
+    return _filled(_difference_template(texts, len(data) > 40, height), {"differences": data}, description)
 
-    ``per_query`` has the columns ``run``, ``query`` and ``column`` (one row per run and
-    query); ``means`` has ``run`` and ``column`` (the core's mean of each run).
-    """
-    runs = means["run"].astype(str).tolist()
-    ticks_data = pd.DataFrame(
-        {
-            "run": per_query["run"].astype(str).tolist(),
-            "query": per_query["query"].astype(str).tolist(),
-            "value": per_query[column].tolist(),
-        }
-    )
-    mean_label = t("charts.dist_mean")
-    marks = pd.DataFrame({"run": runs, "value": means[column].tolist(), "kind": [mean_label] * len(runs)})
+
+def _distribution_layers(
+    ticks_data: Any, marks: Any, runs: tuple[str, ...], texts: tuple[str, ...], step: int
+) -> alt.LayerChart:
+    """One tick per query and run over ``ticks_data`` (run, query, value), each run's mean a
+    diamond over ``marks`` (run, value, kind); ``runs`` in the order of the rows; ``texts``: the
+    x title, the run, the query, the measure and the mean's label."""
+    x_title, run_title, query_title, measure, mean_label = texts
     y = alt.Y(
-        "run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=180), scale=alt.Scale(paddingInner=0.25)
+        "run:N",
+        sort=list(runs),
+        title=None,
+        axis=alt.Axis(labelLimit=180),
+        scale=alt.Scale(paddingInner=0.25),
     )
-    x = alt.X("value:Q", title=t("charts.dist_x", measure=measure), scale=alt.Scale(domain=[0, 1]))
+    x = alt.X("value:Q", title=x_title, scale=alt.Scale(domain=[0, 1]))
     ticks = (
         alt.Chart(ticks_data)
         .mark_tick(color=BLUE, opacity=0.55, thickness=2, size=32)
@@ -899,8 +985,8 @@ def distribution_chart(
             x=x,
             y=y,
             tooltip=[
-                alt.Tooltip("run:N", title=t("charts.dist_run")),
-                alt.Tooltip("query:N", title=t("charts.diff_query")),
+                alt.Tooltip("run:N", title=run_title),
+                alt.Tooltip("query:N", title=query_title),
                 alt.Tooltip("value:Q", title=measure, format=".4f"),
             ],
         )
@@ -926,58 +1012,156 @@ def distribution_chart(
                 ),
             ),
             tooltip=[
-                alt.Tooltip("run:N", title=t("charts.dist_run")),
+                alt.Tooltip("run:N", title=run_title),
                 alt.Tooltip("value:Q", title=mean_label, format=".4f"),
             ],
         )
     )
+    return _layer(ticks, mean).properties(height=alt.Step(step))
+
+
+def _distribution_parts(
+    per_query: pd.DataFrame, means: pd.DataFrame, t: Translate, measure: str, column: str
+) -> tuple[pd.DataFrame, pd.DataFrame, tuple[str, ...], tuple[str, ...], str]:
+    """The distribution's data, runs, texts and description."""
+    runs = tuple(means["run"].astype(str).tolist())
+    ticks_data = pd.DataFrame(
+        {
+            "run": per_query["run"].astype(str).tolist(),
+            "query": per_query["query"].astype(str).tolist(),
+            "value": per_query[column].tolist(),
+        }
+    )
+    mean_label = t("charts.dist_mean")
+    marks = pd.DataFrame({"run": runs, "value": means[column].tolist(), "kind": [mean_label] * len(runs)})
+    texts = (
+        t("charts.dist_x", measure=measure),
+        t("charts.dist_run"),
+        t("charts.diff_query"),
+        measure,
+        mean_label,
+    )
     values = "; ".join(
         f"{name}: {value:.4f}" for name, value in zip(runs, means[column].tolist(), strict=True)
     )
-    return _layer(ticks, mean).properties(
-        height=alt.Step(step),
-        description=t("charts.dist_description", measure=measure, n=len(runs), means=values),
+    description = t("charts.dist_description", measure=measure, n=len(runs), means=values)
+    return ticks_data, marks, runs, texts, description
+
+
+def distribution_chart(
+    per_query: pd.DataFrame,
+    means: pd.DataFrame,
+    t: Translate,
+    *,
+    measure: str,
+    column: str,
+    step: int = 44,
+) -> alt.LayerChart:
+    """The distribution of per-query nDCG of each run: one thin tick per query on a 0–1 axis, a
+    row per run, and the run's mean as a vermillion diamond (shape and colour).
+
+    ``per_query`` has the columns ``run``, ``query`` and ``column`` (one row per run and
+    query); ``means`` has ``run`` and ``column`` (the core's mean of each run).
+    """
+    ticks_data, marks, runs, texts, description = _distribution_parts(per_query, means, t, measure, column)
+    return _distribution_layers(ticks_data, marks, runs, texts, step).properties(description=description)
+
+
+@lru_cache(maxsize=64)
+def _distribution_template(runs: tuple[str, ...], texts: tuple[str, ...], step: int) -> dict[str, Any]:
+    return _template(
+        _distribution_layers(alt.NamedData(name="ticks"), alt.NamedData(name="means"), runs, texts, step)
     )
 
 
-def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> alt.LayerChart:
-    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
+def distribution_spec(
+    per_query: pd.DataFrame,
+    means: pd.DataFrame,
+    t: Translate,
+    *,
+    measure: str,
+    column: str,
+    step: int = 44,
+) -> dict[str, Any]:
+    """:func:`distribution_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    ticks_data, marks, runs, texts, description = _distribution_parts(per_query, means, t, measure, column)
+    return _filled(
+        _distribution_template(runs, texts, step), {"ticks": ticks_data, "means": marks}, description
+    )
+
+
+def _mean_by_k_layers(
+    table: Any, marker: Any, texts: tuple[str, str, str], last: int, marked: bool
+) -> alt.LayerChart:
+    """Mean nDCG@k against k over ``table`` (k, ndcg) for k = 1..``last``; when ``marked``, a
+    dashed line at the chosen k over ``marker`` (k, label); ``texts``: the x and y titles and
+    the marker's tooltip title."""
+    x_title, y_title, k_title = texts
     line = (
         alt.Chart(table)
         .mark_line(color=BLUE, point=alt.OverlayMarkDef(color=BLUE, size=40))
         .encode(
             x=alt.X(
                 "k:Q",
-                title=t("evaluate.curve_x"),
-                scale=alt.Scale(domain=[1, max(ks)]),
+                title=x_title,
+                scale=alt.Scale(domain=[1, last]),
                 axis=alt.Axis(tickMinStep=1, format=",d"),
             ),
-            y=alt.Y("ndcg:Q", title=t("evaluate.curve_y"), scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("ndcg:Q", title=y_title, scale=alt.Scale(domain=[0, 1])),
             tooltip=[
-                alt.Tooltip("k:Q", title=t("evaluate.curve_x")),
-                alt.Tooltip("ndcg:Q", title=t("evaluate.curve_y"), format=".4f"),
+                alt.Tooltip("k:Q", title=x_title),
+                alt.Tooltip("ndcg:Q", title=y_title, format=".4f"),
             ],
         )
     )
-    described = {"description": t("evaluate.curve_caption")}
-    if k is None or k not in ks:
-        return _layer(line).properties(**described)
-    label = t("evaluate.curve_chosen", k=k)
-    marker = pd.DataFrame({"k": [k], "label": [label]})
+    if not marked:
+        return _layer(line)
     # vermillion, like the histogram's mean: it stands out from both themes' backgrounds
     rule = (
         alt.Chart(marker)
         .mark_rule(color=VERMILLION, strokeDash=[6, 4], size=2)
-        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))])
+        .encode(x="k:Q", tooltip=[alt.Tooltip("label:N", title=k_title)])
     )
     text = (
         alt.Chart(marker)
         .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
-        .encode(
-            x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=t("evaluate.k"))]
-        )
+        .encode(x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=k_title)])
     )
-    return _layer(line, rule, text).properties(**described)
+    return _layer(line, rule, text)
+
+
+def _mean_by_k_parts(
+    k: int | None, ks: Sequence[int], t: Translate
+) -> tuple[pd.DataFrame | None, tuple[str, str, str]]:
+    """The chosen k's marker (None when k is not one of ``ks``) and the chart's texts."""
+    texts = (t("evaluate.curve_x"), t("evaluate.curve_y"), t("evaluate.k"))
+    if k is None or k not in ks:
+        return None, texts
+    return pd.DataFrame({"k": [k], "label": [t("evaluate.curve_chosen", k=k)]}), texts
+
+
+def mean_by_k_chart(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> alt.LayerChart:
+    """Mean nDCG@k against k (line and points), with a dashed line at the chosen k."""
+    marker, texts = _mean_by_k_parts(k, ks, t)
+    return _mean_by_k_layers(table, marker, texts, max(ks), marker is not None).properties(
+        description=t("evaluate.curve_caption")
+    )
+
+
+@lru_cache(maxsize=64)
+def _mean_by_k_template(texts: tuple[str, str, str], last: int, marked: bool) -> dict[str, Any]:
+    return _template(
+        _mean_by_k_layers(alt.NamedData(name="curve"), alt.NamedData(name="chosen"), texts, last, marked)
+    )
+
+
+def mean_by_k_spec(table: pd.DataFrame, k: int | None, *, ks: Sequence[int], t: Translate) -> dict[str, Any]:
+    """:func:`mean_by_k_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    marker, texts = _mean_by_k_parts(k, ks, t)
+    datasets = {"curve": table} if marker is None else {"curve": table, "chosen": marker}
+    return _filled(
+        _mean_by_k_template(texts, max(ks), marker is not None), datasets, t("evaluate.curve_caption")
+    )
 
 
 # --- variants and libraries -----------------------------------------------------------
@@ -1370,6 +1554,10 @@ def chart_image(chart: Any, fmt: str, *, scale: float = 2.0) -> bytes:
     import vl_convert as vlc
 
     spec = _plain(chart.to_dict() if hasattr(chart, "to_dict") else chart)
+    # the view size Altair's default theme gives ``to_dict()``, which a template (drawn as
+    # Streamlit draws Altair charts, without a theme) has not: an image is the same whether a
+    # page passes the chart or its template
+    spec.setdefault("config", {"view": {"continuousWidth": 300, "continuousHeight": 300}})
     if fmt == "png":
         return vlc.vegalite_to_png(spec, scale=scale)
     if fmt == "svg":

@@ -661,16 +661,16 @@ def results(
     with left:
         st.subheader(t("evaluate.hist_header", k=k))
         st.caption(t("evaluate.hist_caption", k=k))
-        hist = charts.run_histogram(run.per_query, run.mean, k=k, t=t)
-        st.altair_chart(hist, key="evaluate.histogram")
+        hist = charts.run_histogram_spec(run.per_query, run.mean, k=k, t=t)
+        st.vega_lite_chart(hist, key="evaluate.histogram")
         chart_downloads(hist, "ndcg_per_query_histogram")
         if options.no_relevant == "drop" and run.n_no_relevant:
             st.caption(t("evaluate.hist_left_out", n=run.n_no_relevant))
     with right:
         st.subheader(t("evaluate.curve_header"))
         st.caption(t("evaluate.curve_caption"))
-        by_k = charts.mean_by_k_chart(evaluation.curve, options.k, ks=CURVE_KS, t=t)
-        st.altair_chart(by_k, key="evaluate.curve")
+        by_k = charts.mean_by_k_spec(evaluation.curve, options.k, ks=CURVE_KS, t=t)
+        st.vega_lite_chart(by_k, key="evaluate.curve")
         chart_downloads(by_k, "mean_ndcg_at_each_k")
 
     worst = worst_queries(run.per_query)

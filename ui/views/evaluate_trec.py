@@ -505,10 +505,8 @@ def results(collection: Collection, options: opt.Options, result: Any, lang: str
             comparison_section(comparison, result, names, baseline=baseline, measure=measure, t=t)
     st.subheader(t("evaluate.trec_dist_header", measure=measure))
     st.caption(t("evaluate.trec_dist_caption"))
-    dist = charts.distribution_chart(
-        result.per_query, result.means, t, measure=measure, column=measure_column
-    )
-    st.altair_chart(dist, key="evaluate.trec_dist")
+    dist = charts.distribution_spec(result.per_query, result.means, t, measure=measure, column=measure_column)
+    st.vega_lite_chart(dist, key="evaluate.trec_dist")
     chart_downloads(dist, "ndcg_distribution_per_run")
 
     st.subheader(t("evaluate.trec_per_query_header"))
@@ -603,7 +601,7 @@ def comparison_section(
     st.caption(t("evaluate.trec_diff_caption", baseline=md_escape(baseline)))
     for run, table in differences(comparison).items():
         row = comparison_row(comparison, run)
-        chart = charts.difference_chart(
+        chart = charts.difference_spec(
             table,
             t,
             run=run,
@@ -612,7 +610,7 @@ def comparison_section(
             counts=(int(row["wins"]), int(row["ties"]), int(row["losses"])),
             mean=float(row["mean_difference"]),
         )
-        st.altair_chart(chart, key=f"evaluate.trec_diff.{run}")
+        st.vega_lite_chart(chart, key=f"evaluate.trec_diff.{run}")
         chart_downloads(chart, f"difference_{list(names).index(run)}")
 
 

@@ -1,0 +1,116 @@
+"""The charts drawn from cached templates (``ui.components.charts.*_spec``) are the pictures of
+their Altair charts: for each call, in the order a page makes them, the template filled with the
+call's data renders (vl-convert, offline) to the same SVG as the Altair chart drawn as Streamlit
+draws it (``st.altair_chart``: no theme). A template cached under a key that misses a shape
+parameter (the side of the histogram's mean label, whether k is marked, the runs' order, more
+than 40 bars) draws the previous call's shape and fails here."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import pytest
+import vl_convert as vlc
+
+from ui.components import charts
+from ui.framework import i18n
+
+
+def _as_streamlit_draws(chart: Any) -> str:
+    with alt.theme.enable("none"):
+        spec = chart.to_dict()
+    return str(vlc.vegalite_to_svg(charts._plain(spec)))
+
+
+def _drawn(spec: dict[str, Any]) -> str:
+    return str(vlc.vegalite_to_svg(charts._plain(spec)))
+
+
+def _t(lang: str) -> Callable[..., str]:
+    return functools.partial(i18n.translate, lang)
+
+
+def _per_query(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"query": [f"q{i}" for i in range(n)], "ndcg": rng.random(n)})
+
+
+def _same(chart: Any, spec: dict[str, Any]) -> None:
+    assert spec["description"] == chart.to_dict()["description"]
+    assert _drawn(spec) == _as_streamlit_draws(chart)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_histogram_template_draws_the_chart(lang):
+    t = _t(lang)
+    # the mean on the right half (label to its left), on the left half, then undefined (no line)
+    for n, mean in ((12, 0.8), (12, 0.2), (3, float("nan"))):
+        per_query = _per_query(n, seed=n)
+        _same(
+            charts.run_histogram(per_query, mean, k="10", t=t),
+            charts.run_histogram_spec(per_query, mean, k="10", t=t),
+        )
+
+
+def test_mean_by_k_template_draws_the_chart():
+    t = _t("en")
+    ks = range(1, 21)
+    curve = pd.DataFrame({"k": list(ks), "ndcg": np.linspace(0.3, 0.9, 20)})
+    for k in (5, None, 30):  # marked, no k, a k past the curve's
+        _same(charts.mean_by_k_chart(curve, k, ks=ks, t=t), charts.mean_by_k_spec(curve, k, ks=ks, t=t))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_distribution_template_draws_the_chart(lang):
+    t = _t(lang)
+    for runs in (["base", "run <b>"], ["run <b>", "base", "third"]):  # another order, another run
+        per_query = pd.concat(
+            [
+                _per_query(8, seed=i).rename(columns={"ndcg": "ndcg@10"}).assign(run=run)
+                for i, run in enumerate(runs)
+            ]
+        )
+        means = per_query.groupby("run", sort=False)["ndcg@10"].mean().reset_index()
+        _same(
+            charts.distribution_chart(per_query, means, t, measure="nDCG@10", column="ndcg@10"),
+            charts.distribution_spec(per_query, means, t, measure="nDCG@10", column="ndcg@10"),
+        )
+
+
+def test_difference_template_draws_the_chart_in_the_cores_order():
+    t = _t("en")
+    for n in (6, 45):  # query names under the bars, then too many for them
+        rng = np.random.default_rng(n)
+        differences = pd.DataFrame(
+            {"query": [f"q{i}" for i in range(n)], "difference": rng.normal(0, 0.2, n)}
+        )
+        differences.loc[1, "difference"] = 0.0
+        differences = differences.sort_values("difference", ascending=False, kind="stable")
+        options: dict[str, Any] = {
+            "run": "run <b>",
+            "baseline": "base",
+            "measure": "nDCG@10",
+            "counts": (3, 1, 2),
+            "mean": 0.0123,
+        }
+        spec = charts.difference_spec(differences, t, **options)
+        _same(charts.difference_chart(differences, t, **options), spec)
+        if n < 40:  # the bars left to right in the core's order: the axis labels as drawn
+            drawn = _drawn(spec)
+            labels = sorted(differences["query"], key=lambda query: drawn.index(f">{query}<"))
+            assert labels == differences["query"].tolist()
+
+
+def test_a_template_image_is_the_charts_image():
+    """The download buttons get the template: its image is the Altair chart's (Altair's default
+    view size included), so a download is the same whichever form the page holds."""
+    t = _t("en")
+    per_query = _per_query(12, seed=1)
+    chart = charts.run_histogram(per_query, 0.4, k="5", t=t)
+    spec = charts.run_histogram_spec(per_query, 0.4, k="5", t=t)
+    assert charts.chart_image(spec, "svg") == charts.chart_image(chart, "svg")
