@@ -558,7 +558,7 @@ def sampled(frame: Frame) -> None:
     """nDCG@10 over 1 held-out item + sampled items vs the whole catalogue: two generated models
     (:func:`ndcg_teach.questions.sampled_evaluation`, Krichene & Rendle 2020)."""
     t = frame.t
-    first = questions.sampled_evaluation(n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS).set_index("model")
+    first = _sampled_evaluation(SAMPLED_FIRST).set_index("model")
     q = Question(
         t(
             "blind_spots.sampled.question",
@@ -578,11 +578,11 @@ def sampled(frame: Frame) -> None:
     negatives = st.select_slider(
         t("blind_spots.sampled.negatives"),
         options=list(SAMPLED_NEGATIVES),
-        value=100,
+        value=SAMPLED_FIRST,
         format_func=lambda n: f"{n:,}",
         key="blind.sampled.negatives",
     )
-    table = questions.sampled_evaluation(negatives=negatives, n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS)
+    table = _sampled_evaluation(negatives)
     by_model = table.set_index("model")
     cols = st.columns(2)
     for col, model in zip(cols, ("A", "B"), strict=True):
@@ -613,6 +613,16 @@ def sampled(frame: Frame) -> None:
 #: The sampled-negatives case: users, catalogue size and the sample sizes offered.
 SAMPLED_USERS, SAMPLED_ITEMS = 500, 10_000
 SAMPLED_NEGATIVES = (50, 100, 500, 1000, 5000)
+#: The sample size of the question asked first, and the slider's first value.
+SAMPLED_FIRST = 100
+
+
+@st.cache_data(show_spinner=False, max_entries=len(SAMPLED_NEGATIVES))
+def _sampled_evaluation(negatives: int) -> pd.DataFrame:
+    """:func:`ndcg_teach.questions.sampled_evaluation` of the case (seeded: the same table for
+    every visitor), cached on the sample size: 1,000 draws of ``negatives`` items from 10,000
+    cost 20-30 ms, and every run of the page draws the tab."""
+    return questions.sampled_evaluation(negatives=negatives, n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS)
 
 
 def not_modelled(frame: Frame) -> None:
