@@ -8,6 +8,7 @@ than 40 bars) draws the previous call's shape and fails here."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,18 +18,19 @@ import pandas as pd
 import pytest
 import vl_convert as vlc
 
+from ndcg_core.steps import slide_down, swap_matrix
 from ui.components import charts
 from ui.framework import i18n
 
 
+def _drawn(spec: dict[str, Any]) -> str:
+    """The SVG of a spec, its gradients' ids (vl-convert numbers them in render order) unnumbered."""
+    return re.sub(r"gradient_\d+", "gradient", str(vlc.vegalite_to_svg(charts._plain(spec))))
+
+
 def _as_streamlit_draws(chart: Any) -> str:
     with alt.theme.enable("none"):
-        spec = chart.to_dict()
-    return str(vlc.vegalite_to_svg(charts._plain(spec)))
-
-
-def _drawn(spec: dict[str, Any]) -> str:
-    return str(vlc.vegalite_to_svg(charts._plain(spec)))
+        return _drawn(chart.to_dict())
 
 
 def _t(lang: str) -> Callable[..., str]:
@@ -104,6 +106,31 @@ def test_difference_template_draws_the_chart_in_the_cores_order():
             drawn = _drawn(spec)
             labels = sorted(differences["query"], key=lambda query: drawn.index(f">{query}<"))
             assert labels == differences["query"].tolist()
+
+
+def test_swap_heatmap_template_draws_the_chart():
+    t = _t("zh")
+    # values written large, then small, then not at all (another colour reach each time); a
+    # swap chosen or not
+    cases = (([3, 2, 0, 0, 1], None), ([3, 2, 0, 0, 1], (1, 2)), ([1, 2, 0, 3, 0, 2, 1, 0], (2, 8)))
+    for relevance, chosen in (*cases, ([3, 2, 3, 0, 1, 2, 3, 0, 0, 1, 2, 1], None)):
+        n = len(relevance)
+        data = swap_matrix(relevance, k=3, labels=[f"D{i + 1}" for i in range(n)])
+        _same(
+            charts.swap_heatmap(data, t, k=3, chosen=chosen, n=n),
+            charts.swap_heatmap_spec(data, t, k=3, chosen=chosen, n=n),
+        )
+
+
+def test_slide_template_draws_the_chart():
+    t = _t("en")
+    for position, chosen in ((1, 0), (1, 4), (2, 1)):  # another item, another d chosen
+        data = slide_down([3, 2, 0, 0, 1], position=position, k=3)
+        item = f"D{position}"
+        _same(
+            charts.slide_chart(data, t, item=item, k=3, chosen=chosen),
+            charts.slide_spec(data, t, item=item, k=3, chosen=chosen),
+        )
 
 
 def test_a_template_image_is_the_charts_image():

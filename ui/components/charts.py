@@ -1387,25 +1387,38 @@ HEATMAP_TEXT_LIMIT = 10
 # --- Explore --------------------------------------------------------------------------
 
 
-def swap_heatmap(
-    data: pd.DataFrame, t: Translate, *, k: int, chosen: tuple[int, int] | None, n: int
+_HEATMAP_TEXTS = (
+    "axis_j",
+    "axis_i",
+    "row_i",
+    "row_item_i",
+    "row_j",
+    "row_item_j",
+    "row_ndcg",
+    "row_delta",
+    "legend",
+)
+
+
+def _heatmap_layers(
+    cells: Any, picked: Any, texts: tuple[str, ...], reach: float, font_size: int | None, with_pick: bool
 ) -> alt.LayerChart:
-    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
-    written in the cells for small lists, the chosen swap outlined."""
-    # one symmetric colour scale, so a small loss does not look as strong as a large gain
-    reach = max(float(data["delta"].abs().max()), 1e-6)
-    x = alt.X("j:O", title=t("explore.swap.axis_j"), axis=alt.Axis(labelAngle=0, orient="top"))
-    y = alt.Y("i:O", title=t("explore.swap.axis_i"))
+    """The swap heatmap's layers over ``cells`` (i, j, item_i, item_j, ndcg, delta) and
+    ``picked`` (the chosen swap's two cells, outlined when ``with_pick``); the colour scale
+    reaches ±``reach``; values written in the cells at ``font_size`` (None: not written)."""
+    named = dict(zip(_HEATMAP_TEXTS, texts, strict=True))
+    x = alt.X("j:O", title=named["axis_j"], axis=alt.Axis(labelAngle=0, orient="top"))
+    y = alt.Y("i:O", title=named["axis_i"])
     tooltip = [
-        alt.Tooltip("i:O", title=t("explore.swap.row_i")),
-        alt.Tooltip("item_i:N", title=t("explore.swap.row_item_i")),
-        alt.Tooltip("j:O", title=t("explore.swap.row_j")),
-        alt.Tooltip("item_j:N", title=t("explore.swap.row_item_j")),
-        alt.Tooltip("ndcg:Q", title=t("explore.swap.row_ndcg"), format=".4f"),
-        alt.Tooltip("delta:Q", title=t("explore.swap.row_delta"), format="+.4f"),
+        alt.Tooltip("i:O", title=named["row_i"]),
+        alt.Tooltip("item_i:N", title=named["row_item_i"]),
+        alt.Tooltip("j:O", title=named["row_j"]),
+        alt.Tooltip("item_j:N", title=named["row_item_j"]),
+        alt.Tooltip("ndcg:Q", title=named["row_ndcg"], format=".4f"),
+        alt.Tooltip("delta:Q", title=named["row_delta"], format="+.4f"),
     ]
-    cells = (
-        alt.Chart(data)
+    layers: list[alt.Chart] = [
+        alt.Chart(cells)
         .mark_rect(stroke=CELL_OUTLINE, strokeWidth=0.5)
         .encode(
             x=x,
@@ -1413,20 +1426,19 @@ def swap_heatmap(
             tooltip=tooltip,
             color=alt.Color(
                 "delta:Q",
-                title=t("explore.swap.legend"),
+                title=named["legend"],
                 scale=alt.Scale(
                     domain=[-reach, 0, reach], range=[VERMILLION, WHITE, BLUE], interpolate="rgb"
                 ),
                 legend=alt.Legend(orient="bottom", format="+.2f"),
             ),
         )
-    )
-    layers: list[alt.Chart] = [cells]
-    if n <= HEATMAP_TEXT_LIMIT:
+    ]
+    if font_size is not None:
         # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
         layers.append(
-            alt.Chart(data)
-            .mark_text(fontSize=11 if n > 6 else 13)
+            alt.Chart(cells)
+            .mark_text(fontSize=font_size)
             .encode(
                 x=x,
                 y=y,
@@ -1435,14 +1447,28 @@ def swap_heatmap(
                 tooltip=tooltip,
             )
         )
-    if chosen is not None:
-        i, j = chosen
-        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
+    if with_pick:
         layers.append(
             alt.Chart(picked)
             .mark_rect(fillOpacity=0, stroke=BLACK, strokeWidth=3)
             .encode(x=x, y=y, tooltip=tooltip)
         )
+    return _layer(*layers)
+
+
+def _heatmap_parts(
+    data: pd.DataFrame, t: Translate, k: int, chosen: tuple[int, int] | None, n: int
+) -> tuple[pd.DataFrame, tuple[str, ...], float, int | None, str]:
+    """The chosen swap's cells, the heatmap's texts, colour reach (one symmetric scale, so a
+    small loss does not look as strong as a large gain), cell text size and description."""
+    reach = max(float(data["delta"].abs().max()), 1e-6)
+    font_size = (11 if n > 6 else 13) if n <= HEATMAP_TEXT_LIMIT else None
+    texts = tuple(t(f"explore.swap.{name}") for name in _HEATMAP_TEXTS)
+    if chosen is None:
+        picked = data.iloc[:0]
+    else:
+        i, j = chosen
+        picked = data[((data["i"] == i) & (data["j"] == j)) | ((data["i"] == j) & (data["j"] == i))]
     off_diagonal = data[data["i"] != data["j"]]
     best = off_diagonal.loc[off_diagonal["ndcg"].idxmax()] if len(off_diagonal) else None
     worst = off_diagonal.loc[off_diagonal["ndcg"].idxmin()] if len(off_diagonal) else None
@@ -1459,7 +1485,36 @@ def swap_heatmap(
         worst=f"{worst['ndcg']:.4f}" if worst is not None else "–",
         now=f"{now.iloc[0]:.4f}" if len(now) else "–",
     )
-    return _layer(*layers).properties(description=description)
+    return picked, texts, reach, font_size, description
+
+
+def swap_heatmap(
+    data: pd.DataFrame, t: Translate, *, k: int, chosen: tuple[int, int] | None, n: int
+) -> alt.LayerChart:
+    """nDCG@k after each swap: cells coloured by the change (diverging, white = none), values
+    written in the cells for small lists, the chosen swap outlined."""
+    picked, texts, reach, font_size, description = _heatmap_parts(data, t, k, chosen, n)
+    return _heatmap_layers(data, picked, texts, reach, font_size, chosen is not None).properties(
+        description=description
+    )
+
+
+@lru_cache(maxsize=64)
+def _heatmap_template(
+    texts: tuple[str, ...], reach: float, font_size: int | None, with_pick: bool
+) -> dict[str, Any]:
+    cells, picked = alt.NamedData(name="cells"), alt.NamedData(name="picked")
+    return _template(_heatmap_layers(cells, picked, texts, reach, font_size, with_pick))
+
+
+def swap_heatmap_spec(
+    data: pd.DataFrame, t: Translate, *, k: int, chosen: tuple[int, int] | None, n: int
+) -> dict[str, Any]:
+    """:func:`swap_heatmap` as a Vega-Lite dict for ``st.vega_lite_chart`` (a template cached
+    on its texts and shape: a rerun on the same ranking, another swap chosen, reuses it)."""
+    picked, texts, reach, font_size, description = _heatmap_parts(data, t, k, chosen, n)
+    datasets = {"cells": data} if chosen is None else {"cells": data, "picked": picked}
+    return _filled(_heatmap_template(texts, reach, font_size, chosen is not None), datasets, description)
 
 
 def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.LayerChart:
@@ -1513,24 +1568,61 @@ def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.L
     )
 
 
+_SLIDE_TEXTS = (
+    "chosen",
+    "other",
+    "axis_d",
+    "axis_ndcg",
+    "row_d",
+    "axis_to",
+    "row_dcg",
+    "row_ndcg",
+    "chart_title",
+)
+
+
+def _slide_layers(data: Any, texts: tuple[str, ...]) -> alt.LayerChart:
+    """nDCG@k against d over ``data`` (d, to_position, dcg, ndcg, mark)."""
+    named = dict(zip(_SLIDE_TEXTS, texts, strict=True))
+    x = alt.X("d:Q", title=named["axis_d"], axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("ndcg:Q", title=named["axis_ndcg"], scale=alt.Scale(domain=[0, 1.05]))
+    tip = [
+        alt.Tooltip("d:Q", title=named["row_d"]),
+        alt.Tooltip("to_position:Q", title=named["axis_to"]),
+        alt.Tooltip("dcg:Q", title=named["row_dcg"], format=".4f"),
+        alt.Tooltip("ndcg:Q", title=named["row_ndcg"], format=".4f"),
+    ]
+    return marked_line(
+        data, x, y, tip, chosen=named["chosen"], other=named["other"], sizes=(220, 60)
+    ).properties(height=260, title=named["chart_title"])
+
+
+def _slide_parts(
+    data: pd.DataFrame, t: Translate, item: str, k: int, chosen: int
+) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+    """The slide chart's data (the chosen d marked), texts and description."""
+    texts = tuple(t(f"explore.slide.{name}", item=item, k=k) for name in _SLIDE_TEXTS)
+    c, o = texts[0], texts[1]
+    marked = data.assign(mark=[c if d == chosen else o for d in data["d"]])
+    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in marked.itertuples())
+    return marked, texts, t("explore.slide.description", item=item, k=k, values=values)
+
+
 def slide_chart(data: pd.DataFrame, t: Translate, *, item: str, k: int, chosen: int) -> alt.LayerChart:
     """nDCG@k against d, the chosen d as a large vermillion diamond."""
-    c, o = t("explore.slide.chosen"), t("explore.slide.other")
-    data = data.assign(mark=[c if d == chosen else o for d in data["d"]])
-    x = alt.X("d:Q", title=t("explore.slide.axis_d"), axis=alt.Axis(tickMinStep=1, format="d"))
-    y = alt.Y("ndcg:Q", title=t("explore.slide.axis_ndcg", k=k), scale=alt.Scale(domain=[0, 1.05]))
-    tip = [
-        alt.Tooltip("d:Q", title=t("explore.slide.row_d")),
-        alt.Tooltip("to_position:Q", title=t("explore.slide.axis_to")),
-        alt.Tooltip("dcg:Q", title=t("explore.slide.row_dcg"), format=".4f"),
-        alt.Tooltip("ndcg:Q", title=t("explore.slide.row_ndcg"), format=".4f"),
-    ]
-    values = "; ".join(f"d = {row.d}: {row.ndcg:.4f}" for row in data.itertuples())
-    return marked_line(data, x, y, tip, chosen=c, other=o, sizes=(220, 60)).properties(
-        height=260,
-        title=t("explore.slide.chart_title", item=item, k=k),
-        description=t("explore.slide.description", item=item, k=k, values=values),
-    )
+    marked, texts, description = _slide_parts(data, t, item, k, chosen)
+    return _slide_layers(marked, texts).properties(description=description)
+
+
+@lru_cache(maxsize=64)
+def _slide_template(texts: tuple[str, ...]) -> dict[str, Any]:
+    return _template(_slide_layers(alt.NamedData(name="slide"), texts))
+
+
+def slide_spec(data: pd.DataFrame, t: Translate, *, item: str, k: int, chosen: int) -> dict[str, Any]:
+    """:func:`slide_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    marked, texts, description = _slide_parts(data, t, item, k, chosen)
+    return _filled(_slide_template(texts), {"slide": marked}, description)
 
 
 # --- files: a chart as PNG or SVG, and the download buttons under charts ----------------

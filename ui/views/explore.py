@@ -35,8 +35,8 @@ from ui.components.charts import (
     HEATMAP_TEXT_LIMIT,
     chart_downloads,
     orderings_histogram,
-    slide_chart,
-    swap_heatmap,
+    slide_spec,
+    swap_heatmap_spec,
 )
 from ui.components.predict import Question, ask
 from ui.components.widgets import data_table
@@ -278,8 +278,8 @@ def swap_section(frame: Frame, views: Views) -> None:
             icon=":material/swap_vert:",
         )
     c1, c2 = st.columns([3, 2])
-    chart = swap_heatmap(data, frame.t, k=k, chosen=None if i == j else (i, j), n=r.n)
-    c1.altair_chart(chart, width="stretch", height=min(640, 40 * r.n + 150))
+    chart = swap_heatmap_spec(data, frame.t, k=k, chosen=None if i == j else (i, j), n=r.n)
+    c1.vega_lite_chart(chart, width="stretch", height=min(640, 40 * r.n + 150))
     with c1:
         chart_downloads(chart, "explore_swaps", lang=frame.lang)
     if r.n > TEXT_LIMIT:
@@ -404,8 +404,8 @@ def slide_section(frame: Frame) -> None:
             )
         )
     c1, c2 = st.columns([3, 2])
-    chart = slide_chart(data, frame.t, item=r.labels[p - 1], k=change.k, chosen=d)
-    c1.altair_chart(chart, width="stretch", height=320)
+    chart = slide_spec(data, frame.t, item=r.labels[p - 1], k=change.k, chosen=d)
+    c1.vega_lite_chart(chart, width="stretch", height=320)
     with c1:
         chart_downloads(chart, "explore_slide_down", lang=frame.lang)
     table = pd.DataFrame(
