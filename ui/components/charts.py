@@ -13,12 +13,15 @@ safe), a tooltip on every mark, colour never the only carrier of meaning (legend
 fills repeat it), and a ``description`` in words with the chart's numbers (vega-embed makes it
 the chart's aria-label, the text alternative a screen reader reads).
 
-Speed: building and validating an Altair chart costs tens of milliseconds, too much for a page
-that redraws after every drag. So each chart is built once per language and shape as a
-Vega-Lite *template* over named datasets (:func:`functools.lru_cache`), and the ``*_spec``
-functions only attach the current data: pass their result to ``st.vega_lite_chart``. The
-``*_chart`` functions return the same chart as an Altair object with its data, for pages and
-tests that want Altair.
+Speed: building and validating an Altair chart costs 10–30 ms, too much for a page that
+redraws after every drag or choice. So the charts a page draws on every run (the Calculator's,
+Evaluate's, Explore's) are built once per language and shape as a Vega-Lite *template* over
+named datasets (:func:`_template`, cached with :func:`functools.lru_cache`), and their
+``*_spec`` functions only attach the current data and description (:func:`_filled`): pass the
+result to ``st.vega_lite_chart``. The ``*_chart`` functions return the same chart as an Altair
+object with its data, for tests and for the charts shown only after a prediction or on a
+choice (drawn as ``st.altair_chart``); ``tests/app/test_chart_templates.py`` checks that each
+template draws its Altair chart's picture.
 """
 
 from __future__ import annotations
