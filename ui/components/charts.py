@@ -238,8 +238,9 @@ def discount_chart(
 @lru_cache(maxsize=64)
 def _discount_template(texts: tuple[str, ...], discount: str, height: int) -> dict[str, Any]:
     named = dict(zip(_DISCOUNT_TEXTS, texts, strict=False))
-    chart = _discount_layers(alt.NamedData(name="bars"), alt.NamedData(name="base"), named, discount, height)
-    return chart.to_dict()  # validated once, here
+    return _template(
+        _discount_layers(alt.NamedData(name="bars"), alt.NamedData(name="base"), named, discount, height)
+    )
 
 
 def discount_spec(
@@ -248,10 +249,8 @@ def discount_spec(
     """:func:`discount_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
     texts = _texts(t, _DISCOUNT_TEXTS)
     bars, base = _discount_data(table, dict(zip(_DISCOUNT_TEXTS, texts, strict=False)))
-    spec = copy.deepcopy(_discount_template(texts, discount, height))
-    spec["datasets"] = {"bars": bars, "base": base}
-    spec["description"] = discount_description(table, t)
-    return spec
+    datasets = {"bars": bars, "base": base}
+    return _filled(_discount_template(texts, discount, height), datasets, discount_description(table, t))
 
 
 # --- nDCG@k for every k -------------------------------------------------------------------
@@ -335,18 +334,20 @@ def ndcg_by_k_chart(by_k: pd.DataFrame, t: Translate, *, current_k: int, height:
 
 @lru_cache(maxsize=256)
 def _by_k_template(texts: tuple[str, ...], last: int, height: int) -> dict[str, Any]:
-    return _by_k_layers(
-        alt.NamedData(name="by_k"), dict(zip(_BY_K_TEXTS, texts, strict=False)), last, height
-    ).to_dict()
+    return _template(
+        _by_k_layers(alt.NamedData(name="by_k"), dict(zip(_BY_K_TEXTS, texts, strict=False)), last, height)
+    )
 
 
 def ndcg_by_k_spec(by_k: pd.DataFrame, t: Translate, *, current_k: int, height: int = 280) -> dict[str, Any]:
     """:func:`ndcg_by_k_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
     texts = _texts(t, _BY_K_TEXTS)
-    spec = copy.deepcopy(_by_k_template(texts, int(by_k["k"].iloc[-1]), height))
-    spec["datasets"] = {"by_k": _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts, strict=False)), current_k)}
-    spec["description"] = ndcg_by_k_description(by_k, t, current_k=current_k)
-    return spec
+    data = _by_k_data(by_k, dict(zip(_BY_K_TEXTS, texts, strict=False)), current_k)
+    return _filled(
+        _by_k_template(texts, int(by_k["k"].iloc[-1]), height),
+        {"by_k": data},
+        ndcg_by_k_description(by_k, t, current_k=current_k),
+    )
 
 
 # --- worst, mean and best order (Blind spots: same nDCG, different difficulty) -------------
