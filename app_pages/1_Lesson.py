@@ -45,8 +45,8 @@ if name == "play":
         f = nc.formula(step_name, list(ranking.relevance), **options)
         with st.container(key=f"lab-formula-play-{step_name}"):
             st.markdown(breakable_math(f.substituted))
-    summary_chart = charts.discount_chart(table, t, discount=ranking.discount)
-    st.altair_chart(summary_chart, width="stretch")
+    summary_chart = charts.discount_spec(table, t, discount=ranking.discount)
+    st.vega_lite_chart(summary_chart, width="stretch")
     charts.chart_downloads(summary_chart, "lesson_discounted_gain")
     st.divider()
     slip.slip_panel(t, ns="lesson")

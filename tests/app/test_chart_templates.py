@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 import vl_convert as vlc
 
+import ndcg_core as nc
 from ndcg_core.steps import slide_down, swap_matrix
 from ui.components import charts
 from ui.framework import i18n
@@ -131,6 +132,18 @@ def test_slide_template_draws_the_chart():
             charts.slide_chart(data, t, item=item, k=3, chosen=chosen),
             charts.slide_spec(data, t, item=item, k=3, chosen=chosen),
         )
+
+
+def test_calculator_and_lesson_templates_draw_the_charts():
+    t = _t("en")
+    for relevance, k, discount in (([3, 2, 0, 0, 1], 3, "log2"), ([1, 0, 2], 2, "jarvelin")):
+        table = nc.step_table(relevance, k=k)
+        _same(
+            charts.discount_chart(table, t, discount=discount),
+            charts.discount_spec(table, t, discount=discount),
+        )
+        by_k = nc.ndcg_at_each_k(relevance)
+        _same(charts.ndcg_by_k_chart(by_k, t, current_k=k), charts.ndcg_by_k_spec(by_k, t, current_k=k))
 
 
 def test_a_template_image_is_the_charts_image():

@@ -15,14 +15,14 @@ the chart's aria-label, the text alternative a screen reader reads).
 
 Speed: building and validating an Altair chart costs 10–30 ms, too much for a page that
 redraws after every drag or choice. So the charts a page draws on every run (the
-Calculator's, Evaluate's, Explore's swaps and slide) are built once per language and shape as
-a Vega-Lite *template* over named datasets (:func:`_template`, cached with
-:func:`functools.lru_cache`), and their ``*_spec`` functions only attach the current data and
-description (:func:`_filled`): pass the result to ``st.vega_lite_chart``. The ``*_chart``
-functions return the same chart as an Altair object with its data, for tests and for the
-charts shown only after a prediction or on a choice (drawn as ``st.altair_chart``);
-``tests/app/test_chart_templates.py`` checks that each template draws its Altair chart's
-picture.
+Calculator's and the Lesson's summary, Evaluate's, Explore's swaps and slide) are built once
+per language and shape as a Vega-Lite *template* over named datasets (:func:`_template`,
+cached with :func:`functools.lru_cache`), and their ``*_spec`` functions only attach the
+current data and description (:func:`_filled`): pass the result to ``st.vega_lite_chart``.
+The ``*_chart`` functions return the same chart as an Altair object with its data, for tests
+and for the charts shown only after a prediction or on a choice (drawn as
+``st.altair_chart``); ``tests/app/test_chart_templates.py`` checks that each template draws
+its Altair chart's picture.
 """
 
 from __future__ import annotations
