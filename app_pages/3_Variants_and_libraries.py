@@ -71,8 +71,8 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
     else:
         st.caption(t("variants.tools_caption", k=k))
         widgets.data_table(variants.tools_table(tools, t), key="variants.tools", wrap=True)
-        tools_chart = charts.tools_chart(tools, t)
-        st.altair_chart(tools_chart, width="stretch")
+        tools_chart = charts.tools_spec(tools, t)
+        st.vega_lite_chart(tools_chart, width="stretch")
         charts.chart_downloads(tools_chart, "variants_tools")
 st.markdown(t("variants.tie_example", **variants.tie_example_values()))
 st.button(

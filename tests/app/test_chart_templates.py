@@ -20,6 +20,7 @@ import vl_convert as vlc
 
 import ndcg_core as nc
 from ndcg_core.steps import slide_down, swap_matrix
+from ndcg_teach.tools import tool_scores
 from ui.components import charts
 from ui.framework import i18n
 
@@ -144,6 +145,13 @@ def test_calculator_and_lesson_templates_draw_the_charts():
         )
         by_k = nc.ndcg_at_each_k(relevance)
         _same(charts.ndcg_by_k_chart(by_k, t, current_k=k), charts.ndcg_by_k_spec(by_k, t, current_k=k))
+
+
+def test_tools_template_draws_the_chart():
+    t = _t("zh")
+    for scores, k in ((None, 5), ([0.9, 0.7, 0.7, 0.4, 0.1], 3)):  # another k, ties in the scores
+        tools = tool_scores([3, 2, 0, 0, 1], scores, k=k, labels=["D1", "D2", "D3", "D4", "D5"])
+        _same(charts.tools_chart(tools, t), charts.tools_spec(tools, t))
 
 
 def test_a_template_image_is_the_charts_image():

@@ -15,14 +15,14 @@ the chart's aria-label, the text alternative a screen reader reads).
 
 Speed: building and validating an Altair chart costs 10–30 ms, too much for a page that
 redraws after every drag or choice. So the charts a page draws on every run (the
-Calculator's and the Lesson's summary, Evaluate's, Explore's swaps and slide) are built once
-per language and shape as a Vega-Lite *template* over named datasets (:func:`_template`,
-cached with :func:`functools.lru_cache`), and their ``*_spec`` functions only attach the
-current data and description (:func:`_filled`): pass the result to ``st.vega_lite_chart``.
-The ``*_chart`` functions return the same chart as an Altair object with its data, for tests
-and for the charts shown only after a prediction or on a choice (drawn as
-``st.altair_chart``); ``tests/app/test_chart_templates.py`` checks that each template draws
-its Altair chart's picture.
+Calculator's and the Lesson's summary, Evaluate's, Explore's swaps and slide, the tools on
+Variants) are built once per language and shape as a Vega-Lite *template* over named
+datasets (:func:`_template`, cached with :func:`functools.lru_cache`), and their ``*_spec``
+functions only attach the current data and description (:func:`_filled`): pass the result to
+``st.vega_lite_chart``. The ``*_chart`` functions return the same chart as an Altair object
+with its data, for tests and for the charts shown only after a prediction or on a choice
+(drawn as ``st.altair_chart``); ``tests/app/test_chart_templates.py`` checks that each
+template draws its Altair chart's picture.
 """
 
 from __future__ import annotations
@@ -1234,19 +1234,21 @@ def _variants_by_k_description(data: pd.DataFrame, t: Translate) -> str:
     return t("variants.by_k_description", n=int(data["k"].max()), values=values)
 
 
-def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
-    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+_TOOLS_TEXTS = (
+    "chart_tool",
+    "chart_call",
+    "chart_ndcg",
+    "chart_gain",
+    "gain_linear",
+    "gain_exponential",
+    "gain_binary",
+)
 
-    Above each row's point, two lines name the tool and its whole call with the current k, from
-    the left edge of the plot: the chart says which call gives which number without a tooltip,
-    and on a phone the labels take no width from the plot. They are the y axis's own labels,
-    moved inside the plot, so they take the theme's text colour (light and dark).
-    """
-    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
-        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
-        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
-    )
-    gains = [t(f"variants.gain_{g}") for g in ("linear", "exponential", "binary")]
+
+def _tools_layers(data: Any, texts: tuple[str, ...], row_height: int) -> alt.Chart:
+    """The tools' points over ``data`` (row, tool, call, ndcg, gain_name)."""
+    named = dict(zip(_TOOLS_TEXTS, texts, strict=True))
+    gains = [named["gain_linear"], named["gain_exponential"], named["gain_binary"]]
     y = alt.Y(
         "row:N",
         title=None,
@@ -1266,9 +1268,9 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> a
         ),
     )
     tooltip = [
-        alt.Tooltip("tool:N", title=t("variants.chart_tool")),
-        alt.Tooltip("call:N", title=t("variants.chart_call")),
-        alt.Tooltip("ndcg:Q", title=t("variants.chart_ndcg"), format=".4f"),
+        alt.Tooltip("tool:N", title=named["chart_tool"]),
+        alt.Tooltip("call:N", title=named["chart_call"]),
+        alt.Tooltip("ndcg:Q", title=named["chart_ndcg"], format=".4f"),
     ]
     points: alt.Chart = (  # typed here: altair's encode returns Any
         alt.Chart(data)
@@ -1276,14 +1278,14 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> a
         .encode(
             x=alt.X(
                 "ndcg:Q",
-                title=t("variants.chart_ndcg"),
+                title=named["chart_ndcg"],
                 scale=alt.Scale(domain=[0, 1.05], nice=False),
                 axis=alt.Axis(values=[0, 0.2, 0.4, 0.6, 0.8, 1.0]),
             ),
             y=y,
             color=alt.Color(
                 "gain_name:N",
-                title=t("variants.chart_gain"),
+                title=named["chart_gain"],
                 scale=alt.Scale(domain=gains, range=[BLUE, VERMILLION, GREEN]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
             ),
@@ -1295,13 +1297,41 @@ def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> a
             tooltip=tooltip,
         )
     )
-    return points.properties(
-        height=alt.Step(row_height),
-        description=t(
-            "variants.tools_description",
-            values="; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples()),
-        ),
+    return points.properties(height=alt.Step(row_height))
+
+
+def _tools_parts(table: pd.DataFrame, t: Translate) -> tuple[pd.DataFrame, tuple[str, ...], str]:
+    """The tools chart's data (refused rows left out), texts and description."""
+    data = table.loc[table["ndcg"].notna(), ["label", "tool", "call", "ndcg", "gain"]].assign(
+        gain_name=lambda d: [t(f"variants.gain_{g}") for g in d["gain"]],
+        row=lambda d: [f"{label}\n{call}" for label, call in zip(d["label"], d["call"], strict=False)],
     )
+    texts = tuple(t(f"variants.{name}") for name in _TOOLS_TEXTS)
+    values = "; ".join(f"{row.label} {row.ndcg:.4f}" for row in data.itertuples())
+    return data, texts, t("variants.tools_description", values=values)
+
+
+def tools_chart(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> alt.Chart:
+    """One point per tool row (refused rows left out), on a shared 0..1 axis.
+
+    Above each row's point, two lines name the tool and its whole call with the current k, from
+    the left edge of the plot: the chart says which call gives which number without a tooltip,
+    and on a phone the labels take no width from the plot. They are the y axis's own labels,
+    moved inside the plot, so they take the theme's text colour (light and dark).
+    """
+    data, texts, description = _tools_parts(table, t)
+    return _tools_layers(data, texts, row_height).properties(description=description)
+
+
+@lru_cache(maxsize=64)
+def _tools_template(texts: tuple[str, ...], row_height: int) -> dict[str, Any]:
+    return _template(_tools_layers(alt.NamedData(name="tools"), texts, row_height))
+
+
+def tools_spec(table: pd.DataFrame, t: Translate, *, row_height: int = 60) -> dict[str, Any]:
+    """:func:`tools_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
+    data, texts, description = _tools_parts(table, t)
+    return _filled(_tools_template(texts, row_height), {"tools": data}, description)
 
 
 # --- scores and ties ------------------------------------------------------------------
