@@ -941,8 +941,9 @@ def difference_chart(
     ``counts`` is (better, equal, worse) and ``mean`` the mean difference, both from the core
     (they go into the chart's description, its text alternative).
     """
-    about = {"run": run, "baseline": baseline, "measure": measure}
-    data, texts, description = _difference_parts(differences, t, counts=counts, mean=mean, **about)
+    data, texts, description = _difference_parts(
+        differences, t, run=run, baseline=baseline, measure=measure, counts=counts, mean=mean
+    )
     return _difference_layers(data, texts, len(data) > 40, height).properties(description=description)
 
 
@@ -963,8 +964,9 @@ def difference_spec(
     height: int = 260,
 ) -> dict[str, Any]:
     """:func:`difference_chart` as a Vega-Lite dict for ``st.vega_lite_chart`` (cached template)."""
-    about = {"run": run, "baseline": baseline, "measure": measure}
-    data, texts, description = _difference_parts(differences, t, counts=counts, mean=mean, **about)
+    data, texts, description = _difference_parts(
+        differences, t, run=run, baseline=baseline, measure=measure, counts=counts, mean=mean
+    )
     return _filled(_difference_template(texts, len(data) > 40, height), {"differences": data}, description)
 
 
