@@ -1,6 +1,5 @@
-"""Real-browser fixtures: a Streamlit server on a free loopback port, shared by the tests of a
-worker that need no fresh one, and Debian's Chromium driven by Playwright through
-``executable_path`` (no browser download)."""
+"""Real-browser fixtures: one Streamlit server per test module on a free loopback port, and
+Debian's Chromium driven by Playwright through ``executable_path`` (no browser download)."""
 
 from __future__ import annotations
 
@@ -27,12 +26,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.sections.append((f"server output ({base}, {log.name})", log_tail(log)))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """One server for the worker's tests, as one server serves a class: each test opens its own
-    browser context, so its session and state are its own. A server's start and its first
-    page (the pages' imports) cost ~1.5 s of the machine's CPU: 15 modules started one each.
-    A test whose first request must be the server's first takes :func:`fresh_server`."""
+    """A fresh server for this test module; yields its base URL."""
     with running_server() as base:
         yield base
 
