@@ -48,7 +48,7 @@ test-fast: $(VENV)/.dev-installed
 
 # Lint, format and types; part of `make test`. mypy 2 type-checks modules that do not depend on
 # each other in worker processes (`--num-workers`, documented as experimental): the same errors
-# as one process (three planted errors, in the core, ui/ and a page), and beside `make collect`
+# as one process (three planted errors, in the core, ui/ and a page), and beside the collection
 # on a fresh clone 21 s of wall instead of 26-27 s.
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
