@@ -402,13 +402,18 @@ def hints(exercise: Exercise) -> tuple[Hint, ...]:
 def solution_tables(exercise: Exercise) -> dict[str, pd.DataFrame]:
     """The step tables that solve ``exercise``: ``{"A": ...}``, and ``"B"`` for a "compare".
 
-    Only the rows within the cutoff; the last row holds the answer of a numeric kind.
+    Only the rows within the cutoff; the last row holds the answer of a numeric kind. An
+    "ideal_order" is solved by the table of its answer, the list put into an ideal order (its
+    DCG equals its IDCG on every row), not by the table of the shuffled list it shows.
 
     >>> t = solution_tables(make_exercises(7, n=2)[1])["A"]
     >>> list(t["position"])
     [1, 2]
     """
     e = exercise
+    if e.kind == "ideal_order" and isinstance(e.answer, tuple):
+        grade = dict(zip(e.labels, e.relevance, strict=True))
+        return {"A": _table([grade[x] for x in e.answer], e.answer, e.k, e.gain, e.discount)}
     out = {"A": _table(e.relevance, e.labels, e.k, e.gain, e.discount)}
     if e.other is not None and e.other_labels is not None:
         out["B"] = _table(e.other, e.other_labels, e.k, e.gain, e.discount)

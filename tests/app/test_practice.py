@@ -126,6 +126,20 @@ def test_show_solution_uses_the_step_table(app):
     assert _score(at) == "0 / 1"
 
 
+def test_ideal_order_solution_shows_the_table_of_the_ideal_order(app):
+    """Its step table is the answer's (every nDCG 1), not the shuffled list's (a review found
+    "the last row holds the answer" over the shuffled list's 0.6878)."""
+    e = SET[4]
+    assert e.kind == "ideal_order"
+    at = _open(app, 5)
+    at.toggle(key=f"practice.solution.{SEED}.5").set_value(True).run()
+    assert "its nDCG is 1" in at.caption[-1].value
+    table = at.dataframe[0].value
+    assert list(table["Item"]) == list(e.answer)
+    assert list(table["nDCG"]) == [1.0] * len(e.relevance)
+    assert nc.ndcg(list(e.relevance)) < 1  # the list shown is not ideal
+
+
 def test_compare_exercise_checks_the_prediction(app):
     e = SET[5]
     assert e.kind == "compare"

@@ -214,6 +214,29 @@ def test_solution_tables_last_row_holds_the_answer():
     assert table["dcg"].iloc[-1] == pytest.approx(ex.answer)
 
 
+def test_solution_tables_of_an_ideal_order_are_the_answers_table():
+    """The solution of "put this list into the ideal order" is the table of the ideal order:
+    nDCG 1 on its last row (the shuffled list shown by the exercise, [1, 3, 0, 2], has 0.7884
+    under linear gain: (1 + 3/log2 3 + 2/log2 5) / (3 + 2/log2 3 + 1/log2 4))."""
+    ex = Exercise(
+        4,
+        "ideal_order",
+        (1.0, 3.0, 0.0, 2.0),
+        ("D1", "D2", "D3", "D4"),
+        None,
+        "linear",
+        "log2",
+        ("D2", "D4", "D1", "D3"),
+    )
+    table = solution_tables(ex)["A"]
+    assert list(table["item"]) == ["D2", "D4", "D1", "D3"]
+    assert list(table["relevance"]) == [3.0, 2.0, 1.0, 0.0]
+    assert list(table["ndcg"]) == [1.0, 1.0, 1.0, 1.0]
+    shown = (1 + 3 / math.log2(3) + 2 / math.log2(5)) / (3 + 2 / math.log2(3) + 1 / math.log2(4))
+    assert round(shown, 4) == 0.7884
+    assert nc.ndcg([1, 3, 0, 2]) == pytest.approx(shown, abs=1e-12)
+
+
 def test_solution_tables_compare_has_both_lists():
     ex = make_exercises(3, n=1, kinds=("compare",))[0]
     tables = solution_tables(ex)

@@ -505,7 +505,7 @@ def solution(frame: Frame, e: Exercise) -> None:
             ),
             icon=":material/key:",
         )
-    st.caption(t("practice.solution_steps"))
+    st.caption(t("practice.solution_steps_ideal" if e.kind == "ideal_order" else "practice.solution_steps"))
     for name, table in tables.items():
         if len(tables) > 1:
             st.markdown(f"**{t('practice.list_' + name.lower())}**")
