@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import streamlit as st
+from app_helpers import static_table
 from sklearn.metrics import ndcg_score
 
 import ndcg_core as nc
@@ -145,6 +146,22 @@ def test_evaluate_upload_worst_table_equals_scikit_learn_per_query(app):
         expected = ndcg_score([rows["relevance"].to_numpy()], [rows["score"].to_numpy()], k=2)
         assert table.loc[query, "ndcg"] == pytest.approx(expected, abs=1e-12)
     assert list(table.index) == ["a", "b"]  # lowest first
+
+
+def test_evaluate_worst_queries_in_presenter_mode_are_a_large_static_table(app):
+    """On a projector the worst queries are a static table the presenter style sheet enlarges,
+    with the interactive table's headers and four decimals (scikit-learn's values, as above)."""
+    at = _upload(app(page=PAGE, eval_form="table", eval_k="2", present="1"), SMALL_CSV)
+    assert not at.exception
+    assert not [d for d in at.dataframe if "ndcg" in d.value.columns and len(d.value) == 2]
+    table = static_table(at, "nDCG@2").set_index(translate("en", "evaluate.th_query"))
+    frame = pd.read_csv(io.BytesIO(SMALL_CSV))
+    assert list(table.index) == ["a", "b"]  # lowest first
+    for query in ("a", "b"):
+        rows = frame[frame["query"] == query]
+        expected = ndcg_score([rows["relevance"].to_numpy()], [rows["score"].to_numpy()], k=2)
+        assert table.loc[query, "nDCG@2"] == f"{expected:.4f}"
+        assert table.loc[query, translate("en", "evaluate.th_items")] == "3"
 
 
 def test_evaluate_upload_parquet_is_read(app):

@@ -11,7 +11,7 @@ import string
 import pandas as pd
 import pytest
 import pytrec_eval
-from app_helpers import static_tables
+from app_helpers import static_table, static_tables
 from chinese_text import english_leftovers
 from scipy import stats
 
@@ -93,6 +93,24 @@ def test_evaluate_trec_sample_means_equal_the_core(app, lang):
     core = trec.evaluate_trec(qrels, runs, k=10).means
     core["run"] = [translate(lang, f"evaluate.sample_run_{name}") for name in core["run"]]
     pd.testing.assert_frame_equal(_frame(at, "n_queries").reset_index(drop=True), core)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_evaluate_trec_means_in_presenter_mode_are_a_large_static_table(app, lang):
+    """On a projector the means are the page's result: a static table the presenter style sheet
+    enlarges (a data frame's canvas kept its small type), with the interactive table's headers
+    and four decimals."""
+    at = app(page=PAGE, lang=lang, present="1")
+    assert not at.exception
+    assert not [d for d in at.dataframe if "n_queries" in d.value.columns]
+    qrels, runs = sample_trec(seed=et.SAMPLE_SEED)
+    core = trec.evaluate_trec(qrels, runs, k=10).means
+    header = translate(lang, "evaluate.n_queries")
+    table = static_table(at, header)
+    names = [translate(lang, f"evaluate.sample_run_{name}") for name in core["run"]]
+    assert list(table[translate(lang, "evaluate.trec_th_run")]) == [md_escape(n) for n in names]
+    assert list(table[header]) == [str(n) for n in core["n_queries"]]
+    assert list(table["nDCG@10"]) == [f"{x:.4f}" for x in core["ndcg@10"]]
 
 
 def test_evaluate_trec_sample_page_in_chinese_has_no_english_left(app):

@@ -1003,6 +1003,25 @@ def data_table(
     st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
 
 
+def configured_table(data: pd.DataFrame, *, key: str, column_config: dict[str, Any]) -> None:
+    """A results table with Streamlit column settings (headers, number formats): an interactive
+    ``st.dataframe`` for a learner; in presenter mode :func:`data_table`'s static, enlarged
+    table with the same headers and formats (a data frame's canvas kept its small type on a
+    projector, the smallest text of the Evaluate page)."""
+    if not presenting():
+        st.dataframe(data, hide_index=True, column_config=column_config, key=key)
+        return
+    labels = {c: column_config[c]["label"] if c in column_config else c for c in data.columns}
+    formats: dict[str, Any] = {}
+    for column, config in column_config.items():
+        kind = config["type_config"] if column in data.columns else {}
+        if kind.get("format"):
+            formats[labels[column]] = lambda x, f=kind["format"]: "" if pd.isna(x) else f % x
+        elif kind.get("type") == "checkbox":
+            formats[labels[column]] = lambda x: "✓" if x else ""
+    data_table(data.rename(columns=labels).style.format(formats), key=key)
+
+
 def step_table(
     table: pd.DataFrame,
     t: Translate,

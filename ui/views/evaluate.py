@@ -33,6 +33,7 @@ from ndcg_core.ties import rank_by_score
 from ndcg_teach.samples import sample_run
 from ui.components import charts
 from ui.components.charts import chart_downloads
+from ui.components.widgets import configured_table
 from ui.framework import memory, session
 from ui.framework.i18n import Translate
 from ui.framework.navigation import EVALUATE_TABLE_PARAMS, PAGE_BY_ID
@@ -678,11 +679,8 @@ def results(
     if len(worst):
         st.subheader(t("evaluate.worst_header"))
         st.caption(t("evaluate.worst_caption", n=len(worst), k=k))
-        st.dataframe(
-            worst.assign(query=worst["query"].astype(str)),
-            hide_index=True,
-            column_config=config,
-            key="evaluate.worst",
+        configured_table(
+            worst.assign(query=worst["query"].astype(str)), column_config=config, key="evaluate.worst"
         )
         query = _choose_query(worst, t)
         if query is not None:

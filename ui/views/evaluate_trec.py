@@ -25,7 +25,7 @@ from ndcg_teach.exercises import MAX_SEED, parse_seed
 from ndcg_teach.samples import sample_trec
 from ui.components import charts
 from ui.components.charts import chart_downloads
-from ui.components.widgets import parsed_input, static_table
+from ui.components.widgets import configured_table, parsed_input, static_table
 from ui.framework import session
 from ui.framework.i18n import Translate
 from ui.framework.memory import cached
@@ -417,11 +417,8 @@ def result_config(columns: Sequence[str], options: opt.Options, t: Translate) ->
 def means_table(result: Any, options: opt.Options, t: Translate) -> None:
     """The mean of each run at each cutoff, with judged@k."""
     means = result.means
-    st.dataframe(
-        means,
-        hide_index=True,
-        column_config=result_config(list(means.columns), options, t),
-        key="evaluate.trec_means",
+    configured_table(
+        means, column_config=result_config(list(means.columns), options, t), key="evaluate.trec_means"
     )
     st.caption(t("evaluate.trec_judged_note"))
 
