@@ -36,7 +36,7 @@ if not widgets.unjudged_notice(ranking, t, prefix="variants"):
         key="variants.judged",
         on_change=_on_judged,
         help=t("variants.judged_help"),
-        placeholder="3, 2",
+        placeholder=t("variants.judged_placeholder"),
     )
     pool = None
     try:

@@ -28,6 +28,14 @@ def test_variants_runs_on_defaults(app):
     assert at.radio(key="variants.predict.guess").value is None
 
 
+@pytest.mark.parametrize(("lang", "hint"), [("en", "e.g. 3, 2"), ("zh", "例如 3, 2")])
+def test_variants_judged_items_box_hints_an_example_that_reads_as_one(app, lang, hint):
+    """An empty box's grey text said "3, 2", which read as grades already entered (a review)."""
+    at = app(page=PAGE, lang=lang)
+    box = at.text_input(key="variants.judged")
+    assert (box.value, box.placeholder) == ("", hint)
+
+
 def test_variants_prediction_is_judged_by_the_core(app):
     at = _reveal(app(page=PAGE, rel="3,2,0,0,1"), "higher")
     linear = nc.ndcg([3, 2, 0, 0, 1])
