@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from app_helpers import static_table
 
 import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_teach.exercises import MAX_SEED, hints, make_exercises
-from ui.framework.i18n import error_text
+from ui.framework.i18n import error_text, translate
 from ui.framework.state import MAX_NUMBER_CHARS
 from ui.views import practice
 
@@ -121,8 +122,11 @@ def test_show_solution_uses_the_step_table(app):
     at = _open(app, 4)
     at.toggle(key=f"practice.solution.{SEED}.4").set_value(True).run()
     assert at.info[0].value.replace("\\", "") == f"nDCG@{e.cutoff} = {e.answer:.4f}"
-    table = at.dataframe[0].value
-    assert table["nDCG"].iloc[-1] == pytest.approx(nc.ndcg(list(e.relevance), k=e.k))
+    # the Calculator's step table (its headers), static: whole, and in parts for narrow screens
+    table = static_table(at, "nDCG")
+    assert list(table.columns) == [translate("en", f"table.{c}") for c in practice.SOLUTION_COLUMNS]
+    assert table["nDCG"].iloc[-1] == f"{nc.ndcg(list(e.relevance), k=e.k):.4f}"
+    assert not at.dataframe
     assert _score(at) == "0 / 1"
 
 
@@ -134,9 +138,9 @@ def test_ideal_order_solution_shows_the_table_of_the_ideal_order(app):
     at = _open(app, 5)
     at.toggle(key=f"practice.solution.{SEED}.5").set_value(True).run()
     assert "its nDCG is 1" in at.caption[-1].value
-    table = at.dataframe[0].value
+    table = static_table(at, "nDCG")
     assert list(table["Item"]) == list(e.answer)
-    assert list(table["nDCG"]) == [1.0] * len(e.relevance)
+    assert list(table["nDCG"]) == ["1.0000"] * len(e.relevance)
     assert nc.ndcg(list(e.relevance)) < 1  # the list shown is not ideal
 
 

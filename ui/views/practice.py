@@ -21,7 +21,8 @@ import pandas as pd
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from ndcg_core import NO_ITEM, NDCGInputError
+import ndcg_core as nc
+from ndcg_core import NDCGInputError
 from ndcg_core.discounting import Discount
 from ndcg_core.gains import Gain
 from ndcg_teach.exercises import (
@@ -38,7 +39,7 @@ from ndcg_teach.exercises import (
     parse_seed,
     solution_tables,
 )
-from ui.components.widgets import answer_number, answer_order, data_table
+from ui.components.widgets import answer_number, answer_order, step_table
 from ui.framework.shared import Frame, get_param, set_param, show_error
 from ui.framework.state import format_grade
 from ui.framework.text import md_escape
@@ -453,28 +454,11 @@ def help_and_solution(frame: Frame, place: Place) -> None:
         solution(frame, e)
 
 
-_SOLUTION_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("position", "col_position"),
-    ("item", "col_item"),
-    ("relevance", "col_grade"),
-    ("gain", "col_gain"),
-    ("cg", "col_cg"),
-    ("discount", "col_discount"),
-    ("discounted_gain", "col_discounted_gain"),
-    ("dcg", "col_dcg"),
-    ("ideal_relevance", "col_ideal_grade"),
-    ("ideal_discounted_gain", "col_ideal_discounted_gain"),
-    ("idcg", "col_idcg"),
-    ("ndcg", "col_ndcg"),
+#: The solution's step table: the Calculator's columns and headers (``table.*``), with the
+#: ideal list's gain × discount, which the hints add up (no log term: the discount is given).
+SOLUTION_COLUMNS: tuple[str, ...] = tuple(
+    c for c in nc.STEP_COLUMNS if c not in {"log_term", "ideal_item", "ideal_gain", "in_cutoff"}
 )
-_GRADE_COLUMNS = ("relevance", "gain", "cg", "ideal_relevance")
-
-
-def solution_frame(table: pd.DataFrame, frame: Frame) -> pd.DataFrame:
-    """The core's step table with translated headers (numbers unchanged)."""
-    return pd.DataFrame(
-        {frame.t(f"practice.{label}"): table[column].to_numpy() for column, label in _SOLUTION_COLUMNS}
-    )
 
 
 def solution(frame: Frame, e: Exercise) -> None:
@@ -509,12 +493,14 @@ def solution(frame: Frame, e: Exercise) -> None:
     for name, table in tables.items():
         if len(tables) > 1:
             st.markdown(f"**{t('practice.list_' + name.lower())}**")
-        shown = solution_frame(table, frame)
-        cols = list(shown.columns)
-        fmt: dict[str, Any] = {}
-        for (column, _), header in zip(_SOLUTION_COLUMNS, cols, strict=False):
-            if column in _GRADE_COLUMNS:
-                fmt[header] = lambda x: NO_ITEM if pd.isna(x) else format_grade(float(x))
-            elif column not in ("position", "item"):
-                fmt[header] = "{:.4f}"
-        data_table(shown.style.format(fmt), key="practice.solution_table")
+        # the step table of the Calculator and the Lesson: whole where it fits, else in parts
+        # (a phone, a projector), never a canvas scrolling sideways
+        step_table(
+            table,
+            t,
+            discount=e.discount,
+            columns=SOLUTION_COLUMNS,
+            mark_cutoff=False,
+            present=frame.present,
+            key=f"practice-solution-{name.lower()}",
+        )
