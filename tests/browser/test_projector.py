@@ -83,6 +83,14 @@ def _check_view(page, page_id: str, size: str, present: bool) -> list[str]:
     return [f"{size}: {overflow}" for overflow in overflows]
 
 
+#: Segmented-control options drawn as pieces of a joined bar (no left border, square corners),
+#: which broke apart when the options wrap in a narrow column in presenter mode.
+_JOINED_SEGMENTS = r"""() => [...document.querySelectorAll("[data-testid='stMain'] button[data-variant='segmented_control']")]
+  .filter((b) => { const s = getComputedStyle(b);
+    return s.borderTopLeftRadius === "0px" || /, 0\)$|\/ 0\)$/.test(s.borderLeftColor); })
+  .map((b) => b.textContent.slice(0, 40))"""
+
+
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
 @pytest.mark.parametrize("page_id", list(PAGES))
 def test_page_fits_a_projector_without_sideways_scroll(server, browser, page_id, present):
@@ -100,6 +108,8 @@ def test_page_fits_a_projector_without_sideways_scroll(server, browser, page_id,
         assert_no_exception(page)
         overflows += _check_view(page, page_id, "1024", present)
         assert not overflows, "\n".join(overflows)
+        if present:  # each option its own button, whole, when they wrap onto a second line
+            assert page.evaluate(_JOINED_SEGMENTS) == []
     finally:
         context.close()
 

@@ -511,6 +511,14 @@ PRESENTER_CSS = f"""<style>
 [data-testid="stMain"] button p, [data-testid="stMain"] input,
 [data-testid="stMain"] [data-baseweb="select"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] .st-key-live-student-link code {{ font-size: 1.6rem !important; }}
+/* a segmented control's options, at large type, wrap onto a second line in a narrow column
+   (the Calculator's settings at 1024 px): each keeps its own corners and left border (the
+   theme's border colour: its text colour at 20 %), apart by a gap, instead of a joined bar
+   broken in two */
+[data-testid="stMain"] [role="radiogroup"]:has(> button[data-variant="segmented_control"]) {{ gap: 0.3rem; }}
+[data-testid="stMain"] button[data-variant="segmented_control"] {{ border-radius: 0.5rem !important; margin: 0 !important; }}
+[data-testid="stMain"] button[data-variant="segmented_control"]:not([aria-checked="true"]) {{
+  border-left-color: color-mix(in srgb, currentColor 20%, transparent) !important; }}
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stMain"] [data-testid="stSliderTickBar"] * {{ font-size: 1.35rem !important; }}
 [data-testid="stMain"] [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
