@@ -3,7 +3,8 @@
 Both themes are on offer (``.streamlit/config.toml``); Streamlit follows the system setting, so
 the page is opened with ``color_scheme`` emulated as light, measured, switched to dark (Streamlit
 follows the change without a reload) and measured again. Every visible piece of text on the page and in
-the drag cards' iframe is measured: its colour (with opacity) composed over the first opaque
+the drag cards' iframe is measured, the charts' axis and legend text included (its colour is its
+SVG fill): its colour (with opacity) composed over the first opaque
 background behind it, against 4.5:1 (3:1 for large text). Disabled controls are exempt, as in
 WCAG. The rendered backgrounds must be the ones ``ui.components.palette.THEMES`` does its arithmetic on.
 """
@@ -26,15 +27,23 @@ from ui.framework import palette
 #: up to the first opaque one), its size and weight, and whether it is disabled.
 _TEXTS = """() => {
   const out = [];
-  const rgba = (s) => { const m = s.match(/[\\d.]+/g) || []; return m.map(Number).concat([1]).slice(0, 4); };
+  // rgb()/rgba(), or color(srgb r g b / a) with channels from 0 to 1 (a color-mix())
+  const rgba = (s) => {
+    const m = (s.match(/[\\d.]+/g) || []).map(Number);
+    return s.startsWith('color(') ? [m[0] * 255, m[1] * 255, m[2] * 255, m.length > 3 ? m[3] : 1]
+      : m.concat([1]).slice(0, 4);
+  };
+  // the charts' axis and legend text (SVG: its colour is its fill); other SVG text is left out
+  const chart = ':is(.role-axis-label, .role-axis-title, .role-legend-label, .role-legend-title) text';
   for (const el of document.querySelectorAll('body *')) {
+    const svg = el.matches('[data-testid=stVegaLiteChart] ' + chart);
     const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
     if (!own) continue;
     const r = el.getBoundingClientRect();
     const cs = getComputedStyle(el);
     if (r.width < 1 || r.height < 1 || cs.visibility === 'hidden' || cs.display === 'none') continue;
-    if (el.closest('[aria-hidden="true"], svg, canvas, .katex-mathml, title, style, script')) continue;
-    let opacity = 1;
+    if (!svg && el.closest('[aria-hidden="true"], svg, canvas, .katex-mathml, title, style, script')) continue;
+    let opacity = svg ? Number(cs.fillOpacity) : 1;
     const layers = [];
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     for (let e = el; e; e = e.parentElement) {
@@ -49,7 +58,7 @@ _TEXTS = """() => {
     if (opacity === 0) continue;   // not shown (a slider's range labels until hovered)
     out.push({
       text: el.textContent.trim().slice(0, 40), tag: el.tagName,
-      color: rgba(cs.color), opacity, layers,
+      color: rgba(svg ? cs.fill : cs.color), opacity, layers, chart: svg,
       size: parseFloat(cs.fontSize), weight: Number(cs.fontWeight) || 400,
       disabled: !!el.closest('[disabled], [aria-disabled="true"], [data-disabled="true"]'),
     });
@@ -94,6 +103,10 @@ _PAGES = {
 }
 
 
+#: Pages with charts: their axis and legend text must be among the texts measured.
+_CHARTS = {"calculator", "evaluate", "evaluate_trec"}
+
+
 def _open(page, server: str, name: str) -> None:
     path, _ = _PAGES[name]
     open_page(page, server + path)
@@ -123,6 +136,8 @@ def _measure(page, theme: str, name: str) -> list[tuple[str, str, float]]:
     assert _hex(page_rgb) == palette.THEMES[theme]["background"]
     items = [i for frame in page.frames for i in frame.evaluate(_TEXTS) if not i["disabled"]]
     assert expected <= {i["text"] for i in items}
+    if name in _CHARTS:  # the charts' axis and legend text is measured too (not a blind spot)
+        assert any(i["chart"] for i in items), "no chart text measured"
     return [
         (i["text"], i["tag"], round(_contrast(i, page_rgb), 2))
         for i in items
