@@ -22,7 +22,7 @@ import ndcg_core as nc
 from ndcg_core.steps import slide_down, swap_matrix
 from ndcg_teach.tools import tool_scores
 from ui.components import charts
-from ui.framework import i18n
+from ui.framework import i18n, palette
 
 
 def _drawn(spec: dict[str, Any]) -> str:
@@ -162,3 +162,36 @@ def test_a_template_image_is_the_charts_image():
     chart = charts.run_histogram(per_query, 0.4, k="5", t=t)
     spec = charts.run_histogram_spec(per_query, 0.4, k="5", t=t)
     assert charts.chart_image(spec, "svg") == charts.chart_image(chart, "svg")
+
+
+def _rgb_hex(fill: str) -> str:
+    """``#RRGGBB`` of an SVG fill written ``#rrggbb`` or ``rgb(r, g, b)``."""
+    if fill.startswith("#"):
+        return fill.upper()
+    return "#" + "".join(f"{int(c):02X}" for c in re.findall(r"\d+", fill)[:3])
+
+
+@pytest.mark.parametrize("relevance", [[3, 2, 0, 0, 1], [0, 0, 1, 2, 3], [1, 2, 0, 3, 0, 2, 1, 0]])
+def test_swap_heatmap_values_are_readable_on_their_cells(relevance):
+    """Each value written in a cell contrasts 4.5:1 with the cell's colour (WCAG AA), as Vega
+    draws them (vl-convert's SVG: each cell's and each value's fill, matched by position). White
+    was written from 55 % of the blue scale on, 2.3:1 on those cells."""
+    n = len(relevance)
+    data = swap_matrix(relevance, k=3, labels=[f"D{i + 1}" for i in range(n)])
+    svg = str(
+        vlc.vegalite_to_svg(charts._plain(charts.swap_heatmap_spec(data, _t("en"), k=3, chosen=None, n=n)))
+    )
+    where = r'aria-label="Position j \(column\): (\d+); Position i \(row\): (\d+);[^"]*"'
+    cells = dict(
+        ((j, i), fill)
+        for j, i, fill in re.findall(where + r'[^>]*aria-roledescription="rect mark"[^>]*fill="([^"]+)"', svg)
+    )
+    values = re.findall(where + r'[^>]*aria-roledescription="text mark"[^>]*fill="([^"]+)"', svg)
+    assert len(values) == len(cells) == n * n
+    low = [
+        (i, j, ink, cells[j, i], round(palette.contrast_ratio(_rgb_hex(ink), _rgb_hex(cells[j, i])), 2))
+        for j, i, ink in values
+        if palette.contrast_ratio(_rgb_hex(ink), _rgb_hex(cells[j, i])) < palette.TEXT_CONTRAST
+    ]
+    assert low == []
+    assert {_rgb_hex(ink) for _, _, ink in values} <= {palette.BLACK, palette.WHITE}

@@ -49,6 +49,7 @@ from ui.framework.palette import (
     SKY,
     VERMILLION,
     WHITE,
+    white_text_from,
 )
 from ui.framework.state import format_grade
 
@@ -1437,6 +1438,17 @@ _HEATMAP_TEXTS = (
 )
 
 
+def _white_cells(reach: float) -> str:
+    """The Vega test of the swap heatmap's cells whose colour takes white text: its scale runs
+    from vermillion (−``reach``) through white to blue (+``reach``)."""
+    tests = []
+    if (blue := white_text_from(BLUE)) is not None:
+        tests.append(f"datum.delta >= {blue * reach!r}")
+    if (vermillion := white_text_from(VERMILLION)) is not None:
+        tests.append(f"datum.delta <= {-vermillion * reach!r}")
+    return " || ".join(tests) or "false"
+
+
 def _heatmap_layers(
     cells: Any, picked: Any, texts: tuple[str, ...], reach: float, font_size: int | None, with_pick: bool
 ) -> alt.LayerChart:
@@ -1467,19 +1479,21 @@ def _heatmap_layers(
                 scale=alt.Scale(
                     domain=[-reach, 0, reach], range=[VERMILLION, WHITE, BLUE], interpolate="rgb"
                 ),
-                legend=alt.Legend(orient="bottom", format="+.2f"),
+                # three labels (the scale's ends and 0): seven ran into one another at its length
+                legend=alt.Legend(orient="bottom", format="+.2f", values=[-reach, 0, reach]),
             ),
         )
     ]
     if font_size is not None:
-        # white text only on the darker blue cells (black on blue falls below 4.5:1 there)
+        # on each cell the ink of the two that contrasts more with its colour (4.58:1 at the
+        # least): white only on the darkest blue cells, black elsewhere
         layers.append(
             alt.Chart(cells)
             .mark_text(fontSize=font_size)
             .encode(
                 x=x,
                 y=y,
-                color=alt.condition(f"datum.delta > {0.55 * reach!r}", alt.value(WHITE), alt.value(BLACK)),
+                color=alt.condition(_white_cells(reach), alt.value(WHITE), alt.value(BLACK)),
                 text=alt.Text("ndcg:Q", format=".2f"),
                 tooltip=tooltip,
             )

@@ -95,6 +95,35 @@ CELL_OUTLINE = "#BBBBBB"
 #: Dark text for rows shaded with a fixed light fill (the light theme's body text).
 INK = THEMES["light"]["text"]
 
+
+def mix(first: str, second: str, share: float) -> str:
+    """``second`` mixed into ``first`` by ``share`` (0 to 1), channel by channel in sRGB, as
+    Vega's ``"interpolate": "rgb"`` colour scales do (d3.interpolateRgb, gamma 1).
+
+    >>> mix("#FFFFFF", "#0072B2", 0.5)
+    '#80B8D8'
+    """
+    a = [int(first[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(second[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round((1 - share) * x + share * y):02X}" for x, y in zip(a, b, strict=True))
+
+
+def white_text_from(fill: str, steps: int = 1000) -> float | None:
+    """The smallest share of ``fill`` mixed into white from which white text contrasts more
+    than black on the mix (None: black is the better ink all the way to ``fill``). Either ink,
+    chosen so, reaches 4.58:1 at the least (the two are equal where the fill's luminance is
+    sqrt(1.05 × 0.05) − 0.05).
+
+    >>> white_text_from(BLUE), white_text_from(VERMILLION)
+    (0.933, None)
+    """
+    for n in range(steps + 1):
+        cell = mix(WHITE, fill, n / steps)
+        if contrast_ratio(WHITE, cell) > contrast_ratio(BLACK, cell):
+            return n / steps
+    return None
+
+
 #: Text colour and fixed background of every piece of the pages' CSS that sets both, by use;
 #: each pair is checked for 4.5:1 (``tests/app/test_classroom.py``).
 TEXT_ON_FILL: dict[str, tuple[str, str]] = {
