@@ -1,7 +1,7 @@
 """Charts and colours each live in one place: ``ui/components/charts.py`` builds every chart,
 ``ui/framework/palette.py`` writes every colour.
 
-Read as text (no import runs). Outside the charts module no Python file of the app builds an
+Read as text (no app module runs; the palette's arithmetic is imported). Outside the charts module no Python file of the app builds an
 Altair chart or imports altair, and outside the palette none writes a colour as hex: pages and
 ui modules take chart builders from the one and colours (``palette.BLUE``,
 ``palette.css_text_on_fill``) from the other. The printable handout's style sheet
@@ -69,3 +69,24 @@ def test_rules_find_what_they_ban():
 def test_palette_module_holds_the_palette_and_charts_module_no_colour():
     assert "OKABE_ITO" in PALETTE.read_text(encoding="utf-8")
     assert _hex_colours(CHARTS.read_text(encoding="utf-8")) == []
+
+
+def test_chart_text_in_a_fixed_colour_is_readable_on_both_themes():
+    """A chart's text mark given a colour of its own (``mark_text(color=...)``, drawn on the
+    page's background) contrasts 4.5:1 with both themes' backgrounds; text without one takes the
+    theme's text colour. Vermillion labels (3.87:1 on white) were read off this way."""
+    import ast
+
+    from ui.framework import palette
+
+    low = []
+    for node in ast.walk(ast.parse(CHARTS.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "mark_text":
+            for keyword in node.keywords:
+                if keyword.arg == "color" and isinstance(keyword.value, ast.Name):
+                    colour = getattr(palette, keyword.value.id)
+                    for theme in palette.THEMES.values():
+                        ratio = palette.contrast_ratio(colour, theme["background"])
+                        if ratio < palette.TEXT_CONTRAST:
+                            low.append((node.lineno, keyword.value.id, theme["background"], round(ratio, 2)))
+    assert low == []

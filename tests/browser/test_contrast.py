@@ -21,7 +21,7 @@ from browser_helpers import (
     wait_page_ready,
 )
 
-from ui.framework import palette
+from ui.framework import palette, styles
 
 #: For each element with its own text: its colour, the backgrounds behind it (innermost first,
 #: up to the first opaque one), its size and weight, and whether it is disabled.
@@ -33,8 +33,9 @@ _TEXTS = """() => {
     return s.startsWith('color(') ? [m[0] * 255, m[1] * 255, m[2] * 255, m.length > 3 ? m[3] : 1]
       : m.concat([1]).slice(0, 4);
   };
-  // the charts' axis and legend text (SVG: its colour is its fill); other SVG text is left out
-  const chart = ':is(.role-axis-label, .role-axis-title, .role-legend-label, .role-legend-title) text';
+  // the charts' axis and legend text and their labels on the page's background (SVG: its
+  // colour is its fill); other SVG text (a heatmap's values on their cells) is left out
+  const chart = ':is(.role-axis-label, .role-axis-title, .role-legend-label, .role-legend-title, [class*=CHART_INK_]) text';
   for (const el of document.querySelectorAll('body *')) {
     const svg = el.matches('[data-testid=stVegaLiteChart] ' + chart);
     const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
@@ -64,7 +65,7 @@ _TEXTS = """() => {
     });
   }
   return out;
-}"""
+}""".replace("CHART_INK", styles.CHART_INK)
 
 
 def _over(top: list[float], bottom: tuple[float, float, float]) -> tuple[float, float, float]:

@@ -52,6 +52,14 @@ from ui.framework.palette import (
     white_text_from,
 )
 from ui.framework.state import format_grade
+from ui.framework.styles import CHART_INK
+
+
+def _ink(text: alt.Chart, name: str) -> alt.Chart:
+    """A text layer drawn on the page's background, named so that the page style sheet gives it
+    the theme's text colour (``styles.CHART_INK``): Vega draws unstyled text black, unreadable
+    on the dark theme, and the vermillion of the rules beside these labels is 3.87:1 on white."""
+    return text.properties(name=f"{CHART_INK}_{name}")
 
 
 def _layer(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
@@ -493,7 +501,9 @@ def live_choice_chart(
             else alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
         )
     )
-    labels = base.mark_text(dx=6, align="left", fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q")
+    labels = _ink(
+        base.mark_text(dx=6, align="left", fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q"), "count"
+    )
     values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
     chart = _layer(bars, labels).properties(
         height=_LIVE_HEIGHT[present],
@@ -592,7 +602,7 @@ def live_number_chart(
             )
             .encode(x=alt.X("truth:Q", scale=scale), y=alt.value(0), text="label:N")
         )
-        layers = [rule, *layers, text]
+        layers = [rule, *layers, _ink(text, "truth")]
         description += " " + label
     return _live_type(
         _layer(*layers).properties(height=_LIVE_HEIGHT[present], description=description), present
@@ -788,8 +798,7 @@ def _histogram_layers(
     )
     text = (
         alt.Chart(marker)
-        .mark_text(
-            color=VERMILLION,
+        .mark_text(  # the theme's text colour (_ink): vermillion is 3.87:1 on white
             align="right" if right_half else "left",
             dx=-5 if right_half else 5,
             dy=-4,
@@ -803,7 +812,7 @@ def _histogram_layers(
             tooltip=[alt.Tooltip("label:N", title=mean_title)],
         )
     )
-    return _layer(bars, rule, text)
+    return _layer(bars, rule, _ink(text, "mean"))
 
 
 def _histogram_parts(
@@ -1132,10 +1141,11 @@ def _mean_by_k_layers(
     )
     text = (
         alt.Chart(marker)
-        .mark_text(color=VERMILLION, align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
+        # in the theme's text colour (vermillion is 3.87:1 on white), beside the vermillion rule
+        .mark_text(align="left", dx=4, baseline="bottom", dy=-4, fontWeight="bold")
         .encode(x="k:Q", y=alt.value(0), text="label:N", tooltip=[alt.Tooltip("label:N", title=k_title)])
     )
-    return _layer(line, rule, text)
+    return _layer(line, rule, _ink(text, "k"))
 
 
 def _mean_by_k_parts(
@@ -1604,7 +1614,8 @@ def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.L
     )
     text = (
         alt.Chart(mark)
-        .mark_text(align="right", dx=-6, dy=-6, baseline="top", color=VERMILLION, fontWeight="bold", y=0)
+        # in the theme's text colour (vermillion is 3.87:1 on white), beside the vermillion rule
+        .mark_text(align="right", dx=-6, dy=-6, baseline="top", fontWeight="bold", y=0)
         .encode(x="ndcg:Q", text="label:N", tooltip=tip)
     )
     description = t(
@@ -1614,7 +1625,7 @@ def orderings_histogram(dist: nc.PermutationDistribution, t: Translate) -> alt.L
         current=f"{dist.current:.4f}",
         percentile=f"{dist.percentile:.1f}",
     )
-    return _layer(bars, rule, text).properties(
+    return _layer(bars, rule, _ink(text, "yours")).properties(
         height=280, title=t("explore.dist.chart_title", k=k), description=description
     )
 

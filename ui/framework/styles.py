@@ -7,6 +7,8 @@ PAGE_CSS, UPRIGHT_CSS, PRESENTER_CSS, widget_text_css
 SECONDARY_PREFIX, TABLE_PREFIX, STEP_TABLE_PREFIX
     Key prefixes of the containers they style: hidden in presenter mode, static tables, step
     tables shown whole or in parts (:func:`step_parts`, :func:`step_table_key`).
+CHART_INK
+    The name prefix of chart text layers drawn in the theme's text colour.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ SECONDARY_PREFIX = "lab-secondary-"
 
 #: Containers whose key starts with this hold a static table (``ui.components.widgets.static_table``).
 TABLE_PREFIX = "lab-table-"
+
+#: Chart text layers named with this (``ui.components.charts._ink``) take the theme's text colour.
+CHART_INK = "lab_ink"
 
 #: Containers whose key starts with this hold a step table twice: whole (``-whole``) and in
 #: parts (``-part0``...); the style sheet shows the whole table only where it fits.
@@ -283,6 +288,9 @@ a.{SKIP_LINK_CLASS}:focus {{ position: static; display: inline-block; padding: 0
    the dark background (the chart's own text colour, inherited, in either theme) */
 [data-testid="stVegaLiteChart"] :is(.role-axis-label, .role-axis-title, .role-legend-label, .role-legend-title) text {{
   fill: color-mix(in srgb, currentColor 75%, transparent) !important; }}
+/* labels drawn on the page's background (a mean, the chosen k, the room's counts): the theme's
+   text colour, where Vega draws them black (charts._ink names their layers) */
+[data-testid="stVegaLiteChart"] [class*="{CHART_INK}_"] text {{ fill: currentColor !important; }}
 :root {{ --lab-page-css: 1; }}
 </style>"""
 
