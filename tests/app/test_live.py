@@ -836,8 +836,9 @@ def _histogram(values, truth, unit, lang="en", *, present=False):
 
 
 def _bars_of(spec: dict) -> list[dict]:
-    """The rows of the chart's bars (the dataset with a count column)."""
-    rows = [r for data in spec["datasets"].values() for r in data if "count" in r]
+    """The rows of the chart's bars (the dataset with a count column; not the right answers'
+    wide bar drawn under them, whose rows have a centre, ``mid``)."""
+    rows = [r for data in spec["datasets"].values() for r in data if "count" in r and "mid" not in r]
     assert rows
     return rows
 
@@ -860,7 +861,7 @@ def test_live_number_chart_counts_sum_to_the_answers(values, truth, unit, reveal
     spec = _histogram(values, truth if revealed else None, unit, lang).to_dict()
     assert sum(r["count"] for r in _bars_of(spec)) == len(values)
     assert not _binned_twice(spec)
-    assert spec["layer"][1 if revealed else 0]["encoding"]["x"]["bin"] == "binned"
+    assert [layer["encoding"]["x"].get("bin") for layer in spec["layer"]].count("binned") == 1
 
 
 @pytest.mark.parametrize("revealed", [False, True])
@@ -877,7 +878,8 @@ def test_live_number_chart_draws_each_bar_once(values, truth, unit, revealed):
 
 def test_live_number_chart_colours_right_and_wrong_after_the_reveal():
     spec = _histogram([0.96, 0.976, 0.98], 0.9761987, True).to_dict()
-    scale = spec["layer"][1]["encoding"]["color"]["scale"]
+    bars = next(layer for layer in spec["layer"] if layer["encoding"]["x"].get("bin") == "binned")
+    scale = bars["encoding"]["color"]["scale"]
     colour = dict(zip(scale["domain"], scale["range"], strict=True))
     assert colour == {"right answers": charts.GREEN, "wrong answers": charts.NEUTRAL}
     rows = sorted((r["lo"], r["hi"], r["count"], r["mark"]) for r in _bars_of(spec))
@@ -885,6 +887,21 @@ def test_live_number_chart_colours_right_and_wrong_after_the_reveal():
         (0.95, pytest.approx(0.9761987 - 0.01), 1, "wrong answers"),
         (pytest.approx(0.9761987 - 0.01), pytest.approx(0.9761987 + 0.01), 2, "right answers"),
     ]
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_live_number_chart_right_answers_bar_is_seen_on_a_projector(present):
+    """The right answers' bar spans the tolerance (±0.01: 6 of 300 px on a 0-1 axis, hidden by
+    the exact value's 3 px rule in a class). As drawn (Vega's SVG), a green bar at least
+    10 px (12 in presenter mode) wide is centred on it, under the bars, read out once."""
+    values, truth = [0.96, 0.976, 0.98], 0.9761987
+    svg = vlc.vegalite_to_svg(_histogram(values, truth, True, present=present).to_dict())
+    # bars' paths start at the plot's coordinates (the legend's squares are centred: "M-6,-6...")
+    paths = re.findall(r'<path[^>]*?d="M[\d.]+,[\d.]+h([\d.]+)v[^"]*"[^>]*?fill="([^"]+)"', svg)
+    green = [float(width) for width, fill in paths if fill.upper() == charts.GREEN.upper()]
+    assert max(green) >= (12 if present else 10)
+    bars = re.findall(r'aria-label="Answer: ([^";]*); Students: (\d+)', svg)
+    assert sum(int(n) for _, n in bars) == len(values)  # the wide bar is not read out again
 
 
 def test_live_number_chart_writes_the_exact_value_above_the_plot():
@@ -912,7 +929,10 @@ def test_live_charts_type_is_large_in_presenter_mode(present):
 def _room_chart(at) -> tuple[dict, list[dict]]:
     (chart,) = at.get("vega_lite_chart")
     tables = [pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in chart.proto.datasets]
-    return json.loads(chart.proto.spec), [r for rows in tables for r in rows if "count" in r]
+    # the bars' rows (not the right answers' wide bar under them, whose rows have a ``mid``)
+    return json.loads(chart.proto.spec), [
+        r for rows in tables for r in rows if "count" in r and "mid" not in r
+    ]
 
 
 #: Answers to nDCG@3 of the Calculator's example, 0.8950: right within 0.01 (on the edge too),

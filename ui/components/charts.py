@@ -450,6 +450,8 @@ _LIVE_TYPE = {False: (13, 14, 16, 15), True: (18, 19, 21, 21)}
 #: Heights of the room's charts (px, before the zoom): on a 1024×768 projector the question,
 #: the chart, the verdict and the right answer fit one screen beside each other.
 _LIVE_HEIGHT = {False: 280, True: 250}
+#: The least width of the room's right-answers bar (px, before the zoom).
+_RIGHT_BAR_PX = {False: 10, True: 12}
 
 
 def _live_type(chart: alt.LayerChart, present: bool) -> alt.LayerChart:
@@ -556,21 +558,23 @@ def live_number_chart(
         if truth is None
         else alt.Legend(orient="bottom", direction="vertical", title=None, labelLimit=600)
     )
+    # one above the tallest bar: the exact value's rule is seen above the bars
+    count_scale = alt.Scale(domain=[0, max(data["count"], default=0) + 1])
+    tooltip = [
+        alt.Tooltip("range:N", title=axis),
+        alt.Tooltip("count:Q", title=title_count),
+        alt.Tooltip("mark:N", title=" "),
+    ]
     base = alt.Chart(data).encode(
         x=alt.X("lo:Q", bin="binned", title=axis, scale=scale),
         x2="hi:Q",
         y=alt.Y(
             "count:Q",
             title=title_count,
-            # one above the tallest bar: the exact value's rule is seen above the bars
-            scale=alt.Scale(domain=[0, max(data["count"], default=0) + 1]),
+            scale=count_scale,
             axis=alt.Axis(tickMinStep=1, format="d", labelFlush=False),
         ),
-        tooltip=[
-            alt.Tooltip("range:N", title=axis),
-            alt.Tooltip("count:Q", title=title_count),
-            alt.Tooltip("mark:N", title=" "),
-        ],
+        tooltip=tooltip,
     )
     bars = base.mark_bar().encode(color=alt.Color("mark:N", scale=colour, legend=legend))
     layers: list[Any] = [bars]
@@ -580,6 +584,22 @@ def live_number_chart(
         bars="; ".join(f"{r.range}: {r.count} ({r.mark})" for r in data.itertuples()),
     )
     if truth is not None:
+        # the right answers' bar spans the tolerance, ±0.01: on a 0-1 axis a few pixels, which
+        # the exact value's rule hid on a projector. Under the bars (the wrong ones stay whole),
+        # a bar of its count at least _RIGHT_BAR_PX wide, centred on it (not read out: aria off)
+        right = data[data["mark"] == marks["right"]].assign(mid=lambda d: (d["lo"] + d["hi"]) / 2)
+        if len(right):
+            wide = (
+                alt.Chart(right)
+                .mark_bar(width=_RIGHT_BAR_PX[present], aria=False)
+                .encode(
+                    x=alt.X("mid:Q", scale=scale),
+                    y=alt.Y("count:Q", scale=count_scale),
+                    color=alt.Color("mark:N", scale=colour, legend=legend),
+                    tooltip=tooltip,
+                )
+            )
+            layers = [wide, *layers]
         label = t("charts.live_truth", value=f"{truth:.4f}")
         mark = pd.DataFrame({"truth": [truth], "label": [label]})
         # behind the bars: seen above them, never across a bar's fill
