@@ -95,7 +95,12 @@ def test_nothing_relevant_reports_zero_and_says_why(app):
     shown = _metrics(at)
     assert shown["nDCG · List A"] == f"{nc.ndcg([0, 0, 0]):.4f}" == "0.0000"
     assert shown["nDCG · List B"] == f"{nc.ndcg([0, 0, 1]):.4f}"
-    assert any("IDCG of list List A is 0" in c.value for c in at.caption)
+    assert any("IDCG of List A is 0" in c.value for c in at.caption)  # not "of list List A"
+
+
+def test_nothing_relevant_names_the_list_once_in_chinese(app):
+    at = _answer(app(page=PAGE, lang="zh"), nothing="undefined")
+    assert any(c.value.startswith("列表 A 的 IDCG 为 0") for c in at.caption)  # not "列表 列表 A"
 
 
 def test_lengths_shows_dcg_of_both_lists_from_the_core(app):
