@@ -111,3 +111,21 @@ def test_practice_ideal_order_by_real_drag(server, page):
     assert_no_exception(page)
     assert page.get_by_text("Right: that is an ideal order").first.is_visible()
     screenshot(page, "teaching_b_practice_dragged")
+
+
+def test_explore_choices_show_the_ranking_after_a_swap_is_applied(server, page):
+    """After "Apply this swap", the swap's and the slide's select boxes show the items now at
+    their positions: Streamlit kept showing the old texts (same positions, new labels) until
+    the page set their values again (ui.framework.session.relabel)."""
+    open_page(page, f"{server}/Explore?rel=1,3,0,2")
+    boxes = page.locator("[data-testid='stMain'] [data-testid='stSelectbox']")
+
+    def shown() -> list[str]:
+        return [boxes.nth(n).get_by_role("combobox").input_value() for n in range(3)]
+
+    assert shown() == ["1 · D1 · 1", "2 · D2 · 3", "1 · D1 · 1"]
+    page.get_by_role("button", name="Apply this swap to my ranking").click()
+    wait_idle(page)
+    assert "rel=3%2C1%2C0%2C2" in page.url
+    assert_no_exception(page)
+    assert shown() == ["1 · D2 · 3", "2 · D1 · 1", "1 · D2 · 3"]

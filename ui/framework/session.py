@@ -47,6 +47,17 @@ def remember(key: str) -> None:
         st.session_state[_KEEP + key] = st.session_state[key]
 
 
+def relabel(key: str, labels: tuple[str, ...]) -> None:
+    """Before drawing the select box ``key``: when the texts its ``format_func`` gives its
+    options have changed since the last run (the same values, other labels: positions of a
+    reordered ranking), set its value again so that the browser shows the new text; Streamlit
+    1.67 keeps showing the old one (streamlit/streamlit#13788, open)."""
+    shown = _KEEP + key + ".labels"
+    if st.session_state.get(shown, labels) != labels and key in st.session_state:
+        st.session_state[key] = st.session_state[key]
+    st.session_state[shown] = labels
+
+
 @dataclass(frozen=True, slots=True)
 class KeptFile:
     """An uploaded file as the session keeps it: its name, bytes and SHA-256 digest."""

@@ -239,6 +239,8 @@ def swap_section(frame: Frame, views: Views) -> None:
             st.session_state[key] = default
             session.remember(key)
             set_param(SWAP_PARAM, None)
+    for key in SWAP_KEYS:
+        session.relabel(key, tuple(fmt.values()))
     c1, c2, c3 = st.columns([1, 1, 1])
     i = c1.selectbox(
         t("explore.swap.first"),
@@ -370,6 +372,7 @@ def slide_section(frame: Frame) -> None:
     positions = list(range(1, r.n))
     if st.session_state.get("explore.slide_from") not in positions:
         st.session_state["explore.slide_from"] = 1
+    session.relabel("explore.slide_from", tuple(card(r.labels[q - 1], r.relevance[q - 1]) for q in positions))
     c1, c2 = st.columns(2)
     p = c1.selectbox(
         t("explore.slide.from"),
