@@ -334,6 +334,12 @@ def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
     return t("live.truth_choice", choice=md_escape(choice_names(frame, spec)[str(e.answer)]))
 
 
+def has_worked_answer(spec: dict[str, Any]) -> bool:
+    """Whether :func:`worked_answer` draws a step table for the question: not for a page's
+    prediction about its fixed examples, whose reveal is in :func:`truth_text` only."""
+    return spec.get("kind") != "predict" or "relevance" in spec
+
+
 def worked_answer(
     frame: Frame, spec: dict[str, Any], *, key: str, order: list[str] | None = None, titled: bool = True
 ) -> None:
@@ -1212,7 +1218,7 @@ def room(frame: Frame, code: str) -> None:
         prompt(frame, q.spec, number=q.number)
     with answers:
         results(frame, code, q)
-    if q.state == "revealed":
+    if q.state == "revealed" and has_worked_answer(q.spec):  # an empty fold said nothing
         with st.expander(t("live.steps_title"), icon=":material/table:"):
             worked_answer(frame, q.spec, key=f"live-room-steps-{q.number}", titled=False)
 
