@@ -624,6 +624,9 @@ def test_live_teacher_picks_a_lesson_prediction(app, db, lang):
     _clean(at, lang)
     spec = db.questions(code)[0].spec
     assert (spec["kind"], spec["prompt"], spec["relevance"]) == ("predict", "lesson.dcg", RANKING[0])
+    # said once, in a toast that goes by itself (a banner stayed up through the opens and reveals)
+    assert [toast.value for toast in at.toast] == [i18n.translate(lang, "live.added", number=1)]
+    assert not at.success
 
 
 @pytest.mark.parametrize("lang", LANGS)

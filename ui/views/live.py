@@ -1102,7 +1102,9 @@ def teacher(
             show_error(frame.lang, error)
         added = st.session_state.pop("live.added", None)
         if added is not None:
-            st.success(t("live.added", number=added), icon=":material/check:")
+            # a toast, gone by itself: a banner here stayed up through the opens and reveals
+            # that follow (they rerun the question's fragment, not this part of the page)
+            st.toast(t("live.added", number=added), icon=":material/check:")
     st.header(t("live.code_heading", code=f"`{code}`"))  # a code, not a word: set as code
     _links(frame, code, key, _base(_page_url()), ended=ended)
     if ended:
