@@ -423,6 +423,11 @@ def test_live_room_histogram_after_reveal_on_a_projector(browser, live_server, l
             assert all(_in_view(room, part) for part in one_screen), [
                 part.bounding_box() for part in one_screen
             ]
+            # the late joiners' QR code whole, below Streamlit's header (its top third, finder
+            # squares included, was under the header: the presenter padding was 2.5rem)
+            qr = room.locator(".st-key-live-room-join img").bounding_box()
+            header = room.get_by_test_id("stHeader").bounding_box()
+            assert qr is not None and header is not None and qr["y"] >= header["y"] + header["height"]
             size = results.get_by_text(verdict).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
             assert size >= 20
             # axis labels as drawn (SVG text boxes after the presenter zoom of 1.3)

@@ -497,7 +497,9 @@ PRESENT_STACK_PX = 900
 PRESENTER_CSS = f"""<style>
 /* nDCG Lab presenter mode */
 [class*="st-key-{SECONDARY_PREFIX}"] {{ display: none !important; }}
-[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 2.5rem 3rem 3rem !important; }}
+/* the top padding clears Streamlit's header (3.75rem, drawn over the page in the theme's
+   background): at 2.5rem it hid the top third of the room's QR code, finder squares included */
+[data-testid="stMainBlockContainer"] {{ max-width: 100% !important; padding: 3.75rem 3rem 3rem !important; }}
 [data-testid="stMain"] h1 {{ font-size: 3.4rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 2.3rem !important; }}
 [data-testid="stMain"] h3 {{ font-size: 1.9rem !important; }}
