@@ -195,3 +195,19 @@ def test_swap_heatmap_values_are_readable_on_their_cells(relevance):
     ]
     assert low == []
     assert {_rgb_hex(ink) for _, _, ink in values} <= {palette.BLACK, palette.WHITE}
+
+
+def test_length_drift_measure_legend_draws_its_line_samples():
+    """Blind spots' "Why @k at all?": the measure's legend (solid: the whole list, dashed: @k)
+    shows a stroked line sample each, as Vega draws it; with the dash shared by the filled
+    points its samples had no stroke (an empty legend, seen in Chromium)."""
+    from ndcg_teach import questions
+    from ui.views import blind_spots
+
+    data = questions.length_drift(blind_spots.LONG_MIXED, (5, 10, 20), k=blind_spots.DRIFT_K)
+    chart = charts.length_drift_chart(data, _t("en"), k=blind_spots.DRIFT_K)
+    svg = str(vlc.vegalite_to_svg(charts._plain(chart.to_dict())))
+    symbols = re.findall(r'<g class="mark-symbol role-legend-symbol[^"]*"[^>]*>(.*?)</g>', svg)
+    dashed = [s for s in symbols if "stroke-dasharray" in s]
+    assert len(dashed) == 2
+    assert all(f'stroke="{palette.NEUTRAL}"' in s and 'stroke-width="3"' in s for s in dashed)

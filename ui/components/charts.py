@@ -1808,7 +1808,11 @@ def length_drift_chart(data: pd.DataFrame, t: Translate, *, k: int, height: int 
             scale=alt.Scale(domain=measures, range=[[1, 0], [6, 4]]),
             title=t("blind_spots.drift.chart_measure"),
             legend=alt.Legend(
-                orient="top", symbolType="stroke", symbolStrokeWidth=3, symbolStrokeColor=NEUTRAL
+                orient="top",
+                symbolType="stroke",
+                symbolStrokeWidth=3,
+                symbolStrokeColor=NEUTRAL,
+                symbolSize=400,  # a 20 px sample: two dashes of the dashed line
             ),
         ),
         detail="measure:N",
@@ -1820,7 +1824,13 @@ def length_drift_chart(data: pd.DataFrame, t: Translate, *, k: int, height: int 
         ],
     )
     line = alt.Chart(long).mark_line(strokeWidth=3).encode(**enc)
-    points = alt.Chart(long).mark_point(filled=True, size=60).encode(**enc)
+    # the measure's dash is the lines' alone: shared with the filled points, the legend drew its
+    # line samples without a stroke (an empty "Measure" legend)
+    points = (
+        alt.Chart(long)
+        .mark_point(filled=True, size=60)
+        .encode(**{k: v for k, v in enc.items() if k != "strokeDash"})
+    )
     longest = data[data["length"] == data["length"].max()].set_index("order")
     description = t(
         "blind_spots.drift.chart_description",
