@@ -76,13 +76,14 @@ if view is not None:
         st.caption(t("ties.single_caption"))
         charts.chart_downloads(band, "ties_band")
 
-    st.header(t("ties.why_title"))
-    st.code(ties_view.why_code(t, k=ranking.k), language="python", wrap_lines=True)
-    # scikit-learn's own numbers: its linear gain and 1/log2(i+1), whatever the settings
-    sk = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels), k=ranking.k)
-    st.markdown(t("ties.why", optimistic=f"{sk.optimistic:.4f}", average=f"{sk.average:.4f}"))
-    if (ranking.gain, ranking.discount) != ("linear", "log2"):
-        st.caption(t("ties.why_defaults"))
+        # after the reveal only: its numbers answer the prediction above
+        st.header(t("ties.why_title"))
+        st.code(ties_view.why_code(t, k=ranking.k), language="python", wrap_lines=True)
+        # scikit-learn's own numbers: its linear gain and 1/log2(i+1), whatever the settings
+        sk = ties.tie_view(list(ranking.relevance), scores, labels=list(ranking.labels), k=ranking.k)
+        st.markdown(t("ties.why", optimistic=f"{sk.optimistic:.4f}", average=f"{sk.average:.4f}"))
+        if (ranking.gain, ranking.discount) != ("linear", "log2"):
+            st.caption(t("ties.why_defaults"))
 
 st.divider()
 st.header(t("ties.mistake_title"))

@@ -6,6 +6,7 @@ from sklearn.metrics import ndcg_score as sk_ndcg
 
 from ndcg_core.sklearn_compat import ndcg_score
 from ndcg_core.ties import round_scores, tie_view
+from ui.framework.i18n import translate
 
 PAGE = "app_pages/2_Scores_and_ties.py"
 GRADES, SCORES = [7, 4, 1, 0, 0], [0.9, 0.5, 0.6, 0.9, 0.9]
@@ -65,6 +66,19 @@ def test_ties_page_ignore_ties_is_scikit_learns_number_on_the_issue_example(app)
     assert _metrics(at)["ignore_ties=True"] == f"{expected:.4f}"
 
 
+def test_ties_page_shows_scikit_learns_numbers_only_after_the_prediction(app):
+    """The section under the prediction printed 0.8957 and 0.6934, its answer, before the
+    learner chose (a review): now it follows the reveal."""
+    at = app(page=PAGE, rel="3,2,0,0,1", scores="0.9,0.7,0.7,0.4,0.4")
+    average = f"{tie_view([3, 2, 0, 0, 1], [0.9, 0.7, 0.7, 0.4, 0.4]).average:.4f}"
+    title = translate("en", "ties.why_title")
+    assert average not in " ".join(m.value for m in at.markdown)
+    assert title not in [h.value for h in at.header]
+    at = _reveal(at)
+    assert average in " ".join(m.value for m in at.markdown)
+    assert title in [h.value for h in at.header]
+
+
 def test_ties_page_says_ignore_ties_is_arbitrary(app):
     at = _reveal(app(page=PAGE))
     helps = {m.label.replace("`", ""): m.help for m in at.metric}
@@ -73,7 +87,7 @@ def test_ties_page_says_ignore_ties_is_arbitrary(app):
 
 
 def test_ties_page_code_comments_are_chinese_on_the_chinese_page(app):
-    at = app(page=PAGE, lang="zh")
+    at = _reveal(app(page=PAGE, lang="zh"))
     code = at.code[0].value
     assert "任取一种顺序" in code and "equal scores" not in code
 
