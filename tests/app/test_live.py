@@ -330,7 +330,10 @@ def test_live_student_reload_keeps_the_student(app, db):
 def test_live_student_answers_a_number(app, db, lang):
     code, teacher, number = _class(db)
     at = app(page=LIVE, lang=lang, **{"class": code})
-    at.text_input(key=f"live.answer.{number}").input(f"{_ndcg3():.2f}")
+    box = at.text_input(key=f"live.answer.{number}")
+    # an example, said to be one: a bare "0.85" in grey read as an answer already typed
+    assert (box.value, box.placeholder) == ("", {"en": "e.g. 0.85", "zh": "例如 0.85"}[lang])
+    box.input(f"{_ndcg3():.2f}")
     next(b for b in at.button if b.key and b.key.startswith("FormSubmitter:live.form")).click().run()
     _clean(at, lang)
     given = db.answers(code, number, key=teacher)

@@ -1338,7 +1338,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
                 t("live.answer_label"),
                 key=f"live.answer.{q.number}",
                 max_chars=MAX_ANSWER_CHARS,  # the store refuses longer ones itself
-                placeholder="0.85",
+                placeholder=t("live.answer_placeholder"),  # an example, not a value typed
                 value=unsent if unsent else "" if own is None else f"{widgets.answer_number(own.value):g}",
             )
         else:
