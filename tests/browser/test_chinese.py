@@ -100,6 +100,19 @@ def test_chinese_page_text_scan_sees_streamlit_widget_text(server, zh_page):
     texts = zh_page.evaluate(PAGE_TEXT_JS)
     assert "选择一个示例…" in texts
     assert "nDCG 计算器" in texts
+    # Streamlit's hint under a box being typed in ("Press Enter to apply", English whatever
+    # the page): hidden, the page's words drawn in its place
+    box = zh_page.locator("[data-testid='stTextInput'] input").first
+    box.click()
+    box.press("End")
+    box.type(", 2")
+    hint = zh_page.locator("[data-testid='InputInstructions']").first
+    hint.wait_for(state="attached")  # drawn by its ::after: the element itself is hidden
+    assert hint.evaluate("e => [getComputedStyle(e).visibility, getComputedStyle(e, '::after').content]") == [
+        "hidden",
+        '"' + translate("zh", "common.enter_apply") + '"',
+    ]
+    assert "Press Enter to apply" not in zh_page.evaluate(PAGE_TEXT_JS)
 
 
 def test_chinese_page_declares_its_language_to_the_browser(server, zh_page):

@@ -224,7 +224,11 @@ def frame(page_id: str, *, controls: Sequence[SidebarControl] = ()) -> Frame:
     st.html(
         styles.PAGE_CSS
         + (styles.UPRIGHT_CSS if lang in styles.UPRIGHT_LANGUAGES else "")
-        + styles.widget_text_css(i18n.translate(lang, "common.upload"))
+        + styles.widget_text_css(
+            i18n.translate(lang, "common.upload"),
+            i18n.translate(lang, "common.enter_apply"),
+            i18n.translate(lang, "common.enter_submit"),
+        )
         + (styles.PRESENTER_CSS if present else "")
     )
     _sidebar(page, lang, controls)

@@ -454,18 +454,26 @@ def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, s
     )
 
 
-def widget_text_css(upload_label: str) -> str:
-    """CSS that puts the page's language on Streamlit's file uploader, whose texts Streamlit
-    1.67 does not let a script set (``st.file_uploader`` has no parameter for them).
+def widget_text_css(upload_label: str, enter_apply: str, enter_submit: str) -> str:
+    """CSS that puts the page's language on Streamlit's own widget texts, which Streamlit 1.67
+    does not let a script set: the file uploader's, and the hint under a text or number box
+    being typed in ("Press Enter to apply", in a form "Press Enter to submit form").
 
     The button's own text ("Upload") is hidden, which also takes it out of the accessibility
     tree, and ``upload_label`` is drawn in its place (CSS generated content is read by screen
-    readers). The "200MB per file" line is left out: the page states the limit in its own
-    caption (``evaluate.size_limit``). ``upload_label`` is a catalog text, never user input.
+    readers); the same for the typing hint (``enter_apply``, ``enter_submit``; a character
+    count Streamlit may add to it is left out). The "200MB per file" line is left out: the page
+    states the limit in its own caption (``evaluate.size_limit``). The texts are catalog texts,
+    never user input.
     """
     label = json.dumps(upload_label, ensure_ascii=False)
+    apply, submit = (json.dumps(text, ensure_ascii=False) for text in (enter_apply, enter_submit))
     return (
         "<style>"
+        '[data-testid="InputInstructions"] { visibility: hidden; }'
+        f'[data-testid="InputInstructions"]::after {{ content: {apply}; visibility: visible; '
+        "position: absolute; right: 0; white-space: nowrap; }"
+        f'[data-testid="stForm"] [data-testid="InputInstructions"]::after {{ content: {submit}; }}'
         '[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }'
         '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p '
         "{ visibility: hidden; position: relative; }"
