@@ -20,9 +20,11 @@ import vl_convert as vlc
 
 import ndcg_core as nc
 from ndcg_core.steps import slide_down, swap_matrix
+from ndcg_teach import questions
 from ndcg_teach.tools import tool_scores
 from ui.components import charts
 from ui.framework import i18n, palette
+from ui.views import blind_spots
 
 
 def _drawn(spec: dict[str, Any]) -> str:
@@ -201,8 +203,6 @@ def test_length_drift_measure_legend_draws_its_line_samples():
     """Blind spots' "Why @k at all?": the measure's legend (solid: the whole list, dashed: @k)
     shows a stroked line sample each, as Vega draws it; with the dash shared by the filled
     points its samples had no stroke (an empty legend, seen in Chromium)."""
-    from ndcg_teach import questions
-    from ui.views import blind_spots
 
     data = questions.length_drift(blind_spots.LONG_MIXED, (5, 10, 20), k=blind_spots.DRIFT_K)
     chart = charts.length_drift_chart(data, _t("en"), k=blind_spots.DRIFT_K)

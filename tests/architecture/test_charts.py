@@ -10,10 +10,13 @@ ui modules take chart builders from the one and colours (``palette.BLUE``,
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
+
+from ui.framework import palette
 
 ROOT = Path(__file__).resolve().parents[2]
 CHARTS = ROOT / "ui" / "components" / "charts.py"
@@ -75,10 +78,6 @@ def test_chart_text_in_a_fixed_colour_is_readable_on_both_themes():
     """A chart's text mark given a colour of its own (``mark_text(color=...)``, drawn on the
     page's background) contrasts 4.5:1 with both themes' backgrounds; text without one takes the
     theme's text colour. Vermillion labels (3.87:1 on white) were read off this way."""
-    import ast
-
-    from ui.framework import palette
-
     low = []
     for node in ast.walk(ast.parse(CHARTS.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "mark_text":
