@@ -349,20 +349,21 @@ def worked_answer(
     examples has its reveal in :func:`truth_text` only.
     """
     t = frame.t
+    if not has_worked_answer(spec):
+        return
     if spec.get("kind") == "predict":
-        if "relevance" in spec:
-            if titled:
-                st.markdown(f"**{t('live.steps_title')}**")
-            table = nc.step_table(
-                list(spec["relevance"]),
-                labels=list(spec["labels"]),
-                k=spec.get("k"),
-                gain=spec["gain"],
-                discount=spec["discount"],
-                # the ideal the question is about (the lesson's "which ideal?": the judged pool)
-                pool=predictions.judged_pool(str(spec["prompt"]), spec["relevance"]),
-            )
-            widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
+        if titled:
+            st.markdown(f"**{t('live.steps_title')}**")
+        table = nc.step_table(
+            list(spec["relevance"]),
+            labels=list(spec["labels"]),
+            k=spec.get("k"),
+            gain=spec["gain"],
+            discount=spec["discount"],
+            # the ideal the question is about (the lesson's "which ideal?": the judged pool)
+            pool=predictions.judged_pool(str(spec["prompt"]), spec["relevance"]),
+        )
+        widgets.step_table(table, t, discount=spec["discount"], present=frame.present, key=f"{key}-0")
         return
     e = questions.exercise(spec)
     if titled:
