@@ -18,6 +18,7 @@ gain and discount.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -37,6 +38,8 @@ from ndcg_core.validate import (
     check_same_length,
     parse_relevance,
 )
+
+from .questions import sampled_evaluation
 
 __all__ = [
     "DIFFICULTY_EASY",
@@ -62,6 +65,9 @@ __all__ = [
     "SAME_K_DCG",
     "SAME_K_IDCG",
     "SAME_K_LIST",
+    "SAMPLED_ASKED",
+    "SAMPLED_ITEMS",
+    "SAMPLED_USERS",
     "SHORT_PERFECT",
     "SLIP_GRADES",
     "SLIP_RIGHT_SCORES",
@@ -393,7 +399,7 @@ def lengths_overtake(gain: Gain, discount: Discount) -> int | None:
 
 
 #: Prompts asked under a discount of their own, whatever the Calculator's (the case needs it).
-FIXED_DISCOUNT: dict[str, Discount] = {"blind.gain": GAIN_DISCOUNT}
+FIXED_DISCOUNT: dict[str, Discount] = {"blind.gain": GAIN_DISCOUNT, "blind.sampled": "log2"}
 
 
 def prompt_discount(prompt: str, discount: Discount) -> Discount:
@@ -425,6 +431,28 @@ def _blind_unjudged(gain: Gain, discount: Discount, **_: Any) -> Decision:
     drop = ndcg(example, unjudged="drop", gain=gain, discount=discount)
     correct = {"A": "zero", "B": "drop", "same": "same"}[which_higher(zero, drop)]
     return Decision(("zero", "drop", "same"), correct, {"zero": zero, "drop": drop})
+
+
+#: Blind spot 9 (sampled items): users, catalogue size, and the sample size the question asks
+#: about (the page's slider starts there).
+SAMPLED_USERS, SAMPLED_ITEMS, SAMPLED_ASKED = 500, 10_000, 100
+
+
+@functools.cache
+def _sampled_means() -> tuple[tuple[float, float], tuple[float, float]]:
+    """Models A and B's mean nDCG@10 on the whole catalogue and over 1 + SAMPLED_ASKED items
+    (seeded: the same for every visitor; 20-30 ms, so computed once a process)."""
+    table = sampled_evaluation(negatives=SAMPLED_ASKED, n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS)
+    by_model = table.set_index("model")
+    full = (float(by_model.loc["A", "full"]), float(by_model.loc["B", "full"]))
+    sampled = (float(by_model.loc["A", "sampled"]), float(by_model.loc["B", "sampled"]))
+    return full, sampled
+
+
+def _blind_sampled(**_: Any) -> Decision:
+    # nDCG of one relevant item of grade 1: the gain does not matter, the discount is log2
+    full, sampled = _sampled_means()
+    return Decision(_AB, which_higher(*sampled), {"full": full, "sampled": sampled})
 
 
 def _blind_not_modelled(gain: Gain, discount: Discount, **_: Any) -> Decision:
@@ -471,6 +499,7 @@ PROMPTS: dict[str, Prompt] = {
     "blind.gain": Prompt(("blind_spots",), _FIXED, _blind_gain),
     "blind.unjudged": Prompt(("blind_spots",), _FIXED, _blind_unjudged),
     "blind.not_modelled": Prompt(("blind_spots",), _FIXED, _blind_not_modelled),
+    "blind.sampled": Prompt(("blind_spots",), _FIXED, _blind_sampled),
 }
 
 

@@ -21,9 +21,12 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
+from ndcg_teach import predictions
 from ui.components import charts
 from ui.framework import i18n
+from ui.framework.shared import Frame
 from ui.framework.text import md_escape
+from ui.views import live
 
 LIVE = "app_pages/8_Live_class.py"
 LANGS = ["en", "zh"]
@@ -641,7 +644,11 @@ def test_live_teacher_picker_lists_prompts_by_page_in_the_teachers_language(app,
     pages = at.radio(key="live.predict_page").options
     titles = at.radio(key="live.prompt.blind_spots").options
     assert pages[0] == ("Lesson: G → nDCG" if lang == "en" else "课程：从 G 到 nDCG") and len(pages) == 4
+    # numbered as on the page, all nine of its cases
     assert titles[0] == ("1 · Padding with irrelevant items" if lang == "en" else "1 · 用不相关项填充")
+    assert len(titles) == 9 and titles[-1] == (
+        "9 · nDCG over sampled items" if lang == "en" else "9 · 在抽样的项上计算 nDCG"
+    )
 
 
 def test_live_teacher_picker_refuses_an_unjudged_ranking(app, db):
@@ -710,6 +717,27 @@ def test_live_teacher_and_room_of_a_blind_spot_prediction(app, db, lang, state):
             assert at.expander == [] or all(
                 e.label != i18n.translate(lang, "live.steps_title") for e in at.expander
             )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_room_asks_blind_spot_nine_under_the_questions_own_number(app, db, lang):
+    """Blind spot 9 (sampled items) in a class: the heading numbers the class's question only (it
+    read "Question 1: 9 · ..."), the question and the reveal give the case's numbers (the means
+    are checked against a hand formula in tests/teach/test_predictions.py)."""
+    code, key, number = _predict(db, "blind.sampled")
+    db.submit(code, db.join(code).token, number, "B")
+    db.submit(code, db.join(code).token, number, "A")
+    db.reveal(code, key, number)
+    d = predictions.decide("blind.sampled")
+    at = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
+    _clean(at, lang)
+    title = i18n.translate(lang, "blind_spots.sampled.title")
+    assert [h.value for h in at.header] == [i18n.translate(lang, "live.current_title", number=1, kind=title)]
+    full, sampled = (f"{x:.4f}" for x in d.values["full"]), (f"{x:.4f}" for x in d.values["sampled"])
+    question = i18n.translate(lang, "blind_spots.sampled.question", a=next(full), b=next(full))
+    reveal = i18n.translate(lang, "blind_spots.sampled.reveal", a=next(sampled), b=next(sampled))
+    assert question in _texts(at) and reveal in at.success[0].value
+    assert i18n.translate(lang, "live.right_count", n=2, right=1) in _texts(at)
 
 
 @pytest.mark.parametrize("view", ["room", "student", "teacher"])
@@ -934,6 +962,42 @@ def test_live_charts_type_is_large_in_presenter_mode(present):
     for spec in (number, choice):
         axis = spec["config"]["axis"]
         assert (min(axis["labelFontSize"], axis["titleFontSize"]) * 1.3 >= 20) == present
+
+
+#: The room's half of a 1024 px projector in presenter mode, before its zoom of 1.3 (386 px).
+ROOM_HALF_PX = 297
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_choice_chart_leaves_the_bars_room_beside_long_option_names(lang):
+    """Every choice a class can ask, as the room draws it at 1024 px in presenter mode (Vega's
+    SVG at the room's width): the names beside the bars leave the plot at least a quarter of it.
+    "Model A, as on the whole catalogue" took it all (0 px for the bars, the axis title and the
+    legend cut off); names now break into lines."""
+    frame = Frame(page="live", lang=lang, present=True)
+    specs = [questions.spec_from_ranking("compare", *RANKING, k=3)] + [
+        questions.spec_from_prompt(
+            p, relevance=RANKING[0], labels=RANKING[1], k=3, scores=[0.9, 0.5, 0.6, 0.9, 0.9]
+        )
+        for p in predictions.PROMPTS
+    ]
+    for spec in specs:
+        names = live.choice_names(frame, spec)
+        chart = charts.live_choice_chart(
+            {o: 1 for o in names}, names, frame.t, truth=next(iter(names)), present=True
+        )
+        svg = vlc.vegalite_to_svg(
+            chart.to_dict() | {"width": ROOM_HALF_PX, "autosize": {"type": "fit", "contains": "padding"}}
+        )
+        found = re.search(r'role-axis-domain"[^>]*><line[^>]*x2="([\d.]+)" y2="0"', svg)
+        assert found is not None and float(found.group(1)) >= ROOM_HALF_PX / 4, (spec.get("prompt"), names)
+        # every name drawn, whole (Vega hid "Model B" under a name of two lines)
+        axes = re.findall(r'<g class="mark-text role-axis-label".*?</g>', svg)
+        drawn = [
+            " ".join(re.findall(r">([^<>]+)<", text))
+            for text in re.findall(r'<text[^>]*opacity="1"[^>]*>.*?</text>', axes[-1])
+        ]
+        assert ["".join(n.split()) for n in drawn] == ["".join(n.split()) for n in names.values()]
 
 
 def _room_chart(at) -> tuple[dict, list[dict]]:

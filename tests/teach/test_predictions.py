@@ -8,7 +8,8 @@ import math
 import pytest
 
 import ndcg_core as nc
-from ndcg_teach.predictions import PROMPTS, decide
+from ndcg_teach.predictions import PROMPTS, decide, prompt_discount
+from ndcg_teach.questions import sampled_positions
 
 WORKED = [3, 2, 0, 0, 1]
 L2 = math.log2
@@ -170,6 +171,23 @@ def test_decide_blind_difficulty_easy_query_higher_on_average():
 def test_decide_blind_not_modelled_repetition_scores_one():
     d = decide("blind.not_modelled")
     assert d.correct == "no" and d.values["ndcg"] == pytest.approx(1.0)
+
+
+def test_decide_blind_sampled_items_reorder_the_models():
+    """Blind spot 9: one relevant item at position p scores nDCG@10 = 1 / log2(p + 1) for p <= 10
+    and 0 below (its ideal puts it first). Over the case's seeded positions (500 users, 10,000
+    items, 100 sampled), model A is better on the whole catalogue and worse over the samples."""
+    positions = sampled_positions(n_users=500, n_items=10_000, negatives=100)
+
+    def mean(model: str, column: str) -> float:
+        at = positions.loc[positions["model"] == model, column]
+        return sum(1 / L2(p + 1) if p <= 10 else 0.0 for p in at) / len(at)
+
+    d = decide("blind.sampled", gain="exponential", discount="jarvelin")  # its own: log2, grade 1
+    assert d.values["full"] == pytest.approx((mean("A", "full"), mean("B", "full")), abs=1e-12)
+    assert d.values["sampled"] == pytest.approx((mean("A", "sampled"), mean("B", "sampled")), abs=1e-12)
+    assert mean("A", "full") > mean("B", "full") and d.correct == "B"
+    assert prompt_discount("blind.sampled", "jarvelin") == "log2"
 
 
 @pytest.mark.parametrize("prompt", list(PROMPTS))

@@ -28,6 +28,8 @@ template draws its Altair chart's picture.
 from __future__ import annotations
 
 import copy
+import re
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache, partial
 from typing import Any
@@ -463,6 +465,51 @@ def _live_type(chart: alt.LayerChart, present: bool) -> alt.LayerChart:
     return configured
 
 
+#: The longest line of an option's name beside the room's bars, in columns (a Chinese character
+#: takes two): at most ~190 px before the presenter zoom, so a name of 35 characters ("Model A, as
+#: on the whole catalogue") leaves the bars, their counts and the legend room in a 1024 px room's
+#: half (it took the whole width there, the bars and the legend cut off), and the names of a
+#: comparison ("List A scores higher") keep one line each.
+_LIVE_LABEL_COLUMNS = {False: 26, True: 21}
+#: A word, a wide (CJK) character, or a run of spaces: the places a name may break.
+_BREAKS = re.compile(
+    r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+"
+)
+#: Chinese punctuation that does not begin a line.
+_NO_LINE_START = frozenset("，。、；：！？）》」』”")
+
+
+def _columns(text: str, wide: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in wide else 1 for ch in text)
+
+
+def label_lines(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` columns (a wide character counts two), broken
+    between words and between Chinese characters; a word longer than a line keeps a line of
+    its own (the axis' ``labelLimit`` cuts it with an ellipsis).
+
+    >>> label_lines("Model A, as on the whole catalogue", 19)
+    ['Model A, as on the', 'whole catalogue']
+    >>> label_lines("模型 A，和整个物品库上一样", 19)
+    ['模型 A，和整个物品', '库上一样']
+    """
+    # in Chinese text a dash or a middle dot ("ambiguous" width) is drawn as wide as a character
+    wide = "WFA" if _columns(text, "WF") > len(text) else "WF"
+    lines: list[str] = []
+    line = ""
+    for piece in _BREAKS.findall(text):
+        if piece.isspace():
+            line += " " if line else ""
+        elif line and _columns(line + piece, wide) > columns and piece not in _NO_LINE_START:
+            lines.append(line.rstrip())
+            line = piece
+        else:
+            line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
 def live_choice_chart(
     counts: dict[str, int], names: dict[str, str], t: Translate, *, truth: str | None, present: bool = False
 ) -> alt.LayerChart:
@@ -476,6 +523,8 @@ def live_choice_chart(
     data = pd.DataFrame(
         {
             "option": [names[o] for o in counts],
+            # the axis draws each "\n" as a new line (labelExpr); the tooltip keeps the name whole
+            "label": ["\n".join(label_lines(names[o], _LIVE_LABEL_COLUMNS[present])) for o in counts],
             "count": list(counts.values()),
             "mark": [right if truth is not None and o == truth else other for o in counts],
         }
@@ -484,7 +533,12 @@ def live_choice_chart(
     colour = alt.Scale(domain=[right, other], range=[GREEN, BLUE if truth is None else NEUTRAL])
     # bars across, the options' names on the left: long names stay whole in a narrow column
     base = alt.Chart(data).encode(
-        y=alt.Y("option:N", sort=list(data["option"]), title=None, axis=alt.Axis(labelLimit=320)),
+        y=alt.Y(
+            "label:N",
+            sort=list(data["label"]),
+            title=None,
+            axis=alt.Axis(labelLimit=320, labelExpr="split(datum.label, '\\n')", labelOverlap=False),
+        ),
         x=alt.X(
             "count:Q",
             title=title_count,
@@ -507,8 +561,11 @@ def live_choice_chart(
         base.mark_text(dx=6, align="left", fontSize=_LIVE_TYPE[present][2]).encode(text="count:Q"), "count"
     )
     values = ", ".join(f"{names[o]}: {n}" for o, n in counts.items())
+    # a name in two or more lines gets a row as tall as its lines (else the rows share the height)
+    lines = max((label.count("\n") + 1 for label in data["label"]), default=1)
+    line_px = _LIVE_TYPE[present][0] * 1.2
     chart = _layer(bars, labels).properties(
-        height=_LIVE_HEIGHT[present],
+        height=_LIVE_HEIGHT[present] if lines == 1 else alt.Step(lines * line_px + 8),
         description=t("charts.live_choice_description", n=sum(counts.values()), values=values),
     )
     return _live_type(chart, present)

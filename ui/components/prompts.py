@@ -23,7 +23,8 @@ from ui.framework.text import join_names, md_escape
 
 #: The pages that ask predictions a live class can use, in the app's order.
 PAGES: tuple[str, ...] = ("lesson", "ties", "variants", "blind_spots")
-#: The blind spots' case names of each prompt (``blind_spots.<case>.*`` texts).
+#: The blind spots' case name of each prompt (``blind_spots.<case>.*`` texts), in the page's
+#: order (``ui.views.blind_spots.CASES``, which numbers them).
 _CASES: dict[str, str] = {
     "blind.padding": "padding",
     "blind.unretrieved": "unretrieved",
@@ -33,6 +34,7 @@ _CASES: dict[str, str] = {
     "blind.gain": "gain",
     "blind.unjudged": "unjudged",
     "blind.not_modelled": "not_modelled",
+    "blind.sampled": "sampled",
 }
 
 
@@ -174,7 +176,10 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
         )
     elif case == "nothing":
         context += "\n\n" + labelled(t, a, grades_text(v["list_a"]))
-    text = t(f"blind_spots.{case}.question")
+    if case == "sampled":  # the question gives the whole catalogue's numbers
+        text = t("blind_spots.sampled.question", a=number(v["full"][0]), b=number(v["full"][1]))
+    else:
+        text = t(f"blind_spots.{case}.question")
     feedback: dict[str, str] = {}
     reveal = ""
     why_params: dict[str, Any] = {}
@@ -188,6 +193,8 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
         opts = {key: t(f"blind_spots.{case}.answer_{key.lower()}") for key in d.options}
         if case == "not_modelled":
             reveal = t("blind_spots.not_modelled.feedback", ndcg=number(v["ndcg"]))
+        elif case == "sampled":
+            reveal = t("blind_spots.sampled.reveal", a=number(v["sampled"][0]), b=number(v["sampled"][1]))
     if case == "difficulty":
         why_params = {
             "a_mean": f"{v['a_mean']:.3f}",
@@ -235,8 +242,9 @@ def title(prompt: str, t: Translate) -> str:
 
     Lesson steps are named by their step, the sections and cases by their titles.
     """
-    if prompt in _CASES:
-        return t(f"blind_spots.{_CASES[prompt]}.title")
+    if prompt in _CASES:  # numbered as on the page (a question's heading has its own number)
+        number = list(_CASES).index(prompt) + 1
+        return t("blind_spots.numbered", number=number, title=t(f"blind_spots.{_CASES[prompt]}.title"))
     if prompt.startswith("lesson."):
         name = prompt.split(".", 1)[1]
         return (

@@ -211,7 +211,8 @@ def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
 def case(frame: Frame, name: str, body: Callable[[Frame], None]) -> None:
     """A case's frame: title and story, then its own body."""
     t = frame.t
-    st.header(t(f"blind_spots.{name}.title"))
+    number = [case_name for case_name, _ in CASES].index(name) + 1  # the cases are numbered in page order
+    st.header(t("blind_spots.numbered", number=number, title=t(f"blind_spots.{name}.title")))
     st.markdown(t(f"blind_spots.{name}.story"))
     body(frame)
 
@@ -558,27 +559,13 @@ def sampled(frame: Frame) -> None:
     """nDCG@10 over 1 held-out item + sampled items vs the whole catalogue: two generated models
     (:func:`ndcg_teach.questions.sampled_evaluation`, Krichene & Rendle 2020)."""
     t = frame.t
-    first = _sampled_evaluation(SAMPLED_FIRST).set_index("model")
-    q = Question(
-        t(
-            "blind_spots.sampled.question",
-            a=_f(float(first.loc["A", "full"])),
-            b=_f(float(first.loc["B", "full"])),
-        ),
-        {key: t(f"blind_spots.sampled.answer_{key.lower()}") for key in ("A", "B", "same")},
-        which_higher(float(first.loc["A", "sampled"]), float(first.loc["B", "sampled"])),
-        t(
-            "blind_spots.sampled.reveal",
-            a=_f(float(first.loc["A", "sampled"])),
-            b=_f(float(first.loc["B", "sampled"])),
-        ),
-    )
+    q = _question("sampled", frame)
     if not ask("blind.sampled.predict", q, t):
         return
     negatives = st.select_slider(
         t("blind_spots.sampled.negatives"),
         options=list(SAMPLED_NEGATIVES),
-        value=SAMPLED_FIRST,
+        value=predictions.SAMPLED_ASKED,
         format_func=lambda n: f"{n:,}",
         key="blind.sampled.negatives",
     )
@@ -606,15 +593,19 @@ def sampled(frame: Frame) -> None:
             right={col_full, col_sampled},
         )
     )
-    st.caption(t("blind_spots.sampled.setup", users=f"{SAMPLED_USERS:,}", items=f"{SAMPLED_ITEMS:,}"))
+    st.caption(
+        t(
+            "blind_spots.sampled.setup",
+            users=f"{predictions.SAMPLED_USERS:,}",
+            items=f"{predictions.SAMPLED_ITEMS:,}",
+        )
+    )
     st.info(t("blind_spots.sampled.why"), icon=":material/lightbulb:")
 
 
-#: The sampled-negatives case: users, catalogue size and the sample sizes offered.
-SAMPLED_USERS, SAMPLED_ITEMS = 500, 10_000
+#: The sample sizes the sampled-negatives case offers (its slider starts at the question's,
+#: ``predictions.SAMPLED_ASKED``).
 SAMPLED_NEGATIVES = (50, 100, 500, 1000, 5000)
-#: The sample size of the question asked first, and the slider's first value.
-SAMPLED_FIRST = 100
 
 
 @st.cache_data(show_spinner=False, max_entries=len(SAMPLED_NEGATIVES))
@@ -622,7 +613,9 @@ def _sampled_evaluation(negatives: int) -> pd.DataFrame:
     """:func:`ndcg_teach.questions.sampled_evaluation` of the case (seeded: the same table for
     every visitor), cached on the sample size: 1,000 draws of ``negatives`` items from 10,000
     cost 20-30 ms, and every run of the page draws the tab."""
-    return questions.sampled_evaluation(negatives=negatives, n_users=SAMPLED_USERS, n_items=SAMPLED_ITEMS)
+    return questions.sampled_evaluation(
+        negatives=negatives, n_users=predictions.SAMPLED_USERS, n_items=predictions.SAMPLED_ITEMS
+    )
 
 
 def not_modelled(frame: Frame) -> None:
