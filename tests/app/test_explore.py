@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from functools import partial
+
 import pytest
 
 import ndcg_core as nc
 from ndcg_core.steps import permutation_distribution, slide_down, swap_matrix
+from ui.components import prompts
+from ui.framework import i18n
+from ui.framework.state import Ranking
 
 PAGE = "app_pages/5_Explore.py"
 
@@ -97,6 +103,53 @@ def test_distribution_wrong_guess_gives_the_answer(app):
     at = app(page=PAGE)
     at.radio(key="explore.guess").set_value("low").run()
     assert at.warning[0].value.startswith("Not quite. 96.7 %")
+
+
+def test_a_guess_is_asked_again_after_a_swap_with_the_new_numbers_shown(app):
+    """The answer was for [3, 2, 0, 0, 1] (96.7 %: "high", right); after "Apply this swap" of
+    positions 1 and 5, [1, 2, 0, 0, 3] is at 51.7 % ("mid"), and the old answer was judged "Not
+    quite" against it. Now the question is asked again, the new numbers shown meanwhile (as
+    after "just show me"), and any answer, the same one too, is judged on them."""
+    at = app(page=PAGE)
+    at.radio(key="explore.guess").set_value("high").run()
+    assert at.success[0].value.startswith("Right. 96.7 %")
+    at.selectbox(key="explore.swap_i").set_value(1)
+    at.selectbox(key="explore.swap_j").set_value(5).run()
+    at.button(key="explore.apply_swap").click().run()
+    assert not at.exception and at.query_params["rel"] in ("1,2,0,0,3", ["1,2,0,0,3"])
+    new = permutation_distribution([1, 2, 0, 0, 3])
+    assert round(new.percentile, 1) == 51.7  # "mid": from 50 to 90 %
+    assert at.radio(key="explore.guess").value is None and not at.success and not at.warning
+    earlier = i18n.translate("en", "common.predict_earlier")
+    assert at.info[0].value.startswith(earlier) and "51.7 %" in at.info[0].value
+    assert _metrics(at)["Percentile of your ranking"] == "51.7 %"  # the page keeps its numbers
+    at.radio(key="explore.guess").set_value("high").run()
+    assert at.warning[0].value.startswith("Not quite. 51.7 %")
+    at.radio(key="explore.guess").set_value("mid").run()
+    assert at.success[0].value.startswith("Right. 51.7 %")
+
+
+def test_a_guess_is_kept_when_the_language_changes(app):
+    at = app(page=PAGE)
+    at.radio(key="explore.guess").set_value("low").run()
+    at.sidebar.selectbox(key="lab.lang_widget").set_value("zh").run()
+    assert at.radio(key="explore.guess").value == "low"
+    assert at.warning[0].value.startswith("不太对。")
+
+
+def test_a_page_prediction_is_about_its_numbers_in_no_language():
+    """What an answer is judged on (``Question.about``, the decision's numbers) is the same in
+    both languages and changes with the ranking: a DCG@5 prediction for [3, 2, 0, 0, 1] and for
+    [2, 3, 0, 0, 1] (DCG 4.6487 against 4.2796)."""
+    first, swapped = Ranking(), Ranking().with_order([1, 0, 2, 3, 4])
+    en, zh = (
+        prompts.question("lesson.dcg", prompts.data_of(first), partial(i18n.translate, lang))
+        for lang in ("en", "zh")
+    )
+    other = prompts.question("lesson.dcg", prompts.data_of(swapped), partial(i18n.translate, "en"))
+    assert en.about == zh.about and en.about != other.about
+    assert en.about[2]["dcg"] == pytest.approx(3 + 2 / math.log2(3) + 1 / math.log2(6))
+    assert other.about[2]["dcg"] == pytest.approx(2 + 3 / math.log2(3) + 1 / math.log2(6))
 
 
 def test_distribution_of_a_long_list_is_a_seeded_sample(app):

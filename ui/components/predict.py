@@ -32,6 +32,11 @@ class Question:
         Said after any answer (and by "just show me"): the numbers that settle it.
     feedback : Mapping[str, str]
         An extra sentence for a chosen option (why that answer is right or not).
+    about : object
+        What the verdict is decided on, in no language (the numbers that settle it): an answer
+        given while it was something else (before the ranking or the variant changed) is not
+        judged against the new numbers: the question is asked again, its reveal staying shown
+        with the new numbers, as after "just show me". ``None``: always the same.
     """
 
     text: str
@@ -39,6 +44,7 @@ class Question:
     correct: str
     reveal: str = ""
     feedback: Mapping[str, str] = field(default_factory=dict)
+    about: object = None
 
 
 def option_texts(t: Translate, prefix: str, keys: Sequence[str]) -> dict[str, str]:
@@ -66,7 +72,15 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
     horizontal : bool
         Options side by side (short options).
     """
-    shown_key = f"{key}.shown"
+    shown_key, answer_key = f"{key}.shown", f"{key}.answer"
+    # the answer on record and what it was given for (a text: compares equal however its numbers
+    # were made, nan included); an answer is judged on those numbers only
+    about = repr(q.about)
+    given = st.session_state.get(answer_key)
+    earlier = given is not None and st.session_state.get(key) == given[0] and given[1] != about
+    if earlier:  # before the radio is drawn, so that its state may still be set in this run
+        st.session_state[key] = None  # asked again; the numbers stay shown, as "just show me" does
+        st.session_state[shown_key] = True
     st.markdown(f"**{t('common.predict_prompt')}** {q.text}")
     choice = st.radio(
         q.text,
@@ -77,6 +91,10 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
         horizontal=horizontal,
         label_visibility="collapsed",
     )
+    if choice is None:
+        st.session_state[answer_key] = None
+    elif given is None or earlier or given[0] != choice:
+        st.session_state[answer_key] = (choice, about)  # a new answer: given for the numbers now
     if choice is None and not st.session_state.get(shown_key):
         if show_me:
             st.button(
@@ -93,7 +111,8 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
     with st.container(key=f"verdict_{key.replace('.', '_')}"):
         note = " ".join(text for text in (q.feedback.get(choice or "", ""), q.reveal) if text)
         if choice is None:
-            st.info(note, icon=":material/lightbulb:")
+            said = f"{t('common.predict_earlier')} {q.reveal}" if earlier else note
+            st.info(said.strip(), icon=":material/lightbulb:")
         elif choice == q.correct:
             st.success(f"{t('common.predict_right')} {note}".strip(), icon=":material/check_circle:")
         else:

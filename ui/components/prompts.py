@@ -11,7 +11,7 @@ projector may differ), so the page and the live class ask the same words and jud
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ndcg_teach import predictions, tools
@@ -211,6 +211,12 @@ def asked(prompt: str, data: Mapping[str, Any], t: Translate, lang: str) -> Aske
     """The prompt on ``data`` in the language of ``t``; raises ``NDCGInputError`` on a prompt or
     data the core refuses (an unknown prompt, a grade that is not a number ...)."""
     d = predictions.decide(prompt, **{key: data[key] for key in predictions.FIELDS if key in data})
+    a = _asked(prompt, d, data, t, lang)
+    # judged on the decision's numbers: an answer given for other numbers is asked again
+    return replace(a, question=replace(a.question, about=(prompt, d.correct, d.values)))
+
+
+def _asked(prompt: str, d: predictions.Decision, data: Mapping[str, Any], t: Translate, lang: str) -> Asked:
     if prompt.startswith("lesson."):
         return _lesson(prompt, d, data, t)
     if prompt.startswith("blind."):

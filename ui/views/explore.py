@@ -332,6 +332,7 @@ def distribution_section(frame: Frame, views: Views) -> None:
         {g: t(f"explore.dist.guess_{g}") for g in GUESSES},
         guess_bucket(dist.percentile),
         t("explore.dist.reveal", value=value),
+        about=value,  # the percentile shown: a new ranking's is asked again
     )
     if not ask("explore.guess", q, t, show_me=True, horizontal=True):
         return
