@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
 import pytest
-from app_helpers import static_table
+from app_helpers import static_table, static_tables
 
 import ndcg_core as nc
 
@@ -69,6 +68,17 @@ def test_padding_zeros_control_changes_list_b(app):
     table = at.dataframe[0].value
     assert table.iloc[1, 1] == "[3, 0, 0, 0, 0, 0]"
     assert table.iloc[1, -1] == pytest.approx(nc.ndcg([3, 0, 0, 0, 0, 0]))
+
+
+def test_blind_spots_summary_has_a_static_copy_for_phones(app):
+    """A phone gets the summary as a static table with the same cells (the data frame's canvas
+    of seven columns scrolled sideways in a phone's column); the screen's width picks one."""
+    at = _answer(app(page=PAGE), padding="same")
+    wide = at.dataframe[0].value
+    narrow = static_table(at, str(wide.columns[0]))
+    assert list(narrow.columns) == [str(c) for c in wide.columns]
+    assert narrow.iloc[:, 1].tolist() == ["[3]", "[3, 0, 0]"]
+    assert narrow.iloc[:, -1].tolist() == ["1.0000", "1.0000"]  # both lists are their own ideal
 
 
 def test_padding_can_start_from_the_shared_ranking(app):
@@ -187,11 +197,11 @@ def test_blind_spots_step_table_marks_unreturned_positions_with_a_dash(app):
     step table shows "—" there (as for its item), never an empty cell, None or nan."""
     at = _answer(app(page=PAGE), unretrieved="same")
     at.radio(key="blind.unretrieved.ideal").set_value("pool").run()
-    # List A's step table: the one whose grades have a gap (AppTest does not expose its key)
-    (steps,) = [d for d in at.dataframe if "Grade" in d.value.columns and d.value["Grade"].isna().any()]
-    shown = pa.ipc.open_stream(steps.proto.arrow_data.styler.display_values).read_all().to_pandas()
-    grades = shown.iloc[:, list(steps.value.columns).index("Grade")].tolist()
-    assert grades == ["3", "3", "3", nc.NO_ITEM]
+    # List A's step table (the Calculator's static one, whole before its parts for a phone):
+    # the first with a row past its items
+    steps = next(frame for frame, _ in static_tables(at, "Grade") if nc.NO_ITEM in frame["Item"].tolist())
+    assert steps["Grade"].tolist() == ["3", "3", "3", nc.NO_ITEM]
+    assert steps["Ideal grade"].tolist() == ["3", "3", "3", "3"]  # the pool: four items of grade 3
 
 
 def test_blind_spots_lists_in_chinese_use_the_full_width_colon(app):

@@ -970,7 +970,12 @@ def _shown_cells(data: pd.DataFrame | Styler) -> dict[str, list[str]] | None:
 
 
 def data_table(
-    data: pd.DataFrame | Styler, *, key: str, height: int | Literal["auto"] = "auto", wrap: bool = False
+    data: pd.DataFrame | Styler,
+    *,
+    key: str,
+    height: int | Literal["auto"] = "auto",
+    wrap: bool = False,
+    narrow: bool = False,
 ) -> None:
     """A table of a page: interactive (``st.dataframe``: sort, scroll, full screen) for a learner,
     static and large in presenter mode (a data frame draws on a canvas at a fixed size). There a
@@ -978,7 +983,9 @@ def data_table(
     repeating its first column; the style sheet shows the whole table where it fits, else the
     parts, as for the step table. A Styler that colours cells is shown whole by ``st.table``,
     which the presenter style sheet enlarges. ``wrap``: a table of long texts is static for a
-    learner too, its cells wrapped (a data frame's canvas cut a column of sentences at 1280 px)."""
+    learner too, its cells wrapped (a data frame's canvas cut a column of sentences at 1280 px).
+    ``narrow``: on a phone the same static table, its headers wrapped (a data frame's canvas of
+    seven columns scrolled sideways there); ``styles.PAGE_CSS`` shows one of the two."""
     cells = _shown_cells(data) if presenting() else None
     if cells is not None:
         frame = data if isinstance(data, pd.DataFrame) else data.data
@@ -995,12 +1002,19 @@ def data_table(
     if presenting():
         st.table(data.hide(axis="index") if isinstance(data, Styler) else data.style.hide(axis="index"))
         return
-    if wrap and (cells := _shown_cells(data)) is not None:
-        frame = data if isinstance(data, pd.DataFrame) else data.data
-        right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+    cells = _shown_cells(data) if wrap or narrow else None
+    if cells is None:
+        st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
+        return
+    frame = data if isinstance(data, pd.DataFrame) else data.data
+    right = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+    if wrap:
         static_table(cells, right=right, key=f"{key}-wrapped", scroll=False)
         return
-    st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
+    with st.container(key=f"{styles.WIDE_PREFIX}{key}"):
+        st.dataframe(data, key=key, hide_index=True, width="stretch", height=height)
+    with st.container(key=f"{styles.NARROW_PREFIX}{key}"):
+        static_table(cells, right=right, key=f"{key}-narrow", scroll=False)
 
 
 def configured_table(data: pd.DataFrame, *, key: str, column_config: dict[str, Any]) -> None:

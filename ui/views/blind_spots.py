@@ -20,7 +20,7 @@ import ndcg_core as nc
 from ndcg_core.ranked import prepared
 from ndcg_core.steps import ndcg_at_each_k, step_table
 from ndcg_teach import predictions, questions
-from ui.components import prompts
+from ui.components import prompts, widgets
 from ui.components.charts import chart_downloads, difficulty_chart, length_drift_chart, lists_by_k_chart
 from ui.components.predict import Question, ask
 from ui.components.prompts import grades_text
@@ -142,7 +142,7 @@ def numbers(sides: Sequence[Side], frame: Frame, *, key: str, headline: str = "n
     summary = summary_frame(sides, frame)
     fmt: dict[str, str | Callable[[float], str]] = {c: "{:.4f}" for c in summary.columns[-3:]}
     fmt[summary.columns[3]] = lambda x: format_grade(float(x))
-    data_table(summary.style.format(fmt), key=f"{key}_table")
+    data_table(summary.style.format(fmt), key=f"{key}-table", narrow=True)
 
 
 def curves(sides: Sequence[Side], frame: Frame) -> pd.DataFrame:
@@ -187,24 +187,23 @@ _STEP_COLUMNS = tuple(
 
 
 def step_tables(sides: Sequence[Side], frame: Frame, *, key: str) -> None:
-    """The core's step table of each list (in an expander, to keep the case short)."""
+    """The core's step table of each list (in an expander, to keep the case short), drawn as the
+    Calculator draws its own: static, in parts on a phone."""
+    options = _options(frame)
     with st.expander(frame.t("blind_spots.steps_title")):
-        for side in sides:
+        for n, side in enumerate(sides):
             table = step_table(
-                list(side.relevance), pool=None if side.pool is None else list(side.pool), **_options(frame)
+                list(side.relevance), pool=None if side.pool is None else list(side.pool), **options
             )
-            title = {c: frame.t(f"table.{c}") for c in _STEP_COLUMNS}  # headers in the page's language
-            shown = table[list(_STEP_COLUMNS)].rename(columns=title)
             st.markdown(f"**{side.name}** `{grades_text(side.relevance)}`")
-            data_table(
-                shown.style.format(
-                    {title[c]: "{:.4f}" for c in ("discount", "discounted_gain", "dcg", "idcg", "ndcg")}
-                    | {
-                        title[c]: lambda x: nc.NO_ITEM if pd.isna(x) else format_grade(float(x))
-                        for c in ("relevance", "ideal_relevance")
-                    }
-                ),
-                key=f"{key}_steps_{side.name}",
+            widgets.step_table(
+                table,
+                frame.t,
+                discount=options["discount"],
+                columns=_STEP_COLUMNS,
+                mark_cutoff=None,
+                present=frame.present,
+                key=f"{key}-steps-{n}",
             )
 
 
