@@ -54,5 +54,29 @@ def test_teaching_page_at_phone_width_in_chinese(server, browser, path):
         open_page(phone, f"{server}/{path}?lang=zh")
         assert_no_exception(phone)
         screenshot(phone, f"teaching_{path}_phone_zh")
+        if path == "Scores_and_ties":
+            _formula_says_it_scrolls(phone)
     finally:
         context.close()
+
+
+#: The formula's fades (ui.framework.styles.FORMULA_CSS): how wide each edge fades out, in px.
+_FADES = """e => ["--lab-fade-start", "--lab-fade-end"].map(
+  (name) => parseFloat(getComputedStyle(e).getPropertyValue(name)) || 0)"""
+
+
+def _formula_says_it_scrolls(phone) -> None:
+    """The slip's DCG sum is wider than a phone: it scrolls, and its edge with more formula
+    beyond it fades out (it scrolled with no sign), the left one once scrolled to the end."""
+    phone.locator(".st-key-ties-predict-slip-show button").click()
+    wait_idle(phone)
+    formula = phone.locator("[data-testid='stMain'] .katex-display").first
+    width, room = formula.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert width > room, (width, room)
+    assert formula.evaluate(_FADES) == [0, 40]  # 2.5em of 16 px at the right edge
+    formula.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    phone.wait_for_function(
+        "e => parseFloat(getComputedStyle(e).getPropertyValue('--lab-fade-end')) === 0",
+        arg=formula.element_handle(),
+    )
+    assert formula.evaluate(_FADES) == [40, 0]

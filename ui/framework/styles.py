@@ -563,7 +563,29 @@ PRESENTER_CSS = f"""<style>
 </style>"""
 
 
-#: Wide LaTeX scrolls sideways (a DCG sum of five terms is wider than a phone).
+#: Wide LaTeX scrolls sideways (a DCG sum of five terms is wider than a phone), and says so: an
+#: edge with more formula beyond it fades out (a mask moved by the formula's own scroll
+#: position, ``animation-timeline``; a formula that fits has no scroll timeline, so no fade).
+#: Browsers without scroll timelines scroll as before, with no fade. "<" is written "\3c " (a CSS
+#: escape): the frontend's HTML sanitiser drops a style element whose text holds a "<" and a
+#: letter, which "<length>" is (the whole sheet was silently missing).
+FORMULA_FADE = "2.5em"
 FORMULA_CSS = """<style>
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
-</style>"""
+@property --lab-fade-start { syntax: "\\3c length>"; inherits: false; initial-value: 0px; }
+@property --lab-fade-end { syntax: "\\3c length>"; inherits: false; initial-value: 0px; }
+@keyframes lab-formula-fade {
+  0% { --lab-fade-start: 0px; --lab-fade-end: FADE; }
+  8% { --lab-fade-start: FADE; }
+  92% { --lab-fade-end: FADE; }
+  100% { --lab-fade-start: FADE; --lab-fade-end: 0px; }
+}
+@supports (animation-timeline: scroll()) {
+  [data-testid="stMain"] .katex-display {
+    mask-image: linear-gradient(to right, transparent, black var(--lab-fade-start),
+      black calc(100% - var(--lab-fade-end)), transparent);
+    animation: lab-formula-fade linear both;
+    animation-timeline: scroll(self inline);
+  }
+}
+</style>""".replace("FADE", FORMULA_FADE)
