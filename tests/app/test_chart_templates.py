@@ -24,7 +24,8 @@ from ndcg_teach import questions
 from ndcg_teach.tools import tool_scores
 from ui.components import charts
 from ui.framework import i18n, palette
-from ui.views import blind_spots
+from ui.framework.state import Ranking
+from ui.views import blind_spots, variants
 
 
 def _drawn(spec: dict[str, Any]) -> str:
@@ -197,6 +198,21 @@ def test_swap_heatmap_values_are_readable_on_their_cells(relevance):
     ]
     assert low == []
     assert {_rgb_hex(ink) for _, _, ink in values} <= {palette.BLACK, palette.WHITE}
+
+
+def test_variants_by_k_discount_legend_reads_on_both_themes():
+    """The discount's legend (the points' circle and square) was filled black: 1.1:1 on the dark
+    theme's background. Each symbol as Vega draws it reads 3:1 (a graphic) on both themes."""
+    t = _t("en")
+    chart = charts.variants_by_k_chart(variants.by_k_frame(Ranking(), None, t), t)
+    svg = str(vlc.vegalite_to_svg(charts._plain(chart.to_dict())))
+    legends = svg.split('class="mark-group role-legend"')[1:]  # each legend, to the next one
+    discount = next(g for g in legends if f"titled '{t('variants.chart_discount')}'" in g)
+    fills = re.findall(r'role-legend-symbol"[^>]*><path[^>]*fill="([^"]+)"', discount)
+    assert len(fills) == 2
+    for fill in fills:
+        for theme in palette.THEMES.values():
+            assert palette.contrast_ratio(fill, theme["background"]) >= palette.MARK_CONTRAST, fill
 
 
 def test_length_drift_measure_legend_draws_its_line_samples():

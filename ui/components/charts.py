@@ -1300,7 +1300,15 @@ def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) 
                 "discount:N",
                 title=t("variants.chart_discount"),
                 scale=alt.Scale(domain=discounts, range=list(_DISCOUNT_DASH.values())),
-                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=300),
+                # the points' circle and square, filled grey (Vega filled them black, lost on the
+                # dark theme) without an outline (the dash drew the square's in pieces)
+                legend=alt.Legend(
+                    orient="bottom",
+                    direction="vertical",
+                    labelLimit=300,
+                    symbolFillColor=NEUTRAL,
+                    symbolStrokeWidth=0,
+                ),
             ),
             shape=alt.Shape(
                 "discount:N", scale=alt.Scale(domain=discounts, range=["circle", "square"]), legend=None
