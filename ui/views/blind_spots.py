@@ -383,7 +383,18 @@ def length_drift(frame: Frame) -> None:
     chart = length_drift_chart(data, t, k=DRIFT_K)
     st.altair_chart(chart, width="stretch", height=380)
     chart_downloads(chart, "blind_length_drift", lang=frame.lang)
-    st.info(t("blind_spots.drift.why", k=DRIFT_K), icon=":material/lightbulb:")
+    st.info(
+        t(
+            "blind_spots.drift.why",
+            k=DRIFT_K,
+            n=f"{longest:,}",
+            pattern=_f(float(last.loc["pattern", "ndcg"])),
+            shuffled=_f(float(last.loc["shuffled", "ndcg"])),
+            pattern_k=_f(float(last.loc["pattern", "ndcg_k"])),
+            shuffled_k=_f(float(last.loc["shuffled", "ndcg_k"])),
+        ),
+        icon=":material/lightbulb:",
+    )
 
 
 def lengths_fact(frame: Frame) -> str:
