@@ -17,7 +17,7 @@ from browser_helpers import (
 )
 from playwright.sync_api import expect
 
-from ui.framework import styles
+from ui.framework import i18n, styles
 
 
 def cards(page):
@@ -131,6 +131,7 @@ def test_drag_cards_reorder_with_space_and_arrows(server, page):
     """The drag cards' own keyboard drag (dnd-kit): Space picks D1 up, → moves it, Space drops."""
     open_page(page, f"{server}/?rel=3,2,0,0,1")
     wait_page_ready(page)
+    expect(page.get_by_text(i18n.translate("en", "common.drag_keys"))).to_be_visible()  # the keys, said
     _to_ranking(page)
     tab_until(page, lambda f: f["inFrame"] and f["text"] == "D1 · 3", most=5)
     card = focused(page)
@@ -213,6 +214,9 @@ def test_phone_sidebar_closes_after_choosing_a_page(server, browser):
         # the app's page script, put on the page by the first run, is what closes the sidebar
         # when a page is chosen on a phone: tap only once it is there (failed once, loaded machine)
         wait_page_ready(page)
+        # the drag cards' keyboard help names keys a phone does not have: not shown on a phone
+        assert page.get_by_text(i18n.translate("zh", "common.drag_keys")).count() == 1
+        expect(page.get_by_text(i18n.translate("zh", "common.drag_keys"))).to_be_hidden()
         page.get_by_test_id("stExpandSidebarButton").click()
         sidebar = page.get_by_test_id("stSidebar")
         expect(sidebar.get_by_role("link", name="盲点")).to_be_in_viewport(timeout=15_000)

@@ -578,12 +578,15 @@ _LARGE_STYLE = (
 )
 
 
-def drag_keys(t: Translate) -> None:
+def drag_keys(t: Translate, *, key: str) -> None:
     """How to move a card without a mouse, under every set of drag cards (the keys of the
-    sortable's keyboard sensor, dnd-kit's: Space or Enter picks up and drops, Esc cancels)."""
+    sortable's keyboard sensor, dnd-kit's: Space or Enter picks up and drops, Esc cancels);
+    not on a touch screen without a mouse (``styles.PAGE_CSS``), where it named keys a phone
+    does not have."""
     # no inline :material/…: icon: its ligature is English text ("keyboard") that a screen
     # reader reads out, also on a Chinese page
-    st.caption(t("common.drag_keys"))
+    with st.container(key=f"{styles.DRAG_KEYS_PREFIX}{key}"):
+        st.caption(t("common.drag_keys"))
 
 
 def cards_room(texts: list[str], prefix: str, *, large: bool = False) -> Any:
@@ -612,7 +615,7 @@ def drag_cards(ranking: Ranking, t: Translate, *, prefix: str, large: bool = Fal
     texts = cards(ranking)
     with cards_room(texts, prefix, large=large and ranking.n <= 20):
         sort_items(texts, direction="horizontal", custom_style=style, key=_live_key(ranking, prefix))
-    drag_keys(t)
+    drag_keys(t, key=prefix)
 
 
 def skip_link(text: str, target: str) -> None:

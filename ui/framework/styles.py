@@ -38,6 +38,8 @@ STEP_TABLE_PREFIX = "lab-steps-"
 #: where Streamlit stacks columns), for a view that needs another form on a phone.
 WIDE_PREFIX = "lab-wide-"
 NARROW_PREFIX = "lab-narrow-"
+#: The containers of the drag cards' keyboard help, hidden on a touch screen without a mouse.
+DRAG_KEYS_PREFIX = "lab-drag-keys-"
 
 #: The step table's parts on a narrow screen, by the core's column names: what is summed
 #: (gains, CG), how it is discounted (DCG), and the ideal ranking with nDCG. Columns not named
@@ -249,6 +251,7 @@ PAGE_CSS = f"""<style>
 [class*="st-key-{TABLE_PREFIX}"] td > .stMarkdownColoredBackground {{ background-color: transparent !important; }}
 @media (min-width: 641px) {{ [class*="st-key-{NARROW_PREFIX}"] {{ display: none !important; }} }}
 @media (max-width: 640px) {{ [class*="st-key-{WIDE_PREFIX}"] {{ display: none !important; }} }}
+@media (hover: none) and (pointer: coarse) {{ [class*="st-key-{DRAG_KEYS_PREFIX}"] {{ display: none !important; }} }}
 /* sections are h2 and their parts h3 (a heading order screen readers can follow), drawn at the
    sizes Streamlit gives h3 and h4, so a page keeps its look */
 [data-testid="stMain"] h2 {{ font-size: 1.75rem !important; }}

@@ -1323,7 +1323,7 @@ def answer_form(frame: Frame, code: str, token: str, q: QuestionInfo, own: Answe
         shown = cards(q.spec, questions.shown_order(q.spec, f"{token}:{q.number}"))
         st.markdown(t("live.drag"))
         order = sort_items(shown, direction="horizontal", key=_sort_key(q, token))
-        widgets.drag_keys(t)
+        widgets.drag_keys(t, key=f"live-{q.number}")
         st.button(
             t("live.submit"),
             key=f"live.submit.{q.number}",
