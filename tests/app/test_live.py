@@ -21,7 +21,7 @@ import ndcg_core as nc
 from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
-from ndcg_teach import predictions
+from ndcg_teach import exercises, predictions
 from ui.components import charts
 from ui.framework import i18n
 from ui.framework.shared import Frame
@@ -207,6 +207,29 @@ def test_live_teacher_adds_a_practice_exercise(app, db, lang):
     at.button(key="live.add_practice").click().run()
     _clean(at, lang)
     assert db.questions(code)[0].spec == questions.spec_from_practice(7, 6)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_sees_a_practice_exercise_before_adding_it(app, db, lang):
+    """The seed and the number picked an exercise unseen: the form now says what it asks (its
+    kind, every item with its grade, both lists of a comparison, k), and nothing is added."""
+    at, code, _ = _teacher(app, lang)
+    at.radio(key="live.source").set_value("practice").run()
+    for seed, number in ((1, 2), (7, 6)):  # DCG@2; a comparison of two lists
+        at.number_input(key="live.seed").set_value(seed)
+        at.number_input(key="live.exercise").set_value(number).run()
+        e = exercises.make_exercises(seed)[number - 1]
+        blank = dict.fromkeys(("lists", "k", "gain", "discount"), "")
+        start = i18n.translate(lang, "live.practice_preview", kind="\0", **blank).split("\0")[0]
+        (preview,) = [c.value for c in at.caption if c.value.startswith(start)]
+        assert i18n.translate(lang, f"practice.kind.{e.kind}") in preview
+        shown = [
+            *zip(e.labels, e.relevance, strict=True),
+            *zip(e.other_labels or (), e.other or (), strict=True),
+        ]
+        assert all(f"{label} · {grade:g}" in preview for label, grade in shown)
+        assert f"k = {e.k if e.k is not None else i18n.translate(lang, 'live.whole')}" in preview
+    assert db.questions(code) == []
 
 
 #: A teacher's own words with signs Markdown, HTML or LaTeX would act on, in each language.

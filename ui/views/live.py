@@ -854,7 +854,42 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         right.number_input(
             t("live.exercise"), min_value=1, max_value=10, value=1, step=1, key="live.exercise"
         )
+        practice_preview(frame)
         _add_button(t, "practice", code, key, _practice_spec)
+
+
+def practice_preview(frame: Frame) -> None:
+    """What the chosen Practice exercise asks, before it is added (it was added unseen): its
+    kind, its list(s), k and the variant, as the students' screens give them."""
+    t = frame.t
+    try:
+        spec = _practice_spec()
+        e = questions.exercise(spec)
+    except NDCGInputError as err:
+        show_error(frame.lang, err)
+        return
+
+    def listed(relevance: Any, labels: Any) -> str:
+        return md_escape(
+            ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(labels, relevance, strict=True))
+        )
+
+    lists = listed(e.relevance, e.labels)
+    if e.other is not None and e.other_labels is not None:  # as a comparison's context gives them
+        lists = " · ".join(
+            t("common.labelled", label=t("live.steps_list", name=name), value=shown)
+            for name, shown in (("A", lists), ("B", listed(e.other, e.other_labels)))
+        )
+    st.caption(
+        t(
+            "live.practice_preview",
+            kind=kind_text(t, spec),
+            lists=lists,
+            k=t("live.whole") if e.k is None else e.k,
+            gain=t(f"blind_spots.variant_names.{e.gain}"),
+            discount=t(f"blind_spots.variant_names.{e.discount}"),
+        )
+    )
 
 
 def limit_text(t: Translate, seconds: int) -> str:
