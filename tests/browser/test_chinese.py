@@ -14,6 +14,7 @@ from browser_helpers import assert_no_exception, choose_option, open_page, settl
 from chinese_text import english_words
 from playwright.sync_api import expect
 
+from ui.framework.frame import aria_words
 from ui.framework.i18n import translate
 
 #: The page's shown text, one text node per line. Left out: code, formulas, icons and SVG.
@@ -79,6 +80,15 @@ def zh_page(browser):
 #: True once the page script has put the page's language on the document.
 LANG_SET = "(tag) => document.documentElement.lang === tag"
 SKIP_TEXT = "() => [...document.querySelectorAll('[data-testid=stSkipToContent]')].map((a) => a.textContent)"
+#: The accessible names of the page's elements (aria-label), as a screen reader reads them out.
+NAMES = "() => [...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))"
+
+
+def _streamlit_english(names: list[str]) -> list[str]:
+    """The names among ``names`` that are Streamlit's English ones (ui.framework.frame.aria_words)."""
+    words = aria_words("zh")
+    starts = tuple(start for start, _ in words["prefix"])
+    return [n for n in names if n in words["exact"] or n.startswith(starts)]
 
 
 @pytest.mark.parametrize("name", sorted(PAGES_ZH))
@@ -122,6 +132,10 @@ def test_chinese_page_declares_its_language_to_the_browser(server, zh_page):
     open_page(zh_page, server + PAGES_ZH["calculator"])
     zh_page.wait_for_function(LANG_SET, arg="zh-CN")
     assert zh_page.evaluate(SKIP_TEXT) == [translate("zh", "common.skip_to_content")] == ["跳到主要内容"]
+    # Streamlit's own controls are named in Chinese too ("Open", "Help for 增益" were English)
+    names = zh_page.evaluate(NAMES)
+    assert _streamlit_english(names) == []
+    assert "打开选项" in names and "“增益”的说明" in names
     zh_page.get_by_role("link", name=translate("zh", "nav.lesson")).click()
     wait_idle(zh_page)
     assert "/Lesson" in zh_page.url
@@ -135,3 +149,6 @@ def test_chinese_page_declares_its_language_to_the_browser(server, zh_page):
     wait_idle(zh_page)
     zh_page.wait_for_function(LANG_SET, arg="en")
     assert zh_page.evaluate(SKIP_TEXT) == ["Skip to main content"]
+    names = zh_page.evaluate(NAMES)  # back in English: Streamlit's names as it wrote them
+    assert "Open" in names and any(n.startswith("Help for ") for n in names)
+    assert not [n for n in names if n == "打开选项" or n.endswith("的说明")]

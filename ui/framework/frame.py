@@ -30,6 +30,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -138,10 +139,12 @@ def _sidebar(page: Page, lang: str, controls: Sequence[SidebarControl]) -> None:
             on_change=_on_present,
             help=i18n.translate(lang, "common.presenter_help"),
         )
-        st.html(styles.PAGE_SCRIPT + styles.DRAG_CARDS_SCRIPT, unsafe_allow_javascript=True)
+        st.html(
+            styles.PAGE_SCRIPT + styles.DRAG_CARDS_SCRIPT + styles.ARIA_SCRIPT, unsafe_allow_javascript=True
+        )
         skip = i18n.translate(lang, "common.skip_to_content")
         st.html(
-            styles.page_language_script(i18n.HTML_LANG[lang], skip, _drag_words(lang)),
+            styles.page_language_script(i18n.HTML_LANG[lang], skip, _drag_words(lang), aria_words(lang)),
             unsafe_allow_javascript=True,
         )
 
@@ -168,6 +171,54 @@ def _drag_words(lang: str) -> dict[str, str]:
     }
     words["keys"] = words.pop("instructions")
     return words
+
+
+#: Streamlit's own controls' names (``styles.ARIA_SCRIPT``), by catalog key: ``common.aria.*``.
+ARIA_NAMES = (
+    "open",
+    "collapse_sidebar",
+    "expand_sidebar",
+    "sidebar",
+    "app_pages",
+    "copy",
+    "decrement",
+    "increment",
+    "help",
+    "help_for",
+    "fullscreen",
+    "fullscreen_of",
+    "download_csv",
+    "download_png",
+    "copy_spec",
+    "show_data",
+    "search",
+    "columns",
+    "add_row",
+    "heading_link",
+    "progress",
+)
+
+
+def aria_words(lang: str) -> dict[str, Any]:
+    """Streamlit's English names of its controls and their words in ``lang``: ``exact`` names,
+    and ``prefix`` pairs for a name followed by a label ("Help for " -> "“{label}”的说明");
+    nothing to change in English (the script then restores any name it translated).
+
+    >>> aria_words("zh")["exact"]["Copy to clipboard"], aria_words("en")
+    ('复制到剪贴板', {'exact': {}, 'prefix': []})
+    """
+    exact: dict[str, str] = {}
+    prefix: list[tuple[str, str]] = []
+    for name in ARIA_NAMES:
+        english = i18n.translate("en", f"common.aria.{name}", label="{label}")
+        local = i18n.translate(lang, f"common.aria.{name}", label="{label}")
+        if local == english:
+            continue
+        if "{label}" in english:
+            prefix.append((english.split("{label}")[0], local))
+        else:
+            exact[english] = local
+    return {"exact": exact, "prefix": prefix}
 
 
 _FROZEN_MODULES = 0

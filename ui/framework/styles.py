@@ -424,7 +424,56 @@ DRAG_CARDS_SCRIPT = r"""<script>
 </script>"""
 
 
-def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, str] | None = None) -> str:
+#: Streamlit's own controls name themselves in English for a screen reader (``aria-label``:
+#: "Open", "Copy to clipboard", "Help for <label>", ...; 1.67 has no option for them). This
+#: script, added to :data:`PAGE_SCRIPT` once per tab, writes the page's words in their place
+#: (:func:`page_language_script` sets ``window.__labAria``: ``exact`` names and ``prefix``
+#: pairs, "Help for " -> "“{label}”的说明"). It keeps each element's own name in
+#: ``data-lab-aria`` and translates from it, so that a switch back to English restores it and
+#: a name React writes anew is translated again; its own writes it recognises and leaves.
+ARIA_SCRIPT = r"""<script>
+(() => {
+  if (window.__labAriaScript) return;
+  window.__labAriaScript = true;
+  const translate = (name) => {
+    const words = window.__labAria || {exact: {}, prefix: []};
+    if (Object.prototype.hasOwnProperty.call(words.exact, name)) return words.exact[name];
+    for (const [start, template] of words.prefix) {
+      if (name.startsWith(start)) return template.replace("{label}", name.slice(start.length));
+    }
+    return name;
+  };
+  const fix = (el) => {
+    const now = el.getAttribute("aria-label");
+    if (now === null) return;
+    if (now !== el.__labAriaSet) el.setAttribute("data-lab-aria", now);  // React wrote it
+    const text = translate(el.getAttribute("data-lab-aria"));
+    el.__labAriaSet = text;
+    if (text !== now) el.setAttribute("aria-label", text);
+  };
+  const all = (root) => {
+    if (root.nodeType !== Node.ELEMENT_NODE) return;
+    if (root.hasAttribute("aria-label")) fix(root);
+    for (const el of root.querySelectorAll("[aria-label]")) fix(el);
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "attributes") fix(record.target);
+      else for (const node of record.addedNodes) all(node);
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"]});
+  window.__labAriaApply = () => all(document.body);
+  window.__labAriaApply();
+})();
+</script>"""
+
+
+def page_language_script(
+    html_lang: str,
+    skip_text: str,
+    drag_words: dict[str, str] | None = None,
+    aria_words: dict[str, Any] | None = None,
+) -> str:
     """A script that puts the page's language on the document: ``<html lang>`` (which a screen
     reader's voice and the browser's choice of Chinese glyphs follow; Streamlit's page says
     "en" whatever the app shows) and the text of Streamlit's own "Skip to main content" link
@@ -435,6 +484,7 @@ def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, s
     ``drag_words`` are the drag cards' words for a screen reader (:data:`DRAG_CARDS_SCRIPT`:
     ``title``, ``role``, ``keys``, and the announcements ``picked``, ``over``, ``not_over``,
     ``dropped_over``, ``dropped``, ``cancelled`` with ``{card}`` and ``{place}``).
+    ``aria_words`` are Streamlit's controls' names in the page's language (:data:`ARIA_SCRIPT`).
     Every argument is the app's own text (``i18n.HTML_LANG``, catalog strings), never user
     input, and is written as JSON.
 
@@ -443,6 +493,7 @@ def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, s
     """
     lang, skip = json.dumps(html_lang), json.dumps(skip_text, ensure_ascii=False)
     drag = json.dumps(drag_words or {}, ensure_ascii=False).replace("</", "<\\/")
+    aria = json.dumps(aria_words or {"exact": {}, "prefix": []}, ensure_ascii=False).replace("</", "<\\/")
     return (
         f'<div class="{NO_ROOM_CLASS}"></div><script>'
         f"document.documentElement.lang = {lang};"
@@ -453,6 +504,7 @@ def page_language_script(html_lang: str, skip_text: str, drag_words: dict[str, s
             if drag_words
             else ""
         )
+        + f"window.__labAria = {aria}; if (window.__labAriaApply) window.__labAriaApply();"
         + "</script>"
     )
 
