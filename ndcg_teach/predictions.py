@@ -306,6 +306,9 @@ def _ties_guess(
             "pessimistic": view.pessimistic,
             "average": view.average,
             "optimistic": view.optimistic,
+            # one number whatever the order of the ties (none, or ties of equal grades): every
+            # option describes it, so there is nothing to predict
+            "flat": compare_values(view.pessimistic, view.optimistic) == "same",
         },
     )
 

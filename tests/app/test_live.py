@@ -22,7 +22,7 @@ from ndcg_core import NDCGInputError
 from ndcg_live import questions
 from ndcg_live.store import LiveStore
 from ndcg_teach import exercises, predictions
-from ui.components import charts
+from ui.components import charts, prompts
 from ui.framework import i18n
 from ui.framework.shared import Frame
 from ui.framework.text import md_escape
@@ -743,6 +743,38 @@ def test_live_teacher_and_room_of_a_blind_spot_prediction(app, db, lang, state):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_live_phone_verdict_keeps_the_pages_word_on_the_option_chosen(app, db, lang):
+    """Blind spot 3 in a class: "It cannot be computed: 0 / 0" is not the tools' answer (0), but
+    the page says it is right about the mathematics; the phone said only "Not right"."""
+    code, key, number = _predict(db, "blind.nothing")
+    student = db.join(code)
+    db.submit(code, student.token, number, "undefined")
+    db.reveal(code, key, number)
+    at = app(page=LIVE, lang=lang, **{"class": code, "student": student.token})
+    _clean(at, lang)
+    said = i18n.translate(
+        lang, "blind_spots.nothing.feedback_undefined", **prompts.nothing_relevant_names(lang)
+    )
+    (verdict,) = at.error
+    assert verdict.value.startswith(
+        i18n.translate(lang, "live.wrong_choice", given="\0", expected="").split("\0")[0]
+    )
+    assert said in verdict.value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_blind_spot_seven_asks_no_one_to_mark_an_item(app, db, lang):
+    """The page's story tells its reader to mark an unjudged item with "?"; a class has nothing
+    to mark, so its screens say how such an item is written instead."""
+    code, _key, _number = _predict(db, "blind.unjudged")
+    at = app(page=LIVE, lang=lang, **{"class": code, "view": "room"})
+    _clean(at, lang)
+    texts = _texts(at)
+    assert i18n.translate(lang, "live.asked.blind_spots__unjudged__story") in texts
+    assert i18n.translate(lang, "blind_spots.unjudged.story") not in texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_live_room_asks_blind_spot_nine_under_the_questions_own_number(app, db, lang):
     """Blind spot 9 (sampled items) in a class: the heading numbers the class's question only (it
     read "Question 1: 9 · ..."), the question and the reveal give the case's numbers (the means
@@ -863,6 +895,20 @@ def test_live_teacher_ties_prediction_uses_the_ties_pages_scores(app, db):
     at.button(key="live.add_predict").click().run()
     # rounded to 0 decimals, as the ties page rounds them: 1, 0, 0, 0, 0 (four items tie)
     assert db.questions(code)[0].spec["scores"] == [1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_teacher_cannot_ask_the_ties_prediction_without_a_band(app, db, lang):
+    """Scores with no ties give one number whatever the order: the three answers name it (one
+    was judged right, two wrong). The picker says so and does not add it."""
+    at, code, _ = _teacher(app, lang)
+    at.session_state["lab.extra"] = {**at.session_state["lab.extra"], "scores": "5,4,3,2,1"}
+    at.radio(key="live.source").set_value("predict").run()
+    at.radio(key="live.predict_page").set_value("ties").run()
+    at.radio(key="live.prompt.ties").set_value("ties.guess").run()
+    assert at.button(key="live.add_predict").disabled
+    assert [w.value for w in at.warning] == [i18n.translate(lang, "live.predict_flat")]
+    assert db.questions(code) == []
 
 
 def test_live_which_ideal_reveal_works_the_pooled_ideal_in_the_step_table(app, db):

@@ -108,13 +108,13 @@ def test_ties_page_keeps_a_learners_own_ranking(app):
 
 def test_ties_page_rounding_makes_ties_and_widens_the_band(app):
     scores = "0.91,0.5,0.62,0.87,0.94"
-    at = _reveal(app(page=PAGE, rel="7,4,1,0,0", scores=scores))
-    assert at.info  # no ties before rounding
+    at = app(page=PAGE, rel="7,4,1,0,0", scores=scores)
+    assert at.info and "ties.predict.guess" not in [r.key for r in at.radio]  # no ties: nothing to ask
     at.segmented_control(key="ties.dec").set_value(1).run()
     assert _param(at, "dec") == "1"
     view = tie_view(GRADES, round_scores([0.91, 0.5, 0.62, 0.87, 0.94], 1))
     assert view.n_tied_items == 3
-    shown = _metrics(at)
+    shown = _metrics(_reveal(at))  # a band now: asked first
     assert shown["Worst order"] == f"{view.pessimistic:.4f}"
     assert shown["Best: sorted(zip)"] == f"{view.optimistic:.4f}"
 
@@ -176,7 +176,10 @@ def test_ties_page_without_ties_shows_one_ndcg_not_six_treatments(app):
     at = app(page=PAGE, rel="3,2,0", scores="0.9,0.5,0.1")
     assert not at.exception
     assert "nDCG@3 of the one order the scores give" in [h.value for h in at.header]
-    at.radio(key="ties.predict.guess").set_value("between").run()
+    # no ties: the worst, the average and the best are one number, so nothing is asked (one of
+    # three equal answers was judged right, "At the worst end" wrong)
+    assert "ties.predict.guess" not in [r.key for r in at.radio]
+    assert translate("en", "ties.reveal_none") in [i.value for i in at.info]
     # the scores' order is the list's order: sklearn's nDCG of these grades under these scores
     assert _metrics(at) == {"nDCG@3": f"{sk_ndcg([[3, 2, 0]], [[0.9, 0.5, 0.1]], k=3):.4f}"}
 

@@ -98,12 +98,20 @@ def test_decide_ties_average_between_worst_and_best():
 
 def test_decide_ties_without_ties_is_between():
     d = decide("ties.guess", relevance=WORKED, scores=[5, 4, 3, 2, 1])
-    assert d.correct == "between" and d.values["tied"] == 0
+    assert d.correct == "between" and d.values["tied"] == 0 and d.values["flat"]
 
 
 def test_decide_ties_tied_items_of_one_grade_all_orders_best():
-    # the tied items have the same grade: every order of them is the best one
-    assert decide("ties.guess", relevance=[3, 1, 1], scores=[0.9, 0.5, 0.5]).correct == "best"
+    # the tied items have the same grade: every order of them is the best one (and the worst)
+    d = decide("ties.guess", relevance=[3, 1, 1], scores=[0.9, 0.5, 0.5])
+    assert d.correct == "best" and d.values["tied"] == 2 and d.values["flat"]
+
+
+def test_decide_ties_band_of_some_width_is_not_flat():
+    # [7, 4, 1, 0, 0] with D1, D4, D5 tied: worst 0.54651 < best (the grades differ)
+    assert not decide("ties.guess", relevance=[7, 4, 1, 0, 0], scores=[0.9, 0.5, 0.6, 0.9, 0.9]).values[
+        "flat"
+    ]
 
 
 def test_decide_ties_scores_of_another_length_refused():

@@ -223,7 +223,13 @@ def _asked(prompt: str, d: predictions.Decision, data: Mapping[str, Any], t: Tra
         return _blind(prompt, d, t, lang)
     v = d.values
     if prompt == "ties.guess":
-        reveal = t("ties.reveal_none" if v["tied"] == 0 else "ties.reveal_between")
+        reveal = t(
+            "ties.reveal_none"
+            if v["tied"] == 0
+            else "ties.reveal_flat"
+            if v["flat"]
+            else "ties.reveal_between"
+        )
         q = Question(t("ties.question"), option_texts(t, "ties.guess", d.options), d.correct, reveal)
         title = t("ties.band_title" if v["tied"] else "ties.band_title_no_ties", k=v["k"])
         return Asked(title, "", q, reveal)

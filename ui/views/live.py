@@ -314,14 +314,24 @@ def _list_cells(frame: Frame, relevance: Any, labels: Any, title: str | None) ->
     }
 
 
+def sentences(first: str, then: str) -> str:
+    """Two sentences one after the other: a space between English ones, none after Chinese
+    punctuation.
+
+    >>> sentences("Right: 0.", "IDCG = 0."), sentences("正确：0。", "IDCG = 0。"), sentences("Right.", "")
+    ('Right: 0. IDCG = 0.', '正确：0。IDCG = 0。', 'Right.')
+    """
+    sep = "" if first.endswith(("。", "？", "！", "：")) else " "
+    return f"{first}{sep}{then}".strip()
+
+
 def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
     """The exact answer as a sentence (Markdown, names escaped); a prediction's adds the page's reveal."""
     t = frame.t
     if spec.get("kind") == "predict":
         a = asked(frame, spec)
         right = t("live.truth_choice", choice=md_escape(a.question.options[a.question.correct]))
-        sep = "" if right.endswith(("。", "？", "！")) else " "  # no space between Chinese sentences
-        return f"{right}{sep}{a.answer}".strip()
+        return sentences(right, a.answer)
     e = questions.exercise(spec)
     if e.kind in exercises.NUMERIC_KINDS:
         return t(
@@ -777,6 +787,13 @@ def predict_picker(frame: Frame, code: str, key: str) -> None:
         spec = _predict_spec()
     except NDCGInputError as err:  # e.g. an unjudged item in the ranking: said, not added
         show_error(frame.lang, err)
+        return
+    decision = predictions.decide(
+        name, **{field: spec[field] for field in predictions.FIELDS if field in spec}
+    )
+    if decision.values.get("flat"):  # every option names the same number: nothing to ask
+        st.warning(t("live.predict_flat"), icon=":material/info:")
+        _add_button(t, "predict", code, key, _predict_spec, disabled=True)
         return
     st.caption(t("live.predict_preview", question=asked(frame, spec).question.text))
     _add_button(t, "predict", code, key, _predict_spec)
@@ -1440,16 +1457,21 @@ def verdict(frame: Frame, spec: dict[str, Any], own: Answer) -> None:
     else:
         names = choice_names(frame, spec)
         if own.correct:
-            box(t("live.right_choice", choice=md_escape(names[str(own.value)])), icon=icon)
+            said = t("live.right_choice", choice=md_escape(names[str(own.value)]))
         else:
-            box(
-                t(
-                    "live.wrong_choice",
-                    given=md_escape(names[str(own.value)]),
-                    expected=md_escape(names[str(expected)]),
-                ),
-                icon=icon,
+            said = t(
+                "live.wrong_choice",
+                given=md_escape(names[str(own.value)]),
+                expected=md_escape(names[str(expected)]),
             )
+        # a page's word on the option chosen, as the page says it ("0 / 0" is right about the
+        # mathematics, though the tools report 0 or 1): said on the phone too
+        feedback = (
+            asked(frame, spec).question.feedback.get(str(own.value), "")
+            if spec.get("kind") == "predict"
+            else ""
+        )
+        box(sentences(said, feedback), icon=icon)
 
 
 def student_error(frame: Frame, q: QuestionInfo | None, err: NDCGInputError) -> None:

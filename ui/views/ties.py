@@ -385,4 +385,14 @@ def band_question(ranking: Ranking, scores: Iterable[float], t: Translate) -> Qu
 
 
 def predict_band(ranking: Ranking, scores: Iterable[float], t: Translate) -> bool:
-    return ask("ties.predict.guess", band_question(ranking, scores, t), t, show_me=True)
+    """Ask where the average lands in the band, and True once answered or shown; with a band
+    of no width (no ties, or ties among equal grades) there is nothing to predict: every option
+    names the same number (and "At the worst end" was judged wrong, "In between" right), so the
+    page says why and shows the numbers."""
+    scores = list(scores)
+    data = prompts.data_of(ranking, scores=scores)
+    q = band_question(ranking, scores, t)
+    if predictions.decide("ties.guess", **{key: data[key] for key in predictions.FIELDS}).values["flat"]:
+        st.info(q.reveal, icon=":material/info:")
+        return True
+    return ask("ties.predict.guess", q, t, show_me=True)
