@@ -89,3 +89,16 @@ def test_chart_text_in_a_fixed_colour_is_readable_on_both_themes():
                         if ratio < palette.TEXT_CONTRAST:
                             low.append((node.lineno, keyword.value.id, theme["background"], round(ratio, 2)))
     assert low == []
+
+
+#: A Markdown table is drawn by ``widgets.static_table``: in a container that scrolls it on its
+#: own, so a table wider than a phone does not carry the whole page sideways (Blind spots' table
+#: of tools, drawn with ``st.markdown(md_table(...))``, moved the page 23 px at 390 px).
+TABLE_DRAWERS = {ROOT / "ui" / "components" / "widgets.py", ROOT / "ui" / "framework" / "text.py"}
+
+
+def test_markdown_tables_are_drawn_by_the_static_table_only():
+    found = [
+        _rel(p) for p in APP_FILES if p not in TABLE_DRAWERS and "md_table(" in p.read_text(encoding="utf-8")
+    ]
+    assert found == []

@@ -29,7 +29,7 @@ import hashlib
 import html
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict, TypeVar
 
@@ -943,7 +943,7 @@ def step_cells(
 def static_table(
     columns: dict[str, list[str]],
     *,
-    right: Sequence[str] = (),
+    right: Collection[str] = (),
     muted: Sequence[bool] = (),
     shaded: Sequence[bool] = (),
     key: str,

@@ -24,10 +24,10 @@ from ui.components import prompts, widgets
 from ui.components.charts import chart_downloads, difficulty_chart, length_drift_chart, lists_by_k_chart
 from ui.components.predict import Question, ask
 from ui.components.prompts import grades_text
-from ui.components.widgets import data_table, parsed_input, unjudged_notice
+from ui.components.widgets import data_table, parsed_input, static_table, unjudged_notice
 from ui.framework.shared import Frame
 from ui.framework.state import Variant, format_grade
-from ui.framework.text import md_escape, md_table
+from ui.framework.text import md_escape
 
 #: The lists of the cases (TEACHING.md §4), defined with the predictions that ask about them
 #: (:mod:`ndcg_teach.predictions`).
@@ -312,16 +312,16 @@ def nothing_in_a_batch(frame: Frame) -> None:
     st.markdown(t("blind_spots.batch.why", value=_f(float(by_tool["scikit-learn"]))))
     col_tool, col_empty = t("blind_spots.batch.col_tool"), t("blind_spots.batch.col_empty")
     col_queries, col_mean = t("blind_spots.batch.col_queries"), t("blind_spots.batch.col_mean")
-    st.markdown(
-        md_table(
-            {
-                col_tool: [str(x) for x in means["tool"]],  # the tools' own names, not user text
-                col_empty: [t(f"blind_spots.batch.empty_{x}") for x in means["empty"]],
-                col_queries: [str(int(x)) for x in means["queries"]],
-                col_mean: [_f(float(x)) for x in means["mean"]],
-            },
-            right={col_queries, col_mean},
-        )
+    static_table(
+        {
+            col_tool: [str(x) for x in means["tool"]],  # the tools' own names, not user text
+            col_empty: [t(f"blind_spots.batch.empty_{x}") for x in means["empty"]],
+            col_queries: [str(int(x)) for x in means["queries"]],
+            col_mean: [_f(float(x)) for x in means["mean"]],
+        },
+        right={col_queries, col_mean},
+        key="blind-batch",
+        scroll=False,
     )
     st.caption(t("blind_spots.batch.fix"))
 
@@ -440,14 +440,14 @@ def difficulty(frame: Frame) -> None:
     )
     cols = {key: t(f"blind_spots.difficulty.col_{key}") for key in ("worst", "mean", "best", "current")}
     # no grades column: four numbers per row already fill a phone's width
-    st.markdown(
-        md_table(
-            {
-                t("blind_spots.col_list"): names,
-                **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
-            },
-            right=set(cols.values()),
-        )
+    static_table(
+        {
+            t("blind_spots.col_list"): names,
+            **{cols[key]: [_f(x) for x in rows[key]] for key in ("worst", "mean", "best", "current")},
+        },
+        right=set(cols.values()),
+        key="blind-difficulty",
+        scroll=False,
     )
     st.caption(t("blind_spots.difficulty.yours_grades", grades=md_escape(grades_text(ranking.relevance))))
     st.caption(t("blind_spots.difficulty.closed_forms"))
@@ -500,18 +500,18 @@ def gain_reorders(frame: Frame) -> None:
         return
     winner = {"A": "winner_a", "B": "winner_b", "same": "winner_same"}
     col_a, col_b = t("blind_spots.gain.col_a"), t("blind_spots.gain.col_b")
-    st.markdown(
-        md_table(
-            {
-                t("blind_spots.gain.col_gain"): [t(f"blind_spots.variant_names.{g}") for g in scores],
-                col_a: [_f(a) for a, _ in scores.values()],
-                col_b: [_f(b) for _, b in scores.values()],
-                t("blind_spots.gain.col_winner"): [
-                    t(f"blind_spots.gain.{winner[which_higher(a, b)]}") for a, b in scores.values()
-                ],
-            },
-            right={col_a, col_b},
-        )
+    static_table(
+        {
+            t("blind_spots.gain.col_gain"): [t(f"blind_spots.variant_names.{g}") for g in scores],
+            col_a: [_f(a) for a, _ in scores.values()],
+            col_b: [_f(b) for _, b in scores.values()],
+            t("blind_spots.gain.col_winner"): [
+                t(f"blind_spots.gain.{winner[which_higher(a, b)]}") for a, b in scores.values()
+            ],
+        },
+        right={col_a, col_b},
+        key="blind-gain",
+        scroll=False,
     )
     st.info(t("blind_spots.gain.why"), icon=":material/lightbulb:")
 
@@ -593,15 +593,15 @@ def sampled(frame: Frame) -> None:
         )
     col_model, col_full = t("blind_spots.sampled.col_model"), t("blind_spots.sampled.col_full")
     col_sampled = t("blind_spots.sampled.col_sampled", negatives=f"{negatives:,}")
-    st.markdown(
-        md_table(
-            {
-                col_model: [t(f"blind_spots.sampled.model_{m}") for m in table["model"]],
-                col_full: [_f(float(x)) for x in table["full"]],
-                col_sampled: [_f(float(x)) for x in table["sampled"]],
-            },
-            right={col_full, col_sampled},
-        )
+    static_table(
+        {
+            col_model: [t(f"blind_spots.sampled.model_{m}") for m in table["model"]],
+            col_full: [_f(float(x)) for x in table["full"]],
+            col_sampled: [_f(float(x)) for x in table["sampled"]],
+        },
+        right={col_full, col_sampled},
+        key="blind-sampled",
+        scroll=False,
     )
     st.caption(
         t(

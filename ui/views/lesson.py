@@ -19,12 +19,11 @@ from ndcg_core.discounting import discounts
 from ndcg_teach import predictions
 from ui.components import prompts
 from ui.components.predict import Question, ask
-from ui.components.widgets import number, step_table
+from ui.components.widgets import number, static_table, step_table
 from ui.framework import messages
 from ui.framework.i18n import Translate
 from ui.framework.shared import get_param, set_param
 from ui.framework.state import Ranking, format_grade
-from ui.framework.text import md_table
 
 #: The lesson's steps, in order (the first five are the core's formula steps).
 STEPS: tuple[str, ...] = ("gain", "cg", "dcg", "idcg", "ndcg", "play")
@@ -194,20 +193,20 @@ def bases_section(ranking: Ranking, t: Translate) -> None:
     q = prompts.question("lesson.bases", prompts.data_of(ranking), t)
     if ask("lesson.predict.bases", q, t, show_me=True):
         names = {"2": "2", "e": "e ≈ 2.718", "10": "10"}
-        st.markdown(
-            md_table(
-                {
-                    t("lesson.bases.col_base"): list(names.values()),
-                    t("lesson.bases.col_dcg", k=m.k): [number(x) for x in table["dcg"]],
-                    t("lesson.bases.col_idcg", k=m.k): [number(x) for x in table["idcg"]],
-                    t("lesson.bases.col_ndcg", k=m.k): [number(x) for x in table["ndcg"]],
-                },
-                right={
-                    t("lesson.bases.col_dcg", k=m.k),
-                    t("lesson.bases.col_idcg", k=m.k),
-                    t("lesson.bases.col_ndcg", k=m.k),
-                },
-            )
+        static_table(
+            {
+                t("lesson.bases.col_base"): list(names.values()),
+                t("lesson.bases.col_dcg", k=m.k): [number(x) for x in table["dcg"]],
+                t("lesson.bases.col_idcg", k=m.k): [number(x) for x in table["idcg"]],
+                t("lesson.bases.col_ndcg", k=m.k): [number(x) for x in table["ndcg"]],
+            },
+            right={
+                t("lesson.bases.col_dcg", k=m.k),
+                t("lesson.bases.col_idcg", k=m.k),
+                t("lesson.bases.col_ndcg", k=m.k),
+            },
+            key="lesson-bases",
+            scroll=False,
         )
 
 
@@ -225,18 +224,18 @@ def which_ideal_section(ranking: Ranking, t: Translate) -> None:
         return
     pool_text = "[" + ", ".join(format_grade(x) for x in sorted(pool, reverse=True)) + "]"
     col_idcg, col_ndcg = t("lesson.which_ideal.col_idcg", k=own.k), t("lesson.which_ideal.col_ndcg", k=own.k)
-    st.markdown(
-        md_table(
-            {
-                t("lesson.which_ideal.col_ideal"): [
-                    t("lesson.which_ideal.own"),
-                    t("lesson.which_ideal.pooled", pool=pool_text),
-                ],
-                col_idcg: [number(own.idcg), number(pooled.idcg)],
-                col_ndcg: [number(own.ndcg), number(pooled.ndcg)],
-            },
-            right={col_idcg, col_ndcg},
-        )
+    static_table(
+        {
+            t("lesson.which_ideal.col_ideal"): [
+                t("lesson.which_ideal.own"),
+                t("lesson.which_ideal.pooled", pool=pool_text),
+            ],
+            col_idcg: [number(own.idcg), number(pooled.idcg)],
+            col_ndcg: [number(own.ndcg), number(pooled.ndcg)],
+        },
+        right={col_idcg, col_ndcg},
+        key="lesson-which-ideal",
+        scroll=False,
     )
     st.info(t("lesson.which_ideal.why"), icon=":material/lightbulb:")
 

@@ -25,12 +25,11 @@ from ui.components import prompts
 from ui.components.charts import short_discount
 from ui.components.predict import Question
 from ui.components.prompts import grades_text
-from ui.components.widgets import data_table
+from ui.components.widgets import data_table, static_table
 from ui.framework.i18n import Translate
 from ui.framework.palette import css_text_on_fill
 from ui.framework.shared import get_param, get_ranking, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking, format_grade
-from ui.framework.text import md_table
 
 #: The variants compared side by side: (gain, discount).
 VARIANTS: tuple[tuple[Gain, Discount], ...] = (
@@ -310,15 +309,15 @@ def metrics_section(ranking: Ranking, pool: Sequence[float] | None, t: Translate
             list(ranking.relevance), k=k, pool=pool, gain=ranking.gain, discount=ranking.discount
         )
         st.markdown(f"**{t('variants.metrics.yours')}**")
-        st.markdown(
-            md_table(
-                {
-                    col_metric: [_metric_name(m, ranking.cutoff, t) for m in values],
-                    col_value: [f"{v:.4f}" for v in values.values()],
-                    col_rewards: [t(f"variants.metrics.rewards_{m}") for m in values],
-                },
-                right={col_value},
-            )
+        static_table(
+            {
+                col_metric: [_metric_name(m, ranking.cutoff, t) for m in values],
+                col_value: [f"{v:.4f}" for v in values.values()],
+                col_rewards: [t(f"variants.metrics.rewards_{m}") for m in values],
+            },
+            right={col_value},
+            key="variants-metrics-yours",
+            scroll=False,
         )
     dk = questions.DISAGREE_K
     a = questions.metric_table(list(questions.DISAGREE_A), k=dk, pool=list(questions.DISAGREE_POOL))
@@ -333,18 +332,18 @@ def metrics_section(ranking: Ranking, pool: Sequence[float] | None, t: Translate
     )
     col_a, col_b = t("variants.metrics.col_a"), t("variants.metrics.col_b")
     prefers = {"A": "prefers_a", "B": "prefers_b", "same": "prefers_same"}
-    st.markdown(
-        md_table(
-            {
-                col_metric: [_metric_name(m, dk, t) for m in a],
-                col_a: [f"{a[m]:.4f}" for m in a],
-                col_b: [f"{b[m]:.4f}" for m in a],
-                t("variants.metrics.col_prefers"): [
-                    t(f"variants.metrics.{prefers[which_higher(a[m], b[m])]}") for m in a
-                ],
-            },
-            right={col_a, col_b},
-        )
+    static_table(
+        {
+            col_metric: [_metric_name(m, dk, t) for m in a],
+            col_a: [f"{a[m]:.4f}" for m in a],
+            col_b: [f"{b[m]:.4f}" for m in a],
+            t("variants.metrics.col_prefers"): [
+                t(f"variants.metrics.{prefers[which_higher(a[m], b[m])]}") for m in a
+            ],
+        },
+        right={col_a, col_b},
+        key="variants-metrics-pair",
+        scroll=False,
     )
     st.info(t("variants.metrics.why"), icon=":material/lightbulb:")
 
