@@ -763,6 +763,24 @@ def test_live_phone_verdict_keeps_the_pages_word_on_the_option_chosen(app, db, l
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_live_room_shows_the_question_first_and_the_choices_before_the_reveal(app, db, lang):
+    """At 1024×768 the question under blind spot 9's story fell below the projector's edge, and
+    the room never listed the choices the phones vote on: now the question comes right under
+    the heading, and the hidden answers' column lists the choices."""
+    code, _key, _number = _predict(db, "blind.sampled")
+    at = app(page=LIVE, lang=lang, present="1", **{"class": code, "view": "room"})
+    _clean(at, lang)
+    shown = [m.value for m in at.markdown]
+    question = next(
+        n for n, m in enumerate(shown) if m.startswith(f"**{i18n.translate(lang, 'common.predict_prompt')}**")
+    )
+    story = shown.index(i18n.translate(lang, "blind_spots.sampled.story"))
+    assert question < story
+    names = [i18n.translate(lang, f"blind_spots.sampled.answer_{k}") for k in ("a", "b", "same")]
+    assert "\n".join(f"- {md_escape(n)}" for n in names) in shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_live_blind_spot_seven_asks_no_one_to_mark_an_item(app, db, lang):
     """The page's story tells its reader to mark an unjudged item with "?"; a class has nothing
     to mark, so its screens say how such an item is written instead."""

@@ -222,12 +222,14 @@ def own_text(spec: dict[str, Any], *, number: int) -> None:
 
 
 def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
-    """A page's prediction: its title, the teacher's own words, the page's context, the list it
-    is about, the question."""
+    """A page's prediction: its title, the teacher's own words, the question, then the page's
+    context and the list it is about."""
     t = frame.t
     a = asked(frame, spec)
     st.header(t("live.current_title", number=number, kind=a.title))
     own_text(spec, number=number)
+    # the question first: under a story of a few lines it fell below a 1024×768 projector's edge
+    st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
     if a.context:
         st.markdown(a.context)
     if "relevance" in spec:
@@ -255,7 +257,6 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
                 discount=t(f"blind_spots.variant_names.{spec['discount']}"),
             )
         )
-    st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
 
 
 def prompt(frame: Frame, spec: dict[str, Any], *, number: int, cards: bool = False) -> None:
@@ -421,6 +422,10 @@ def results(frame: Frame, code: str, q: QuestionInfo, *, key: str | None = None)
         with st.container(key="live-results"):
             st.markdown(f"**{t('live.answers_title')}** · {count_text(t, q.n_answers)}")
             st.caption(t("live.hidden_until_reveal"))
+            if questions.answer_type(q.spec) == "choice":  # the room reads the choices it votes on
+                st.markdown(
+                    "\n".join(f"- {md_escape(name)}" for name in choice_names(frame, q.spec).values())
+                )
         return
     revealed = q.state == "revealed"
     with st.container(key="live-results"):
