@@ -134,7 +134,7 @@ def test_a_guess_is_kept_when_the_language_changes(app):
     at.radio(key="explore.guess").set_value("low").run()
     at.sidebar.selectbox(key="lab.lang_widget").set_value("zh").run()
     assert at.radio(key="explore.guess").value == "low"
-    assert at.warning[0].value.startswith("不太对。")
+    assert at.warning[0].value.startswith("不太对。96.7 %")  # no space after Chinese punctuation
 
 
 def test_a_page_prediction_is_about_its_numbers_in_no_language():

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from ui.framework.i18n import Translate
+from ui.framework.text import sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
     if earlier:  # before the radio is drawn, so that its state may still be set in this run
         st.session_state[key] = None  # asked again; the numbers stay shown, as "just show me" does
         st.session_state[shown_key] = True
-    st.markdown(f"**{t('common.predict_prompt')}** {q.text}")
+    st.markdown(sentences(f"**{t('common.predict_prompt')}**", q.text))
     choice = st.radio(
         q.text,
         options=list(q.options),
@@ -109,12 +110,12 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
             st.caption(t("common.predict_hint"))
         return False
     with st.container(key=f"verdict_{key.replace('.', '_')}"):
-        note = " ".join(text for text in (q.feedback.get(choice or "", ""), q.reveal) if text)
+        note = sentences(q.feedback.get(choice or "", ""), q.reveal)
         if choice is None:
-            said = f"{t('common.predict_earlier')} {q.reveal}" if earlier else note
+            said = sentences(t("common.predict_earlier"), q.reveal) if earlier else note
             st.info(said.strip(), icon=":material/lightbulb:")
         elif choice == q.correct:
-            st.success(f"{t('common.predict_right')} {note}".strip(), icon=":material/check_circle:")
+            st.success(sentences(t("common.predict_right"), note), icon=":material/check_circle:")
         else:
-            st.warning(f"{t('common.predict_not_quite')} {note}".strip(), icon=":material/help:")
+            st.warning(sentences(t("common.predict_not_quite"), note), icon=":material/help:")
     return True

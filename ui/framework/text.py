@@ -98,3 +98,22 @@ def fmt(value: float | None) -> str:
     if value is None or value != value:  # None or NaN
         return "—"
     return f"{value:.4f}"
+
+
+#: Chinese sentence and clause ends: the next sentence follows them without a space.
+_CJK_ENDS = ("。", "？", "！", "：", "；", "）")
+
+
+def sentences(first: str, then: str) -> str:
+    """Two sentences one after the other: a space after an English one, none after Chinese
+    punctuation ("不太对。96.7 %", not "不太对。 96.7 %"); an empty one adds nothing.
+
+    >>> sentences("Right: 0.", "IDCG = 0."), sentences("正确：0。", "IDCG = 0。"), sentences("Right.", "")
+    ('Right: 0. IDCG = 0.', '正确：0。IDCG = 0。', 'Right.')
+    >>> sentences("**先预测：**", "哪个更高？")
+    '**先预测：**哪个更高？'
+    """
+    if not first or not then:
+        return (first or then).strip()
+    sep = "" if first.rstrip("*").endswith(_CJK_ENDS) else " "
+    return f"{first}{sep}{then}".strip()

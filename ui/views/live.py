@@ -42,7 +42,7 @@ from ui.framework.i18n import Translate
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
 from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
 from ui.framework.state import format_grade, parse_decimals, parse_scores
-from ui.framework.text import md_escape
+from ui.framework.text import md_escape, sentences
 
 #: Public link parameters (the students' link) and private ones (never in a share link).
 PARAMS = LIVE_PARAMS
@@ -229,7 +229,7 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     st.header(t("live.current_title", number=number, kind=a.title))
     own_text(spec, number=number)
     # the question first: under a story of a few lines it fell below a 1024×768 projector's edge
-    st.markdown(f"**{t('common.predict_prompt')}** {a.question.text}")
+    st.markdown(sentences(f"**{t('common.predict_prompt')}**", a.question.text))
     if a.context:
         st.markdown(a.context)
     if "relevance" in spec:
@@ -313,17 +313,6 @@ def _list_cells(frame: Frame, relevance: Any, labels: Any, title: str | None) ->
             for i, (x, g) in enumerate(zip(labels, relevance, strict=True), 1)
         },
     }
-
-
-def sentences(first: str, then: str) -> str:
-    """Two sentences one after the other: a space between English ones, none after Chinese
-    punctuation.
-
-    >>> sentences("Right: 0.", "IDCG = 0."), sentences("正确：0。", "IDCG = 0。"), sentences("Right.", "")
-    ('Right: 0. IDCG = 0.', '正确：0。IDCG = 0。', 'Right.')
-    """
-    sep = "" if first.endswith(("。", "？", "！", "：")) else " "
-    return f"{first}{sep}{then}".strip()
 
 
 def truth_text(frame: Frame, spec: dict[str, Any]) -> str:
