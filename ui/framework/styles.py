@@ -428,9 +428,10 @@ DRAG_CARDS_SCRIPT = r"""<script>
 #: "Open", "Copy to clipboard", "Help for <label>", ...; 1.67 has no option for them). This
 #: script, added to :data:`PAGE_SCRIPT` once per tab, writes the page's words in their place
 #: (:func:`page_language_script` sets ``window.__labAria``: ``exact`` names and ``prefix``
-#: pairs, "Help for " -> "“{label}”的说明"). It keeps each element's own name in
-#: ``data-lab-aria`` and translates from it, so that a switch back to English restores it and
-#: a name React writes anew is translated again; its own writes it recognises and leaves.
+#: pairs, "Help for " -> "“{label}”的说明"). It keeps each element's own name (a property of
+#: the element, not an attribute: no DOM change) and translates from it, so that a switch back
+#: to English restores it and a name React writes anew is translated again; its own writes it
+#: recognises and leaves. Charts' SVG marks (thousands on the Evaluate page) are skipped.
 ARIA_SCRIPT = r"""<script>
 (() => {
   if (window.__labAriaScript) return;
@@ -444,10 +445,12 @@ ARIA_SCRIPT = r"""<script>
     return name;
   };
   const fix = (el) => {
+    // Streamlit's controls are HTML; a chart's marks (SVG, named by Vega) are left alone
+    if (el.namespaceURI !== "http://www.w3.org/1999/xhtml") return;
     const now = el.getAttribute("aria-label");
     if (now === null) return;
-    if (now !== el.__labAriaSet) el.setAttribute("data-lab-aria", now);  // React wrote it
-    const text = translate(el.getAttribute("data-lab-aria"));
+    if (now !== el.__labAriaSet) el.__labAriaOwn = now;  // React wrote it
+    const text = translate(el.__labAriaOwn);
     el.__labAriaSet = text;
     if (text !== now) el.setAttribute("aria-label", text);
   };
