@@ -25,7 +25,7 @@ from ndcg_teach import exercises, predictions
 from ui.components import charts, prompts
 from ui.framework import i18n
 from ui.framework.shared import Frame
-from ui.framework.text import md_escape
+from ui.framework.text import lead, md_escape
 from ui.views import live
 
 LIVE = "app_pages/8_Live_class.py"
@@ -772,7 +772,9 @@ def test_live_room_shows_the_question_first_and_the_choices_before_the_reveal(ap
     _clean(at, lang)
     shown = [m.value for m in at.markdown]
     question = next(
-        n for n, m in enumerate(shown) if m.startswith(f"**{i18n.translate(lang, 'common.predict_prompt')}**")
+        n
+        for n, m in enumerate(shown)
+        if m.startswith(lead(i18n.translate(lang, "common.predict_prompt"), ""))
     )
     story = shown.index(i18n.translate(lang, "blind_spots.sampled.story"))
     assert question < story
@@ -811,6 +813,9 @@ def test_live_room_asks_blind_spot_nine_under_the_questions_own_number(app, db, 
     reveal = i18n.translate(lang, "blind_spots.sampled.reveal", a=next(sampled), b=next(sampled))
     assert question in _texts(at) and reveal in at.success[0].value
     assert i18n.translate(lang, "live.right_count", n=2, right=1) in _texts(at)
+    # the reason with the numbers, in a class's words (the page's speaks of its slider)
+    assert i18n.translate(lang, "live.asked.blind_spots__sampled__why") in at.success[0].value
+    assert i18n.translate(lang, "blind_spots.sampled.why") not in at.success[0].value
 
 
 @pytest.mark.parametrize("view", ["room", "student", "teacher"])

@@ -140,6 +140,9 @@ def test_chinese_page_declares_its_language_to_the_browser(server, zh_page):
     wait_idle(zh_page)
     assert "/Lesson" in zh_page.url
     zh_page.wait_for_function(LANG_SET, arg="zh-CN")
+    # the prediction's lead-in drawn bold, its colon outside (inside, CommonMark left the "**")
+    expect(zh_page.locator("[data-testid='stMain'] strong", has_text="先预测").first).to_have_text("先预测")
+    assert "**" not in zh_page.evaluate(PAGE_TEXT_JS)
     box = (
         zh_page.locator("[data-testid='stSelectbox']")
         .filter(has_text=translate("zh", "common.language"))

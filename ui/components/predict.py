@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from ui.framework.i18n import Translate
-from ui.framework.text import sentences
+from ui.framework.text import lead, sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ def ask(key: str, q: Question, t: Translate, *, show_me: bool = False, horizonta
     if earlier:  # before the radio is drawn, so that its state may still be set in this run
         st.session_state[key] = None  # asked again; the numbers stay shown, as "just show me" does
         st.session_state[shown_key] = True
-    st.markdown(sentences(f"**{t('common.predict_prompt')}**", q.text))
+    st.markdown(lead(t("common.predict_prompt"), q.text))
     choice = st.radio(
         q.text,
         options=list(q.options),

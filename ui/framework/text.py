@@ -110,10 +110,21 @@ def sentences(first: str, then: str) -> str:
 
     >>> sentences("Right: 0.", "IDCG = 0."), sentences("正确：0。", "IDCG = 0。"), sentences("Right.", "")
     ('Right: 0. IDCG = 0.', '正确：0。IDCG = 0。', 'Right.')
-    >>> sentences("**先预测：**", "哪个更高？")
-    '**先预测：**哪个更高？'
     """
     if not first or not then:
         return (first or then).strip()
-    sep = "" if first.rstrip("*").endswith(_CJK_ENDS) else " "
+    sep = "" if first.endswith(_CJK_ENDS) else " "
     return f"{first}{sep}{then}".strip()
+
+
+def lead(label: str, text: str) -> str:
+    """Markdown: ``text`` after a bold lead-in. A Chinese lead-in's colon stays outside the bold:
+    CommonMark does not close ``**`` after punctuation when a character follows
+    ("**先预测：**在…" showed its asterisks), and no space follows Chinese punctuation.
+
+    >>> lead("Predict first:", "Which is higher?"), lead("先预测：", "哪个更高？")
+    ('**Predict first:** Which is higher?', '**先预测**：哪个更高？')
+    """
+    if label.endswith(_CJK_ENDS):
+        return f"**{label[:-1]}**{label[-1]}{text}"
+    return f"**{label}** {text}"

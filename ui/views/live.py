@@ -42,7 +42,7 @@ from ui.framework.i18n import Translate
 from ui.framework.navigation import LIVE_PARAMS, LIVE_PRIVATE
 from ui.framework.shared import LIVE_START, Frame, get_param, get_ranking, set_param, show_error
 from ui.framework.state import format_grade, parse_decimals, parse_scores
-from ui.framework.text import md_escape, sentences
+from ui.framework.text import lead, md_escape, sentences
 
 #: Public link parameters (the students' link) and private ones (never in a share link).
 PARAMS = LIVE_PARAMS
@@ -229,7 +229,7 @@ def predict_prompt(frame: Frame, spec: dict[str, Any], *, number: int) -> None:
     st.header(t("live.current_title", number=number, kind=a.title))
     own_text(spec, number=number)
     # the question first: under a story of a few lines it fell below a 1024×768 projector's edge
-    st.markdown(sentences(f"**{t('common.predict_prompt')}**", a.question.text))
+    st.markdown(lead(t("common.predict_prompt"), a.question.text))
     if a.context:
         st.markdown(a.context)
     if "relevance" in spec:
