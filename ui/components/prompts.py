@@ -19,7 +19,7 @@ from ui.components.predict import Question, option_texts
 from ui.components.widgets import number
 from ui.framework.i18n import Translate
 from ui.framework.state import Ranking, format_grade
-from ui.framework.text import join_names, md_escape
+from ui.framework.text import join_names, md_escape, sentences
 
 #: The pages that ask predictions a live class can use, in the app's order.
 PAGES: tuple[str, ...] = ("lesson", "ties", "variants", "blind_spots")
@@ -204,6 +204,8 @@ def _blind(prompt: str, d: predictions.Decision, t: Translate, lang: str) -> Ask
         }
     q = Question(text, opts, d.correct, reveal, feedback)
     answer = reveal or feedback.get(d.correct, "") or t(f"blind_spots.{case}.why", **why_params)
+    if case == "sampled":  # its reveal is numbers: a class hears the reason too
+        answer = sentences(reveal, t("blind_spots.sampled.why"))
     return Asked(t(f"blind_spots.{case}.title"), context, q, answer)
 
 
