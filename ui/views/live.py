@@ -25,7 +25,7 @@ import functools
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Concatenate, ParamSpec
 
 import streamlit as st
@@ -770,9 +770,9 @@ def predict_picker(frame: Frame, code: str, key: str) -> None:
     used = predictions.prompt_discount(name, r.discount)  # a case may keep its own discount
     gain, discount = t(f"blind_spots.variant_names.{r.gain}"), t(f"blind_spots.variant_names.{used}")
     if "relevance" in fields:
-        items = ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
         k = r.cutoff if r.k is not None else t("live.whole")
-        st.caption(t("live.predict_on_ranking", items=md_escape(items), k=k, gain=gain, discount=discount))
+        items = items_text(r.relevance, r.labels)
+        st.caption(t("live.predict_on_ranking", items=items, k=k, gain=gain, discount=discount))
     else:
         st.caption(t("live.predict_fixed", gain=gain, discount=discount))
     if "scores" in fields:
@@ -841,9 +841,7 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         st.caption(
             t(
                 "live.calculator_list",
-                items=md_escape(
-                    ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(r.labels, r.relevance, strict=True))
-                ),
+                items=items_text(r.relevance, r.labels),
                 k=r.cutoff if r.k is not None else t("live.whole"),
                 gain=t(f"blind_spots.variant_names.{r.gain}"),
                 discount=t(f"blind_spots.variant_names.{r.discount}"),
@@ -869,6 +867,15 @@ def add_question(frame: Frame, code: str, key: str) -> None:
         _add_button(t, "practice", code, key, _practice_spec)
 
 
+def items_text(relevance: Sequence[float], labels: Sequence[str]) -> str:
+    """A list as the teacher's form names it, Markdown-escaped: "D1 · 3, D2 · ?, D3 · 0".
+
+    >>> print(items_text([3.0, float("nan"), 0.5], ["D1", "a*b", "D3"]))
+    D1 · 3, a\\*b · ?, D3 · 0\\.5
+    """
+    return md_escape(", ".join(f"{x} · {format_grade(g)}" for x, g in zip(labels, relevance, strict=True)))
+
+
 def practice_preview(frame: Frame) -> None:
     """What the chosen Practice exercise asks, before it is added (it was added unseen): its
     kind, its list(s), k and the variant, as the students' screens give them."""
@@ -879,17 +886,11 @@ def practice_preview(frame: Frame) -> None:
     except NDCGInputError as err:
         show_error(frame.lang, err)
         return
-
-    def listed(relevance: Any, labels: Any) -> str:
-        return md_escape(
-            ", ".join(f"{x} · {format_grade(g)}" for x, g in zip(labels, relevance, strict=True))
-        )
-
-    lists = listed(e.relevance, e.labels)
+    lists = items_text(e.relevance, e.labels)
     if e.other is not None and e.other_labels is not None:  # as a comparison's context gives them
         lists = " · ".join(
             t("common.labelled", label=t("live.steps_list", name=name), value=shown)
-            for name, shown in (("A", lists), ("B", listed(e.other, e.other_labels)))
+            for name, shown in (("A", lists), ("B", items_text(e.other, e.other_labels)))
         )
     st.caption(
         t(
