@@ -227,3 +227,23 @@ def test_length_drift_measure_legend_draws_its_line_samples():
     dashed = [s for s in symbols if "stroke-dasharray" in s]
     assert len(dashed) == 2
     assert all(f'stroke="{palette.NEUTRAL}"' in s and 'stroke-width="3"' in s for s in dashed)
+
+
+@pytest.mark.parametrize("width", [300, 700])
+def test_blind_spots_points_stay_whole_inside_the_plot(width):
+    """Blind spots' nDCG@k chart (tab 1: [3] against [3, 0, 0]), drawn by Vega at a phone's
+    and a desktop's width: every point, its symbol's whole width, lies inside the plot. The x
+    scale ended at the last k, so the last point was cut in half at the plot's edge on a phone."""
+    t = _t("en")
+    data = pd.concat(
+        [nc.ndcg_at_each_k([3]).assign(list="List A"), nc.ndcg_at_each_k([3, 0, 0]).assign(list="List B")],
+        ignore_index=True,
+    )
+    chart = charts.lists_by_k_chart(data, t, names=["List A", "List B"])
+    svg = str(vlc.vegalite_to_svg(chart.to_dict() | {"width": width, "autosize": {"type": "fit"}}))
+    plot = float(re.findall(r'role-axis-domain"[^>]*><line[^>]*x2="([\d.]+)" y2="0"', svg)[0])
+    marks = re.findall(r'<g class="mark-symbol role-mark[^"]*"[^>]*>(.*?)</g>', svg)
+    points = re.findall(r'transform="translate\(([\d.]+),[\d.]+\)" d="M(-?[\d.]+)', "".join(marks))
+    assert len(points) == 4  # k = 1 of list A, k = 1, 2, 3 of list B
+    for x, half in points:  # a circle's path starts at its radius, a square's at minus half its side
+        assert abs(float(half)) <= float(x) <= plot - abs(float(half)), (x, half, plot)

@@ -780,8 +780,11 @@ def gain_chart(
 def lists_by_k_chart(
     data: pd.DataFrame, t: Translate, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
 ) -> alt.LayerChart:
-    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
+    """Lines with points, one per list (blue circles / orange squares, dashed for the second);
+    half a step of room left of k = 1 and right of the last k, so no point is cut in half at
+    the plot's edge (a phone's narrow chart cut the last one)."""
     names = list(names) or list(dict.fromkeys(data["list"]))
+    last = int(data["k"].max()) if len(data) else 1
     palette = [BLUE, ORANGE][: len(names)]
     y_title = t(f"blind_spots.chart_{y}")
     scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
@@ -789,7 +792,7 @@ def lists_by_k_chart(
         "k:Q",
         title=t("blind_spots.chart_k"),
         axis=alt.Axis(tickMinStep=1, format="d"),
-        scale=alt.Scale(domainMin=1),
+        scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
     )
     enc = dict(
         x=x,
