@@ -124,6 +124,11 @@ def test_page_fits_a_projector_without_sideways_scroll(server, browser, page_id,
         context.close()
 
 
+#: The main area's headings whose lines the browser does not balance (ui.framework.styles).
+_UNBALANCED_HEADINGS = """() => [...document.querySelectorAll("[data-testid='stMain'] :is(h1, h2, h3)")]
+  .filter((h) => getComputedStyle(h).textWrapStyle !== "balance").map((h) => h.textContent.slice(0, 40))"""
+
+
 @pytest.mark.parametrize("page_id", list(PAGES))
 def test_page_fits_a_phone_without_sideways_scroll(server, browser, page_id):
     width, height = SIZES["phone"]
@@ -134,6 +139,8 @@ def test_page_fits_a_phone_without_sideways_scroll(server, browser, page_id):
         assert_no_exception(page)
         overflows = _check_view(page, page_id, "phone", False)
         assert not overflows, "\n".join(overflows)
+        # a heading that wraps on a phone keeps its lines even (no last line of one word)
+        assert page.evaluate(_UNBALANCED_HEADINGS) == []
     finally:
         context.close()
 

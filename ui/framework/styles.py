@@ -256,6 +256,9 @@ PAGE_CSS = f"""<style>
    sizes Streamlit gives h3 and h4, so a page keeps its look */
 [data-testid="stMain"] h2 {{ font-size: 1.75rem !important; }}
 [data-testid="stMain"] h3 {{ font-size: 1.5rem !important; }}
+/* a heading that wraps keeps its lines even: no last line of one word, or of one Chinese
+   character, under a projector's or a phone's heading */
+[data-testid="stMain"] :is(h1, h2, h3) {{ text-wrap: balance; }}
 [data-testid="stCaptionContainer"] {{ opacity: 0.75 !important; }}
 [class*="st-key-lab-formula-"] .katex {{ font-size: 1.21em; }}
 [class*="st-key-lab-formula-"] p:has(.katex) {{ line-height: 2.4; }}
