@@ -447,3 +447,22 @@ def test_evaluate_trec_query_with_only_unjudged_items_dropped_gets_a_note(app, l
         for md in at.caption
     )
     assert not [b for b in at.button if b.key == "evaluate.trec_open"]
+
+
+def test_evaluate_trec_comparison_table_writes_a_difference_as_the_reading_does(app):
+    """The comparison table and the reading below it write the poor run's mean difference the
+    same way, its minus the true minus sign (U+2212) the charts write: the table wrote
+    "-0.…" and the reading "−0.…". The mean is worked out here from the per-query nDCG@10."""
+    at = app(page=PAGE, lang="en")
+    good, poor = (translate("en", f"evaluate.sample_run_{name}") for name in ("good", "poor"))
+    wide = _frame(at, "missing").pivot(index="query", columns="run", values="ndcg@10")
+    mean = (wide[poor] - wide[good]).mean()
+    assert mean < 0
+    written = f"\u2212{abs(mean):.4f}"
+    header = translate("en", "evaluate.trec_th_versus", baseline=good)
+    table = static_tables(at, header)[0][0].set_index(header)
+    assert table.loc[translate("en", "evaluate.trec_th_difference"), poor] == written
+    low, high = table.loc[translate("en", "evaluate.trec_th_interval"), poor].strip("[]").split(", ")
+    assert low.startswith("\u2212") and "-" not in low + high
+    shown = [i.value for i in at.info] + [s.value for s in at.success] + [w.value for w in at.warning]
+    assert sum(written in text for text in shown) == 1

@@ -169,9 +169,12 @@ def test_slide_sentence_and_table_equal_the_core(app):
     data = slide_down([3, 2, 0, 0, 1], position=2)
     sentence = _unescape(next(m.value for m in at.markdown if m.value.startswith("Moving")))
     expected_after = data.query("d == 3")["ndcg"].item()
+    change = expected_after - nc.ndcg([3, 2, 0, 0, 1])
+    assert change < 0
+    # the change is read, not copied: its minus the true minus sign (U+2212), as the charts write it
     assert sentence == (
         f"Moving D2 from position 2 to 5 lowers nDCG@5 from {nc.ndcg([3, 2, 0, 0, 1]):.4f} "
-        f"to {expected_after:.4f} ({expected_after - nc.ndcg([3, 2, 0, 0, 1]):+.4f})."
+        f"to {expected_after:.4f} (\u2212{abs(change):.4f})."
     )
     table = _table_with(at, "New position")
     assert list(table.iloc[:, 3]) == pytest.approx(list(data["ndcg"]))

@@ -55,6 +55,7 @@ from ui.framework.palette import (
 )
 from ui.framework.state import format_grade
 from ui.framework.styles import CHART_INK
+from ui.framework.text import signed
 
 
 def _ink(text: alt.Chart, name: str) -> alt.Chart:
@@ -1007,7 +1008,7 @@ def _difference_parts(
         better=counts[0],
         equal=counts[1],
         worse=counts[2],
-        mean=f"{mean:+.4f}",
+        mean=signed(mean),
     )
     return data, texts, description
 

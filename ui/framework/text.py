@@ -100,6 +100,18 @@ def fmt(value: float | None) -> str:
     return f"{value:.4f}"
 
 
+def signed(value: float, digits: int = 4) -> str:
+    """A difference with its sign, for reading: the minus a true minus sign (U+2212), as the
+    charts' own numbers (Vega's format) write it. Numbers a person may copy into a sheet or a
+    program (data tables, downloads) and ``st.metric``'s deltas (Streamlit reads their sign
+    from a hyphen) keep the hyphen-minus.
+
+    >>> signed(-0.07752), signed(0.36), signed(0.0)
+    ('−0.0775', '+0.3600', '+0.0000')
+    """
+    return f"{value:+.{digits}f}".replace("-", "\u2212")
+
+
 #: Chinese sentence and clause ends: the next sentence follows them without a space.
 _CJK_ENDS = ("。", "？", "！", "：", "；", "）")
 

@@ -32,7 +32,7 @@ from ui.framework.memory import cached
 from ui.framework.navigation import EVALUATE_TREC_PARAMS, PAGE_BY_ID
 from ui.framework.shared import seed_from_link, set_param, set_ranking, show_error
 from ui.framework.state import MAX_ITEMS, Ranking
-from ui.framework.text import fmt, md_escape
+from ui.framework.text import fmt, md_escape, signed
 
 SAMPLE_SEED = 0
 DEFAULT_CUTOFFS: tuple[int, ...] = opt.TREC_DEFAULTS.k or ()
@@ -423,11 +423,6 @@ def means_table(result: Any, options: opt.Options, t: Translate) -> None:
     st.caption(t("evaluate.trec_judged_note"))
 
 
-def _signed(value: float) -> str:
-    """A difference with its sign, the minus a true minus sign (as the charts write it)."""
-    return f"{value:+.4f}".replace("-", "\u2212")
-
-
 def _queries_note(result: Any, t: Translate) -> None:
     """How many judged queries a run does not answer, and run queries without judgments."""
     n_unjudged = sum(len(queries) for queries in result.unjudged_queries.values())
@@ -547,9 +542,10 @@ def comparison_table(comparison: significance.Comparison, t: Translate) -> None:
     read it as a table)."""
     table = comparison.tests
     rows = {
-        "trec_th_difference": [f"{d:+.4f}" for d in table["mean_difference"]],
+        "trec_th_difference": [signed(d) for d in table["mean_difference"]],
         "trec_th_interval": [
-            f"[{low:+.4f}, {high:+.4f}]" for low, high in zip(table["ci_low"], table["ci_high"], strict=True)
+            f"[{signed(low)}, {signed(high)}]"
+            for low, high in zip(table["ci_low"], table["ci_high"], strict=True)
         ],
         "trec_th_t_p": [p_text(p) for p in table["p_t_test"]],
         "trec_th_rand_p": [p_text(p) for p in table["p_randomization"]],
@@ -633,12 +629,12 @@ def reading(comparison: Any, *, baseline: str, measure: str, t: Translate) -> No
             "run": md_escape(str(row.run)),
             "baseline": md_escape(baseline),
             "measure": measure,
-            "difference": _signed(row.mean_difference),
+            "difference": signed(row.mean_difference),
             "n": int(row.n_queries),
             "p": ("p < 0.0001" if p < 0.0001 else f"p = {p:.4f}"),
             "alpha": f"{alpha:g}",
-            "low": _signed(row.ci_low),
-            "high": _signed(row.ci_high),
+            "low": signed(row.ci_low),
+            "high": signed(row.ci_high),
             "wins": int(row.wins),
             "losses": int(row.losses),
         }

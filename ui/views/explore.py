@@ -43,7 +43,7 @@ from ui.components.widgets import data_table
 from ui.framework import messages, session
 from ui.framework.shared import Frame, get_param, get_ranking, set_param, set_ranking, show_error
 from ui.framework.state import Ranking, format_grade
-from ui.framework.text import md_escape
+from ui.framework.text import md_escape, signed
 
 #: Every ordering is enumerated up to this many items; above, a seeded sample is drawn.
 EXACT_LIMIT = 8
@@ -404,7 +404,7 @@ def slide_section(frame: Frame) -> None:
                 k=change.k,
                 before=md_escape(before),
                 after=md_escape(after),
-                delta=md_escape(f"{change.delta:+.4f}"),
+                delta=md_escape(signed(change.delta)),
             )
         )
     c1, c2 = st.columns([3, 2])
