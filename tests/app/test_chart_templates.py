@@ -229,21 +229,46 @@ def test_length_drift_measure_legend_draws_its_line_samples():
     assert all(f'stroke="{palette.NEUTRAL}"' in s and 'stroke-width="3"' in s for s in dashed)
 
 
-@pytest.mark.parametrize("width", [300, 700])
-def test_blind_spots_points_stay_whole_inside_the_plot(width):
-    """Blind spots' nDCG@k chart (tab 1: [3] against [3, 0, 0]), drawn by Vega at a phone's
-    and a desktop's width: every point, its symbol's whole width, lies inside the plot. The x
-    scale ended at the last k, so the last point was cut in half at the plot's edge on a phone."""
-    t = _t("en")
+def _lists_by_k() -> Any:
     data = pd.concat(
         [nc.ndcg_at_each_k([3]).assign(list="List A"), nc.ndcg_at_each_k([3, 0, 0]).assign(list="List B")],
         ignore_index=True,
     )
-    chart = charts.lists_by_k_chart(data, t, names=["List A", "List B"])
-    svg = str(vlc.vegalite_to_svg(chart.to_dict() | {"width": width, "autosize": {"type": "fit"}}))
+    return charts.lists_by_k_chart(data, _t("en"), names=["List A", "List B"])
+
+
+def _mean_by_k() -> Any:
+    curve = pd.DataFrame({"k": list(range(1, 21)), "ndcg": np.linspace(0.3, 0.9, 20)})
+    return charts.mean_by_k_chart(curve, 5, ks=range(1, 21), t=_t("en"))
+
+
+def _variants_by_k() -> Any:
+    t = _t("en")
+    return charts.variants_by_k_chart(variants.by_k_frame(Ranking(), None, t), t)
+
+
+#: Each chart of nDCG against k drawn with points: (builder, the number of points).
+_K_CHARTS = {
+    "blind_spots": (_lists_by_k, 4),
+    "evaluate": (_mean_by_k, 20),
+    "variants": (_variants_by_k, None),
+}
+
+
+@pytest.mark.parametrize("width", [300, 700])
+@pytest.mark.parametrize("chart_id", list(_K_CHARTS))
+def test_per_k_chart_points_stay_whole_inside_the_plot(chart_id, width):
+    """Every chart of nDCG against k (Blind spots' tab 1: [3] against [3, 0, 0]; Evaluate's
+    mean per k; Variants' lines), drawn by Vega at a phone's and a desktop's width: every point,
+    its symbol's whole width, lies inside the plot. The x scales ended at the first and last k,
+    so the end points were cut in half at the plot's edges (seen on a phone in Blind spots)."""
+    build, count = _K_CHARTS[chart_id]
+    svg = str(
+        vlc.vegalite_to_svg(charts._plain(build().to_dict()) | {"width": width, "autosize": {"type": "fit"}})
+    )
     plot = float(re.findall(r'role-axis-domain"[^>]*><line[^>]*x2="([\d.]+)" y2="0"', svg)[0])
     marks = re.findall(r'<g class="mark-symbol role-mark[^"]*"[^>]*>(.*?)</g>', svg)
     points = re.findall(r'transform="translate\(([\d.]+),[\d.]+\)" d="M(-?[\d.]+)', "".join(marks))
-    assert len(points) == 4  # k = 1 of list A, k = 1, 2, 3 of list B
+    assert points and (count is None or len(points) == count)
     for x, half in points:  # a circle's path starts at its radius, a square's at minus half its side
         assert abs(float(half)) <= float(x) <= plot - abs(float(half)), (x, half, plot)

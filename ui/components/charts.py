@@ -313,12 +313,18 @@ def marked_line(
     return _layer(line, points)
 
 
+def _k_scale(last: int) -> alt.Scale:
+    """The cutoff axis of a per-k chart: k = 1 to ``last`` with half a step of room at each end,
+    so a point at either end is drawn whole, not cut in half at the plot's edge."""
+    return alt.Scale(domain=[0.5, last + 0.5], nice=False)
+
+
 def _by_k_layers(data: Any, texts: dict[str, str], last: int, height: int) -> alt.LayerChart:
     chosen, other = texts["chosen_k"], texts["other_k"]
     x = alt.X(
         "k:Q",
         title=texts["k"],
-        scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
+        scale=_k_scale(last),
         axis=alt.Axis(tickMinStep=1, format="d"),
     )
     y = alt.Y("ndcg:Q", title=texts["ndcg"], scale=alt.Scale(domain=[0, 1]))
@@ -781,11 +787,8 @@ def gain_chart(
 def lists_by_k_chart(
     data: pd.DataFrame, t: Translate, *, y: str = "ndcg", names: Sequence[str] = (), height: int = 260
 ) -> alt.LayerChart:
-    """Lines with points, one per list (blue circles / orange squares, dashed for the second);
-    half a step of room left of k = 1 and right of the last k, so no point is cut in half at
-    the plot's edge (a phone's narrow chart cut the last one)."""
+    """Lines with points, one per list (blue circles / orange squares, dashed for the second)."""
     names = list(names) or list(dict.fromkeys(data["list"]))
-    last = int(data["k"].max()) if len(data) else 1
     palette = [BLUE, ORANGE][: len(names)]
     y_title = t(f"blind_spots.chart_{y}")
     scale = alt.Scale(domain=[0, 1.05]) if y == "ndcg" else alt.Scale(zero=True)
@@ -793,7 +796,7 @@ def lists_by_k_chart(
         "k:Q",
         title=t("blind_spots.chart_k"),
         axis=alt.Axis(tickMinStep=1, format="d"),
-        scale=alt.Scale(domain=[0.5, last + 0.5], nice=False),
+        scale=_k_scale(int(data["k"].max()) if len(data) else 1),
     )
     enc = dict(
         x=x,
@@ -1202,7 +1205,7 @@ def _mean_by_k_layers(
             x=alt.X(
                 "k:Q",
                 title=x_title,
-                scale=alt.Scale(domain=[1, last]),
+                scale=_k_scale(last),
                 axis=alt.Axis(tickMinStep=1, format=",d"),
             ),
             y=alt.Y("ndcg:Q", title=y_title, scale=alt.Scale(domain=[0, 1])),
@@ -1291,7 +1294,7 @@ def variants_by_k_chart(data: pd.DataFrame, t: Translate, *, height: int = 300) 
                 "k:Q",
                 title=t("variants.chart_k"),
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domainMin=1),
+                scale=_k_scale(int(data["k"].max()) if len(data) else 1),
             ),
             y=alt.Y("ndcg:Q", title=t("variants.chart_ndcg"), scale=alt.Scale(domain=[0, 1])),
             color=alt.Color(
